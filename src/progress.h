@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Progress on stderr: a live line on a TTY (phase, point i/N, what is being
+ * measured, IOPS and p50, elapsed and ETA), one line per finished point
+ * otherwise; nothing with --quiet.
+ */
+#ifndef PROGRESS_H
+#define PROGRESS_H
+
+#include <stddef.h>
+
+struct point;
+
+void	progress_init(int);			/* quiet */
+/* A new phase ("scan", "iodepth", ...) of n points. */
+void	progress_phase(const char *, size_t);
+/* Point i (0-based) of the phase is starting. */
+void	progress_point_start(size_t, const struct point *);
+/* Live figures of the running point; a sampler_progress_cb. */
+void	progress_update(const struct point *, double, void *);
+/* The point finished. */
+void	progress_point_done(const struct point *);
+void	progress_end(void);
+
+#endif

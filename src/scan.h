@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: ISC */
+/* The working-set scan: measure latency at growing working-set sizes. */
+#ifndef SCAN_H
+#define SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sampler.h"
+#include "tiers.h"
+
+struct engine;
+struct rng;
+
+struct scan_spec {
+	uint64_t	min_ws;
+	uint64_t	max_ws;
+	uint64_t	step;		/* > 0: linear grid of this step */
+	unsigned	points;		/* otherwise: log grid of this many */
+	uint32_t	bs;
+	unsigned	iodepth;
+	double		precision;	/* per point, relative CI half-width */
+	double		max_time_s;	/* per point */
+	double		budget_s;	/* device time for the scan, 0 = none */
+	uint32_t	align;		/* grid sizes are multiples of this */
+};
+
+struct scan_result {
+	struct point	*points;	/* sorted by ws_bytes */
+	size_t		 npoints;
+	double		 device_time_s;	/* I/O time spent, warm-up included */
+	int		 interrupted;
+	struct tiers_result tiers;
+};
+
+/*
+ * The grid of working-set sizes of spec, ascending, each a multiple of
+ * spec->align.  Returns the count; *ws is allocated (caller frees).
+ */
+size_t	scan_grid(const struct scan_spec *, uint64_t **);
+
+/*
+ * Run the scan on an open engine.  Returns 0, 1 if interrupted (partial
+ * result kept), or -errno on an I/O error (partial result kept).
+ */
+int	scan_run(struct engine *, struct rng *, const struct scan_spec *,
+	    struct scan_result *);
+void	scan_result_free(struct scan_result *);
+
+#endif

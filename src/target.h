@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Targets: a regular file (created and filled with real data when missing),
+ * a block device (read-only unless forced) or a simulated volume "sim:NAME".
+ * Safety checks live here: no write to anything tierprobe did not create.
+ */
+#ifndef TARGET_H
+#define TARGET_H
+
+#include <stdint.h>
+
+struct sim;
+
+enum target_type {
+	TARGET_FILE,
+	TARGET_BLOCKDEV,
+	TARGET_SIM,
+};
+
+struct target {
+	char		*path;		/* as given, "sim:" prefix removed */
+	enum target_type type;
+	int		 fd;		/* -1 for sim */
+	int		 direct;	/* opened with O_DIRECT */
+	int		 writable;	/* opened for writing */
+	int		 created;	/* this run created the file */
+	uint64_t	 size;		/* usable bytes */
+	uint32_t	 lbs;		/* logical block size: alignment */
+	char		 fstype[32];	/* filesystem of a file target */
+	int		 on_memory_fs;	/* tmpfs/ramfs: figures describe RAM */
+	struct sim	*sim;		/* TARGET_SIM */
+};
+
+struct target_params {
+	int		direct;		/* O_DIRECT (default) or buffered */
+	int		write;		/* the run will write */
+	int		force;		/* allow writes to a foreign file/device */
+	int		force_device;	/* allow writes to a device in use */
+	uint64_t	need_bytes;	/* size the run reads; files grow to it */
+	uint64_t	seed;		/* simulator seed */
+	int		quiet;		/* no fill progress */
+};
+
+/* Name of a target type, as in the JSON report ("file", ...). */
+const char	*target_type_name(enum target_type);
+
+/*
+ * Open spec.  A missing regular file is created and filled to need_bytes;
+ * a short file that tierprobe created is extended.  Returns 0, or -1 with an
+ * allocated one-line message in *cause (caller frees); nothing is left
+ * behind on failure.
+ */
+int	target_open(struct target *, const char *, const struct target_params *,
+	    char **);
+
+/*
+ * Make sure [0, bytes) of a file target holds real data: extend and fill a
+ * file this run created (or any, with force), and check with FIEMAP that no
+ * extent in range is unwritten.  Returns 0 or -1 with *cause.
+ */
+int	target_prepare(struct target *, uint64_t, const struct target_params *,
+	    char **);
+
+/* Close; remove the file if this run created it and remove is set. */
+void	target_close(struct target *, int);
+
+#endif

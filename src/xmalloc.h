@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: ISC */
+/* Allocation that never returns NULL: out of memory is fatal. */
+#ifndef XMALLOC_H
+#define XMALLOC_H
+
+#include <stddef.h>
+
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+char	*xstrdup(const char *);
+int	 xasprintf(char **, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+#endif
