@@ -141,8 +141,8 @@ engine_sim_submit(struct engine *e, const struct engine_io *ios, unsigned n)
 }
 
 static int
-engine_sim_reap(struct engine *e, struct engine_done *done, unsigned min,
-    unsigned max)
+engine_sim_reap(struct engine *e, struct engine_done *done, unsigned max,
+    unsigned min)
 {
 	struct engine_sim	*es = e->priv;
 	struct engine_sim_io	 io;
@@ -194,6 +194,7 @@ engine_sim_close(struct engine *e)
 /* The simulated engine: virtual time on a TARGET_SIM target. */
 const struct engine_ops engine_sim_ops = {
 	.name = "sim",
+	.virtual_time = 1,
 	.open = engine_sim_open,
 	.submit = engine_sim_submit,
 	.reap = engine_sim_reap,

@@ -117,7 +117,7 @@ t_drive(struct sim *s, unsigned qd, uint32_t bs, uint64_t ws, int write,
 		assert_int_equal(e.ops->submit(&e, &io, 1), 0);
 	}
 	for (;;) {
-		n = e.ops->reap(&e, done, 1, qd);
+		n = e.ops->reap(&e, done, qd, 1);
 		assert_true(n >= 1);
 		for (i = 0; i < (unsigned)n; i++) {
 			assert_int_equal(done[i].res, (int)bs);
@@ -134,7 +134,7 @@ t_drive(struct sim *s, unsigned qd, uint32_t bs, uint64_t ws, int write,
 		if (e.ops->now_ns(&e) >= end)
 			break;
 	}
-	while (e.ops->reap(&e, done, 1, qd) > 0)
+	while (e.ops->reap(&e, done, qd, 1) > 0)
 		;
 	e.ops->close(&e);
 	free(done);
@@ -649,6 +649,7 @@ test_engine(void **state)
 	tg.sim = s;
 	assert_int_equal(engine_sim_ops.open(&e), 0);
 	assert_string_equal(engine_sim_ops.name, "sim");
+	assert_true(engine_sim_ops.virtual_time);
 
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		memset(io, 0, sizeof io);
@@ -663,7 +664,7 @@ test_engine(void **state)
 	io[0].len = io[1].len = 4096;
 	io[1].offset = 4096;
 	assert_int_equal(engine_sim_ops.submit(&e, io, 2), -EBUSY);
-	assert_int_equal(engine_sim_ops.reap(&e, d, 0, 4), 0);
+	assert_int_equal(engine_sim_ops.reap(&e, d, 4, 0), 0);
 
 	/* Three I/Os on two servers: 100, 100, 200 us. */
 	for (i = 0; i < 3; i++) {
@@ -672,9 +673,9 @@ test_engine(void **state)
 		io[i].offset = i * 4096;
 	}
 	assert_int_equal(engine_sim_ops.submit(&e, io, 3), 0);
-	assert_int_equal(engine_sim_ops.reap(&e, d, 0, 4), 0);
+	assert_int_equal(engine_sim_ops.reap(&e, d, 4, 0), 0);
 	assert_int_equal(engine_sim_ops.now_ns(&e), 0);
-	assert_int_equal(engine_sim_ops.reap(&e, d, 1, 4), 2);
+	assert_int_equal(engine_sim_ops.reap(&e, d, 4, 1), 2);
 	assert_int_equal(engine_sim_ops.now_ns(&e), 100000);
 	assert_int_equal(d[0].lat_ns, 100000);
 	assert_int_equal(d[0].res, 4096);
