@@ -28,6 +28,29 @@
 #define TP_SRCDIR	"."
 #endif
 
+/*
+ * The format (DESIGN.md, extended).  Sizes take K/M/G/T (powers of 1024),
+ * rates are sizes per second ("/s" optional), latencies are plain numbers
+ * of microseconds, counts plain numbers ("5400000", "5.4e6").
+ *
+ * [device]   name, description (defaults: file name, "")
+ *            size                  required
+ *            block_size            logical block, alignment (4096)
+ *            cache_block           unit the tiers cache (4096)
+ *            transfer              rate one I/O moves data at: an I/O of
+ *                                  len bytes takes len / transfer more (0)
+ *            first_read_us, first_read_sigma   extra on a block's first
+ *                                  read, unless written first (0)
+ * [tier.N]   capacity, latency_us, sigma   N from 0, fastest and smallest
+ *                                  first; capacities count faster tiers
+ * [backing]  latency_us (required), sigma (0), concurrency (1)
+ * [limit]    iops, bandwidth, io_accounting   sustained ceilings (none)
+ * [instance] iops, bandwidth       a second set of ceilings on top (none)
+ * [burst]    iops, credits         IOPS bucket earning at [limit] iops
+ *            bandwidth, credit_bytes   bandwidth bucket (st1) earning at
+ *                                  [limit] bandwidth
+ */
+
 #define PROFILES_MAX_UNITS	(1U << 31)	/* cache blocks in a tier */
 
 enum profiles_kind {
