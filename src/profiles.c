@@ -51,7 +51,7 @@
  *                                  [limit] bandwidth
  */
 
-#define PROFILES_MAX_UNITS	(1U << 31)	/* cache blocks in a tier */
+#define PROFILES_MAX_UNITS	(1U << 25)	/* cache blocks: ~0.8 GB */
 
 enum profiles_kind {
 	PROFILES_STR,		/* char * */
@@ -512,7 +512,8 @@ profiles_check(struct profiles_ctx *ctx)
 		if (p->tier[i].capacity / p->cache_block >=
 		    PROFILES_MAX_UNITS) {
 			profiles_error(ctx, TL(PK_CAPACITY, i), "[tier.%u] "
-			    "capacity: more than 2^31 cache blocks", i);
+			    "capacity: more than %u cache blocks; raise "
+			    "[device] cache_block", i, PROFILES_MAX_UNITS - 1);
 			return;
 		}
 		if (i + 1 < n && p->tier[i].capacity >=

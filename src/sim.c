@@ -363,6 +363,8 @@ sim_touch(struct sim *s, uint64_t b)
 	uint64_t	 page = b >> SIM_TOUCH_SHIFT, bit, *w;
 	size_t		 n = (size_t)1 << (SIM_TOUCH_SHIFT - 6);
 
+	if (page >= s->ntouched)
+		return (0);		/* past the end: the engine refuses it */
 	if (s->touched[page] == NULL)
 		s->touched[page] = xcalloc(n, sizeof **s->touched);
 	bit = b & (((uint64_t)1 << SIM_TOUCH_SHIFT) - 1);

@@ -767,6 +767,9 @@ test_profile_errors(void **state)
 		{ "[device]\nsize = 1G\n[tier.0]\ncapacity = 1000\n"
 		    "latency_us = 1\n[backing]\nlatency_us = 3\n",
 		    "t.ini:4: ", "[tier.0] capacity: not a multiple" },
+		{ "[device]\nsize = 1T\n[tier.0]\ncapacity = 256G\n"
+		    "latency_us = 1\n[backing]\nlatency_us = 3\n",
+		    "t.ini:4: ", "raise [device] cache_block" },
 		{ "[device]\nsize = 1G\n[tier.1]\ncapacity = 1M\n"
 		    "latency_us = 1\n[backing]\nlatency_us = 3\n",
 		    "t.ini:3: ", "[tier.1] without [tier.0]" },
