@@ -1,14 +1,15 @@
 # tierprobe: bandwidth (left axis) and IOPS (right axis) against the I/O
 # size, with the bandwidth ceiling and the accounting size.
 set logscale x 2
-set xlabel 'I/O size (bytes, log scale)'
+set xlabel 'I/O size (log scale)'
 set ylabel 'bandwidth (MiB/s)'
 set y2label 'IOPS'
 set ytics nomirror
 set y2tics
 set yrange [0:*]
 set y2range [0:*]
-set xtics 2
+set offsets 0, 0, graph 0.12, 0
+set xtics ()
 set for [i=9:30] xtics add (size_label(2.0**i) 2.0**i)
 set key top left box opaque
 if (ceiling > 0) {

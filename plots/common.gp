@@ -7,7 +7,7 @@ if (fmt eq 'svg') {
 }
 set output outfile
 set encoding utf8
-set title sprintf("%s\n{/*0.8 %s}", plot_title, plot_subtitle) noenhanced
+set title plot_title . "\n" . plot_subtitle noenhanced
 set grid xtics ytics mxtics mytics lc rgb '#e0e0e0' lw 1
 set border lw 1.2
 set key top left box opaque

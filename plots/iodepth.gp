@@ -8,11 +8,12 @@ set ytics nomirror
 set y2tics
 set yrange [0:*]
 set y2range [0:*]
+set offsets 0, 0, graph 0.12, 0
 set format y '%.0f'
-set key top left box opaque
+set key bottom right box opaque
 if (knee > 0) {
 	set arrow 1 from knee, graph 0 to knee, graph 1 nohead ls 5
-	set label 1 sprintf('knee: iodepth %d', knee) at knee, graph 0.05 \
+	set label 1 sprintf('knee: iodepth %d', knee) at knee, graph 0.5 \
 		offset 0.5, 0 left
 }
 if (ceiling > 0) {

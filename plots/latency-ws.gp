@@ -2,10 +2,10 @@
 # tier boundaries found (dashed) and their 95% intervals (shaded).
 set logscale x 2
 set logscale y 10
-set xlabel 'working set (bytes, log scale)'
+set xlabel 'working set (log scale)'
 set ylabel 'read latency (microseconds, log scale)'
 set format y '%g'
-set xtics 2 
+set xtics ()
 set for [i=0:60] xtics add (size_label(2.0**i) 2.0**i)
 set xtics rotate by -30
 set mxtics 2

@@ -3,6 +3,7 @@
 set xlabel 'time since the start (seconds)'
 set ylabel 'IOPS (per interval)'
 set yrange [0:*]
+set offsets 0, 0, graph 0.12, 0
 set format y '%.0f'
 set key top right box opaque
 if (burst) {
