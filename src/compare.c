@@ -181,7 +181,7 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 				    cell[k].noise);
 				snprintf(cp, sizeof cells[0], "%.2fx%s",
 				    cell[k].value / cell[0].value,
-				    d == 1 ? " *" : d == 0 ? " =" : "");
+				    d == 1 ? " *" : d == 0 ? " =" : " ?");
 			}
 			c[2 * k + 1] = cp;
 		}
@@ -190,7 +190,7 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 	}
 	report_table_write(&tab, out, markdown, "");
 	fputs("\nMarks: * differs from A by more than run-to-run noise (95%); "
-	    "= within noise; no mark: noise unknown.\n", out);
+	    "= within noise; ? noise unknown.\n", out);
 	if (any_repeat)
 		fputs("Figures with +- are means and standard deviations over "
 		    "repeated runs.\n", out);

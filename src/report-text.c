@@ -212,7 +212,7 @@ report_text_limits(struct report_text *rt, const struct report *r)
 			    l->iops_ceiling, b1, sizeof b1));
 	} else if (isfinite(l->iops_max_seen) && l->iops_max_seen > 0)
 		snprintf(line, sizeof line, "none found (at most %s IOPS "
-		    "seen, still rising)", report_format_value(
+		    "seen)", report_format_value(
 		    REPORT_UNIT_IOPS, l->iops_max_seen, b1, sizeof b1));
 	else
 		snprintf(line, sizeof line, "unknown");
