@@ -24,7 +24,7 @@ static struct {
 	char		 phase[32];
 	size_t		 n;		/* points in the phase */
 	size_t		 i;		/* current point, 0-based */
-	size_t		 done;		/* points finished in the phase */
+	size_t		 done;		/* points finished */
 	double		 t0;		/* start of everything */
 	double		 phase_t0;
 	double		 point_t0;

@@ -17,7 +17,7 @@
 
 struct report_load {
 	const char	*file;
-	char		*cause;		/* first error, "" while none */
+	char		*cause;		/* the first error */
 	int		 failed;
 };
 

@@ -24,13 +24,15 @@
 
 #define PLOT_GNUPLOT	"gnuplot"
 #define PLOT_PACKAGE	"gnuplot-nox"
+#define PLOT_MISSING	"gnuplot not found: install the Debian package " \
+	PLOT_PACKAGE " (apt-get install " PLOT_PACKAGE ")"
 
 struct report_plot {
 	const struct report	*r;
 	const char		*outdir;
 	const char		*format;
-	const char		*scripts;	/* directory of the .gp files */
-	char			*tmp;		/* private work directory */
+	const char		*scripts;	/* where the .gp files are */
+	char			*tmp;		/* work directory */
 	char			 written[512];
 	char			 skipped[512];
 };
@@ -178,7 +180,8 @@ report_plot_run(struct report_plot *rp, const char *script, char **cause)
 	if (pid == 0) {
 		if (chdir(rp->tmp) == -1)
 			_exit(126);
-		if ((fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666)) != -1) {
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		if (fd != -1) {
 			dup2(fd, 1);
 			dup2(fd, 2);
 			close(fd);
@@ -195,8 +198,7 @@ report_plot_run(struct report_plot *rp, const char *script, char **cause)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return (0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		xasprintf(cause, "gnuplot not found: install the Debian package "
-		    PLOT_PACKAGE " (apt-get install " PLOT_PACKAGE ")");
+		xasprintf(cause, "%s", PLOT_MISSING);
 		return (-1);
 	}
 	last[0] = '\0';
@@ -563,8 +565,7 @@ report_plot(const struct report *r, const char *outdir, const char *format,
 		return (-1);
 	}
 	if (!report_plot_on_path(PLOT_GNUPLOT)) {
-		xasprintf(cause, "gnuplot not found: install the Debian package "
-		    PLOT_PACKAGE " (apt-get install " PLOT_PACKAGE ")");
+		xasprintf(cause, "%s", PLOT_MISSING);
 		return (-1);
 	}
 	if ((scripts = report_plot_scripts()) == NULL) {

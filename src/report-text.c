@@ -98,8 +98,8 @@ report_text_header(struct report_text *rt, const struct report *r)
 	const char *cmd = r->config.command[0] ? r->config.command : "run";
 
 	if (rt->md)
-		fprintf(rt->f, "# tierprobe %s: %s of `%s`\n\n", r->tool_version,
-		    cmd, r->target.path != NULL ? r->target.path : "?");
+		fprintf(rt->f, "# tierprobe %s: %s of `%s`\n\n",
+		    r->tool_version, cmd, r->target.path != NULL ? r->target.path : "?");
 	else
 		fprintf(rt->f, "tierprobe %s: %s of %s\n", r->tool_version, cmd,
 		    r->target.path != NULL ? r->target.path : "?");
@@ -135,7 +135,8 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 	const struct tiers_result	*tr = &s->tiers;
 	const struct tier		*t;
 	struct report_table		 tab;
-	char				 n[8], cap[48], iv[80], p50[UNITS_BUFSZ];
+	char				 n[8], cap[48], iv[80];
+	char				 p50[UNITS_BUFSZ];
 	char				 p99[UNITS_BUFSZ], b1[UNITS_BUFSZ];
 	char				 b2[UNITS_BUFSZ], title[128];
 	size_t				 i;
@@ -473,7 +474,8 @@ report_text_points(struct report_text *rt, const char *title,
 	char			 secs[UNITS_BUFSZ], iops[UNITS_BUFSZ];
 	char			 bw[UNITS_BUFSZ], mean[UNITS_BUFSZ];
 	char			 p50[UNITS_BUFSZ];
-	char			 p99[UNITS_BUFSZ], p999[UNITS_BUFSZ], ci[16];
+	char			 p99[UNITS_BUFSZ], p999[UNITS_BUFSZ];
+	char			 ci[16];
 	char			 t[128];
 	size_t			 i;
 
@@ -541,7 +543,8 @@ report_text_points(struct report_text *rt, const char *title,
 static void
 report_text_timeline(struct report_text *rt, const struct timeline *tl)
 {
-	char	line[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
+	char	line[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char	b3[UNITS_BUFSZ];
 	double	lo = INFINITY, hi = -INFINITY;
 	size_t	i;
 

@@ -225,7 +225,8 @@ report_repeat_aggregate(const struct report *reps, int n,
 {
 	struct report_figure	 fig[REPORT_STATS_MAX];
 	struct report_stat	*s;
-	double			 sum[REPORT_STATS_MAX], sq[REPORT_STATS_MAX];
+	double			 sum[REPORT_STATS_MAX];
+	double			 sq[REPORT_STATS_MAX];
 	double			 d;
 	size_t			 nf, i, j;
 	int			 k;

@@ -52,8 +52,8 @@ struct report_context {			/* where it ran; "" when unknown */
 
 /* One headline figure and its spread over repeated runs. */
 struct report_stat {
-	char		name[48];	/* JSON path, e.g. limits.iops_ceiling */
-	double		mean;		/* NAN when no run established it */
+	char		name[48];	/* JSON path: limits.iops_ceiling */
+	double		mean;		/* NAN: no run established it */
 	double		sd;		/* sample sd; NAN with n < 2 */
 	double		cv;		/* sd / mean */
 	unsigned	n;		/* runs that established it */
@@ -85,7 +85,7 @@ struct report_figure {
 	char		 label[48];	/* for people */
 	enum report_unit unit;
 	double		 value;		/* NAN: unknown */
-	double		 rel_noise;	/* 95% half-width / value; NAN unknown */
+	double		 rel_noise;	/* 95% half-width / value, or NAN */
 	int		 at_least;	/* value is a lower bound */
 };
 
@@ -152,7 +152,8 @@ void	report_table_init(struct report_table *, const char *);
 /* Add a row of ncols strings (copied; NULL prints empty). */
 void	report_table_add(struct report_table *, ...);
 /* Print with indent (text) or as a pipe table (markdown); then free it. */
-void	report_table_write(struct report_table *, FILE *, int, const char *);
+void	report_table_write(struct report_table *, FILE *, int,
+	    const char *);
 
 /* Find a figure of a repeat summary by name; NULL if absent. */
 const struct report_stat *report_repeat_find(const struct report_repeat *,
