@@ -23,17 +23,14 @@ report_free_points(struct point *v, size_t n)
 	free(v);
 }
 
-/*
- * Release what a report owns (scan, limits, repeat, path): scan and limits
- * are heap objects the report took over, freed with their contents.
- */
+/* Release what a report owns (scan, limits, repeat, path). */
 void
 report_free(struct report *r)
 {
 	if (r == NULL)
 		return;
 	if (r->scan != NULL) {
-		scan_result_free(r->scan);
+		report_free_points(r->scan->points, r->scan->npoints);
 		free(r->scan);
 		r->scan = NULL;
 	}
