@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "report.h"
 #include "units.h"
@@ -23,7 +24,10 @@ report_free_points(struct point *v, size_t n)
 	free(v);
 }
 
-/* Release what a report owns (scan, limits, repeat, path). */
+/*
+ * Release what a report owns: path, repeat, and scan and limits, heap
+ * objects the report took over (freed with their points and timeline).
+ */
 void
 report_free(struct report *r)
 {
@@ -425,4 +429,17 @@ report_table_write(struct report_table *t, FILE *f, int markdown,
 		free(t->cell[r]);
 	free(t->cell);
 	memset(t, 0, sizeof *t);
+}
+
+/* The time now as ISO 8601 UTC ("2024-05-01T10:00:00Z") into buf. */
+char *
+report_utc_now(char *buf, size_t len)
+{
+	struct tm	tm;
+	time_t		t = time(NULL);
+
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		buf[0] = '\0';
+	return (buf);
 }

@@ -155,6 +155,9 @@ void	report_table_add(struct report_table *, ...);
 void	report_table_write(struct report_table *, FILE *, int,
 	    const char *);
 
+/* The time now as ISO 8601 UTC, for started_utc and finished_utc. */
+char	*report_utc_now(char *, size_t);
+
 /* Find a figure of a repeat summary by name; NULL if absent. */
 const struct report_stat *report_repeat_find(const struct report_repeat *,
 	    const char *);

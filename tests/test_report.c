@@ -322,6 +322,9 @@ test_format_value(void **state)
 	size_t	i;
 
 	(void)state;
+	report_utc_now(buf, sizeof buf);
+	assert_int_equal(strlen(buf), 20);
+	assert_true(buf[4] == '-' && buf[10] == 'T' && buf[19] == 'Z');
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		assert_string_equal(report_format_value(cases[i].unit,
 		    cases[i].v, buf, sizeof buf), cases[i].want);
