@@ -14,7 +14,9 @@ for c in jq /usr/bin/time; do
 	command -v "$c" >/dev/null || { echo "bench: needs $c (apt-get install jq time)" >&2; exit 1; }
 done
 if [ $# -eq 0 ]; then
-	set -- $(cd "$top/profiles" && ls *.ini | sed 's/\.ini$//')
+	for f in "$top"/profiles/*.ini; do
+		set -- "$@" "$(basename "$f" .ini)"
+	done
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

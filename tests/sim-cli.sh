@@ -48,15 +48,20 @@ usage_error "big.ini:4: [tier.0] capacity" scan "sim:$dir/big.ini"
 printf '[device]\nsize = 1G\n[backing]\nlatency_us = 3\n[bursts]\n' > "$dir/bad2.ini"
 usage_error "bad2.ini:5: unknown section [bursts]" profiles --show "$dir/bad2.ini"
 
-# Same seed, same report; another seed, other noise.
+# Same seed, same measurements byte for byte (the report's clock times
+# aside); another seed, other noise.
+command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
 scan() {	# seed, output
 	"$TIERPROBE" scan sim:classic-three-level --min-ws 64M --max-ws 3G \
-	    --points 4 --seed "$1" --quiet --output-format json > "$2" ||
+	    --points 4 --seed "$1" --quiet --output-format json > "$2.full" ||
 	    fail "simulated scan exited $?"
+	[ "$(jq -r .target.type "$2.full")" = sim ] || fail "target.type"
+	jq -S .scan "$2.full" > "$2"
 }
 scan 7 "$dir/a.json"
 scan 7 "$dir/b.json"
 scan 8 "$dir/c.json"
-cmp -s "$dir/a.json" "$dir/b.json" || fail "seed 7 twice: reports differ"
-cmp -s "$dir/a.json" "$dir/c.json" && fail "seeds 7 and 8: same report"
+[ "$(jq '.points | length' "$dir/a.json")" = 4 ] || fail "not 4 points"
+cmp -s "$dir/a.json" "$dir/b.json" || fail "seed 7 twice: scans differ"
+cmp -s "$dir/a.json" "$dir/c.json" && fail "seeds 7 and 8: same scan"
 exit 0
