@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: ISC */
+/* Online mean and variance (Welford), Student t confidence intervals, least
+ * squares, and the SNIA steady-state rule. */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+/* Two-sided 95% Student t quantiles (the 0.975 quantile), df 1 to 30. */
+static const double stats_t95_table[] = {
+	12.706205, 4.302653, 3.182446, 2.776445, 2.570582,
+	2.446912, 2.364624, 2.306004, 2.262157, 2.228139,
+	2.200985, 2.178813, 2.160369, 2.144787, 2.131450,
+	2.119905, 2.109816, 2.100922, 2.093024, 2.085963,
+	2.079614, 2.073873, 2.068658, 2.063899, 2.059539,
+	2.055529, 2.051831, 2.048407, 2.045230, 2.042272,
+};
+#define STATS_T95_TABLE \
+	(sizeof stats_t95_table / sizeof stats_t95_table[0])
+
+/* Forget all values. */
+void
+stats_init(struct stats *s)
+{
+	s->n = 0;
+	s->mean = 0;
+	s->m2 = 0;
+}
+
+/* Add one value. */
+void
+stats_add(struct stats *s, double x)
+{
+	double	d;
+
+	s->n++;
+	d = x - s->mean;
+	s->mean += d / (double)s->n;
+	s->m2 += d * (x - s->mean);
+}
+
+/* Mean of the values added; 0 when none. */
+double
+stats_mean(const struct stats *s)
+{
+	return (s->mean);
+}
+
+/* Sample variance (n - 1 in the denominator); 0 if fewer than 2 values. */
+double
+stats_var(const struct stats *s)
+{
+	if (s->n < 2)
+		return (0);
+	return (s->m2 / (double)(s->n - 1));
+}
+
+/* Sample standard deviation. */
+double
+stats_sd(const struct stats *s)
+{
+	return (sqrt(stats_var(s)));
+}
+
+/*
+ * The 0.975 quantile of Student's t with df degrees of freedom: a table to
+ * 30, then the Cornish-Fisher expansion around the normal quantile (error
+ * below 1e-6 there); INFINITY for df 0.
+ */
+double
+stats_t95(uint64_t df)
+{
+	const double	z = 1.959963984540054;
+	double		z2 = z * z, g1, g2, g3, g4, d;
+
+	if (df == 0)
+		return (INFINITY);
+	if (df <= STATS_T95_TABLE)
+		return (stats_t95_table[df - 1]);
+	g1 = z * (z2 + 1) / 4;
+	g2 = z * ((5 * z2 + 16) * z2 + 3) / 96;
+	g3 = z * (((3 * z2 + 19) * z2 + 17) * z2 - 15) / 384;
+	g4 = z * ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) /
+	    92160;
+	d = (double)df;
+	return (z + g1 / d + g2 / (d * d) + g3 / (d * d * d) +
+	    g4 / (d * d * d * d));
+}
+
+/* Half-width of the 95% confidence interval of the mean; INFINITY if n < 2. */
+double
+stats_ci95(const struct stats *s)
+{
+	if (s->n < 2)
+		return (INFINITY);
+	return (stats_t95(s->n - 1) * stats_sd(s) / sqrt((double)s->n));
+}
+
+/* The confidence half-width relative to the mean. */
+double
+stats_ci95_rel(const struct stats *s)
+{
+	if (s->n < 2 || s->mean == 0)
+		return (INFINITY);
+	return (stats_ci95(s) / fabs(s->mean));
+}
+
+/*
+ * Steady state in the SNIA sense over xs[0..n): max - min within
+ * max_excursion of |mean|, and the fitted line's rise over the window,
+ * |slope| * (n - 1), within max_slope of |mean|.  Needs n >= 2, finite
+ * values and a non-zero mean.
+ */
+int
+stats_is_steady(const double *xs, size_t n, double max_excursion,
+    double max_slope)
+{
+	double	mean, sd, lo, hi, sxy = 0, sxx = 0, xbar, slope;
+	size_t	i;
+
+	if (n < 2)
+		return (0);
+	stats_mean_sd(xs, n, &mean, &sd);
+	if (!isfinite(mean) || mean == 0)
+		return (0);
+	lo = hi = xs[0];
+	xbar = (double)(n - 1) / 2;
+	for (i = 0; i < n; i++) {
+		if (xs[i] < lo)
+			lo = xs[i];
+		if (xs[i] > hi)
+			hi = xs[i];
+		sxy += ((double)i - xbar) * (xs[i] - mean);
+		sxx += ((double)i - xbar) * ((double)i - xbar);
+	}
+	if (hi - lo > max_excursion * fabs(mean))
+		return (0);
+	slope = sxy / sxx;
+	if (fabs(slope) * (double)(n - 1) > max_slope * fabs(mean))
+		return (0);
+	return (1);
+}
+
+/*
+ * Least-squares line y = slope * x + intercept through n points, centred for
+ * accuracy.  Returns -1 if n < 2 or all x are equal.
+ */
+int
+stats_linfit(const double *x, const double *y, size_t n, double *slope,
+    double *intercept)
+{
+	double	xbar = 0, ybar = 0, sxx = 0, sxy = 0, dx;
+	size_t	i;
+
+	if (n < 2)
+		return (-1);
+	for (i = 0; i < n; i++) {
+		xbar += x[i];
+		ybar += y[i];
+	}
+	xbar /= (double)n;
+	ybar /= (double)n;
+	for (i = 0; i < n; i++) {
+		dx = x[i] - xbar;
+		sxx += dx * dx;
+		sxy += dx * (y[i] - ybar);
+	}
+	if (sxx == 0 || !isfinite(sxx))
+		return (-1);
+	*slope = sxy / sxx;
+	*intercept = ybar - *slope * xbar;
+	return (0);
+}
+
+/* Mean and sample standard deviation of xs[0..n); both 0 when n is 0. */
+void
+stats_mean_sd(const double *xs, size_t n, double *mean, double *sd)
+{
+	struct stats	s;
+	size_t		i;
+
+	stats_init(&s);
+	for (i = 0; i < n; i++)
+		stats_add(&s, xs[i]);
+	*mean = stats_mean(&s);
+	*sd = stats_sd(&s);
+}
