@@ -35,6 +35,7 @@ struct engine {
 
 struct engine_ops {
 	const char	*name;
+	int		 virtual_time;	/* now_ns is simulated, not wall time */
 	/* Set up for e->target, e->iodepth, e->max_bs. */
 	int		(*open)(struct engine *);
 	/* Start n I/Os on free slots. Returns 0 or -errno. */

@@ -13,7 +13,7 @@
 
 static int	log_quiet;
 
-static void
+static void __attribute__((format(printf, 1, 0)))
 log_vwrite(const char *fmt, va_list ap, int with_errno)
 {
 	int	saved = errno;

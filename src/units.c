@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /* Sizes and times: strict parsers with helpful messages, formatters to three
  * significant digits. */
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -90,7 +91,8 @@ units_parse_size(const char *s, uint64_t *out, char **cause)
 	p = units_skip_space(num.end);
 	if (p != num.end && *p == '\0')
 		goto bad;
-	if (*p != '\0' && (l = strchr(letters, *p & ~0x20)) != NULL) {
+	if (*p != '\0' && (l = strchr(letters,
+	    toupper((unsigned char)*p))) != NULL) {
 		shift = 10 * (unsigned int)(l - letters + 1);
 		p++;
 		if (*p == 'i' || *p == 'I')

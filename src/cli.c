@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The command line.  One table lists every option with its kind, range,
+ * the sub-commands that take it and its help; getopt_long, validation and
+ * --help are all built from it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "units.h"
+#include "xmalloc.h"
+
+enum cli_kind {
+	CLI_FLAG,		/* int set to 1 */
+	CLI_SIZE,		/* uint64_t or uint32_t bytes */
+	CLI_UINT,		/* unsigned or uint64_t */
+	CLI_TIME,		/* double seconds */
+	CLI_PCT,		/* double fraction from a percentage */
+	CLI_STRING,		/* const char * */
+	CLI_CHOICE,		/* one of choices, stored as its index */
+};
+
+#define C(x)	(1U << (x))
+#define PROBE	(C(CLI_RUN) | C(CLI_SCAN) | C(CLI_LIMITS))
+#define SCANS	(C(CLI_RUN) | C(CLI_SCAN))
+#define LIMITS	(C(CLI_RUN) | C(CLI_LIMITS))
+#define OUTPUTS	(PROBE | C(CLI_REPORT) | C(CLI_COMPARE))
+
+struct cli_option {
+	const char	*name;
+	int		 short_name;
+	enum cli_kind	 kind;
+	size_t		 offset;	/* into struct cli_opts */
+	size_t		 width;		/* sizeof the field */
+	uint64_t	 min, max;	/* sizes and counts */
+	const char	*choices;	/* "a|b|c" */
+	unsigned	 cmds;		/* C(CLI_x) mask */
+	uint32_t	 set_bit;
+	const char	*arg;		/* placeholder in --help */
+	const char	*help;
+};
+
+#define F(field)	offsetof(struct cli_opts, field), \
+			sizeof(((struct cli_opts *)0)->field)
+
+static const struct cli_option cli_options[] = {
+	{ "bs", 0, CLI_SIZE, F(bs), 512, 64ULL << 20, NULL, PROBE, 0,
+	  "SIZE", "I/O size (default 4K; a multiple of the logical block)" },
+	{ "iodepth", 0, CLI_UINT, F(iodepth), 1, 4096, NULL, PROBE, 0,
+	  "N", "I/Os in flight for the scan (default 1)" },
+	{ "buffered", 0, CLI_FLAG, F(buffered), 0, 0, NULL, PROBE, 0,
+	  NULL, "go through the page cache (default O_DIRECT)" },
+	{ "engine", 0, CLI_CHOICE, F(engine), 0, 0, "io_uring|psync", PROBE,
+	  0, "NAME", "I/O engine: io_uring (default) or psync" },
+	{ "seed", 0, CLI_UINT, F(seed), 0, UINT64_MAX, NULL, PROBE,
+	  CLI_SET_SEED, "N", "seed of every random choice (default: from "
+	  "the clock; the report prints it)" },
+	{ "json", 0, CLI_STRING, F(json_path), 0, 0, NULL, PROBE, 0,
+	  "FILE", "also write the JSON report to FILE (atomically)" },
+	{ "output-format", 0, CLI_CHOICE, F(format), 0, 0,
+	  "text|json|markdown", OUTPUTS, 0, "FMT",
+	  "report on stdout as text (default), json or markdown" },
+	{ "quiet", 'q', CLI_FLAG, F(quiet), 0, 0, NULL,
+	  PROBE | C(CLI_PREP) | C(CLI_PLOT), 0, NULL,
+	  "no progress or notices on stderr" },
+	{ "keep", 0, CLI_FLAG, F(keep), 0, 0, NULL, C(CLI_RUN), 0, NULL,
+	  "keep ./tierprobe.dat after a run without TARGET" },
+	{ "force", 0, CLI_FLAG, F(force), 0, 0, NULL, PROBE | C(CLI_PREP), 0,
+	  NULL, "allow writing to a file or device tierprobe did not create" },
+	{ "force-device", 0, CLI_FLAG, F(force_device), 0, 0, NULL,
+	  PROBE | C(CLI_PREP), 0, NULL,
+	  "with --force: allow writing to a device in use or holding data" },
+	{ "repeat", 0, CLI_UINT, F(repeat), 1, 100, NULL, PROBE, 0, "N",
+	  "repeat the measurement N times; report mean, sd and CV" },
+	{ "fio-job", 0, CLI_STRING, F(fio_job), 0, 0, NULL, PROBE, 0, "FILE",
+	  "write an equivalent fio job file for the points measured" },
+	{ "min-ws", 0, CLI_SIZE, F(min_ws), 4096, UINT64_MAX, NULL, SCANS,
+	  CLI_SET_MIN_WS, "SIZE", "smallest working set (default 16M)" },
+	{ "max-ws", 0, CLI_SIZE, F(max_ws), 4096, UINT64_MAX, NULL, SCANS,
+	  CLI_SET_MAX_WS, "SIZE", "largest working set (default 4G, at most "
+	  "the target's size)" },
+	{ "step", 0, CLI_SIZE, F(step), 4096, UINT64_MAX, NULL, SCANS, 0,
+	  "SIZE", "linear grid with this step instead of a log grid" },
+	{ "points", 0, CLI_UINT, F(points), 2, 1000, NULL, SCANS,
+	  CLI_SET_POINTS, "N", "points of the log grid (default 16)" },
+	{ "precision", 0, CLI_PCT, F(precision), 0, 0, NULL, PROBE, 0, "PCT",
+	  "stop a point when the 95% CI of its mean latency is within PCT "
+	  "percent (default 2)" },
+	{ "max-time", 0, CLI_TIME, F(max_time_s), 0, 0, NULL, PROBE,
+	  CLI_SET_MAX_TIME, "SECONDS", "time limit of one point (default 10)" },
+	{ "budget", 0, CLI_TIME, F(budget_s), 0, 0, NULL, SCANS, CLI_SET_BUDGET,
+	  "SECONDS", "device time the whole scan may spend (default: none)" },
+	{ "ws", 0, CLI_SIZE, F(ws), 4096, UINT64_MAX, NULL, LIMITS, 0, "SIZE",
+	  "working set of the limit sweeps (default: past the last cache)" },
+	{ "max-iodepth", 0, CLI_UINT, F(max_iodepth), 1, 4096, NULL, LIMITS,
+	  CLI_SET_MAX_IODEPTH, "N", "deepest queue of the iodepth sweep "
+	  "(default 256)" },
+	{ "sustain", 0, CLI_TIME, F(sustain_s), 0, 0, NULL, LIMITS,
+	  CLI_SET_SUSTAIN, "SECONDS", "length of the sustained run that finds "
+	  "burst buckets (default 120)" },
+	{ "rw", 0, CLI_CHOICE, F(write), 0, 0, "read|write", LIMITS, 0, "MODE",
+	  "read (default) or write; writes only to files tierprobe created" },
+	{ "first-touch", 0, CLI_FLAG, F(first_touch), 0, 0, NULL, LIMITS, 0,
+	  NULL, "compare first and second reads of blocks (snapshot restore)" },
+	{ "size", 0, CLI_SIZE, F(size), 4096, UINT64_MAX, NULL, C(CLI_PREP), 0,
+	  "SIZE", "size of the test file to create" },
+	{ "outdir", 'o', CLI_STRING, F(outdir), 0, 0, NULL, C(CLI_PLOT), 0,
+	  "DIR", "directory for the plots (created if missing)" },
+	{ "format", 0, CLI_CHOICE, F(plot_format), 0, 0, "png|svg",
+	  C(CLI_PLOT), 0, "FMT", "plot format: png (default) or svg" },
+	{ "show", 0, CLI_STRING, F(show), 0, 0, NULL, C(CLI_PROFILES), 0,
+	  "NAME", "print one profile's truth" },
+	{ "help", 'h', CLI_FLAG, F(help), 0, 0, NULL, ~0U, 0, NULL,
+	  "this help" },
+	{ "version", 'V', CLI_FLAG, F(version), 0, 0, NULL, ~0U, 0, NULL,
+	  "print the version" },
+};
+#define CLI_NOPTIONS	(sizeof(cli_options) / sizeof(cli_options[0]))
+
+static const struct {
+	enum cli_cmd	 cmd;
+	const char	*name;
+	const char	*args;
+	int		 min_args, max_args;
+	const char	*what;
+} cli_cmds[] = {
+	{ CLI_RUN, "run", "[TARGET]", 0, 1,
+	  "scan + limits: the full characterisation (default target "
+	  "./tierprobe.dat, quick preset)" },
+	{ CLI_SCAN, "scan", "TARGET", 1, 1,
+	  "working-set scan: cache tiers and their latency" },
+	{ CLI_LIMITS, "limits", "TARGET", 1, 1,
+	  "iodepth, block-size and sustained sweeps: ceilings and bursts" },
+	{ CLI_REPORT, "report", "FILE.json", 1, 1,
+	  "re-render a saved report" },
+	{ CLI_COMPARE, "compare", "A.json B.json [...]", 2, 64,
+	  "reports side by side, with ratios to the first" },
+	{ CLI_PLOT, "plot", "FILE.json", 1, 1,
+	  "plots of a report with gnuplot" },
+	{ CLI_PREP, "prep", "TARGET", 1, 1,
+	  "create and fill a test file (--size)" },
+	{ CLI_PROFILES, "profiles", "", 0, 0,
+	  "simulated volumes and their truth" },
+};
+#define CLI_NCMDS	(sizeof(cli_cmds) / sizeof(cli_cmds[0]))
+
+/* Name of a sub-command. */
+const char *
+cli_cmd_name(enum cli_cmd cmd)
+{
+	size_t	i;
+
+	for (i = 0; i < CLI_NCMDS; i++)
+		if (cli_cmds[i].cmd == cmd)
+			return (cli_cmds[i].name);
+	return ("tierprobe");
+}
+
+static size_t
+cli_cmd_index(enum cli_cmd cmd)
+{
+	size_t	i;
+
+	for (i = 0; i < CLI_NCMDS; i++)
+		if (cli_cmds[i].cmd == cmd)
+			break;
+	return (i);
+}
+
+static void
+cli_defaults(struct cli_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->bs = 4096;
+	o->iodepth = 1;
+	o->engine = "io_uring";
+	o->format = CLI_FMT_TEXT;
+	o->repeat = 1;
+	o->min_ws = 16ULL << 20;
+	o->max_ws = 4ULL << 30;
+	o->points = 16;
+	o->precision = 0.02;
+	o->max_time_s = 10;
+	o->max_iodepth = 256;
+	o->sustain_s = 120;
+	o->plot_format = "png";
+}
+
+/* Store one option's argument after checking it. */
+static int
+cli_store(struct cli_opts *o, const struct cli_option *opt, const char *arg,
+    char **cause)
+{
+	char		*base = (char *)o + opt->offset, *why = NULL, *list, *tok;
+	char		*save;
+	uint64_t	 v;
+	double		 d;
+	int		 idx;
+
+	switch (opt->kind) {
+	case CLI_FLAG:
+		*(int *)base = 1;
+		return (0);
+	case CLI_STRING:
+		if (*arg == '\0') {
+			xasprintf(cause, "--%s needs a non-empty %s",
+			    opt->name, opt->arg);
+			return (-1);
+		}
+		*(const char **)base = arg;
+		return (0);
+	case CLI_CHOICE:
+		list = xstrdup(opt->choices);
+		idx = 0;
+		for (tok = strtok_r(list, "|", &save); tok != NULL;
+		    tok = strtok_r(NULL, "|", &save), idx++) {
+			if (strcmp(tok, arg) != 0)
+				continue;
+			/* Pointer fields keep the word, int fields its index. */
+			if (opt->width == sizeof(const char *))
+				*(const char **)base = arg;
+			else
+				*(int *)base = idx;
+			free(list);
+			return (0);
+		}
+		free(list);
+		xasprintf(cause, "--%s %s: unknown %s; use %s", opt->name, arg,
+		    opt->arg, opt->choices);
+		return (-1);
+	case CLI_SIZE:
+		if (units_parse_size(arg, &v, &why) != 0)
+			break;
+		if (v < opt->min || v > opt->max) {
+			xasprintf(cause, "--%s %s: out of range; use %" PRIu64
+			    " to %" PRIu64 " bytes", opt->name, arg, opt->min,
+			    opt->max);
+			return (-1);
+		}
+		goto store_int;
+	case CLI_UINT:
+		if (units_parse_uint(arg, opt->min, opt->max, &v, &why) != 0)
+			break;
+		goto store_int;
+	case CLI_TIME:
+		if (units_parse_time(arg, &d, &why) != 0)
+			break;
+		if (!(d > 0) || !isfinite(d)) {
+			xasprintf(cause, "--%s %s: must be a positive time "
+			    "(e.g. 30, 500ms, 2m)", opt->name, arg);
+			return (-1);
+		}
+		*(double *)base = d;
+		return (0);
+	case CLI_PCT:
+		d = strtod(arg, &tok);
+		if (tok == arg || (*tok != '\0' && strcmp(tok, "%") != 0) ||
+		    !(d >= 0.1 && d <= 50)) {
+			xasprintf(cause, "--%s %s: use a percentage from 0.1 "
+			    "to 50", opt->name, arg);
+			return (-1);
+		}
+		*(double *)base = d / 100;
+		return (0);
+	}
+	if (why != NULL) {
+		xasprintf(cause, "--%s: %s", opt->name, why);
+		free(why);
+		return (-1);
+	}
+	xasprintf(cause, "--%s %s: not accepted", opt->name, arg);
+	return (-1);
+
+store_int:
+	if (opt->width == sizeof(uint64_t))
+		*(uint64_t *)base = v;
+	else if (v > UINT32_MAX) {
+		xasprintf(cause, "--%s %s: too large", opt->name, arg);
+		return (-1);
+	} else
+		*(uint32_t *)base = (uint32_t)v;
+	return (0);
+}
+
+/* Checks that involve several options. */
+static int
+cli_check(struct cli_opts *o, char **cause)
+{
+	size_t	c = cli_cmd_index(o->cmd);
+
+	if (o->nargs < cli_cmds[c].min_args ||
+	    o->nargs > cli_cmds[c].max_args) {
+		if (o->nargs < cli_cmds[c].min_args)
+			xasprintf(cause, "%s needs %s: see tierprobe %s --help",
+			    cli_cmds[c].name, cli_cmds[c].args,
+			    cli_cmds[c].name);
+		else
+			xasprintf(cause, "%s takes %s, got an extra argument "
+			    "'%s'", cli_cmds[c].name, *cli_cmds[c].args ?
+			    cli_cmds[c].args : "no arguments",
+			    o->args[cli_cmds[c].max_args]);
+		return (-1);
+	}
+	if (o->bs % 512 != 0) {
+		xasprintf(cause, "--bs %" PRIu32 ": must be a multiple of 512 "
+		    "bytes (and of the target's logical block)", o->bs);
+		return (-1);
+	}
+	if (o->min_ws > o->max_ws) {
+		xasprintf(cause, "--min-ws is larger than --max-ws: the scan "
+		    "needs min-ws <= max-ws");
+		return (-1);
+	}
+	if (o->step > 0 && o->step > o->max_ws - o->min_ws &&
+	    o->max_ws != o->min_ws) {
+		xasprintf(cause, "--step is larger than max-ws - min-ws: the "
+		    "grid would hold one point");
+		return (-1);
+	}
+	if (o->cmd == CLI_PREP && o->size == 0) {
+		xasprintf(cause, "prep needs --size SIZE (e.g. --size 4G)");
+		return (-1);
+	}
+	if (o->cmd == CLI_PLOT && o->outdir == NULL) {
+		xasprintf(cause, "plot needs --outdir DIR");
+		return (-1);
+	}
+	if (o->cmd == CLI_COMPARE && o->format == CLI_FMT_JSON) {
+		xasprintf(cause, "compare prints text or markdown; "
+		    "--output-format json is not accepted there");
+		return (-1);
+	}
+	return (0);
+}
+
+/* Parse the command line; see cli.h. */
+int
+cli_parse(int argc, char **argv, struct cli_opts *o, char **cause)
+{
+	struct option	 longopts[CLI_NOPTIONS + 1];
+	char		 shortopts[64], *p = shortopts;
+	const char	*word;
+	size_t		 i;
+	int		 ch, idx;
+
+	cli_defaults(o);
+	memset(longopts, 0, sizeof(longopts));
+	*p++ = '+';
+	*p++ = ':';
+	for (i = 0; i < CLI_NOPTIONS; i++) {
+		longopts[i].name = cli_options[i].name;
+		longopts[i].has_arg = cli_options[i].kind == CLI_FLAG ?
+		    no_argument : required_argument;
+		longopts[i].val = 256 + (int)i;
+		if (cli_options[i].short_name != 0) {
+			*p++ = (char)cli_options[i].short_name;
+			if (cli_options[i].kind != CLI_FLAG)
+				*p++ = ':';
+		}
+	}
+	*p = '\0';
+
+	if (argc < 2) {
+		xasprintf(cause, "no command given: use run, scan, limits, "
+		    "report, compare, plot, prep or profiles (see --help)");
+		return (-1);
+	}
+	word = argv[1];
+	if (strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0 ||
+	    strcmp(word, "help") == 0) {
+		o->help = 1;
+		return (0);
+	}
+	if (strcmp(word, "--version") == 0 || strcmp(word, "-V") == 0) {
+		o->version = 1;
+		return (0);
+	}
+	for (i = 0; i < CLI_NCMDS; i++)
+		if (strcmp(word, cli_cmds[i].name) == 0)
+			o->cmd = cli_cmds[i].cmd;
+	if (o->cmd == CLI_NONE) {
+		xasprintf(cause, "unknown command '%s': use run, scan, limits, "
+		    "report, compare, plot, prep or profiles", word);
+		return (-1);
+	}
+
+	/* Options may come before or after the operands. */
+	optind = 2;
+	opterr = 0;
+	o->args = xcalloc(argc, sizeof(*o->args));
+	for (;;) {
+		ch = getopt_long(argc, argv, shortopts, longopts, &idx);
+		if (ch == -1) {
+			if (optind >= argc)
+				break;
+			o->args[o->nargs++] = argv[optind++];
+			continue;
+		}
+		if (ch == '?' || ch == ':') {
+			if (ch == ':' || (optopt >= 256 &&
+			    cli_options[optopt - 256].kind != CLI_FLAG))
+				xasprintf(cause, "%s needs an argument: see "
+				    "tierprobe %s --help", argv[optind - 1],
+				    word);
+			else if (optopt != 0)
+				xasprintf(cause, "unknown option -%c for %s: "
+				    "see tierprobe %s --help", optopt, word,
+				    word);
+			else
+				xasprintf(cause, "unknown option %s for %s: "
+				    "see tierprobe %s --help",
+				    argv[optind - 1], word, word);
+			return (-1);
+		}
+		for (i = 0; i < CLI_NOPTIONS; i++)
+			if (ch == 256 + (int)i || ch == cli_options[i].short_name)
+				break;
+		if (i == CLI_NOPTIONS)
+			continue;
+		if (!(cli_options[i].cmds & C(o->cmd))) {
+			xasprintf(cause, "--%s is not an option of %s: see "
+			    "tierprobe %s --help", cli_options[i].name, word,
+			    word);
+			return (-1);
+		}
+		if (cli_store(o, &cli_options[i], optarg, cause) != 0)
+			return (-1);
+		o->set_mask |= cli_options[i].set_bit;
+	}
+	if (o->help || o->version)
+		return (0);
+	return (cli_check(o, cause));
+}
+
+/* Print --help for one sub-command, or the overview; built from the table. */
+void
+cli_usage(FILE *f, enum cli_cmd cmd)
+{
+	char	 left[64];
+	size_t	 i, c;
+
+	if (cmd == CLI_NONE) {
+		fprintf(f, "usage: tierprobe COMMAND [options] [arguments]\n\n"
+		    "Tells what a block volume really is: cache tiers, IOPS "
+		    "and bandwidth ceilings,\nI/O accounting size and burst "
+		    "buckets.\n\ncommands:\n");
+		for (i = 0; i < CLI_NCMDS; i++) {
+			snprintf(left, sizeof(left), "%s %s", cli_cmds[i].name,
+			    cli_cmds[i].args);
+			fprintf(f, "  %-30s %s\n", left, cli_cmds[i].what);
+		}
+		fprintf(f, "\nTARGET: a file (created and filled if missing), "
+		    "a block device (read-only\nunless --force) or sim:NAME "
+		    "(a simulated volume; see tierprobe profiles).\n"
+		    "Sizes take K, M, G, T (powers of 1024).\n\n"
+		    "'tierprobe COMMAND --help' lists a command's options:\n");
+		for (i = 0; i < CLI_NOPTIONS; i++) {
+			snprintf(left, sizeof(left), "--%s%s%s",
+			    cli_options[i].name, cli_options[i].arg ? " " : "",
+			    cli_options[i].arg ? cli_options[i].arg : "");
+			fprintf(f, "  %-24s %s\n", left, cli_options[i].help);
+		}
+		return;
+	}
+	c = cli_cmd_index(cmd);
+	fprintf(f, "usage: tierprobe %s [options] %s\n\n%s\n\noptions:\n",
+	    cli_cmds[c].name, cli_cmds[c].args, cli_cmds[c].what);
+	for (i = 0; i < CLI_NOPTIONS; i++) {
+		if (!(cli_options[i].cmds & C(cmd)))
+			continue;
+		if (cli_options[i].short_name != 0)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s",
+			    cli_options[i].short_name, cli_options[i].name,
+			    cli_options[i].arg ? " " : "",
+			    cli_options[i].arg ? cli_options[i].arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s",
+			    cli_options[i].name, cli_options[i].arg ? " " : "",
+			    cli_options[i].arg ? cli_options[i].arg : "");
+		fprintf(f, "  %-26s %s\n", left, cli_options[i].help);
+	}
+}

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Measure one point.  Three phases on one queue kept at iodepth:
+ *
+ * 1. warm: large sequential reads over [warm_from, ws), the part earlier
+ *    points did not touch, so caches hold blocks of this working set;
+ * 2. settle: random I/O in windows until the window means are steady
+ *    (stats_is_steady over the last SAMPLER_STEADY_WINDOWS windows);
+ * 3. measure: uniform random aligned offsets drawn with replacement (never
+ *    a visit-each-block-once map, which would break the C/S hit model),
+ *    until the 95% CI of the mean latency is within the precision asked.
+ *
+ * The CI uses batch means (batches of several queue depths), since with a
+ * full queue successive latencies are correlated.
+ */
+#include <sys/resource.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine.h"
+#include "interrupt.h"
+#include "rng.h"
+#include "sampler.h"
+#include "stats.h"
+#include "target.h"
+#include "xmalloc.h"
+
+#define SAMPLER_WARM_CHUNK	(1U << 20)	/* sequential warm-up reads */
+#define SAMPLER_STEADY_WINDOWS	5
+#define SAMPLER_SETTLE_MAX	200		/* windows at most */
+#define SAMPLER_MIN_BATCHES	10
+#define SAMPLER_PROGRESS_NS	100000000ULL	/* 100 ms of engine time */
+
+/* The queue: slots free for the next I/O, and a batch to submit. */
+struct sampler_queue {
+	struct engine		*e;
+	unsigned		 depth;
+	unsigned		 inflight;
+	unsigned		*free_slot;
+	unsigned		 nfree;
+	struct engine_io	*batch;
+	unsigned		 nbatch;
+	struct engine_done	*done;
+	int			 error;		/* first -errno seen */
+	uint64_t		*slot_len;	/* bytes asked, per slot */
+};
+
+static void
+sampler_queue_init(struct sampler_queue *q, struct engine *e, unsigned depth)
+{
+	unsigned	i;
+
+	memset(q, 0, sizeof(*q));
+	q->e = e;
+	q->depth = depth;
+	q->free_slot = xcalloc(depth, sizeof(*q->free_slot));
+	q->batch = xcalloc(depth, sizeof(*q->batch));
+	q->done = xcalloc(depth, sizeof(*q->done));
+	q->slot_len = xcalloc(depth, sizeof(*q->slot_len));
+	for (i = 0; i < depth; i++)
+		q->free_slot[q->nfree++] = depth - 1 - i;
+}
+
+static void
+sampler_queue_fini(struct sampler_queue *q)
+{
+	free(q->free_slot);
+	free(q->batch);
+	free(q->done);
+	free(q->slot_len);
+}
+
+/* Queue one I/O on a free slot (the caller checked nfree > 0). */
+static void
+sampler_queue_add(struct sampler_queue *q, uint64_t off, uint32_t len,
+    int write)
+{
+	struct engine_io	*io = &q->batch[q->nbatch++];
+
+	io->slot = q->free_slot[--q->nfree];
+	io->offset = off;
+	io->len = len;
+	io->write = write;
+	q->slot_len[io->slot] = len;
+}
+
+/*
+ * Submit the batch and reap at least one completion if any I/O is in flight.
+ * Returns the number of completions in q->done (errors are recorded in
+ * q->error and their slots freed), or -errno if the engine failed.
+ */
+static int
+sampler_queue_cycle(struct sampler_queue *q)
+{
+	int	n, i, ok = 0;
+
+	if (q->nbatch > 0) {
+		if ((n = q->e->ops->submit(q->e, q->batch, q->nbatch)) < 0)
+			return (n);
+		q->inflight += q->nbatch;
+		q->nbatch = 0;
+	}
+	if (q->inflight == 0)
+		return (0);
+	if ((n = q->e->ops->reap(q->e, q->done, q->depth, 1)) < 0)
+		return (n == -EINTR ? 0 : n);
+	for (i = 0; i < n; i++) {
+		q->inflight--;
+		q->free_slot[q->nfree++] = q->done[i].slot;
+		if (q->done[i].res < 0 ||
+		    (uint64_t)q->done[i].res != q->slot_len[q->done[i].slot]) {
+			if (q->error == 0)
+				q->error = q->done[i].res < 0 ?
+				    q->done[i].res : -EIO;
+			continue;
+		}
+		q->done[ok++] = q->done[i];
+	}
+	return (ok);
+}
+
+/* Wait for everything in flight; completions are dropped. */
+static int
+sampler_queue_drain(struct sampler_queue *q)
+{
+	int	n;
+
+	q->nbatch = 0;
+	while (q->inflight > 0)
+		if ((n = sampler_queue_cycle(q)) < 0)
+			return (n);
+	return (0);
+}
+
+/* Read [from, to) sequentially in large chunks at full depth. */
+static int
+sampler_warm_sequential(struct sampler_queue *q, uint64_t from, uint64_t to,
+    uint32_t bs)
+{
+	uint32_t	chunk = q->e->max_bs < SAMPLER_WARM_CHUNK ?
+			    q->e->max_bs : SAMPLER_WARM_CHUNK;
+	uint64_t	off = from, len;
+	int		n;
+
+	chunk -= chunk % bs;
+	while (off < to || q->inflight > 0) {
+		while (q->nfree > 0 && off < to && !interrupt_requested() &&
+		    q->error == 0) {
+			len = to - off < chunk ? to - off : chunk;
+			sampler_queue_add(q, off, (uint32_t)len, 0);
+			off += len;
+		}
+		if (interrupt_requested() || q->error != 0)
+			off = to;
+		if ((n = sampler_queue_cycle(q)) < 0)
+			return (n);
+	}
+	return (q->error);
+}
+
+/* Issue random I/O for every free slot. */
+static void
+sampler_fill_random(struct sampler_queue *q, struct rng *r,
+    const struct sample_spec *sp)
+{
+	while (q->nfree > 0)
+		sampler_queue_add(q, rng_offset(r, 0, sp->ws_bytes, sp->bs),
+		    sp->bs, sp->write);
+}
+
+/* Random I/O in windows until the window mean latencies are steady. */
+static int
+sampler_settle(struct sampler_queue *q, struct rng *r,
+    const struct sample_spec *sp, double budget_ns)
+{
+	double		 means[SAMPLER_STEADY_WINDOWS];
+	struct stats	 w;
+	uint64_t	 t0 = q->e->ops->now_ns(q->e), per_window;
+	unsigned	 nwin = 0;
+	int		 n, i;
+
+	per_window = 64 + 8 * (uint64_t)q->depth;
+	stats_init(&w);
+	while (!interrupt_requested() && q->error == 0) {
+		sampler_fill_random(q, r, sp);
+		if ((n = sampler_queue_cycle(q)) < 0)
+			return (n);
+		for (i = 0; i < n; i++)
+			stats_add(&w, (double)q->done[i].lat_ns);
+		if (w.n < per_window)
+			continue;
+		means[nwin++ % SAMPLER_STEADY_WINDOWS] = stats_mean(&w);
+		stats_init(&w);
+		if (nwin >= SAMPLER_STEADY_WINDOWS && stats_is_steady(means,
+		    SAMPLER_STEADY_WINDOWS, 0.20, 0.10))
+			break;
+		if (nwin >= SAMPLER_SETTLE_MAX ||
+		    (double)(q->e->ops->now_ns(q->e) - t0) > budget_ns)
+			break;
+	}
+	return (q->error);
+}
+
+static double
+sampler_cpu_s(void)
+{
+	struct rusage	ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+}
+
+static double
+sampler_wall_s(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ts.tv_sec + ts.tv_nsec / 1e9);
+}
+
+/* Close the timeline intervals that ended by now. */
+static void
+sampler_timeline_tick(struct timeline *tl, const struct sample_spec *sp,
+    uint64_t t0, uint64_t now, uint64_t *next_tick, uint64_t *ios,
+    double *lat_sum)
+{
+	struct timeline_sample	s;
+	double			interval = sp->interval_s;
+
+	while (now >= *next_tick) {
+		s.t_s = (double)(*next_tick - t0) / 1e9;
+		s.iops = (double)*ios / interval;
+		s.bytes_per_s = s.iops * sp->bs;
+		s.lat_us_mean = *ios > 0 ? *lat_sum / (double)*ios / 1e3 : NAN;
+		timeline_add(tl, &s);
+		*ios = 0;
+		*lat_sum = 0;
+		*next_tick += (uint64_t)(interval * 1e9);
+	}
+}
+
+/* Measure one point; see sampler.h. */
+int
+sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
+    struct point *pt, struct timeline *tl, sampler_progress_cb cb, void *arg)
+{
+	struct sampler_queue	 q;
+	struct stats		 batches, cur;
+	uint64_t		 t0, tw, now, last_done, next_cb, next_tick = 0;
+	uint64_t		 batch_len, tick_ios = 0, min_ios;
+	double			 tick_lat = 0, cpu0, wall0, elapsed, budget_ns;
+	int			 n, i, ret = 0, stop = 0;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->ws_bytes = sp->ws_bytes;
+	pt->bs = sp->bs;
+	pt->write = sp->write;
+	pt->hist = xmalloc(sizeof(*pt->hist));
+	hist_init(pt->hist);
+	pt->ci95_rel = INFINITY;
+	pt->cpu_util = NAN;
+
+	sampler_queue_init(&q, e, sp->iodepth < e->iodepth ? sp->iodepth :
+	    e->iodepth);
+	pt->iodepth = q.depth;
+	tw = e->ops->now_ns(e);
+	budget_ns = sp->max_time_s * 1e9;
+
+	if (sp->warm_from < sp->ws_bytes &&
+	    (ret = sampler_warm_sequential(&q, sp->warm_from, sp->ws_bytes,
+	    sp->bs)) != 0)
+		goto out;
+	if (sp->warm_random && (ret = sampler_settle(&q, r, sp,
+	    budget_ns / 4)) != 0)
+		goto out;
+
+	cpu0 = sampler_cpu_s();
+	wall0 = sampler_wall_s();
+	t0 = last_done = e->ops->now_ns(e);
+	pt->warm_seconds = (double)(t0 - tw) / 1e9;
+	next_cb = t0 + SAMPLER_PROGRESS_NS;
+	if (tl != NULL && sp->interval_s > 0)
+		next_tick = t0 + (uint64_t)(sp->interval_s * 1e9);
+	batch_len = 8 * (uint64_t)q.depth < 32 ? 32 : 8 * (uint64_t)q.depth;
+	min_ios = sp->min_ios > SAMPLER_MIN_BATCHES * batch_len ? sp->min_ios :
+	    SAMPLER_MIN_BATCHES * batch_len;
+	stats_init(&batches);
+	stats_init(&cur);
+	while (!stop || q.inflight > 0) {
+		if (!stop)
+			sampler_fill_random(&q, r, sp);
+		if ((n = sampler_queue_cycle(&q)) < 0) {
+			ret = n;
+			break;
+		}
+		now = e->ops->now_ns(e);
+		for (i = 0; i < n; i++) {
+			hist_add(pt->hist, q.done[i].lat_ns);
+			stats_add(&cur, (double)q.done[i].lat_ns);
+			tick_lat += (double)q.done[i].lat_ns;
+			if (cur.n == batch_len) {
+				stats_add(&batches, stats_mean(&cur));
+				stats_init(&cur);
+			}
+		}
+		tick_ios += (uint64_t)n;
+		if (n > 0)
+			last_done = now;
+		if (next_tick != 0)
+			sampler_timeline_tick(tl, sp, t0, now, &next_tick,
+			    &tick_ios, &tick_lat);
+		if (cb != NULL && now >= next_cb) {
+			pt->ios = pt->hist->count;
+			pt->seconds = (double)(now - t0) / 1e9;
+			pt->iops = pt->seconds > 0 ? pt->ios / pt->seconds : 0;
+			cb(pt, pt->seconds, arg);
+			next_cb = now + SAMPLER_PROGRESS_NS;
+		}
+		if (stop)
+			continue;
+		if (q.error != 0 || interrupt_requested()) {
+			stop = 1;
+			continue;
+		}
+		elapsed = (double)(now - t0) / 1e9;
+		if (elapsed >= sp->max_time_s)
+			stop = 1;
+		else if (!sp->fixed_time && pt->hist->count >= min_ios &&
+		    elapsed >= sp->min_time_s && batches.n >= 2) {
+			pt->ci95_rel = stats_ci95_rel(&batches);
+			stop = pt->ci95_rel <= sp->precision;
+		}
+	}
+	if (batches.n >= 2)
+		pt->ci95_rel = stats_ci95_rel(&batches);
+	pt->ios = pt->hist->count;
+	pt->seconds = (double)(last_done - t0) / 1e9;
+	pt->iops = pt->seconds > 0 ? (double)pt->ios / pt->seconds : 0;
+	pt->bytes_per_s = pt->iops * sp->bs;
+	if (!e->ops->virtual_time && sampler_wall_s() > wall0)
+		pt->cpu_util = (sampler_cpu_s() - cpu0) /
+		    (sampler_wall_s() - wall0);
+	point_summarise(pt);
+	if (ret == 0)
+		ret = q.error;
+out:
+	if (ret != 0)
+		sampler_queue_drain(&q);
+	sampler_queue_fini(&q);
+	if (ret == 0 && interrupt_requested())
+		ret = 1;
+	return (ret);
+}
+
+/* Fill pt->lat_us from pt->hist. */
+void
+point_summarise(struct point *pt)
+{
+	const struct hist	*h = pt->hist;
+
+	if (h == NULL || h->count == 0) {
+		pt->lat_us.mean = pt->lat_us.p50 = pt->lat_us.p90 = NAN;
+		pt->lat_us.p99 = pt->lat_us.p999 = NAN;
+		return;
+	}
+	pt->lat_us.mean = hist_mean(h) / 1e3;
+	pt->lat_us.p50 = hist_percentile(h, 0.50) / 1e3;
+	pt->lat_us.p90 = hist_percentile(h, 0.90) / 1e3;
+	pt->lat_us.p99 = hist_percentile(h, 0.99) / 1e3;
+	pt->lat_us.p999 = hist_percentile(h, 0.999) / 1e3;
+}
+
+/* Free what a point owns. */
+void
+point_free(struct point *pt)
+{
+	if (pt == NULL)
+		return;
+	free(pt->hist);
+	pt->hist = NULL;
+}
+
+/* Append one interval to a timeline. */
+void
+timeline_add(struct timeline *tl, const struct timeline_sample *s)
+{
+	if (tl->n == tl->cap) {
+		tl->cap = tl->cap ? 2 * tl->cap : 64;
+		tl->v = xreallocarray(tl->v, tl->cap, sizeof(*tl->v));
+	}
+	tl->v[tl->n++] = *s;
+}
+
+/* Free a timeline's samples. */
+void
+timeline_free(struct timeline *tl)
+{
+	free(tl->v);
+	memset(tl, 0, sizeof(*tl));
+}
