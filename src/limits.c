@@ -185,10 +185,14 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 	double			 g1, g2;
 	int			 rc;
 
-	n = limits_depths(spec->max_iodepth, depths, 32);
 	rc = engine_open(&e, spec->engine, t, spec->max_iodepth, bs, 1);
 	if (rc != 0)
 		return (rc);
+	/* The psync fallback keeps one I/O in flight: sweep what it can. */
+	if (e.iodepth < spec->max_iodepth)
+		limits_note(r, "engine keeps fewer I/Os in flight than "
+		    "--max-iodepth: depth sweep cut short");
+	n = limits_depths(e.iodepth, depths, 32);
 	r->qd_points = xcalloc(n, sizeof *r->qd_points);
 	progress_phase("iodepth", n);
 	for (i = 0; i < n; i++) {
@@ -249,6 +253,8 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 	rc = engine_open(&e, spec->engine, t, depth, top, 1);
 	if (rc != 0)
 		return (rc);
+	depth = e.iodepth;
+	r->bs_iodepth = depth;
 	r->bs_points = xcalloc(n, sizeof *r->bs_points);
 	progress_phase("block size", n);
 	for (i = 0; i < n; i++) {
@@ -284,7 +290,8 @@ limits_sustain(struct target *t, struct rng *rng,
 	rc = engine_open(&e, spec->engine, t, depth, bs, 1);
 	if (rc != 0)
 		return (rc);
-	limits_sample_spec(spec, r->ws_bytes, bs, depth, &ss);
+	r->sustain_iodepth = e.iodepth;
+	limits_sample_spec(spec, r->ws_bytes, bs, e.iodepth, &ss);
 	ss.warm_random = 0;		/* the bucket starts draining at once */
 	ss.fixed_time = 1;
 	ss.max_time_s = seconds;
