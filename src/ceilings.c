@@ -48,7 +48,7 @@
 #define CEILINGS_LITTLE_MIN	0.80
 #define CEILINGS_KNEE_FRAC	0.90
 #define CEILINGS_PLATEAU_FRAC	0.90
-#define CEILINGS_FIT_AGREE	0.05
+#define CEILINGS_FIT_AGREE	0.02
 #define CEILINGS_ACCT_TOL	0.07	/* flat IOPS, then flat bandwidth */
 #define CEILINGS_MERGE_REL	0.15
 #define CEILINGS_MERGE_SE	4.0
@@ -185,8 +185,8 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 	}
 	out->max_seen = v[imax].iops;
 	out->max_seen_iodepth = v[imax].x;
-	out->lat0_us = v[0].lat_us;
 	ceilings_host(v, n - 1, n, out);
+	out->lat0_us = v[0].lat_us;
 	if (n < 2) {
 		free(v);
 		return (-1);
@@ -199,9 +199,9 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 		y[i] = v[i].iops;
 	}
 	fitted = (n >= 3 && fit_knee(x, y, n, &fk) == 0);
-	if (fitted) {
+	/* A knee below the first depth: the cap binds from the start. */
+	if (fitted && fk.knee_x >= v[0].x) {
 		out->knee_fit = fk.knee_x;
-		out->lat0_us = 1e6 / fk.slope;
 		out->fit_converged = fk.converged;
 	}
 
@@ -234,6 +234,8 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 		goto done;
 	}
 	out->limit = CEILINGS_IOPS_CAP;
+	if (v[0].iops >= CEILINGS_KNEE_FRAC * median)
+		out->lat0_us = NAN;
 	if (fitted && fabs(fk.ceiling / median - 1) <= CEILINGS_FIT_AGREE)
 		out->ceiling = fk.ceiling;
 	else
@@ -323,7 +325,8 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 
 	/*
 	 * Accounting: IOPS flat through v[j] (j >= 1: two sizes at least),
-	 * then falling exactly in proportion to size, so bandwidth stays at
+	 * then, for two sizes at least, falling exactly in proportion to
+	 * size, so bandwidth stays at
 	 * the flat level times v[j]'s size.  The level is the median of the
 	 * flat run, so one noisy point does not decide; v[j] itself and the
 	 * point after it, which tell accounting from a bandwidth cap, must
@@ -331,7 +334,7 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	 */
 	iops = xcalloc(n, sizeof *iops);
 	tail = xcalloc(n, sizeof *tail);
-	for (j = n - 1; j-- > 1;) {
+	for (j = n - 2; j-- > 1;) {
 		for (i = 0; i <= j; i++)
 			iops[i] = v[i].iops;
 		level = ceilings_median(iops, j + 1);
@@ -411,7 +414,7 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	double	*x, *dt, *mean, *len, var, floor_var, med, pen, t0, d;
 	double	 sum, tsum, base, deficit;
 	size_t	*cps, *start, ncp, k, i, s, e, first, drop;
-	int	 monotone;
+	int	 monotone, long_only;
 
 	memset(out, 0, sizeof *out);
 	out->burst_iops = NAN;
@@ -511,13 +514,23 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 		deficit = d > 0 ? d : 0;
 	}
 	out->prior_credits_ios = deficit;
-	sum = tsum = 0;
 	for (i = 0; i < drop; i++) {
 		d = deficit + (x[i] - base) * dt[i];
 		deficit = d > 0 ? d : 0;
-		if (i >= start[first]) {
-			sum += x[i] * dt[i];
-			tsum += dt[i];
+	}
+
+	/*
+	 * The burst rate: the levels before the drop, leaving out short
+	 * segments (the second the bucket ran dry mixes both rates), unless
+	 * there is nothing else.
+	 */
+	sum = tsum = 0;
+	for (long_only = 1; long_only >= 0 && !(tsum > 0); long_only--) {
+		for (s = first; s + 1 < k; s++) {
+			if (long_only && len[s] < 2 * CEILINGS_MIN_SEG)
+				continue;
+			sum += mean[s] * len[s];
+			tsum += len[s];
 		}
 	}
 	out->burst_iops = sum / tsum;

@@ -38,9 +38,13 @@ struct ceilings_iops {
 	double		ceiling;	/* IOPS; NAN unless limit is CAP */
 	unsigned	knee_iodepth;	/* smallest swept depth reaching 90%
 					   of the ceiling; 0 without one */
-	double		knee_fit;	/* fitted knee depth (ceiling x lat0);
-					   NAN when the fit failed */
-	double		lat0_us;	/* fitted latency below the knee */
+	double		knee_fit;	/* fitted knee depth (where d / lat0
+					   meets the ceiling); NAN when the
+					   fit failed or the knee is below
+					   the smallest depth */
+	double		lat0_us;	/* mean latency at the smallest depth,
+					   below the knee; NAN when a cap
+					   binds there already */
 	double		max_seen;	/* highest IOPS measured */
 	unsigned	max_seen_iodepth;
 	double		cpu_util;	/* median over the plateau (the last

@@ -31,8 +31,10 @@
  *    report derives by Little's law) and spend burst credits.
  * 3. block-size sweep 4 KiB .. 1 MiB at twice the knee depth (the knee is
  *    where 4 KiB reads reach the ceiling; larger reads take longer, so the
- *    margin keeps them at the cap), at most LIMITS_BS_MAX_DEPTH deep.
- * 4. Sustained run at the same depth for sustain_s, fixed time, with a 1 s
+ *    margin keeps them at the cap), at least LIMITS_BS_MIN_DEPTH deep so a
+ *    1 MiB transfer time does not pass for a limit, at most
+ *    LIMITS_BS_MAX_DEPTH (buffers are 1 MiB a slot).
+ * 4. Sustained run at twice the knee depth for sustain_s, fixed time, with a 1 s
  *    timeline.  All earlier I/O is handed to ceilings_burst() as work done
  *    before it, so a bucket the sweeps drained in part is still sized whole.
  * 5. First touch, second pass: the same blocks again, in another order.
@@ -46,6 +48,7 @@
 #define LIMITS_MAX_TIME_S	10.0
 #define LIMITS_MIN_TIME_S	1.0
 #define LIMITS_EARLY_GAIN	1.05
+#define LIMITS_BS_MIN_DEPTH	8
 #define LIMITS_BS_MAX_DEPTH	64
 #define LIMITS_FT_BLOCKS	1024
 #define LIMITS_FT_MIN_BLOCKS	64
@@ -530,7 +533,7 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	struct limits_ft	ft;
 	uint64_t		ws;
 	uint32_t		bs, top;
-	unsigned		knee, depth;
+	unsigned		knee, depth, bs_depth;
 	double			seconds;
 	int			rc;
 
@@ -582,9 +585,12 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	depth = ci.knee_iodepth > 0 ? 2 * knee : knee;
 	if (depth > spec->max_iodepth)
 		depth = spec->max_iodepth;
-	r->bs_iodepth = depth > LIMITS_BS_MAX_DEPTH ? LIMITS_BS_MAX_DEPTH :
-	    depth;
 	r->sustain_iodepth = depth;
+	bs_depth = depth < LIMITS_BS_MIN_DEPTH ? LIMITS_BS_MIN_DEPTH : depth;
+	if (bs_depth > spec->max_iodepth)
+		bs_depth = spec->max_iodepth;
+	r->bs_iodepth = bs_depth > LIMITS_BS_MAX_DEPTH ?
+	    LIMITS_BS_MAX_DEPTH : bs_depth;
 
 	rc = limits_bs_sweep(t, rng, spec, bs, top, r->bs_iodepth, r);
 	ceilings_bandwidth(r->bs_points, r->nbs, &cb);

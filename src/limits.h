@@ -48,7 +48,8 @@ struct limits_result {
 						   no ceiling is reported */
 	double		 cpu_util;		/* ours, on the plateau (cores) */
 	double		 little_ratio;		/* IOPS x latency / depth */
-	double		 lat0_us;		/* mean latency below the knee */
+	double		 lat0_us;		/* at depth 1, below the knee;
+						   NAN: the cap binds there */
 	double		 iops_knee_fit;		/* fitted knee depth; NAN */
 
 	/* The block-size sweep (4 KiB .. 1 MiB) at bs_iodepth. */

@@ -257,6 +257,8 @@ static const struct {
 	{ { "cap 30% above 64k x iops", 500, 64, 3000,
 	    1.3 * 3000 * 64 * KiB, 0, 2e9, 1e6, 1024, 0.02 }, 4,
 	    CEILINGS_BW_CAP, 1.3 * 3000 * 64 * KiB, 0 },
+	{ { "halving at the top size only", 50, 64, 2000, 1000 * MiB, 0,
+	    2e9, 1e6, 1024, 0.02 }, 2, CEILINGS_BW_CAP, 1000 * MiB, 0 },
 	{ { "device bandwidth", 100, 64, T_NOCAP, 500e6, 0, 1e9, 1e6, 1024,
 	    0.02 }, 32, CEILINGS_BW_CAP, 500e6, 0 },
 	{ { "transfer time per i/o", 100, 64, T_NOCAP, T_NOCAP, 0, 200e6,
