@@ -22,8 +22,10 @@
  * CEILINGS_FLAT_GAIN means the curve has flattened.  A flat curve is only
  * the volume's if the queue really was full (IOPS x latency / d near 1)
  * and our own CPU was not saturated.  The ceiling is the knee fit's (fit.c,
- * a smooth min(d / lat0, c)); if the fit strays from the plateau's median
- * by more than CEILINGS_FIT_AGREE, the median is used.
+ * a smooth min(d / lat0, c)) when at least CEILINGS_FIT_PLATEAU points lie
+ * on the plateau and the fit agrees with their median within
+ * CEILINGS_FIT_AGREE; otherwise the median (with a knee at the plateau's
+ * edge the smooth corner pulls the fitted ceiling up).
  *
  * The block-size sweep runs at one depth past the knee.  Bandwidth rises
  * with size until a cap; IOPS stays at the IOPS ceiling until then.  A
@@ -49,6 +51,7 @@
 #define CEILINGS_KNEE_FRAC	0.90
 #define CEILINGS_PLATEAU_FRAC	0.90
 #define CEILINGS_FIT_AGREE	0.02
+#define CEILINGS_FIT_PLATEAU	3	/* points, for the fit's ceiling */
 #define CEILINGS_ACCT_TOL	0.07	/* flat IOPS, then flat bandwidth */
 #define CEILINGS_MERGE_REL	0.15
 #define CEILINGS_MERGE_SE	4.0
@@ -236,7 +239,8 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 	out->limit = CEILINGS_IOPS_CAP;
 	if (v[0].iops >= CEILINGS_KNEE_FRAC * median)
 		out->lat0_us = NAN;
-	if (fitted && fabs(fk.ceiling / median - 1) <= CEILINGS_FIT_AGREE)
+	if (fitted && np >= CEILINGS_FIT_PLATEAU &&
+	    fabs(fk.ceiling / median - 1) <= CEILINGS_FIT_AGREE)
 		out->ceiling = fk.ceiling;
 	else
 		out->ceiling = median;
@@ -312,7 +316,7 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 		x[i] = v[i].x;
 		y[i] = v[i].bw;
 	}
-	if (n >= 3 && fit_knee(x, y, n, &fk) == 0 &&
+	if (np >= CEILINGS_FIT_PLATEAU && fit_knee(x, y, n, &fk) == 0 &&
 	    fabs(fk.ceiling / median - 1) <= CEILINGS_FIT_AGREE)
 		out->ceiling = fk.ceiling;
 	else
