@@ -17,6 +17,8 @@ skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 
 [ "$(id -u)" = 0 ] || skip "needs root"
+"$TIERPROBE" limits --help >/dev/null 2>&1 ||
+	skip "this tierprobe has no limits command"
 [ -x "$controller" ] || skip "no $controller (make check builds it)"
 
 # The cgroup flavour: v1 blkio with throttle files, or v2 with io.
