@@ -28,12 +28,20 @@
  * edge the smooth corner pulls the fitted ceiling up).
  *
  * The block-size sweep runs at one depth past the knee.  Bandwidth rises
- * with size until a cap; IOPS stays at the IOPS ceiling until then.  A
- * volume that counts I/O in units of A bytes shows a signature a bandwidth
- * cap cannot (except when the cap is within tolerance of c x A): IOPS flat
- * up to a swept size A, exactly halving at 2A, and bandwidth flat at c x A
- * from there.  Then io_accounting is A; otherwise the bandwidth cap hides
- * it.
+ * with size until a cap; IOPS stays at the IOPS ceiling until then.  An
+ * imposed cap is a sharp corner and its level is the plateau's (median, or
+ * the fit when they agree, as above).  A device without one bends gently
+ * (transfer time adds to latency: bandwidth = d x bs / (lat0 + bs / rate),
+ * the knee model with sharpness 1) and approaches its rate only as sizes
+ * grow without bound; then, if the fit is good, the fitted asymptote is the
+ * ceiling, as long as it is within CEILINGS_ASYMPTOTE_MAX of what was seen
+ * (the last doubling gained under 10%, so it cannot be much further).
+ *
+ * A volume that counts I/O in units of A bytes shows a signature a
+ * bandwidth cap cannot (except when the cap is within tolerance of c x A):
+ * IOPS flat up to a swept size A, exactly halving at 2A, and bandwidth
+ * flat at c x A from there.  Then io_accounting is A; otherwise the
+ * bandwidth cap hides it.
  *
  * The sustained run's per-interval IOPS is cut into segments of constant
  * mean by PELT (changepoint.c), and adjacent segments whose means differ by
@@ -52,7 +60,11 @@
 #define CEILINGS_PLATEAU_FRAC	0.90
 #define CEILINGS_FIT_AGREE	0.02
 #define CEILINGS_FIT_PLATEAU	3	/* points, for the fit's ceiling */
-#define CEILINGS_ACCT_TOL	0.07	/* flat IOPS, then flat bandwidth */
+#define CEILINGS_ACCT_TOL_MIN	0.03	/* flat IOPS, then flat bandwidth */
+#define CEILINGS_ACCT_TOL_MAX	0.07
+#define CEILINGS_SMOOTH_K	4	/* a gentler bend: no imposed cap */
+#define CEILINGS_SMOOTH_RMS	0.03
+#define CEILINGS_ASYMPTOTE_MAX	1.15	/* x the largest bandwidth seen */
 #define CEILINGS_MERGE_REL	0.15
 #define CEILINGS_MERGE_SE	4.0
 #define CEILINGS_DROP_MAX	0.80	/* baseline at most this x burst */
@@ -266,8 +278,8 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	struct ceilings_xy	*v;
 	struct fit_knee		 fk;
 	double			*x, *y, *plat, *iops, *tail, median, i0, gain;
-	double			 want, level;
-	size_t			 i, j, k, first, np;
+	double			 want, level, tol, tmed;
+	size_t			 i, j, k, first, np, nd;
 	int			 ok;
 
 	memset(out, 0, sizeof *out);
@@ -316,11 +328,19 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 		x[i] = v[i].x;
 		y[i] = v[i].bw;
 	}
-	if (np >= CEILINGS_FIT_PLATEAU && fit_knee(x, y, n, &fk) == 0 &&
-	    fabs(fk.ceiling / median - 1) <= CEILINGS_FIT_AGREE)
-		out->ceiling = fk.ceiling;
-	else
-		out->ceiling = median;
+	out->ceiling = median;
+	if (n >= 3 && fit_knee(x, y, n, &fk) == 0) {
+		if (fk.sharpness < CEILINGS_SMOOTH_K &&
+		    fk.knee_x >= v[0].x &&
+		    fk.rms_log <= CEILINGS_SMOOTH_RMS &&
+		    fk.ceiling >= median &&
+		    fk.ceiling <= CEILINGS_ASYMPTOTE_MAX * out->max_seen) {
+			out->ceiling = fk.ceiling;
+			out->asymptote = 1;
+		} else if (np >= CEILINGS_FIT_PLATEAU &&
+		    fabs(fk.ceiling / median - 1) <= CEILINGS_FIT_AGREE)
+			out->ceiling = fk.ceiling;
+	}
 	free(x);
 	free(y);
 	out->limit = CEILINGS_BW_CAP;
@@ -330,11 +350,13 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	/*
 	 * Accounting: IOPS flat through v[j] (j >= 1: two sizes at least),
 	 * then, for two sizes at least, falling exactly in proportion to
-	 * size, so bandwidth stays at
-	 * the flat level times v[j]'s size.  The level is the median of the
-	 * flat run, so one noisy point does not decide; v[j] itself and the
-	 * point after it, which tell accounting from a bandwidth cap, must
-	 * be within CEILINGS_ACCT_TOL, the others within twice that.
+	 * size, so bandwidth stays at the flat level times v[j]'s size.  The
+	 * level is the median of the flat run, so one noisy point does not
+	 * decide.  v[j] itself and the point after it tell accounting from a
+	 * bandwidth cap just below level x v[j]: they must be within tol,
+	 * three robust standard deviations of the other points about their
+	 * levels (but within CEILINGS_ACCT_TOL_MIN .. CEILINGS_ACCT_TOL_MAX);
+	 * the other points within twice that.
 	 */
 	iops = xcalloc(n, sizeof *iops);
 	tail = xcalloc(n, sizeof *tail);
@@ -342,20 +364,32 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 		for (i = 0; i <= j; i++)
 			iops[i] = v[i].iops;
 		level = ceilings_median(iops, j + 1);
-		ok = fabs(v[j].iops / level - 1) <= CEILINGS_ACCT_TOL;
-		for (i = 0; i <= j; i++) {
-			if (fabs(v[i].iops / level - 1) > 2 * CEILINGS_ACCT_TOL)
-				ok = 0;
-		}
-		want = level * v[j].x;
-		for (k = j + 1, np = 0; k < n; k++) {
+		for (k = j + 1, np = 0; k < n; k++)
 			tail[np++] = v[k].bw;
-			if (fabs(v[k].bw / want - 1) > 2 * CEILINGS_ACCT_TOL)
+		tmed = ceilings_median(tail, np);
+
+		/* Noise: the flat run before v[j], the tail after v[j+1]. */
+		for (i = 0, nd = 0; i < j; i++)
+			iops[nd++] = fabs(v[i].iops / level - 1);
+		for (k = j + 2; k < n; k++)
+			iops[nd++] = fabs(v[k].bw / tmed - 1);
+		tol = 3 * 1.4826 * ceilings_median(iops, nd);
+		tol = fmax(CEILINGS_ACCT_TOL_MIN, fmin(tol,
+		    CEILINGS_ACCT_TOL_MAX));
+
+		want = level * v[j].x;
+		ok = fabs(v[j].iops / level - 1) <= tol &&
+		    fabs(v[j + 1].bw / want - 1) <= tol &&
+		    fabs(tmed / want - 1) <= tol;
+		for (i = 0; i <= j; i++) {
+			if (fabs(v[i].iops / level - 1) > 2 * tol)
 				ok = 0;
 		}
-		if (ok && fabs(v[j + 1].bw / want - 1) <= CEILINGS_ACCT_TOL &&
-		    fabs(ceilings_median(tail, np) / want - 1) <=
-		    CEILINGS_ACCT_TOL) {
+		for (k = j + 1; k < n; k++) {
+			if (fabs(v[k].bw / want - 1) > 2 * tol)
+				ok = 0;
+		}
+		if (ok) {
 			out->limit = CEILINGS_BW_ACCOUNTING;
 			out->accounting_bytes = v[j].x;
 			break;

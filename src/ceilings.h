@@ -64,6 +64,9 @@ struct ceilings_bw {
 	double		iops_small;	/* IOPS at the smallest size */
 	double		optimal_io_bytes; /* ceiling / iops_small: the size
 					   where both ceilings meet; NAN */
+	int		asymptote;	/* no sharp cap: the ceiling is the
+					   fitted limit of a smooth curve,
+					   above what 1 MiB I/Os reached */
 };
 
 /*

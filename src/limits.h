@@ -28,6 +28,9 @@ struct limits_spec {
 	int		first_touch;	/* compare first and second reads */
 	uint64_t	first_touch_from; /* bytes below were read already this
 					   run (the scan's max ws), or 0 */
+	uint64_t	cache_bytes;	/* largest cache tier found by a scan;
+					   0: unknown (ws is taken as the
+					   bound), for the first-touch flush */
 	const struct ceilings_prior *prior; /* I/O done on the volume before
 					   (a scan), oldest first, for the
 					   burst credits; may be NULL */
@@ -67,6 +70,9 @@ struct limits_result {
 	struct burst	 burst;
 
 	struct first_touch first_touch;		/* measured == 0: not run */
+	uint64_t	 first_touch_flush_bytes; /* read between the passes
+						   to empty the caches */
+	double		 first_touch_flush_s;	/* device time it took */
 
 	struct point	*qd_points;
 	size_t		 nqd;
