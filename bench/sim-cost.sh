@@ -35,5 +35,5 @@ for p in "$@"; do
 	awk -v p="$p" -v u="$usr" -v s="$sys" -v k="$kib" -v n="$ios" \
 	    -v d="$dev" 'BEGIN { c = u + s;
 		printf "%-22s %7.2f %8.1f %11d %10.1f %12.0f\n", p, c,
-		    k / 1024, n, d, c > 0 ? d / c : 0 }'
+		    k / 1024, n, d, (c > 0 ? d / c : 0) }'
 done
