@@ -72,7 +72,8 @@ struct ceilings_bw {
 /*
  * Burst bucket from a sustained run.  Rates are I/Os per second; the
  * bucket size counts the I/O spent above baseline before the sustained run
- * (sweeps, a scan), so it is the size of a full bucket.
+ * (sweeps, a scan), so it is the size of a full bucket, or of what was left
+ * in it when the run began if something had drained it before.
  */
 struct burst {
 	int	detected;		/* a lasting drop: a bucket ran dry */
