@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * io_uring engine: registered file and buffers, one buffer per slot, the
- * queue refilled by the caller.  Submission and waiting share one syscall
- * (io_uring_submit_and_wait), so an I/O costs one enter at iodepth 1 and a
- * fraction of one above.  The only file that includes liburing.
+ * queue refilled by the caller.  Completions already in the ring are taken
+ * without a syscall; the engine sleeps in the kernel only when none is.
+ * The only file that includes liburing.
  */
 #include <sys/uio.h>
 
@@ -24,6 +24,9 @@ struct engine_uring {
 	unsigned	 pending;	/* prepared, not yet submitted */
 	void		*pool;		/* iodepth * max_bs, aligned */
 	uint64_t	*submit_ns;	/* per slot */
+	struct engine_done *stash;	/* reaped from the ring, not yet given */
+	unsigned	 nstash;
+	unsigned	 stash_pos;
 };
 
 static uint64_t
@@ -72,6 +75,7 @@ engine_uring_open(struct engine *e)
 	}
 	engine_uring_fill(u->pool, (size_t)e->iodepth * e->max_bs);
 	u->submit_ns = xcalloc(e->iodepth, sizeof(*u->submit_ns));
+	u->stash = xcalloc(e->iodepth, sizeof(*u->stash));
 
 	/* Registered file and buffers save per-I/O work; both optional. */
 	u->fixed_file = io_uring_register_files(&u->ring, &fd, 1) == 0;
@@ -125,35 +129,92 @@ engine_uring_submit(struct engine *e, const struct engine_io *ios, unsigned n)
 	return (0);
 }
 
+/* Stamp every completion in the CQ ring now and move it to the stash. */
+static void
+engine_uring_collect(struct engine *e)
+{
+	struct engine_uring	*u = e->priv;
+	struct io_uring_cqe	*cqe;
+	struct engine_done	*d;
+	uint64_t		 now = 0;
+	unsigned		 head, n = 0;
+
+	if (u->stash_pos > 0) {		/* keep the unread ones in front */
+		memmove(u->stash, u->stash + u->stash_pos,
+		    (u->nstash - u->stash_pos) * sizeof(*u->stash));
+		u->nstash -= u->stash_pos;
+		u->stash_pos = 0;
+	}
+	io_uring_for_each_cqe(&u->ring, head, cqe) {
+		if (u->nstash == e->iodepth)
+			break;
+		if (n++ == 0)
+			now = engine_uring_clock();
+		d = &u->stash[u->nstash++];
+		d->slot = (unsigned)io_uring_cqe_get_data64(cqe);
+		d->res = cqe->res;
+		d->lat_ns = now - u->submit_ns[d->slot];
+	}
+	io_uring_cq_advance(&u->ring, n);
+}
+
+/* Hand out up to max stashed completions. */
+static unsigned
+engine_uring_give(struct engine_uring *u, struct engine_done *done,
+    unsigned max)
+{
+	unsigned	n = 0;
+
+	while (n < max && u->stash_pos < u->nstash)
+		done[n++] = u->stash[u->stash_pos++];
+	return (n);
+}
+
+/*
+ * Hand out completions, first those stashed, then those already in the
+ * ring; submit what is pending in the same enter that sleeps for min, if
+ * there are fewer than min.  Completions are stamped when first seen, so a
+ * caller reaping one at a time (to resubmit each I/O's replacement at
+ * once, which keeps the device queue full) still gets true latencies.
+ */
 static int
 engine_uring_reap(struct engine *e, struct engine_done *done, unsigned max,
     unsigned min)
 {
 	struct engine_uring	*u = e->priv;
 	struct io_uring_cqe	*cqe;
-	uint64_t		 now;
-	unsigned		 head, n = 0;
+	unsigned		 n;
 	int			 ret;
 
-	if (u->pending > 0 || min > 0) {
-		do
-			ret = io_uring_submit_and_wait(&u->ring, min);
-		while (ret == -EINTR && min == 0);
+	n = engine_uring_give(u, done, max);
+	if (n < max) {
+		engine_uring_collect(e);
+		n += engine_uring_give(u, done + n, max - n);
+	}
+	if (u->pending > 0) {
+		/* One enter: submit, and wait too if nothing is ready. */
+		if (n >= min || n == max)
+			ret = io_uring_submit(&u->ring);
+		else
+			ret = io_uring_submit_and_wait(&u->ring, 1);
 		if (ret < 0 && ret != -EINTR)
 			return (ret);
 		if (ret >= 0)
 			u->pending = 0;
+		if (n < max) {
+			engine_uring_collect(e);
+			n += engine_uring_give(u, done + n, max - n);
+		}
 	}
-	now = engine_uring_clock();
-	io_uring_for_each_cqe(&u->ring, head, cqe) {
-		if (n == max)
-			break;
-		done[n].slot = (unsigned)io_uring_cqe_get_data64(cqe);
-		done[n].res = cqe->res;
-		done[n].lat_ns = now - u->submit_ns[done[n].slot];
-		n++;
+	while (n < min && n < max) {
+		ret = io_uring_wait_cqe_nr(&u->ring, &cqe, 1);
+		if (ret == -EINTR)
+			break;		/* the caller checks for a stop */
+		if (ret < 0)
+			return (ret);
+		engine_uring_collect(e);
+		n += engine_uring_give(u, done + n, max - n);
 	}
-	io_uring_cq_advance(&u->ring, n);
 	return ((int)n);
 }
 
@@ -174,6 +235,7 @@ engine_uring_close(struct engine *e)
 	io_uring_queue_exit(&u->ring);
 	free(u->pool);
 	free(u->submit_ns);
+	free(u->stash);
 	free(u);
 	e->priv = NULL;
 }
