@@ -18,6 +18,8 @@
 #include "xmalloc.h"
 
 #define FIT_EM_MAX_ITER	1000
+#define FIT_EM_EXPLORE	300		/* rounds per start, before the best
+					   one is run to convergence */
 #define FIT_EM_TOL	1e-10		/* relative change of loglik */
 #define FIT_PEAK_STEP	0.02		/* grid of the peak finder, in x */
 #define FIT_PEAK_BW	0.06		/* its smoothing kernel, in x */
@@ -72,15 +74,15 @@ fit_gmm_sort(struct fit_gmm *g)
 
 /* Log of weight[j] * N(x; mu[j], sigma[j]) for every component. */
 static void
-fit_gmm_logdens(const struct fit_gmm *g, double x, double *ld)
+fit_gmm_logdens(const struct fit_gmm *g, const double *lnorm, double x,
+    double *ld)
 {
 	size_t	j;
 	double	z;
 
 	for (j = 0; j < g->k; j++) {
 		z = (x - g->mu[j]) / g->sigma[j];
-		ld[j] = log(g->weight[j]) - log(g->sigma[j]) - 0.5 * z * z -
-		    0.5 * log(2 * M_PI);
+		ld[j] = lnorm[j] - 0.5 * z * z;
 	}
 }
 
@@ -107,25 +109,29 @@ fit_logsumexp(const double *ld, size_t k)
  */
 static int
 fit_gmm_em(const double *x, const double *w, size_t n, double min_sigma,
-    struct fit_gmm *g)
+    int max_iter, struct fit_gmm *g)
 {
 	double	ld[FIT_GMM_MAX], sw[FIT_GMM_MAX], sd[FIT_GMM_MAX];
 	double	sdd[FIT_GMM_MAX], wt, lse, r, d, ll, prev = -INFINITY, mean;
+	double	lnorm[FIT_GMM_MAX];
 	size_t	i, j;
 	int	it;
 
 	wt = 0;
 	for (i = 0; i < n; i++)
 		wt += w[i];
-	for (it = 0; it < FIT_EM_MAX_ITER; it++) {
+	for (it = 0; it < max_iter; it++) {
 		memset(sw, 0, sizeof sw);
 		memset(sd, 0, sizeof sd);
 		memset(sdd, 0, sizeof sdd);
+		for (j = 0; j < g->k; j++)
+			lnorm[j] = log(g->weight[j]) - log(g->sigma[j]) -
+			    0.5 * log(2 * M_PI);
 		ll = 0;
 		for (i = 0; i < n; i++) {
 			if (w[i] <= 0)
 				continue;
-			fit_gmm_logdens(g, x[i], ld);
+			fit_gmm_logdens(g, lnorm, x[i], ld);
 			lse = fit_logsumexp(ld, g->k);
 			ll += w[i] * lse;
 			for (j = 0; j < g->k; j++) {
@@ -263,18 +269,14 @@ fit_gmm_start_peaks(const double *x, const double *w, size_t n, size_t k,
 	return (0);
 }
 
-/* Start: split the widest component of a (k - 1)-component fit in two. */
+/* Start: split component wide of a (k - 1)-component fit in two. */
 static void
-fit_gmm_start_split(const struct fit_gmm *prev, struct fit_gmm *g)
+fit_gmm_start_split(const struct fit_gmm *prev, size_t wide,
+    struct fit_gmm *g)
 {
-	size_t	j, wide = 0;
 	double	s;
 
 	*g = *prev;
-	for (j = 1; j < prev->k; j++)
-		if (prev->weight[j] * prev->sigma[j] >
-		    prev->weight[wide] * prev->sigma[wide])
-			wide = j;
 	s = prev->sigma[wide];
 	g->k = prev->k + 1;
 	g->mu[g->k - 1] = prev->mu[wide] + s / 2;
@@ -283,27 +285,30 @@ fit_gmm_start_split(const struct fit_gmm *prev, struct fit_gmm *g)
 	g->weight[wide] = g->weight[g->k - 1] = prev->weight[wide] / 2;
 }
 
-/* EM from each start; keep the most likely fit in *out. */
+/*
+ * EM from each start (quantiles, density peaks, and each component of the
+ * (k - 1)-component fit split in two); keep the most likely fit in *out.
+ */
 static int
 fit_gmm_starts(const double *x, const double *w, size_t n, size_t k,
     double min_sigma, const struct fit_gmm *prev, struct fit_gmm *out)
 {
 	struct fit_gmm	g;
-	int		s, found = 0;
+	size_t		s, nsplit = 0;
+	int		found = 0;
 
-	for (s = 0; s < 3; s++) {
+	if (prev != NULL && prev->k + 1 == k)
+		nsplit = prev->k;
+	for (s = 0; s < 2 + nsplit; s++) {
 		memset(&g, 0, sizeof g);
 		if (s == 0)
 			fit_gmm_start_quantiles(x, w, n, k, min_sigma, &g);
 		else if (s == 1) {
 			if (fit_gmm_start_peaks(x, w, n, k, min_sigma, &g) != 0)
 				continue;
-		} else {
-			if (prev == NULL || prev->k + 1 != k)
-				continue;
-			fit_gmm_start_split(prev, &g);
-		}
-		if (fit_gmm_em(x, w, n, min_sigma, &g) != 0)
+		} else
+			fit_gmm_start_split(prev, s - 2, &g);
+		if (fit_gmm_em(x, w, n, min_sigma, FIT_EM_EXPLORE, &g) != 0)
 			continue;
 		if (!found || g.loglik > out->loglik)
 			*out = g;
@@ -332,7 +337,9 @@ fit_gmm(const double *x, const double *w, size_t n, size_t k,
 {
 	if (k < 1 || k > FIT_GMM_MAX || n == 0 || fit_total(w, n) <= 0)
 		return (-1);
-	return (fit_gmm_starts(x, w, n, k, min_sigma, NULL, out));
+	if (fit_gmm_starts(x, w, n, k, min_sigma, NULL, out) != 0)
+		return (-1);
+	return (fit_gmm_em(x, w, n, min_sigma, FIT_EM_MAX_ITER, out));
 }
 
 /* Fit mixtures of 1 to kmax components and keep the lowest BIC. */
@@ -357,7 +364,22 @@ fit_gmm_bic(const double *x, const double *w, size_t n, size_t kmax,
 		prev = g;
 		have_prev = 1;
 	}
-	return (have_prev ? 0 : -1);
+	if (!have_prev)
+		return (-1);
+	g = *out;
+	if (fit_gmm_em(x, w, n, min_sigma, FIT_EM_MAX_ITER, &g) == 0)
+		*out = g;
+	return (0);
+}
+
+/* Run EM from the mixture in g, at most max_iter rounds. */
+int
+fit_gmm_refine(const double *x, const double *w, size_t n, double min_sigma,
+    int max_iter, struct fit_gmm *g)
+{
+	if (g->k < 1 || g->k > FIT_GMM_MAX || n == 0 || fit_total(w, n) <= 0)
+		return (-1);
+	return (fit_gmm_em(x, w, n, min_sigma, max_iter, g));
 }
 
 /* Weighted density of component j at x. */

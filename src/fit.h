@@ -36,6 +36,13 @@ int	fit_gmm(const double *, const double *, size_t, size_t, double,
 int	fit_gmm_bic(const double *, const double *, size_t, size_t, double,
 	    struct fit_gmm *);
 
+/*
+ * Continue EM from the mixture in g (same k) for at most max_iter rounds,
+ * e.g. on resampled data.  Returns 0, or -1 when a component empties.
+ */
+int	fit_gmm_refine(const double *, const double *, size_t, double, int,
+	    struct fit_gmm *);
+
 /* Weighted density weight[j] * N(x; mu[j], sigma[j]) of component j. */
 double	fit_gmm_density(const struct fit_gmm *, size_t, double);
 

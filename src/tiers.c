@@ -11,6 +11,7 @@
 #include "changepoint.h"
 #include "fit.h"
 #include "hist.h"
+#include "rng.h"
 #include "sampler.h"
 #include "tiers.h"
 #include "units.h"
@@ -56,7 +57,7 @@
 #define TIERS_MIN_SIGMA		0.01	/* ln units: histogram resolution */
 #define TIERS_SEPARATION	2.0	/* Ashman's D between modes */
 #define TIERS_MIN_WEIGHT	1e-3	/* smaller components join a mode */
-#define TIERS_SYS_SD		0.005	/* floor on a hit fraction's sd */
+#define TIERS_SYS_SD		0.01	/* floor on a hit fraction's sd */
 #define TIERS_MAX_RCHI2		9.0	/* misfit allowed, chi2 / dof */
 #define TIERS_ALPHA_TOL		0.15	/* (C / S)^alpha: alpha 1 +- this, */
 #define TIERS_ALPHA_Z		3.5	/* or within this many se */
@@ -64,9 +65,13 @@
 #define TIERS_NO_MISS		0.98	/* F above this: all reads hit */
 #define TIERS_CP_FLOOR		0.05	/* sd of a point's mean ln latency */
 #define TIERS_CP_REACH		4.0	/* a shift is due within [C, 4C] */
+#define TIERS_CP_PENALTY	2.0	/* times BIC: a split of pure noise
+					   over ~20 points stays rare */
 #define TIERS_MIN_POINTS	3
 #define TIERS_ENOUGH_MIN_IOS	200	/* per-point rule: never fewer */
 #define TIERS_NEAR		0.03	/* ws this close count as measured */
+#define TIERS_BOOT_REPS		30	/* bootstrap replicates */
+#define TIERS_BOOT_SEED		0x7469657273ULL	/* fixed: pure function */
 
 /* Per-point buckets: ln value and count of each nonzero bucket. */
 struct tiers_pt {
@@ -84,7 +89,11 @@ struct tiers_work {
 	double		*w;		/* pooled counts */
 	size_t		*pb;		/* per-point bucket: index into x */
 	double		*pc;		/* per-point bucket: count */
+	double		*px;		/* per-point bucket: ln(ns) */
 	double		*pw;		/* [p * k + j] point mixing weights */
+	double		*s;		/* ws / max ws of each point */
+	double		*bvar;		/* [i * np + p] variance of point p's
+					   fraction of reads in modes [0, i] */
 	double		*modew;		/* [m * nb + b] counts per mode */
 	struct fit_gmm	 g;
 };
@@ -140,13 +149,13 @@ tiers_bucket_ln(size_t b)
 
 /*
  * EM on the mixing weights only, components fixed: the fractions pi[] of the
- * nb values x (counts c) from each of k components.  With resp non-NULL,
- * also the responsibilities [b * k + j] at the end.
+ * nb values x (counts c) from each of k components, until no weight moves by
+ * tol.  With resp non-NULL, also the responsibilities [b * k + j].
  */
 static void
 tiers_weights(const double *mu, const double *sigma, const double *w0,
-    size_t k, const double *x, const double *c, size_t nb, double *pi,
-    double *resp)
+    size_t k, const double *x, const double *c, size_t nb, double tol,
+    double *pi, double *resp)
 {
 	double	*lphi, nw[FIT_GMM_MAX], r[FIT_GMM_MAX], n = 0, m, s, z, d;
 	size_t	 b, j;
@@ -188,7 +197,7 @@ tiers_weights(const double *mu, const double *sigma, const double *w0,
 			d = fmax(d, fabs(nw[j] - pi[j]));
 			pi[j] = nw[j];
 		}
-		if (d < 1e-9)
+		if (d < tol)
 			break;
 	}
 	free(lphi);
@@ -236,6 +245,7 @@ tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 	}
 	wk->pb = xcalloc(total + 1, sizeof *wk->pb);
 	wk->pc = xcalloc(total + 1, sizeof *wk->pc);
+	wk->px = xcalloc(total + 1, sizeof *wk->px);
 	for (i = 0, at = 0; i < wk->np; i++) {
 		h = wk->pt[i].p->hist;
 		wk->pt[i].off = at;
@@ -243,6 +253,7 @@ tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 			if (h->bucket[b] == 0)
 				continue;
 			wk->pb[at] = map[b];
+			wk->px[at] = wk->x[map[b]];
 			wk->pc[at++] = h->bucket[b];
 			wk->pt[i].n += h->bucket[b];
 		}
@@ -260,7 +271,10 @@ tiers_work_free(struct tiers_work *wk)
 	free(wk->w);
 	free(wk->pb);
 	free(wk->pc);
+	free(wk->px);
 	free(wk->pw);
+	free(wk->s);
+	free(wk->bvar);
 	free(wk->modew);
 }
 
@@ -339,7 +353,7 @@ tiers_fractions(struct tiers_work *wk, struct tiers_result *r)
 			mean += xs[b] * wk->pc[pt->off + b];
 		}
 		tiers_weights(g->mu, g->sigma, g->weight, k, xs,
-		    wk->pc + pt->off, pt->nb, pi, resp);
+		    wk->pc + pt->off, pt->nb, 1e-9, pi, resp);
 		for (b = 0; b < pt->nb; b++)
 			for (j = 0; j < k; j++)
 				wk->modew[r->comp[j].mode * wk->nb +
@@ -383,27 +397,78 @@ tiers_fractions(struct tiers_work *wk, struct tiers_result *r)
 }
 
 
-/* Fit min(1, C / S) to the fraction of reads in modes [0, i]; judge it. */
+/*
+ * Variance of a point's fraction f of reads in modes [0, i]: the inverse of
+ * its observed Fisher information, given the shapes of the two groups of
+ * components (the point's weights within each group).  Binomial f (1 - f) / n
+ * when the groups do not overlap, more when they do.
+ */
+static double
+tiers_frac_var(const struct tiers_work *wk, const struct tiers_result *r,
+    size_t p, size_t i, double f)
+{
+	const struct fit_gmm	*g = &wk->g;
+	const struct tiers_pt	*pt = &wk->pt[p];
+	const double		*w = wk->pw + p * g->k;
+	double			 wa = 0, wb = 0, fa, fb, mix, d, info = 0;
+	double			 ft, z;
+	size_t			 q, j;
+
+	for (j = 0; j < g->k; j++) {
+		if (r->comp[j].mode <= i)
+			wa += w[j];
+		else
+			wb += w[j];
+	}
+	if (wa < 1e-3 || wb < 1e-3)	/* a group absent here: its pooled */
+		w = g->weight;		/* shape will do */
+	for (wa = wb = 0, j = 0; j < g->k; j++) {
+		if (r->comp[j].mode <= i)
+			wa += w[j];
+		else
+			wb += w[j];
+	}
+	for (q = 0; q < pt->nb; q++) {
+		fa = fb = 0;
+		for (j = 0; j < g->k; j++) {
+			z = (wk->x[wk->pb[pt->off + q]] - g->mu[j]) /
+			    g->sigma[j];
+			d = w[j] * exp(-0.5 * z * z) / g->sigma[j];
+			if (r->comp[j].mode <= i)
+				fa += d / wa;
+			else
+				fb += d / wb;
+		}
+		mix = f * fa + (1 - f) * fb;
+		if (mix > 0)
+			info += wk->pc[pt->off + q] * (fa - fb) * (fa - fb) /
+			    (mix * mix);
+	}
+	ft = fmin(fmax(f, 0.5 / pt->n), 1 - 0.5 / pt->n);
+	return (fmax(info > 0 ? 1 / info : INFINITY, ft * (1 - ft) / pt->n));
+}
+
+/*
+ * Fit min(1, C / S) to the fraction of reads in modes [0, i] and judge the
+ * shape of the curve; the interval is judged later (tiers_judge), once the
+ * bootstrap has had its say.  A candidate leaves with verdict TIERS_TIER.
+ */
 static void
-tiers_boundary_fit(const struct tiers_work *wk, const struct tiers_result *r,
+tiers_boundary_fit(struct tiers_work *wk, const struct tiers_result *r,
     size_t i, struct tiers_boundary *bd)
 {
 	struct fit_capacity	 fc;
-	double			*s, *f, *var, smax, ft, n;
+	double			*f, *var = wk->bvar + i * wk->np, smax;
 	size_t			 p, m, nmiss = 0;
 
 	memset(bd, 0, sizeof *bd);
 	smax = (double)r->max_ws;
-	s = xcalloc(wk->np, sizeof *s);
 	f = xcalloc(wk->np, sizeof *f);
-	var = xcalloc(wk->np, sizeof *var);
 	for (p = 0; p < wk->np; p++) {
 		for (m = 0; m <= i; m++)
 			f[p] += r->point_mode_frac[p * r->nmodes + m];
-		n = wk->pt[p].n;
-		s[p] = wk->pt[p].p->ws_bytes / smax;
-		ft = fmin(fmax(f[p], 0.5 / n), 1 - 0.5 / n);
-		var[p] = ft * (1 - ft) / n + TIERS_SYS_SD * TIERS_SYS_SD;
+		var[p] = tiers_frac_var(wk, r, p, i, f[p]) +
+		    TIERS_SYS_SD * TIERS_SYS_SD;
 		if (f[p] < TIERS_NO_MISS)
 			nmiss++;
 	}
@@ -411,7 +476,7 @@ tiers_boundary_fit(const struct tiers_work *wk, const struct tiers_result *r,
 		bd->verdict = TIERS_NO_MISSES;
 		goto out;
 	}
-	if (fit_capacity(s, f, var, wk->np, &fc) != 0) {
+	if (fit_capacity(wk->s, f, var, wk->np, &fc) != 0) {
 		bd->verdict = TIERS_NO_FIT;
 		goto out;
 	}
@@ -425,22 +490,155 @@ tiers_boundary_fit(const struct tiers_work *wk, const struct tiers_result *r,
 	bd->alpha_se = fc.alpha_se;
 	if (bd->rchi2 > TIERS_MAX_RCHI2)
 		bd->verdict = TIERS_MISFIT;
-	else if (isfinite(fc.alpha) && fabs(fc.alpha - 1) > TIERS_ALPHA_TOL &&
-	    fabs(fc.alpha - 1) > TIERS_ALPHA_Z * fc.alpha_se)
-		bd->verdict = TIERS_MISFIT;
 	else if (fc.chi2_const - fc.chi2 <
 	    fmax(TIERS_MIN_EVIDENCE, 3 * fc.chi2))
 		bd->verdict = TIERS_FLAT;
-	else if (fc.low <= 0)
-		bd->verdict = TIERS_WIDE;
-	else if (fc.high >= 1)
-		bd->verdict = fc.low >= 0.5 ? TIERS_AT_LEAST : TIERS_WIDE;
 	else
 		bd->verdict = TIERS_TIER;
 out:
-	free(var);
 	free(f);
-	free(s);
+}
+
+/* A Poisson deviate of the given mean (normal beyond 30). */
+static double
+tiers_poisson(struct rng *g, double mean)
+{
+	double	limit, prod = 1, k = -1;
+
+	if (mean <= 0)
+		return (0);
+	if (mean > 30)
+		return (fmax(0, round(mean + sqrt(mean) * rng_normal(g))));
+	limit = exp(-mean);
+	do {
+		k++;
+		prod *= rng_uniform(g);
+	} while (prod > limit);
+	return (k);
+}
+
+/*
+ * Widen the candidates' intervals to cover the read-level sampling error
+ * of the whole chain: each replicate redraws every bucket count (Poisson),
+ * refits the mixture from the current one, the fractions and the
+ * capacities.  The mixture's shapes are shared by all points, so their
+ * error does not average out across points as binomial noise does.
+ */
+static void
+tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
+{
+	struct fit_capacity	 fc;
+	struct fit_gmm		 g;
+	struct rng		 rng;
+	struct tiers_boundary	*bd;
+	struct tiers_pt		*pt;
+	double			*pc, *w, *f, pi[FIT_GMM_MAX], n, c;
+	double			 sum[TIERS_MAX_MODES], sum2[TIERS_MAX_MODES];
+	double			 asum[TIERS_MAX_MODES], asum2[TIERS_MAX_MODES];
+	size_t			 agot[TIERS_MAX_MODES];
+	size_t			 got[TIERS_MAX_MODES], total, p, q, i, j;
+	int			 rep, any = 0;
+
+	for (i = 0; i + 1 < r->nmodes; i++)
+		any |= r->boundary[i].verdict == TIERS_TIER;
+	if (!any)
+		return;
+	total = wk->pt[wk->np - 1].off + wk->pt[wk->np - 1].nb;
+	pc = xcalloc(total + 1, sizeof *pc);
+	w = xcalloc(wk->nb, sizeof *w);
+	f = xcalloc(wk->np * r->nmodes, sizeof *f);
+	memset(sum, 0, sizeof sum);
+	memset(sum2, 0, sizeof sum2);
+	memset(got, 0, sizeof got);
+	memset(asum, 0, sizeof asum);
+	memset(asum2, 0, sizeof asum2);
+	memset(agot, 0, sizeof agot);
+	rng_seed(&rng, TIERS_BOOT_SEED);
+	for (rep = 0; rep < TIERS_BOOT_REPS; rep++) {
+		memset(w, 0, wk->nb * sizeof *w);
+		for (q = 0; q < total; q++) {
+			pc[q] = tiers_poisson(&rng, wk->pc[q]);
+			w[wk->pb[q]] += pc[q];
+		}
+		g = wk->g;
+		if (fit_gmm_refine(wk->x, w, wk->nb, TIERS_MIN_SIGMA, 200,
+		    &g) != 0)
+			continue;
+		memset(f, 0, wk->np * r->nmodes * sizeof *f);
+		for (p = 0; p < wk->np; p++) {
+			pt = &wk->pt[p];
+			for (n = 0, q = 0; q < pt->nb; q++)
+				n += pc[pt->off + q];
+			if (n == 0)
+				continue;
+			tiers_weights(g.mu, g.sigma, g.weight, g.k,
+			    wk->px + pt->off, pc + pt->off, pt->nb, 1e-7, pi,
+			    NULL);
+			/* cumulative: f[p][i] = reads in modes [0, i] */
+			for (j = 0; j < g.k; j++)
+				for (i = r->comp[j].mode; i < r->nmodes; i++)
+					f[p * r->nmodes + i] += pi[j];
+		}
+		for (i = 0; i + 1 < r->nmodes; i++) {
+			bd = &r->boundary[i];
+			if (bd->verdict != TIERS_TIER)
+				continue;
+			for (p = 0; p < wk->np; p++)
+				wk->s[wk->np + p] = f[p * r->nmodes + i];
+			if (fit_capacity(wk->s, wk->s + wk->np, wk->bvar +
+			    i * wk->np, wk->np, &fc) != 0)
+				continue;
+			c = fc.c * r->max_ws;
+			sum[i] += c;
+			sum2[i] += c * c;
+			got[i]++;
+			if (isfinite(fc.alpha)) {
+				asum[i] += fc.alpha;
+				asum2[i] += fc.alpha * fc.alpha;
+				agot[i]++;
+			}
+		}
+	}
+	for (i = 0; i + 1 < r->nmodes; i++) {
+		bd = &r->boundary[i];
+		if (bd->verdict != TIERS_TIER || got[i] < TIERS_BOOT_REPS / 2)
+			continue;
+		c = sum[i] / got[i];
+		bd->boot_se_bytes = sqrt(fmax(0, sum2[i] / got[i] - c * c) *
+		    got[i] / (got[i] - 1));
+		c = 1.96 * bd->boot_se_bytes;
+		bd->low_bytes = fmin(bd->low_bytes, bd->capacity_bytes - c);
+		bd->high_bytes = fmax(bd->high_bytes, bd->capacity_bytes + c);
+		if (agot[i] >= TIERS_BOOT_REPS / 2 && isfinite(bd->alpha)) {
+			c = asum[i] / agot[i];
+			bd->alpha_se = fmax(bd->alpha_se, sqrt(fmax(0,
+			    asum2[i] / agot[i] - c * c) * agot[i] /
+			    (agot[i] - 1)));
+		}
+	}
+	free(f);
+	free(w);
+	free(pc);
+}
+
+/*
+ * The verdict on a candidate: fractions that follow min(1, (C/S)^alpha)
+ * with alpha clearly away from 1 are no cache; then the interval must
+ * exclude 0 and max ws.
+ */
+static void
+tiers_judge(struct tiers_boundary *bd, double max_ws)
+{
+	if (bd->verdict != TIERS_TIER)
+		return;
+	if (isfinite(bd->alpha) && fabs(bd->alpha - 1) > TIERS_ALPHA_TOL &&
+	    fabs(bd->alpha - 1) > TIERS_ALPHA_Z * bd->alpha_se)
+		bd->verdict = TIERS_MISFIT;
+	else if (bd->low_bytes <= 0)
+		bd->verdict = TIERS_WIDE;
+	else if (bd->high_bytes >= max_ws)
+		bd->verdict = bd->low_bytes >= 0.5 * max_ws ? TIERS_AT_LEAST :
+		    TIERS_WIDE;
 }
 
 /* p50 and p99 (us) of the pooled reads of modes [first, last]. */
@@ -462,7 +660,7 @@ tiers_group_latency(const struct tiers_work *wk, size_t first, size_t last,
 
 /* Judge every boundary; the accepted ones split the modes into tiers. */
 static void
-tiers_assemble(const struct tiers_work *wk, struct tiers_result *r)
+tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 {
 	struct tiers_boundary	*bd;
 	struct tier		*t;
@@ -470,9 +668,16 @@ tiers_assemble(const struct tiers_work *wk, struct tiers_result *r)
 	double			 prev = 0;
 	int			 closed = 0;
 
+	wk->s = xcalloc(2 * wk->np, sizeof *wk->s);	/* s, then scratch */
+	for (p = 0; p < wk->np; p++)
+		wk->s[p] = wk->pt[p].p->ws_bytes / (double)r->max_ws;
+	wk->bvar = xcalloc(r->nmodes * wk->np, sizeof *wk->bvar);
+	for (i = 0; i + 1 < r->nmodes; i++)
+		tiers_boundary_fit(wk, r, i, &r->boundary[i]);
+	tiers_bootstrap(wk, r);
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
-		tiers_boundary_fit(wk, r, i, bd);
+		tiers_judge(bd, (double)r->max_ws);
 		if (bd->verdict != TIERS_TIER && bd->verdict != TIERS_AT_LEAST)
 			continue;
 		if (closed || bd->capacity_bytes <= prev) {
@@ -548,8 +753,8 @@ tiers_crosscheck(const struct tiers_work *wk, struct tiers_result *r,
 		var += v / wk->pt[p].n / wk->pt[p].n;
 	}
 	var = fmax(var / np, TIERS_CP_FLOOR * TIERS_CP_FLOOR);
-	ncp = changepoint_pelt(y, np, changepoint_penalty(np, var), 1, cps,
-	    TIERS_MAX_CP);
+	ncp = changepoint_pelt(y, np, TIERS_CP_PENALTY *
+	    changepoint_penalty(np, var), 1, cps, TIERS_MAX_CP);
 	r->ncp = ncp;
 	for (i = 0; i < ncp; i++)
 		r->cp_ws[i] = r->point_ws[cps[i]];
@@ -823,7 +1028,7 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 		sigma[j] = r->comp[j].sigma;
 		w0[j] = r->comp[j].weight;
 	}
-	tiers_weights(mu, sigma, w0, r->ncomp, x, c, nb, pi, NULL);
+	tiers_weights(mu, sigma, w0, r->ncomp, x, c, nb, 1e-7, pi, NULL);
 	n = (double)h->count;
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];

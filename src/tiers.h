@@ -56,6 +56,7 @@ struct tiers_boundary {
 	double		alpha_se;	/* law wants 1; NAN: fit failed */
 	double		chi2;
 	double		chi2_const;	/* chi2 of a constant fraction */
+	double		boot_se_bytes;	/* bootstrap sd of the capacity */
 };
 
 /* One place a read is served from: a group of mixture components. */
