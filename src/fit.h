@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Numerics on top of GSL: Gaussian mixtures by EM, the cache hit-ratio fit
- * and distribution quantiles.  The only module that includes GSL.
+ * Numerics on top of GSL: Gaussian mixtures by EM, the cache hit-ratio fit,
+ * distribution quantiles and the knee of a saturating curve.  The only
+ * module that includes GSL.
  */
 #ifndef FIT_H
 #define FIT_H
@@ -83,5 +84,28 @@ double	fit_t_quantile(double, double);
 double	fit_normal_quantile(double);
 /* Standard normal cumulative distribution. */
 double	fit_normal_cdf(double);
+
+/*
+ * Knee of a saturating curve (limits): y = a x / (1 + (a x / c)^k)^(1/k),
+ * a smooth min(a x, c).  Fitted on ln y so every point weighs the same.
+ */
+struct fit_knee {
+	double	slope;		/* a: y / x well below the knee */
+	double	ceiling;	/* c: the level far above the knee */
+	double	sharpness;	/* k: large for a hard corner */
+	double	knee_x;		/* c / a: where the two asymptotes cross */
+	double	rms_log;	/* RMS residual of ln y */
+	int	converged;	/* the solver met its tolerances */
+};
+
+/*
+ * Fit the knee model to n points (x, y > 0; n >= 3).  Returns 0 with *out
+ * filled (out->converged may still be 0: the best point found is kept), or
+ * -1 if there are too few usable points or the solver failed outright.
+ */
+int	fit_knee(const double *, const double *, size_t, struct fit_knee *);
+
+/* Call once before any fit: GSL errors become statuses, not aborts. */
+void	fit_init(void);
 
 #endif
