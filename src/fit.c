@@ -343,7 +343,10 @@ fit_gmm(const double *x, const double *w, size_t n, size_t k,
 	return (fit_gmm_em(x, w, n, min_sigma, FIT_EM_MAX_ITER, out));
 }
 
-/* Fit mixtures of 1 to kmax components and keep the lowest BIC. */
+/*
+ * Fit mixtures of 1, 2, ... components and keep the lowest BIC, stopping at
+ * the first k that does not improve on k - 1 (or at kmax).
+ */
 int
 fit_gmm_bic(const double *x, const double *w, size_t n, size_t kmax,
     double min_sigma, struct fit_gmm *out)
@@ -359,10 +362,10 @@ fit_gmm_bic(const double *x, const double *w, size_t n, size_t kmax,
 	for (k = 1; k <= kmax; k++) {
 		if (fit_gmm_starts(x, w, n, k, min_sigma,
 		    have_prev ? &prev : NULL, &g) != 0)
-			continue;
-		if (!have_prev || g.bic < out->bic)
-			*out = g;
-		prev = g;
+			break;
+		if (have_prev && g.bic >= prev.bic)
+			break;
+		*out = prev = g;
 		have_prev = 1;
 	}
 	if (!have_prev)

@@ -31,8 +31,8 @@ int	fit_gmm(const double *, const double *, size_t, size_t, double,
 	    struct fit_gmm *);
 
 /*
- * The mixture of 1 to kmax components with the lowest BIC.  Returns 0, or
- * -1 when there is no data.
+ * The mixture of 1 to kmax components with the lowest BIC, trying k = 1, 2,
+ * ... until BIC stops improving.  Returns 0, or -1 when there is no data.
  */
 int	fit_gmm_bic(const double *, const double *, size_t, size_t, double,
 	    struct fit_gmm *);

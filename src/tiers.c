@@ -54,7 +54,8 @@
  *    shift within [C, 4C] of every cache.
  */
 
-#define TIERS_MIN_SIGMA		0.01	/* ln units: histogram resolution */
+#define TIERS_BIN		0.01	/* ln units: bins of the reads */
+#define TIERS_MIN_SIGMA		0.01	/* ln units: that resolution */
 #define TIERS_SEPARATION	2.0	/* Ashman's D between modes */
 #define TIERS_MIN_WEIGHT	1e-3	/* smaller components join a mode */
 #define TIERS_SYS_SD		0.01	/* floor on a hit fraction's sd */
@@ -203,12 +204,28 @@ tiers_weights(const double *mu, const double *sigma, const double *w0,
 	free(lphi);
 }
 
-/* Gather the usable points and their buckets, pooled and per point. */
+/* The bin (TIERS_BIN wide in ln ns) of each histogram bucket, ascending. */
+static size_t *
+tiers_bins(void)
+{
+	size_t	*bin, b;
+
+	bin = xcalloc(HIST_BUCKETS, sizeof *bin);
+	for (b = 0; b < HIST_BUCKETS; b++)
+		bin[b] = (size_t)(tiers_bucket_ln(b) / TIERS_BIN);
+	return (bin);
+}
+
+/*
+ * Gather the usable points and their reads, pooled and per point, in bins
+ * of TIERS_BIN in ln(ns): finer than any latency mode, and coarser than the
+ * histogram, whose buckets are 0.4% wide, so EM has fewer values to visit.
+ */
 static int
 tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 {
-	double		*pool;
-	size_t		*map, i, b, total = 0, at;
+	double		*pool, *sx;
+	size_t		*bin, *map, nbin, i, b, total = 0, at, last;
 	const struct hist *h;
 
 	wk->pt = xcalloc(n + 1, sizeof *wk->pt);
@@ -222,25 +239,31 @@ tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 		return (-1);
 	qsort(wk->pt, wk->np, sizeof *wk->pt, tiers_cmp_pt);
 
-	pool = xcalloc(HIST_BUCKETS, sizeof *pool);
+	bin = tiers_bins();
+	nbin = bin[HIST_BUCKETS - 1] + 1;
+	pool = xcalloc(nbin, sizeof *pool);
+	sx = xcalloc(nbin, sizeof *sx);
 	for (i = 0; i < wk->np; i++) {
 		h = wk->pt[i].p->hist;
+		last = SIZE_MAX;
 		for (b = 0; b < HIST_BUCKETS; b++) {
 			if (h->bucket[b] == 0)
 				continue;
-			pool[b] += h->bucket[b];
-			wk->pt[i].nb++;
-			total++;
+			pool[bin[b]] += h->bucket[b];
+			sx[bin[b]] += h->bucket[b] * tiers_bucket_ln(b);
+			if (bin[b] != last)
+				wk->pt[i].nb++, total++;
+			last = bin[b];
 		}
 	}
-	map = xcalloc(HIST_BUCKETS, sizeof *map);
-	wk->x = xcalloc(HIST_BUCKETS, sizeof *wk->x);
-	wk->w = xcalloc(HIST_BUCKETS, sizeof *wk->w);
-	for (b = 0; b < HIST_BUCKETS; b++) {
+	map = xcalloc(nbin, sizeof *map);
+	wk->x = xcalloc(nbin, sizeof *wk->x);
+	wk->w = xcalloc(nbin, sizeof *wk->w);
+	for (b = 0; b < nbin; b++) {
 		if (pool[b] == 0)
 			continue;
 		map[b] = wk->nb;
-		wk->x[wk->nb] = tiers_bucket_ln(b);
+		wk->x[wk->nb] = sx[b] / pool[b];
 		wk->w[wk->nb++] = pool[b];
 	}
 	wk->pb = xcalloc(total + 1, sizeof *wk->pb);
@@ -249,17 +272,23 @@ tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 	for (i = 0, at = 0; i < wk->np; i++) {
 		h = wk->pt[i].p->hist;
 		wk->pt[i].off = at;
+		last = SIZE_MAX;
 		for (b = 0; b < HIST_BUCKETS; b++) {
 			if (h->bucket[b] == 0)
 				continue;
-			wk->pb[at] = map[b];
-			wk->px[at] = wk->x[map[b]];
-			wk->pc[at++] = h->bucket[b];
+			if (bin[b] != last) {
+				wk->pb[at] = map[bin[b]];
+				wk->px[at++] = wk->x[map[bin[b]]];
+				last = bin[b];
+			}
+			wk->pc[at - 1] += h->bucket[b];
 			wk->pt[i].n += h->bucket[b];
 		}
 	}
 	free(map);
+	free(sx);
 	free(pool);
+	free(bin);
 	return (0);
 }
 
@@ -398,42 +427,42 @@ tiers_fractions(struct tiers_work *wk, struct tiers_result *r)
 
 
 /*
- * Variance of a point's fraction f of reads in modes [0, i]: the inverse of
- * its observed Fisher information, given the shapes of the two groups of
- * components (the point's weights within each group).  Binomial f (1 - f) / n
- * when the groups do not overlap, more when they do.
+ * Observed Fisher information about f, the fraction of reads in modes
+ * [0, i], in nb buckets (ln values x, counts c), given the shapes of the two
+ * groups of components: the point's weights w within each group, or the
+ * pooled ones when a group is (nearly) absent from the point.  It is
+ * n / (f (1 - f)) when the groups do not overlap, less when they do.
  */
 static double
-tiers_frac_var(const struct tiers_work *wk, const struct tiers_result *r,
-    size_t p, size_t i, double f)
+tiers_frac_info(const struct tiers_result *r, const double *w, size_t i,
+    double f, const double *x, const double *c, size_t nb)
 {
-	const struct fit_gmm	*g = &wk->g;
-	const struct tiers_pt	*pt = &wk->pt[p];
-	const double		*w = wk->pw + p * g->k;
-	double			 wa = 0, wb = 0, fa, fb, mix, d, info = 0;
-	double			 ft, z;
-	size_t			 q, j;
+	double		 w0[FIT_GMM_MAX], wa = 0, wb = 0, fa, fb, mix, d, z;
+	double		 info = 0;
+	size_t		 q, j;
 
-	for (j = 0; j < g->k; j++) {
+	for (j = 0; j < r->ncomp; j++) {
 		if (r->comp[j].mode <= i)
 			wa += w[j];
 		else
 			wb += w[j];
 	}
-	if (wa < 1e-3 || wb < 1e-3)	/* a group absent here: its pooled */
-		w = g->weight;		/* shape will do */
-	for (wa = wb = 0, j = 0; j < g->k; j++) {
+	if (wa < 1e-3 || wb < 1e-3) {
+		for (j = 0; j < r->ncomp; j++)
+			w0[j] = r->comp[j].weight;
+		w = w0;
+	}
+	for (wa = wb = 0, j = 0; j < r->ncomp; j++) {
 		if (r->comp[j].mode <= i)
 			wa += w[j];
 		else
 			wb += w[j];
 	}
-	for (q = 0; q < pt->nb; q++) {
+	for (q = 0; q < nb; q++) {
 		fa = fb = 0;
-		for (j = 0; j < g->k; j++) {
-			z = (wk->x[wk->pb[pt->off + q]] - g->mu[j]) /
-			    g->sigma[j];
-			d = w[j] * exp(-0.5 * z * z) / g->sigma[j];
+		for (j = 0; j < r->ncomp; j++) {
+			z = (x[q] - r->comp[j].mu) / r->comp[j].sigma;
+			d = w[j] * exp(-0.5 * z * z) / r->comp[j].sigma;
 			if (r->comp[j].mode <= i)
 				fa += d / wa;
 			else
@@ -441,9 +470,24 @@ tiers_frac_var(const struct tiers_work *wk, const struct tiers_result *r,
 		}
 		mix = f * fa + (1 - f) * fb;
 		if (mix > 0)
-			info += wk->pc[pt->off + q] * (fa - fb) * (fa - fb) /
-			    (mix * mix);
+			info += c[q] * (fa - fb) * (fa - fb) / (mix * mix);
 	}
+	return (info);
+}
+
+/*
+ * Variance of point p's fraction f of reads in modes [0, i]: the inverse of
+ * its Fisher information, and at least binomial.
+ */
+static double
+tiers_frac_var(const struct tiers_work *wk, const struct tiers_result *r,
+    size_t p, size_t i, double f)
+{
+	const struct tiers_pt	*pt = &wk->pt[p];
+	double			 info, ft;
+
+	info = tiers_frac_info(r, wk->pw + p * wk->g.k, i, f,
+	    wk->px + pt->off, wk->pc + pt->off, pt->nb);
 	ft = fmin(fmax(f, 0.5 / pt->n), 1 - 0.5 / pt->n);
 	return (fmax(info > 0 ? 1 / info : INFINITY, ft * (1 - ft) / pt->n));
 }
@@ -991,6 +1035,26 @@ tiers_next_points(const struct point *pts, size_t n,
 	return (nout);
 }
 
+/* Whether every capacity candidate's interval is within target_rel. */
+int
+tiers_pinned(const struct tiers_result *r, double target_rel)
+{
+	const struct tiers_boundary	*bd;
+	size_t				 i;
+
+	if (r == NULL || !r->analysed)
+		return (0);
+	for (i = 0; i + 1 < r->nmodes; i++) {
+		bd = &r->boundary[i];
+		if (bd->verdict == TIERS_WIDE)
+			return (0);
+		if (bd->verdict == TIERS_TIER && (bd->high_bytes -
+		    bd->low_bytes) / 2 > target_rel * bd->capacity_bytes)
+			return (0);
+	}
+	return (1);
+}
+
 /* Whether a point's partial histogram pins every capacity candidate. */
 int
 tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
@@ -998,7 +1062,7 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 {
 	const struct tiers_boundary *bd;
 	double		 mu[FIT_GMM_MAX], sigma[FIT_GMM_MAX], w0[FIT_GMM_MAX];
-	double		 pi[FIT_GMM_MAX], *x, *c, f, n;
+	double		 pi[FIT_GMM_MAX], *x, *c, f, n, info, var;
 	size_t		 b, nb = 0, i, j;
 	int		 any = 0, rc = 1;
 
@@ -1043,7 +1107,9 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 				f += pi[j];
 		if (f < 0.1)
 			continue;	/* deep in the tail: little to say */
-		if (sqrt((1 - f) / (f * n)) > target_rel)
+		info = tiers_frac_info(r, pi, i, f, x, c, nb);
+		var = fmax(info > 0 ? 1 / info : INFINITY, f * (1 - f) / n);
+		if (sqrt(var) / f > target_rel)
 			rc = 0;
 	}
 	free(c);

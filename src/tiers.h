@@ -136,12 +136,21 @@ size_t	tiers_next_points(const struct point *, size_t,
 
 /*
  * Per-point stopping rule: whether the partial histogram h of a point at
- * ws_bytes holds enough reads for its hit fractions to pin every capacity
- * candidate of r to target_rel (e.g. TIERS_TARGET_REL) on its own.
+ * ws_bytes holds enough reads.  For every capacity candidate of r below
+ * ws_bytes whose 95% interval is still wider than +-target_rel, the point's
+ * own fraction of reads in the faster modes must pin the capacity to
+ * target_rel (its Fisher information, which counts the overlap of the
+ * modes); points deep in a cache's 1/S tail (fraction < 0.1) are exempt.
  * Returns 1 enough, 0 not yet, -1 no opinion (r not analysed or no
- * candidate: use the sampler's precision rule).
+ * candidate: any rule will do).
  */
 int	tiers_point_enough(const struct tiers_result *, uint64_t,
 	    const struct hist *, double);
+
+/*
+ * Whether every capacity r found, or nearly found (TIERS_WIDE), has a 95%
+ * interval within +-target_rel.  0 when r is not analysed.
+ */
+int	tiers_pinned(const struct tiers_result *, double);
 
 #endif
