@@ -376,14 +376,79 @@ fit_gmm_bic(const double *x, const double *w, size_t n, size_t kmax,
 	return (0);
 }
 
-/* Run EM from the mixture in g, at most max_iter rounds. */
+/*
+ * EM with shared components and per-group mixing weights.  E-step: the
+ * responsibility of component j for value q of group i is proportional to
+ * w[i][j] N(x_q; mu_j, sigma_j); M-step: each group's weights from its own
+ * responsibilities, every component's mean and sd from all groups'.
+ */
 int
-fit_gmm_refine(const double *x, const double *w, size_t n, double min_sigma,
-    int max_iter, struct fit_gmm *g)
+fit_gmm_groups(const double *x, const double *c, const size_t *off,
+    size_t ng, double min_sigma, int max_iter, struct fit_gmm *g, double *w)
 {
-	if (g->k < 1 || g->k > FIT_GMM_MAX || n == 0 || fit_total(w, n) <= 0)
+	double	lnorm[FIT_GMM_MAX], ld[FIT_GMM_MAX], sw[FIT_GMM_MAX];
+	double	sd[FIT_GMM_MAX], sdd[FIT_GMM_MAX], nw[FIT_GMM_MAX], total = 0;
+	double	ll, prev = -INFINITY, lse, r, d, n, mean, z;
+	size_t	i, j, q, k = g->k;
+	int	it;
+
+	if (k < 1 || k > FIT_GMM_MAX || ng == 0)
 		return (-1);
-	return (fit_gmm_em(x, w, n, min_sigma, max_iter, g));
+	for (it = 0; it < max_iter; it++) {
+		memset(sw, 0, sizeof sw);
+		memset(sd, 0, sizeof sd);
+		memset(sdd, 0, sizeof sdd);
+		ll = 0;
+		total = 0;
+		for (i = 0; i < ng; i++) {
+			for (j = 0; j < k; j++)
+				lnorm[j] = (w[i * k + j] > 0 ?
+				    log(w[i * k + j]) : -INFINITY) -
+				    log(g->sigma[j]) - 0.5 * log(2 * M_PI);
+			memset(nw, 0, sizeof nw);
+			n = 0;
+			for (q = off[i]; q < off[i + 1]; q++) {
+				if (c[q] <= 0)
+					continue;
+				for (j = 0; j < k; j++) {
+					z = (x[q] - g->mu[j]) / g->sigma[j];
+					ld[j] = lnorm[j] - 0.5 * z * z;
+				}
+				lse = fit_logsumexp(ld, k);
+				ll += c[q] * lse;
+				n += c[q];
+				for (j = 0; j < k; j++) {
+					r = c[q] * exp(ld[j] - lse);
+					d = x[q] - g->mu[j];
+					nw[j] += r;
+					sw[j] += r;
+					sd[j] += r * d;
+					sdd[j] += r * d * d;
+				}
+			}
+			total += n;
+			for (j = 0; j < k && n > 0; j++)
+				w[i * k + j] = nw[j] / n;
+		}
+		g->loglik = ll;
+		g->iterations = it;
+		if (it > 0 && fabs(ll - prev) <= FIT_EM_TOL * fabs(ll))
+			break;
+		prev = ll;
+		for (j = 0; j < k; j++) {
+			if (sw[j] <= 1e-9 * total)
+				return (-1);
+			mean = sd[j] / sw[j];
+			g->mu[j] += mean;
+			d = sdd[j] / sw[j] - mean * mean;
+			g->sigma[j] = d > min_sigma * min_sigma ? sqrt(d) :
+			    min_sigma;
+		}
+	}
+	for (j = 0; j < k; j++)
+		g->weight[j] = total > 0 ? sw[j] / total : 0;
+	g->bic = -2 * g->loglik + (3.0 * k - 1) * log(total);
+	return (0);
 }
 
 /* Weighted density of component j at x. */

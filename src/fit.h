@@ -38,11 +38,14 @@ int	fit_gmm_bic(const double *, const double *, size_t, size_t, double,
 	    struct fit_gmm *);
 
 /*
- * Continue EM from the mixture in g (same k) for at most max_iter rounds,
- * e.g. on resampled data.  Returns 0, or -1 when a component empties.
+ * EM for ng groups of values sharing the components of g, each group with
+ * its own mixing weights (w[i * k + j], group i, component j; start values
+ * in, fit out): group i is x[off[i]] .. x[off[i + 1] - 1] with counts c.
+ * Components keep their order; g->weight becomes the pooled weights.  At
+ * most max_iter rounds.  Returns 0, or -1 when a component empties.
  */
-int	fit_gmm_refine(const double *, const double *, size_t, double, int,
-	    struct fit_gmm *);
+int	fit_gmm_groups(const double *, const double *, const size_t *, size_t,
+	    double, int, struct fit_gmm *, double *);
 
 /* Weighted density weight[j] * N(x; mu[j], sigma[j]) of component j. */
 double	fit_gmm_density(const struct fit_gmm *, size_t, double);

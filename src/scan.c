@@ -25,6 +25,13 @@
 #define SCAN_PLAN	8
 /* Adaptive: queued sizes this close to each other are one. */
 #define SCAN_NEAR	0.03
+/*
+ * Adaptive: the largest point's final top-up aims at intervals of +-4%,
+ * so that capacities land within +-5% of the truth on nearly every run,
+ * and may take this many times --max-time (or what --budget leaves).
+ */
+#define SCAN_FINISH_REL		0.04
+#define SCAN_FINISH_FACTOR	3
 
 static uint64_t
 scan_round(double v, uint32_t align)
@@ -191,9 +198,11 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 }
 
 /*
- * While a capacity's interval is wider than the target, add reads to the
- * largest point: every cache's fraction shows there, and it is the one
- * point whose caches are still in the state it left them in.
+ * While a capacity's interval is wider than SCAN_FINISH_REL, add reads to
+ * the largest point: every cache's fraction shows there, it holds the most
+ * reads of the slowest modes, and it is the one point whose caches are
+ * still in the state it left them in.  Bounded by the budget when there is
+ * one, else by SCAN_FINISH_FACTOR times the point's time limit.
  */
 static int
 scan_adaptive_finish(struct engine *e, struct rng *r,
@@ -217,9 +226,9 @@ scan_adaptive_finish(struct engine *e, struct rng *r,
 	ss.iodepth = sp->iodepth;
 	ss.precision = HUGE_VAL;
 	while (ret == 0 && res->tiers.analysed &&
-	    !tiers_pinned(&res->tiers, TIERS_TARGET_REL)) {
-		left = fmin(sp->max_time_s - pt->seconds,
-		    scan_budget_left(sp, res));
+	    !tiers_pinned(&res->tiers, SCAN_FINISH_REL)) {
+		left = sp->budget_s > 0 ? scan_budget_left(sp, res) :
+		    SCAN_FINISH_FACTOR * sp->max_time_s - pt->seconds;
 		if (left <= 0)
 			break;
 		ss.min_ios = pt->ios;

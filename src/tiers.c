@@ -24,28 +24,39 @@
  * C_k blocks between them (the k fastest places) serve min(1, C_k / S) of the
  * reads, whatever their replacement policy.
  *
- * 1. Modes.  The histograms of all points are pooled and a Gaussian mixture
- *    on ln(latency) is fitted by EM over the buckets (weights = counts), with
- *    1 to 5 components, keeping the lowest BIC.  Adjacent components that are
- *    not clearly separated (Ashman's D = |mu1 - mu2| / sqrt((s1^2 + s2^2) / 2)
- *    below 2), or negligible, are one mode: a skewed latency shape is fitted
- *    by several components, but it is still one place.
- * 2. Fractions.  For each point the mixing weights alone are refitted by EM
- *    with the components fixed: the fraction of that point's reads from each
- *    mode.
+ * 1. Modes.  The histograms of all points are pooled into bins 1% wide in
+ *    ln(latency) and a Gaussian mixture is fitted by EM over the bins
+ *    (weights = counts), k = 1, 2, ... up to 5 components while BIC keeps
+ *    improving.  Adjacent components that are not clearly separated
+ *    (Ashman's D = |mu1 - mu2| / sqrt((s1^2 + s2^2) / 2) below 2), or
+ *    negligible, are one mode: a skewed latency shape is fitted by several
+ *    components, but it is still one place.
+ * 2. Fractions.  The mixture is refitted with the components shared and a
+ *    mixing weight per point (EM over every point's bins): the weights are
+ *    the fraction of that point's reads from each mode, and points served
+ *    by one place alone (below the smallest cache, between two caches) pin
+ *    that place's shape where a pooled fit would lean on the reads in which
+ *    places overlap.
  * 3. Capacities.  Between modes i and i + 1 lies a candidate cache: F(S), the
  *    fraction of reads in modes 0..i, is fitted with min(1, C / S) by
- *    weighted least squares (weights 1 / (F(1 - F) / n + 0.005^2): binomial
- *    noise plus a floor for drift and misclassification), giving C and a 95%
- *    interval (Student t, scaled up by the misfit).  The candidate is a cache
- *    only if the curve fits (chi2 / dof <= 16), explains the data far better
- *    than a constant fraction (a device whose own latency is bimodal has
- *    fractions that do not depend on S), and its interval excludes 0 and
- *    the largest ws scanned; when it reaches the largest ws from above half
- *    of it, the cache is reported as at least its interval's lower end.
- *    The modes between two accepted boundaries make one tier; those after
- *    the last are the backing store.  Tier latencies are quantiles of the
- *    pooled buckets weighted by their responsibilities for the tier's modes.
+ *    weighted least squares.  A point's variance is the inverse of its
+ *    Fisher information about F (binomial F (1 - F) / n when the modes do
+ *    not overlap, more when they do) plus 0.01^2 for drift and shape error.
+ *    The 95% interval of C comes from the chi2 profile (Student t, scaled
+ *    up by the misfit), widened to +-1.96 sd of a bootstrap that redraws
+ *    every bin count and refits the whole chain, as the shapes' error is
+ *    shared by all points.  The candidate is a cache only if the curve fits
+ *    (chi2 / dof <= 9), explains the data far better than a constant
+ *    fraction (a device whose own latency is bimodal has fractions that do
+ *    not depend on S), follows the law itself (min(1, (C / S)^alpha) fitted
+ *    alongside must not put alpha clearly away from 1: a bimodal store
+ *    behind a cache gives F = a + b C / S, alpha well below 1), and has an
+ *    interval that excludes 0 and the largest ws scanned; when it reaches
+ *    the largest ws from above half of it, the cache is reported as at
+ *    least its interval's lower end.  The modes between two accepted
+ *    boundaries make one tier; those after the last are the backing store.
+ *    Latencies are quantiles of the pooled bins weighted by their
+ *    responsibilities for the tier's modes.
  * 4. Cross-check.  PELT (L2 cost) segments the mean ln(latency) of the points
  *    in ws order.  Under the model that series is flat up to the smallest
  *    cache and moves towards the backing latency beyond it, so the two
@@ -91,6 +102,7 @@ struct tiers_work {
 	size_t		*pb;		/* per-point bucket: index into x */
 	double		*pc;		/* per-point bucket: count */
 	double		*px;		/* per-point bucket: ln(ns) */
+	size_t		*off;		/* point p's bins: [off[p], off[p + 1]) */
 	double		*pw;		/* [p * k + j] point mixing weights */
 	double		*s;		/* ws / max ws of each point */
 	double		*bvar;		/* [i * np + p] variance of point p's
@@ -301,6 +313,7 @@ tiers_work_free(struct tiers_work *wk)
 	free(wk->pb);
 	free(wk->pc);
 	free(wk->px);
+	free(wk->off);
 	free(wk->pw);
 	free(wk->s);
 	free(wk->bvar);
@@ -356,16 +369,87 @@ tiers_quantile(const double *x, const double *w, size_t n, double q)
 	return (x[n - 1]);
 }
 
+/* Responsibilities [b * k + j] of g's components with weights pi. */
+static void
+tiers_resp(const struct fit_gmm *g, const double *pi, const double *x,
+    size_t nb, double *resp)
+{
+	double	ld[FIT_GMM_MAX], m, s, z;
+	size_t	b, j;
+
+	for (b = 0; b < nb; b++) {
+		m = -INFINITY;
+		for (j = 0; j < g->k; j++) {
+			z = (x[b] - g->mu[j]) / g->sigma[j];
+			ld[j] = pi[j] > 0 ? log(pi[j]) - log(g->sigma[j]) -
+			    0.5 * z * z : -INFINITY;
+			m = fmax(m, ld[j]);
+		}
+		for (s = 0, j = 0; j < g->k; j++)
+			s += ld[j] > -INFINITY ? exp(ld[j] - m) : 0;
+		for (j = 0; j < g->k; j++)
+			resp[b * g->k + j] = ld[j] > -INFINITY ?
+			    exp(ld[j] - m) / s : 0;
+	}
+}
+
+/*
+ * Refit the pooled mixture with a mixing weight per point (fit_gmm_groups):
+ * the points where one place serves every read (below the smallest cache,
+ * between two caches) then pin that place's shape, which a pooled fit
+ * leaves to the reads where places overlap.  Sets wk->pw; keeps the pooled
+ * fit, with per-point weights for its shapes, should the refit fail.
+ */
+static void
+tiers_refine(struct tiers_work *wk)
+{
+	struct fit_gmm	 g = wk->g;
+	double		*pw, t;
+	size_t		 p, i, j, k = g.k;
+
+	wk->off = xcalloc(wk->np + 1, sizeof *wk->off);
+	for (p = 0; p < wk->np; p++)
+		wk->off[p + 1] = wk->pt[p].off + wk->pt[p].nb;
+	wk->pw = xcalloc(wk->np * k, sizeof *wk->pw);
+	for (p = 0; p < wk->np; p++)
+		tiers_weights(g.mu, g.sigma, g.weight, k,
+		    wk->px + wk->pt[p].off, wk->pc + wk->pt[p].off,
+		    wk->pt[p].nb, 1e-9, wk->pw + p * k, NULL);
+	pw = xcalloc(wk->np * k, sizeof *pw);
+	memcpy(pw, wk->pw, wk->np * k * sizeof *pw);
+	if (fit_gmm_groups(wk->px, wk->pc, wk->off, wk->np, TIERS_MIN_SIGMA,
+	    1000, &g, pw) == 0) {
+		/* Keep components in mu order, with their weights. */
+		for (i = 1; i < k; i++) {
+			for (j = i; j > 0 && g.mu[j - 1] > g.mu[j]; j--) {
+				t = g.mu[j]; g.mu[j] = g.mu[j - 1];
+				g.mu[j - 1] = t;
+				t = g.sigma[j]; g.sigma[j] = g.sigma[j - 1];
+				g.sigma[j - 1] = t;
+				t = g.weight[j]; g.weight[j] = g.weight[j - 1];
+				g.weight[j - 1] = t;
+				for (p = 0; p < wk->np; p++) {
+					t = pw[p * k + j];
+					pw[p * k + j] = pw[p * k + j - 1];
+					pw[p * k + j - 1] = t;
+				}
+			}
+		}
+		wk->g = g;
+		memcpy(wk->pw, pw, wk->np * k * sizeof *pw);
+	}
+	free(pw);
+}
+
 /* Per point: mode fractions and the pooled counts of each mode. */
 static void
 tiers_fractions(struct tiers_work *wk, struct tiers_result *r)
 {
 	const struct fit_gmm	*g = &wk->g;
 	struct tiers_pt		*pt;
-	double			*xs, *resp, pi[FIT_GMM_MAX], mean, sd, s;
+	double			*xs, *resp, *pi, mean, sd, s;
 	size_t			 p, b, j, m, k = g->k, nm = r->nmodes;
 
-	wk->pw = xcalloc(wk->np * k, sizeof *wk->pw);
 	wk->modew = xcalloc(nm * wk->nb, sizeof *wk->modew);
 	r->npoints = wk->np;
 	r->point_ws = xcalloc(wk->np, sizeof *r->point_ws);
@@ -381,17 +465,15 @@ tiers_fractions(struct tiers_work *wk, struct tiers_result *r)
 			xs[b] = wk->x[wk->pb[pt->off + b]];
 			mean += xs[b] * wk->pc[pt->off + b];
 		}
-		tiers_weights(g->mu, g->sigma, g->weight, k, xs,
-		    wk->pc + pt->off, pt->nb, 1e-9, pi, resp);
+		pi = wk->pw + p * k;
+		tiers_resp(g, pi, xs, pt->nb, resp);
 		for (b = 0; b < pt->nb; b++)
 			for (j = 0; j < k; j++)
 				wk->modew[r->comp[j].mode * wk->nb +
 				    wk->pb[pt->off + b]] +=
 				    wk->pc[pt->off + b] * resp[b * k + j];
-		for (j = 0; j < k; j++) {
-			wk->pw[p * k + j] = pi[j];
+		for (j = 0; j < k; j++)
 			r->point_mode_frac[p * nm + r->comp[j].mode] += pi[j];
-		}
 		r->point_ws[p] = pt->p->ws_bytes;
 		r->point_ios[p] = (uint64_t)pt->n;
 		r->point_mlog[p] = mean / pt->n;
@@ -575,8 +657,7 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 	struct fit_gmm		 g;
 	struct rng		 rng;
 	struct tiers_boundary	*bd;
-	struct tiers_pt		*pt;
-	double			*pc, *w, *f, pi[FIT_GMM_MAX], n, c;
+	double			*pc, *pw, *f, c;
 	double			 sum[TIERS_MAX_MODES], sum2[TIERS_MAX_MODES];
 	double			 asum[TIERS_MAX_MODES], asum2[TIERS_MAX_MODES];
 	size_t			 agot[TIERS_MAX_MODES];
@@ -589,7 +670,7 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 		return;
 	total = wk->pt[wk->np - 1].off + wk->pt[wk->np - 1].nb;
 	pc = xcalloc(total + 1, sizeof *pc);
-	w = xcalloc(wk->nb, sizeof *w);
+	pw = xcalloc(wk->np * wk->g.k, sizeof *pw);
 	f = xcalloc(wk->np * r->nmodes, sizeof *f);
 	memset(sum, 0, sizeof sum);
 	memset(sum2, 0, sizeof sum2);
@@ -599,30 +680,19 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 	memset(agot, 0, sizeof agot);
 	rng_seed(&rng, TIERS_BOOT_SEED);
 	for (rep = 0; rep < TIERS_BOOT_REPS; rep++) {
-		memset(w, 0, wk->nb * sizeof *w);
-		for (q = 0; q < total; q++) {
+		for (q = 0; q < total; q++)
 			pc[q] = tiers_poisson(&rng, wk->pc[q]);
-			w[wk->pb[q]] += pc[q];
-		}
 		g = wk->g;
-		if (fit_gmm_refine(wk->x, w, wk->nb, TIERS_MIN_SIGMA, 200,
-		    &g) != 0)
+		memcpy(pw, wk->pw, wk->np * g.k * sizeof *pw);
+		if (fit_gmm_groups(wk->px, pc, wk->off, wk->np,
+		    TIERS_MIN_SIGMA, 200, &g, pw) != 0)
 			continue;
+		/* cumulative: f[p][i] = reads in modes [0, i] */
 		memset(f, 0, wk->np * r->nmodes * sizeof *f);
-		for (p = 0; p < wk->np; p++) {
-			pt = &wk->pt[p];
-			for (n = 0, q = 0; q < pt->nb; q++)
-				n += pc[pt->off + q];
-			if (n == 0)
-				continue;
-			tiers_weights(g.mu, g.sigma, g.weight, g.k,
-			    wk->px + pt->off, pc + pt->off, pt->nb, 1e-7, pi,
-			    NULL);
-			/* cumulative: f[p][i] = reads in modes [0, i] */
+		for (p = 0; p < wk->np; p++)
 			for (j = 0; j < g.k; j++)
 				for (i = r->comp[j].mode; i < r->nmodes; i++)
-					f[p * r->nmodes + i] += pi[j];
-		}
+					f[p * r->nmodes + i] += pw[p * g.k + j];
 		for (i = 0; i + 1 < r->nmodes; i++) {
 			bd = &r->boundary[i];
 			if (bd->verdict != TIERS_TIER)
@@ -661,7 +731,7 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 		}
 	}
 	free(f);
-	free(w);
+	free(pw);
 	free(pc);
 }
 
@@ -910,6 +980,7 @@ tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 		snprintf(r->note, sizeof r->note, "latency mixture fit failed");
 		goto out;
 	}
+	tiers_refine(&wk);
 	tiers_modes(&wk, r);
 	tiers_fractions(&wk, r);
 	tiers_assemble(&wk, r);
