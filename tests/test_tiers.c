@@ -271,6 +271,10 @@ t_planner(void **state)
 	}
 	print_message("planner: %zu points after %zu rounds\n", n, rounds);
 	t_check_truth(&t_three, 2, &r);
+	assert_true(tiers_pinned(&r, TIERS_TARGET_REL) ||
+	    tiers_next_points(pts, n, &r, 256 * MiB, 8 * GiB, 4096, next,
+	    8) == 0);
+	assert_false(tiers_pinned(&r, 1e-6));
 	for (i = 0; i < r.ntiers; i++) {
 		c = (double)r.tier[i].capacity_bytes;
 		assert_true((r.tier[i].capacity_high_bytes -
@@ -285,7 +289,8 @@ t_planner(void **state)
 
 	/* Without an analysis: fill the widest gaps of the grid. */
 	pts = t_scan(&t_three, 256 * MiB, 8 * GiB, 3, 100, 1);
-	tiers_result_init(&r);
+	tiers_result_free(&r);
+	assert_false(tiers_pinned(&r, TIERS_TARGET_REL));
 	k = tiers_next_points(pts, 3, &r, 256 * MiB, 8 * GiB, 4096, next, 8);
 	assert_true(k > 0);
 	for (i = 0; i < k; i++) {
