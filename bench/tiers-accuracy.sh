@@ -48,15 +48,21 @@ truth() {
 		if (u == "ns") return v / 1000
 		return v
 	}
-	$1 ~ /^scan\.tiers\[/ { printf "tier %.0f %g\n", size($3, $4), lat($6, $7) }
+	$1 ~ /^scan\.tiers\[/ {
+		printf "tier %.0f %g\n", size($3, $4), lat($6, $7)
+	}
 	$1 == "scan.backing" { printf "backing %g\n", lat($3, $4) }'
 }
 
 # One scan's figures against the truth: prints "ok|FAIL count capacity-err
 # p50-err backing-err covered device-s".
 judge() {
-	jq -r '.scan | "found \(.tiers | length) \(.backing.lat_us_p50 // -1) \(.device_time_s)",
-	    (.tiers[] | "tier \(.capacity_bytes // 0) \(.lat_us_p50 // 0) \(.capacity_low_bytes // 0) \(.capacity_high_bytes // 0) \(.capacity_at_least)")' "$2" |
+	jq -r '.scan |
+	    (["found", (.tiers | length), (.backing.lat_us_p50 // -1),
+	      .device_time_s] | @tsv),
+	    (.tiers[] | ["tier", (.capacity_bytes // 0), (.lat_us_p50 // 0),
+	      (.capacity_low_bytes // 0), (.capacity_high_bytes // 0),
+	      .capacity_at_least] | @tsv)' "$2" |
 	awk -v truthfile="$1" '
 	BEGIN {
 		while ((getline l < truthfile) > 0) {
@@ -67,7 +73,9 @@ judge() {
 	}
 	function abs(x) { return x < 0 ? -x : x }
 	$1 == "found" { nf = $2; fb = $3; dev = $4 }
-	$1 == "tier" { k++; fc[k] = $2; fp[k] = $3; lo[k] = $4; hi[k] = $5; al[k] = $6 }
+	$1 == "tier" {
+		k++; fc[k] = $2; fp[k] = $3; lo[k] = $4; hi[k] = $5; al[k] = $6
+	}
 	END {
 		ok = nf == nt; ce = 0; pe = 0; cov = 0
 		for (i = 1; i <= nt && i <= nf; i++) {
@@ -109,8 +117,11 @@ for p in "$@"; do
 	awk -v p="$p" -v n="$seeds" -v nt="$nt" '
 	{ ok += $1 == "ok"; if ($3 > ce) ce = $3; if ($4 > pe) pe = $4
 	  if ($5 > be) be = $5; cov += $6; dev += $7; if ($7 > mx) mx = $7 }
-	END { printf "%-22s %2d/%-2d %6.1f%% %6.1f%% %6.1f%% %4d/%-3d %6.1f %6.1f\n",
-	    p, ok, n, 100 * ce, 100 * pe, 100 * be, cov, n * nt, dev / n, mx
-	    exit ok != n }' "$dir/rows" || status=1
+	END {
+		printf "%-22s %2d/%-2d %6.1f%% %6.1f%% %6.1f%% %4d/%-3d", p, ok,
+		    n, 100 * ce, 100 * pe, 100 * be, cov, n * nt
+		printf " %6.1f %6.1f\n", dev / n, mx
+		exit ok != n
+	}' "$dir/rows" || status=1
 done
 exit $status

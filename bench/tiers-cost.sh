@@ -53,17 +53,19 @@ row() {
 	awk -F '\t' -v c0="$c0" -v p0="$p0" -v c1="$c1" -v p1="$p1" '
 	function abs(x) { return x < 0 ? -x : x }
 	{
-		ok = $7 == 2 && abs($8 / c0 - 1) <= 0.05 && abs($10 / c1 - 1) <= 0.05 &&
-		    abs($9 / p0 - 1) <= 0.10 && abs($11 / p1 - 1) <= 0.10
-		printf "%-9s %4s %4d %8.1f %7.1f %8.1f   %5.2f GiB %5.0f us  %5.2f GiB %5.0f us  %5.2f ms  %s\n",
-		    $1, $2, $3, $4, $5, $6, $8 / 1073741824, $9, $10 / 1073741824,
-		    $11, $12 / 1000, ok ? "ok" : "MISSED"
+		ok = $7 == 2 && abs($8 / c0 - 1) <= 0.05 &&
+		    abs($10 / c1 - 1) <= 0.05 && abs($9 / p0 - 1) <= 0.10 &&
+		    abs($11 / p1 - 1) <= 0.10
+		printf "%-9s %4s %4d %8.1f %7.1f %8.1f", $1, $2, $3, $4, $5, $6
+		printf "   %5.2f GiB %5.0f us  %5.2f GiB %5.0f us  %5.2f ms  %s\n",
+		    $8 / 1073741824, $9, $10 / 1073741824, $11, $12 / 1000,
+		    ok ? "ok" : "MISSED"
 	}'
 }
 
-printf 'truth: tiers %.2f GiB at %.0f us, %.2f GiB at %.0f us, backing %.2f ms\n\n' \
+printf 'truth: tiers %.2f GiB at %.0f us, %.2f GiB at %.0f us, %s %.2f ms\n\n' \
     "$(echo "$c0" | awk '{ print $1 / 1073741824 }')" "$p0" \
-    "$(echo "$c1" | awk '{ print $1 / 1073741824 }')" "$p1" \
+    "$(echo "$c1" | awk '{ print $1 / 1073741824 }')" "$p1" backing \
     "$(echo "$b" | awk '{ print $1 / 1000 }')"
 printf '%-9s %4s %4s %8s %7s %8s   %-9s %-8s  %-9s %-8s  %-8s\n' method seed \
     pts measure warm device tier1 p50 tier2 p50 backing
@@ -87,9 +89,12 @@ done
 awk -v c="$classic" -v g="$goal" '
 { n++; t += $1; if ($1 > m) m = $1 }
 END {
-	printf "\nclassic: 23 points x 60 s = %.0f s of reads (%.1f min)\n", c, c / 60
-	printf "tierprobe: %.1f s of device time on average, %.1f s at most, warm-up included: 1/%.1f of the classic reads (goal <= %d s)\n",
-	    t / n, m, c / m, g
+	printf "\nclassic: 23 points x 60 s = %.0f s of reads (%.1f min)\n",
+	    c, c / 60
+	printf "tierprobe: %.1f s of device time on average, %.1f s at most,",
+	    t / n, m
+	printf " warm-up included: 1/%.1f of the classic reads (goal <= %d s)\n",
+	    c / m, g
 	exit m > g
 }' "$dir/dev" || status=1
 exit $status

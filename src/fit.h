@@ -59,7 +59,7 @@ double	fit_gmm_quantile(const struct fit_gmm *, unsigned, double);
 /* A capacity fitted to hit fractions, f(S) = min(1, C / S). */
 struct fit_capacity {
 	double	c;			/* capacity, units of s */
-	double	low;			/* 95% interval from the chi2 profile: */
+	double	low;			/* 95% interval (chi2 profile): */
 	double	high;			/* 0 and INFINITY when unbounded */
 	double	chi2;			/* weighted residuals of the fit */
 	double	chi2_const;		/* ... of the best constant f */
@@ -76,8 +76,8 @@ struct fit_capacity {
  * within t^2 * max(1, chi2 / dof) of its minimum (Student t): the model's
  * kink at s = c makes the linearised covariance too optimistic.  Then
  * min(1, (c / s)^alpha) is fitted too, alpha with its standard error (from
- * the covariance, chi2-scaled).  Returns 0, or -1 if the fit fails (fewer than two points, no
- * point above the fitted c).
+ * the covariance, chi2-scaled).  Returns 0, or -1 if the fit fails (fewer
+ * than two points, no point above the fitted c).
  */
 int	fit_capacity(const double *, const double *, const double *, size_t,
 	    struct fit_capacity *);

@@ -102,7 +102,8 @@ struct tiers_work {
 	size_t		*pb;		/* per-point bucket: index into x */
 	double		*pc;		/* per-point bucket: count */
 	double		*px;		/* per-point bucket: ln(ns) */
-	size_t		*off;		/* point p's bins: [off[p], off[p + 1]) */
+	size_t		*off;		/* bins of point p: off[p] to
+					   off[p + 1] - 1 */
 	double		*pw;		/* [p * k + j] point mixing weights */
 	double		*s;		/* ws / max ws of each point */
 	double		*bvar;		/* [i * np + p] variance of point p's
@@ -813,8 +814,10 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 			t->capacity_high_bytes = 0;
 			closed = 1;
 		} else {
-			t->capacity_bytes = (uint64_t)llround(bd->capacity_bytes);
-			t->capacity_low_bytes = (uint64_t)llround(bd->low_bytes);
+			t->capacity_bytes =
+			    (uint64_t)llround(bd->capacity_bytes);
+			t->capacity_low_bytes =
+			    (uint64_t)llround(bd->low_bytes);
 			t->capacity_high_bytes =
 			    (uint64_t)llround(bd->high_bytes);
 		}
@@ -993,6 +996,13 @@ out:
 	return (rc);
 }
 
+/* A boundary with a fitted capacity worth more reads. */
+static int
+tiers_is_candidate(enum tiers_verdict v)
+{
+	return (v == TIERS_TIER || v == TIERS_AT_LEAST || v == TIERS_WIDE);
+}
+
 /* Add ws to the plan unless it is out of range or near a measured one. */
 static void
 tiers_plan_add(double ws, uint64_t min_ws, uint64_t max_ws, uint32_t align,
@@ -1043,9 +1053,7 @@ tiers_next_points(const struct point *pts, size_t n,
 		/* Capacities not yet known to the target: sample above them. */
 		for (i = 0; i + 1 < r->nmodes; i++) {
 			bd = &r->boundary[i];
-			if (bd->verdict != TIERS_TIER &&
-			    bd->verdict != TIERS_AT_LEAST &&
-			    bd->verdict != TIERS_WIDE)
+			if (!tiers_is_candidate(bd->verdict))
 				continue;
 			c = bd->capacity_bytes;
 			if (bd->verdict == TIERS_TIER &&
@@ -1141,9 +1149,7 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 		return (-1);
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
-		if (bd->verdict == TIERS_TIER || bd->verdict == TIERS_AT_LEAST ||
-		    bd->verdict == TIERS_WIDE)
-			any = 1;
+		any |= tiers_is_candidate(bd->verdict);
 	}
 	if (!any)
 		return (-1);
@@ -1167,8 +1173,7 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 	n = (double)h->count;
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
-		if (bd->verdict != TIERS_TIER && bd->verdict != TIERS_AT_LEAST &&
-		    bd->verdict != TIERS_WIDE)
+		if (!tiers_is_candidate(bd->verdict))
 			continue;
 		if ((double)ws_bytes <= bd->capacity_bytes)
 			continue;	/* below the cache: all hits */

@@ -25,8 +25,8 @@ struct tier {
 					   capacity_bytes is a lower bound */
 	double		lat_us_p50;
 	double		lat_us_p99;
-	uint64_t	capacity_cp_bytes;	/* change-point estimate: the
-						   middle of the shift; 0 none */
+	uint64_t	capacity_cp_bytes;	/* change-point estimate: mid
+						   shift; 0 none */
 	size_t		first_mode;	/* the modes this tier is made of */
 	size_t		nmodes;
 	double		fit_rchi2;	/* chi2 / dof of the hit-ratio fit */
@@ -38,7 +38,7 @@ enum tiers_verdict {
 	TIERS_AT_LEAST,			/* a cache at least max ws */
 	TIERS_NO_MISSES,		/* the faster modes serve every point */
 	TIERS_NO_FIT,			/* the fit failed */
-	TIERS_MISFIT,			/* fractions do not follow min(1, C/S) */
+	TIERS_MISFIT,			/* fractions are not min(1, C/S) */
 	TIERS_FLAT,			/* fractions do not depend on ws */
 	TIERS_WIDE,			/* interval reaches 0 or max ws */
 	TIERS_NOT_LARGER,		/* not above the previous capacity */

@@ -282,7 +282,8 @@ t_planner(void **state)
 		    TIERS_TARGET_REL * c);
 		/* Some point measured within 1x..1.5x of each capacity. */
 		for (near = 0, k = 0; k < n; k++)
-			near += pts[k].ws_bytes > c && pts[k].ws_bytes < 1.5 * c;
+			near += pts[k].ws_bytes > c &&
+			    pts[k].ws_bytes < 1.5 * c;
 		assert_true(near > 0);
 	}
 	t_free_points(pts, n);
