@@ -19,6 +19,8 @@
 #include "xmalloc.h"
 
 #define FIT_EM_MAX_ITER	1000
+#define FIT_EM_EXPLORE	300		/* rounds per start, before the best
+					   one is run to convergence */
 #define FIT_EM_TOL	1e-10		/* relative change of loglik */
 #define FIT_PEAK_STEP	0.02		/* grid of the peak finder, in x */
 #define FIT_PEAK_BW	0.06		/* its smoothing kernel, in x */
@@ -73,15 +75,15 @@ fit_gmm_sort(struct fit_gmm *g)
 
 /* Log of weight[j] * N(x; mu[j], sigma[j]) for every component. */
 static void
-fit_gmm_logdens(const struct fit_gmm *g, double x, double *ld)
+fit_gmm_logdens(const struct fit_gmm *g, const double *lnorm, double x,
+    double *ld)
 {
 	size_t	j;
 	double	z;
 
 	for (j = 0; j < g->k; j++) {
 		z = (x - g->mu[j]) / g->sigma[j];
-		ld[j] = log(g->weight[j]) - log(g->sigma[j]) - 0.5 * z * z -
-		    0.5 * log(2 * M_PI);
+		ld[j] = lnorm[j] - 0.5 * z * z;
 	}
 }
 
@@ -108,25 +110,29 @@ fit_logsumexp(const double *ld, size_t k)
  */
 static int
 fit_gmm_em(const double *x, const double *w, size_t n, double min_sigma,
-    struct fit_gmm *g)
+    int max_iter, struct fit_gmm *g)
 {
 	double	ld[FIT_GMM_MAX], sw[FIT_GMM_MAX], sd[FIT_GMM_MAX];
 	double	sdd[FIT_GMM_MAX], wt, lse, r, d, ll, prev = -INFINITY, mean;
+	double	lnorm[FIT_GMM_MAX];
 	size_t	i, j;
 	int	it;
 
 	wt = 0;
 	for (i = 0; i < n; i++)
 		wt += w[i];
-	for (it = 0; it < FIT_EM_MAX_ITER; it++) {
+	for (it = 0; it < max_iter; it++) {
 		memset(sw, 0, sizeof sw);
 		memset(sd, 0, sizeof sd);
 		memset(sdd, 0, sizeof sdd);
+		for (j = 0; j < g->k; j++)
+			lnorm[j] = log(g->weight[j]) - log(g->sigma[j]) -
+			    0.5 * log(2 * M_PI);
 		ll = 0;
 		for (i = 0; i < n; i++) {
 			if (w[i] <= 0)
 				continue;
-			fit_gmm_logdens(g, x[i], ld);
+			fit_gmm_logdens(g, lnorm, x[i], ld);
 			lse = fit_logsumexp(ld, g->k);
 			ll += w[i] * lse;
 			for (j = 0; j < g->k; j++) {
@@ -264,18 +270,14 @@ fit_gmm_start_peaks(const double *x, const double *w, size_t n, size_t k,
 	return (0);
 }
 
-/* Start: split the widest component of a (k - 1)-component fit in two. */
+/* Start: split component wide of a (k - 1)-component fit in two. */
 static void
-fit_gmm_start_split(const struct fit_gmm *prev, struct fit_gmm *g)
+fit_gmm_start_split(const struct fit_gmm *prev, size_t wide,
+    struct fit_gmm *g)
 {
-	size_t	j, wide = 0;
 	double	s;
 
 	*g = *prev;
-	for (j = 1; j < prev->k; j++)
-		if (prev->weight[j] * prev->sigma[j] >
-		    prev->weight[wide] * prev->sigma[wide])
-			wide = j;
 	s = prev->sigma[wide];
 	g->k = prev->k + 1;
 	g->mu[g->k - 1] = prev->mu[wide] + s / 2;
@@ -284,27 +286,30 @@ fit_gmm_start_split(const struct fit_gmm *prev, struct fit_gmm *g)
 	g->weight[wide] = g->weight[g->k - 1] = prev->weight[wide] / 2;
 }
 
-/* EM from each start; keep the most likely fit in *out. */
+/*
+ * EM from each start (quantiles, density peaks, and each component of the
+ * (k - 1)-component fit split in two); keep the most likely fit in *out.
+ */
 static int
 fit_gmm_starts(const double *x, const double *w, size_t n, size_t k,
     double min_sigma, const struct fit_gmm *prev, struct fit_gmm *out)
 {
 	struct fit_gmm	g;
-	int		s, found = 0;
+	size_t		s, nsplit = 0;
+	int		found = 0;
 
-	for (s = 0; s < 3; s++) {
+	if (prev != NULL && prev->k + 1 == k)
+		nsplit = prev->k;
+	for (s = 0; s < 2 + nsplit; s++) {
 		memset(&g, 0, sizeof g);
 		if (s == 0)
 			fit_gmm_start_quantiles(x, w, n, k, min_sigma, &g);
 		else if (s == 1) {
 			if (fit_gmm_start_peaks(x, w, n, k, min_sigma, &g) != 0)
 				continue;
-		} else {
-			if (prev == NULL || prev->k + 1 != k)
-				continue;
-			fit_gmm_start_split(prev, &g);
-		}
-		if (fit_gmm_em(x, w, n, min_sigma, &g) != 0)
+		} else
+			fit_gmm_start_split(prev, s - 2, &g);
+		if (fit_gmm_em(x, w, n, min_sigma, FIT_EM_EXPLORE, &g) != 0)
 			continue;
 		if (!found || g.loglik > out->loglik)
 			*out = g;
@@ -333,10 +338,15 @@ fit_gmm(const double *x, const double *w, size_t n, size_t k,
 {
 	if (k < 1 || k > FIT_GMM_MAX || n == 0 || fit_total(w, n) <= 0)
 		return (-1);
-	return (fit_gmm_starts(x, w, n, k, min_sigma, NULL, out));
+	if (fit_gmm_starts(x, w, n, k, min_sigma, NULL, out) != 0)
+		return (-1);
+	return (fit_gmm_em(x, w, n, min_sigma, FIT_EM_MAX_ITER, out));
 }
 
-/* Fit mixtures of 1 to kmax components and keep the lowest BIC. */
+/*
+ * Fit mixtures of 1, 2, ... components and keep the lowest BIC, stopping at
+ * the first k that does not improve on k - 1 (or at kmax).
+ */
 int
 fit_gmm_bic(const double *x, const double *w, size_t n, size_t kmax,
     double min_sigma, struct fit_gmm *out)
@@ -352,13 +362,93 @@ fit_gmm_bic(const double *x, const double *w, size_t n, size_t kmax,
 	for (k = 1; k <= kmax; k++) {
 		if (fit_gmm_starts(x, w, n, k, min_sigma,
 		    have_prev ? &prev : NULL, &g) != 0)
-			continue;
-		if (!have_prev || g.bic < out->bic)
-			*out = g;
-		prev = g;
+			break;
+		if (have_prev && g.bic >= prev.bic)
+			break;
+		*out = prev = g;
 		have_prev = 1;
 	}
-	return (have_prev ? 0 : -1);
+	if (!have_prev)
+		return (-1);
+	g = *out;
+	if (fit_gmm_em(x, w, n, min_sigma, FIT_EM_MAX_ITER, &g) == 0)
+		*out = g;
+	return (0);
+}
+
+/*
+ * EM with shared components and per-group mixing weights.  E-step: the
+ * responsibility of component j for value q of group i is proportional to
+ * w[i][j] N(x_q; mu_j, sigma_j); M-step: each group's weights from its own
+ * responsibilities, every component's mean and sd from all groups'.
+ */
+int
+fit_gmm_groups(const double *x, const double *c, const size_t *off,
+    size_t ng, double min_sigma, int max_iter, struct fit_gmm *g, double *w)
+{
+	double	lnorm[FIT_GMM_MAX], ld[FIT_GMM_MAX], sw[FIT_GMM_MAX];
+	double	sd[FIT_GMM_MAX], sdd[FIT_GMM_MAX], nw[FIT_GMM_MAX], total = 0;
+	double	ll, prev = -INFINITY, lse, r, d, n, mean, z;
+	size_t	i, j, q, k = g->k;
+	int	it;
+
+	if (k < 1 || k > FIT_GMM_MAX || ng == 0)
+		return (-1);
+	for (it = 0; it < max_iter; it++) {
+		memset(sw, 0, sizeof sw);
+		memset(sd, 0, sizeof sd);
+		memset(sdd, 0, sizeof sdd);
+		ll = 0;
+		total = 0;
+		for (i = 0; i < ng; i++) {
+			for (j = 0; j < k; j++)
+				lnorm[j] = (w[i * k + j] > 0 ?
+				    log(w[i * k + j]) : -INFINITY) -
+				    log(g->sigma[j]) - 0.5 * log(2 * M_PI);
+			memset(nw, 0, sizeof nw);
+			n = 0;
+			for (q = off[i]; q < off[i + 1]; q++) {
+				if (c[q] <= 0)
+					continue;
+				for (j = 0; j < k; j++) {
+					z = (x[q] - g->mu[j]) / g->sigma[j];
+					ld[j] = lnorm[j] - 0.5 * z * z;
+				}
+				lse = fit_logsumexp(ld, k);
+				ll += c[q] * lse;
+				n += c[q];
+				for (j = 0; j < k; j++) {
+					r = c[q] * exp(ld[j] - lse);
+					d = x[q] - g->mu[j];
+					nw[j] += r;
+					sw[j] += r;
+					sd[j] += r * d;
+					sdd[j] += r * d * d;
+				}
+			}
+			total += n;
+			for (j = 0; j < k && n > 0; j++)
+				w[i * k + j] = nw[j] / n;
+		}
+		g->loglik = ll;
+		g->iterations = it;
+		if (it > 0 && fabs(ll - prev) <= FIT_EM_TOL * fabs(ll))
+			break;
+		prev = ll;
+		for (j = 0; j < k; j++) {
+			if (sw[j] <= 1e-9 * total)
+				return (-1);
+			mean = sd[j] / sw[j];
+			g->mu[j] += mean;
+			d = sdd[j] / sw[j] - mean * mean;
+			g->sigma[j] = d > min_sigma * min_sigma ? sqrt(d) :
+			    min_sigma;
+		}
+	}
+	for (j = 0; j < k; j++)
+		g->weight[j] = total > 0 ? sw[j] / total : 0;
+	g->bic = -2 * g->loglik + (3.0 * k - 1) * log(total);
+	return (0);
 }
 
 /* Weighted density of component j at x. */

@@ -31,11 +31,21 @@ int	fit_gmm(const double *, const double *, size_t, size_t, double,
 	    struct fit_gmm *);
 
 /*
- * The mixture of 1 to kmax components with the lowest BIC.  Returns 0, or
- * -1 when there is no data.
+ * The mixture of 1 to kmax components with the lowest BIC, trying k = 1, 2,
+ * ... until BIC stops improving.  Returns 0, or -1 when there is no data.
  */
 int	fit_gmm_bic(const double *, const double *, size_t, size_t, double,
 	    struct fit_gmm *);
+
+/*
+ * EM for ng groups of values sharing the components of g, each group with
+ * its own mixing weights (w[i * k + j], group i, component j; start values
+ * in, fit out): group i is x[off[i]] .. x[off[i + 1] - 1] with counts c.
+ * Components keep their order; g->weight becomes the pooled weights.  At
+ * most max_iter rounds.  Returns 0, or -1 when a component empties.
+ */
+int	fit_gmm_groups(const double *, const double *, const size_t *, size_t,
+	    double, int, struct fit_gmm *, double *);
 
 /* Weighted density weight[j] * N(x; mu[j], sigma[j]) of component j. */
 double	fit_gmm_density(const struct fit_gmm *, size_t, double);
@@ -49,7 +59,7 @@ double	fit_gmm_quantile(const struct fit_gmm *, unsigned, double);
 /* A capacity fitted to hit fractions, f(S) = min(1, C / S). */
 struct fit_capacity {
 	double	c;			/* capacity, units of s */
-	double	low;			/* 95% interval from the chi2 profile: */
+	double	low;			/* 95% interval (chi2 profile): */
 	double	high;			/* 0 and INFINITY when unbounded */
 	double	chi2;			/* weighted residuals of the fit */
 	double	chi2_const;		/* ... of the best constant f */
@@ -66,8 +76,8 @@ struct fit_capacity {
  * within t^2 * max(1, chi2 / dof) of its minimum (Student t): the model's
  * kink at s = c makes the linearised covariance too optimistic.  Then
  * min(1, (c / s)^alpha) is fitted too, alpha with its standard error (from
- * the covariance, chi2-scaled).  Returns 0, or -1 if the fit fails (fewer than two points, no
- * point above the fitted c).
+ * the covariance, chi2-scaled).  Returns 0, or -1 if the fit fails (fewer
+ * than two points, no point above the fitted c).
  */
 int	fit_capacity(const double *, const double *, const double *, size_t,
 	    struct fit_capacity *);

@@ -35,6 +35,7 @@ report_free(struct report *r)
 		return;
 	if (r->scan != NULL) {
 		report_free_points(r->scan->points, r->scan->npoints);
+		tiers_result_free(&r->scan->tiers);
 		free(r->scan);
 		r->scan = NULL;
 	}

@@ -2,18 +2,36 @@
 /*
  * The working-set scan: one point per working-set size, smallest first, so
  * each point's sequential warm-up only reads what the previous one did not.
+ * A log grid is adaptive: each point stops once its hit fractions pin the
+ * capacities found so far, and points the analysis asks for ahead of the
+ * current size join the queue (tiers_point_enough, tiers_next_points).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
+#include "hist.h"
 #include "progress.h"
 #include "scan.h"
 #include "xmalloc.h"
 
 /* Enough I/Os per point for a p99 that means something. */
 #define SCAN_MIN_IOS	2000
+/* Adaptive: reads of a point's first look, and of the smallest top-up. */
+#define SCAN_FIRST_IOS	400
+/* Adaptive: points the planner may add, and asks for at a time. */
+#define SCAN_MAX_ADDED	32
+#define SCAN_PLAN	8
+/* Adaptive: queued sizes this close to each other are one. */
+#define SCAN_NEAR	0.03
+/*
+ * Adaptive: the largest point's final top-up aims at intervals of +-4%,
+ * so that capacities land within +-5% of the truth on nearly every run,
+ * and may take this many times --max-time (or what --budget leaves).
+ */
+#define SCAN_FINISH_REL		0.04
+#define SCAN_FINISH_FACTOR	3
 
 static uint64_t
 scan_round(double v, uint32_t align)
@@ -87,6 +105,179 @@ scan_measure(struct engine *e, struct rng *r, const struct scan_spec *sp,
 	return (ret);
 }
 
+/* Device time left in the budget; INFINITY without one. */
+static double
+scan_budget_left(const struct scan_spec *sp, const struct scan_result *res)
+{
+	if (sp->budget_s <= 0)
+		return (INFINITY);
+	return (sp->budget_s - res->device_time_s);
+}
+
+/* Fold the reads of a top-up measurement into the point. */
+static void
+scan_merge(struct point *pt, const struct point *more)
+{
+	uint64_t	n = pt->ios + more->ios;
+
+	hist_merge(pt->hist, more->hist);
+	if (n > 0 && isfinite(more->ci95_rel))
+		pt->ci95_rel = more->ci95_rel * sqrt((double)more->ios / n);
+	pt->ios = n;
+	pt->seconds += more->seconds;
+	pt->warm_seconds += more->warm_seconds;
+	pt->iops = pt->seconds > 0 ? pt->ios / pt->seconds : 0;
+	pt->bytes_per_s = pt->iops * pt->bs;
+	point_summarise(pt);
+}
+
+/*
+ * Adaptive point: a first look of SCAN_FIRST_IOS reads, then top-ups
+ * (doubling the reads, no warm-up) while the analysis of everything so far
+ * says this point's hit fractions do not pin the capacity candidates yet,
+ * or, when it has no candidate to judge by, while the mean latency is not
+ * known to the precision asked; within the point's time limit and the
+ * budget.  The point is appended to res and res->tiers analysed with it.
+ */
+static int
+scan_adaptive_point(struct engine *e, struct rng *r,
+    const struct scan_spec *sp, uint64_t ws, uint64_t *touched,
+    struct scan_result *res)
+{
+	struct sample_spec	 ss;
+	struct point		*pt, more;
+	double			 left;
+	size_t			 n0 = res->npoints;
+	int			 ret, enough;
+
+	memset(&ss, 0, sizeof(ss));
+	ss.ws_bytes = ws;
+	ss.warm_from = ws > *touched ? *touched : 0;
+	ss.warm_random = 1;
+	ss.bs = sp->bs;
+	ss.iodepth = sp->iodepth;
+	ss.precision = HUGE_VAL;	/* stop at min_ios */
+	ss.max_time_s = fmin(sp->max_time_s, scan_budget_left(sp, res));
+	ss.min_ios = SCAN_FIRST_IOS;
+	ret = sampler_measure(e, r, &ss, &more, NULL, progress_update, NULL);
+	if (ws > *touched)
+		*touched = ws;
+	res->device_time_s += more.seconds + more.warm_seconds;
+	if (more.ios == 0) {
+		point_free(&more);
+		return (ret);
+	}
+	res->points = xreallocarray(res->points, res->npoints + 1,
+	    sizeof(*res->points));
+	res->points[res->npoints++] = more;
+	pt = &res->points[n0];
+
+	while (ret == 0) {
+		tiers_analyse(res->points, res->npoints, &res->tiers);
+		enough = tiers_point_enough(&res->tiers, ws, pt->hist,
+		    TIERS_TARGET_REL);
+		left = fmin(sp->max_time_s - pt->seconds,
+		    scan_budget_left(sp, res));
+		if (enough < 0)
+			enough = pt->ci95_rel <= sp->precision;
+		if (enough || left <= 0)
+			break;
+		ss.warm_from = ws;	/* nothing to warm, nor to settle */
+		ss.warm_random = 0;
+		ss.min_ios = pt->ios;
+		ss.max_time_s = left;
+		ret = sampler_measure(e, r, &ss, &more, NULL, progress_update,
+		    NULL);
+		res->device_time_s += more.seconds + more.warm_seconds;
+		if (more.ios > 0)
+			scan_merge(pt, &more);
+		point_free(&more);
+	}
+	progress_point_done(pt);
+	return (ret);
+}
+
+/*
+ * While a capacity's interval is wider than SCAN_FINISH_REL, add reads to
+ * the largest point: every cache's fraction shows there, it holds the most
+ * reads of the slowest modes, and it is the one point whose caches are
+ * still in the state it left them in.  Bounded by the budget when there is
+ * one, else by SCAN_FINISH_FACTOR times the point's time limit.
+ */
+static int
+scan_adaptive_finish(struct engine *e, struct rng *r,
+    const struct scan_spec *sp, struct scan_result *res, uint64_t touched)
+{
+	struct sample_spec	 ss;
+	struct point		*pt = NULL, more;
+	double			 left;
+	size_t			 i;
+	int			 ret = 0;
+
+	for (i = 0; i < res->npoints; i++)
+		if (res->points[i].ws_bytes == touched)
+			pt = &res->points[i];
+	if (pt == NULL)
+		return (0);
+	memset(&ss, 0, sizeof(ss));
+	ss.ws_bytes = pt->ws_bytes;
+	ss.warm_from = pt->ws_bytes;
+	ss.bs = sp->bs;
+	ss.iodepth = sp->iodepth;
+	ss.precision = HUGE_VAL;
+	while (ret == 0 && res->tiers.analysed &&
+	    !tiers_pinned(&res->tiers, SCAN_FINISH_REL)) {
+		left = sp->budget_s > 0 ? scan_budget_left(sp, res) :
+		    SCAN_FINISH_FACTOR * sp->max_time_s - pt->seconds;
+		if (left <= 0)
+			break;
+		ss.min_ios = pt->ios;
+		ss.max_time_s = left;
+		ret = sampler_measure(e, r, &ss, &more, NULL, progress_update,
+		    NULL);
+		res->device_time_s += more.seconds + more.warm_seconds;
+		if (more.ios > 0)
+			scan_merge(pt, &more);
+		point_free(&more);
+		tiers_analyse(res->points, res->npoints, &res->tiers);
+	}
+	return (ret);
+}
+
+/*
+ * Queue the planner's sizes that lie ahead of ws (behind it, the caches
+ * would need warming again), unless one is queued already.
+ */
+static void
+scan_queue_plan(const struct scan_spec *sp, struct scan_result *res,
+    uint64_t ws, uint64_t **queue, size_t *nq, size_t next, size_t *added)
+{
+	uint64_t	plan[SCAN_PLAN], v;
+	size_t		k, j, q;
+
+	k = tiers_next_points(res->points, res->npoints, &res->tiers,
+	    sp->min_ws, sp->max_ws, sp->align, plan, SCAN_PLAN);
+	for (j = 0; j < k && *added < SCAN_MAX_ADDED; j++) {
+		v = plan[j];
+		if (v <= ws)
+			continue;
+		for (q = next; q < *nq; q++)
+			if (fabs((double)(*queue)[q] - v) <=
+			    SCAN_NEAR * (double)v)
+				break;
+		if (q < *nq)
+			continue;
+		for (q = next; q < *nq && (*queue)[q] < v; q++)
+			;
+		*queue = xreallocarray(*queue, *nq + 1, sizeof(**queue));
+		memmove(*queue + q + 1, *queue + q,
+		    (*nq - q) * sizeof(**queue));
+		(*queue)[q] = v;
+		(*nq)++;
+		(*added)++;
+	}
+}
+
 static int
 scan_cmp_ws(const void *a, const void *b)
 {
@@ -102,10 +293,11 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 {
 	struct point	 next;
 	uint64_t	*ws, touched = 0;
-	size_t		 n, i;
+	size_t		 n, i, added = 0;
 	int		 ret = 0;
 
 	memset(res, 0, sizeof(*res));
+	tiers_result_init(&res->tiers);
 	n = scan_grid(sp, &ws);
 	progress_phase("scan", n);
 	for (i = 0; i < n && ret == 0; i++) {
@@ -116,9 +308,17 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 		next.bs = sp->bs;
 		next.iodepth = sp->iodepth;
 		progress_point_start(i, &next);
-		ret = scan_measure(e, r, sp, ws[i], &touched, res);
+		if (sp->step > 0) {
+			ret = scan_measure(e, r, sp, ws[i], &touched, res);
+			continue;
+		}
+		ret = scan_adaptive_point(e, r, sp, ws[i], &touched, res);
+		if (ret == 0 && res->tiers.analysed)
+			scan_queue_plan(sp, res, ws[i], &ws, &n, i + 1, &added);
 	}
 	free(ws);
+	if (ret == 0 && sp->step == 0)
+		ret = scan_adaptive_finish(e, r, sp, res, touched);
 	progress_end();
 	qsort(res->points, res->npoints, sizeof(*res->points), scan_cmp_ws);
 	res->interrupted = ret == 1;
@@ -138,5 +338,6 @@ scan_result_free(struct scan_result *res)
 	for (i = 0; i < res->npoints; i++)
 		point_free(&res->points[i]);
 	free(res->points);
+	tiers_result_free(&res->tiers);
 	memset(res, 0, sizeof(*res));
 }

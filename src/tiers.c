@@ -11,6 +11,7 @@
 #include "changepoint.h"
 #include "fit.h"
 #include "hist.h"
+#include "rng.h"
 #include "sampler.h"
 #include "tiers.h"
 #include "units.h"
@@ -23,28 +24,39 @@
  * C_k blocks between them (the k fastest places) serve min(1, C_k / S) of the
  * reads, whatever their replacement policy.
  *
- * 1. Modes.  The histograms of all points are pooled and a Gaussian mixture
- *    on ln(latency) is fitted by EM over the buckets (weights = counts), with
- *    1 to 5 components, keeping the lowest BIC.  Adjacent components that are
- *    not clearly separated (Ashman's D = |mu1 - mu2| / sqrt((s1^2 + s2^2) / 2)
- *    below 2), or negligible, are one mode: a skewed latency shape is fitted
- *    by several components, but it is still one place.
- * 2. Fractions.  For each point the mixing weights alone are refitted by EM
- *    with the components fixed: the fraction of that point's reads from each
- *    mode.
+ * 1. Modes.  The histograms of all points are pooled into bins 1% wide in
+ *    ln(latency) and a Gaussian mixture is fitted by EM over the bins
+ *    (weights = counts), k = 1, 2, ... up to 5 components while BIC keeps
+ *    improving.  Adjacent components that are not clearly separated
+ *    (Ashman's D = |mu1 - mu2| / sqrt((s1^2 + s2^2) / 2) below 2), or
+ *    negligible, are one mode: a skewed latency shape is fitted by several
+ *    components, but it is still one place.
+ * 2. Fractions.  The mixture is refitted with the components shared and a
+ *    mixing weight per point (EM over every point's bins): the weights are
+ *    the fraction of that point's reads from each mode, and points served
+ *    by one place alone (below the smallest cache, between two caches) pin
+ *    that place's shape where a pooled fit would lean on the reads in which
+ *    places overlap.
  * 3. Capacities.  Between modes i and i + 1 lies a candidate cache: F(S), the
  *    fraction of reads in modes 0..i, is fitted with min(1, C / S) by
- *    weighted least squares (weights 1 / (F(1 - F) / n + 0.005^2): binomial
- *    noise plus a floor for drift and misclassification), giving C and a 95%
- *    interval (Student t, scaled up by the misfit).  The candidate is a cache
- *    only if the curve fits (chi2 / dof <= 16), explains the data far better
- *    than a constant fraction (a device whose own latency is bimodal has
- *    fractions that do not depend on S), and its interval excludes 0 and
- *    the largest ws scanned; when it reaches the largest ws from above half
- *    of it, the cache is reported as at least its interval's lower end.
- *    The modes between two accepted boundaries make one tier; those after
- *    the last are the backing store.  Tier latencies are quantiles of the
- *    pooled buckets weighted by their responsibilities for the tier's modes.
+ *    weighted least squares.  A point's variance is the inverse of its
+ *    Fisher information about F (binomial F (1 - F) / n when the modes do
+ *    not overlap, more when they do) plus 0.01^2 for drift and shape error.
+ *    The 95% interval of C comes from the chi2 profile (Student t, scaled
+ *    up by the misfit), widened to +-1.96 sd of a bootstrap that redraws
+ *    every bin count and refits the whole chain, as the shapes' error is
+ *    shared by all points.  The candidate is a cache only if the curve fits
+ *    (chi2 / dof <= 9), explains the data far better than a constant
+ *    fraction (a device whose own latency is bimodal has fractions that do
+ *    not depend on S), follows the law itself (min(1, (C / S)^alpha) fitted
+ *    alongside must not put alpha clearly away from 1: a bimodal store
+ *    behind a cache gives F = a + b C / S, alpha well below 1), and has an
+ *    interval that excludes 0 and the largest ws scanned; when it reaches
+ *    the largest ws from above half of it, the cache is reported as at
+ *    least its interval's lower end.  The modes between two accepted
+ *    boundaries make one tier; those after the last are the backing store.
+ *    Latencies are quantiles of the pooled bins weighted by their
+ *    responsibilities for the tier's modes.
  * 4. Cross-check.  PELT (L2 cost) segments the mean ln(latency) of the points
  *    in ws order.  Under the model that series is flat up to the smallest
  *    cache and moves towards the backing latency beyond it, so the two
@@ -53,10 +65,11 @@
  *    shift within [C, 4C] of every cache.
  */
 
-#define TIERS_MIN_SIGMA		0.01	/* ln units: histogram resolution */
+#define TIERS_BIN		0.01	/* ln units: bins of the reads */
+#define TIERS_MIN_SIGMA		0.01	/* ln units: that resolution */
 #define TIERS_SEPARATION	2.0	/* Ashman's D between modes */
 #define TIERS_MIN_WEIGHT	1e-3	/* smaller components join a mode */
-#define TIERS_SYS_SD		0.005	/* floor on a hit fraction's sd */
+#define TIERS_SYS_SD		0.01	/* floor on a hit fraction's sd */
 #define TIERS_MAX_RCHI2		9.0	/* misfit allowed, chi2 / dof */
 #define TIERS_ALPHA_TOL		0.15	/* (C / S)^alpha: alpha 1 +- this, */
 #define TIERS_ALPHA_Z		3.5	/* or within this many se */
@@ -64,9 +77,13 @@
 #define TIERS_NO_MISS		0.98	/* F above this: all reads hit */
 #define TIERS_CP_FLOOR		0.05	/* sd of a point's mean ln latency */
 #define TIERS_CP_REACH		4.0	/* a shift is due within [C, 4C] */
+#define TIERS_CP_PENALTY	2.0	/* times BIC: a split of pure noise
+					   over ~20 points stays rare */
 #define TIERS_MIN_POINTS	3
 #define TIERS_ENOUGH_MIN_IOS	200	/* per-point rule: never fewer */
 #define TIERS_NEAR		0.03	/* ws this close count as measured */
+#define TIERS_BOOT_REPS		30	/* bootstrap replicates */
+#define TIERS_BOOT_SEED		0x7469657273ULL	/* fixed: pure function */
 
 /* Per-point buckets: ln value and count of each nonzero bucket. */
 struct tiers_pt {
@@ -84,7 +101,13 @@ struct tiers_work {
 	double		*w;		/* pooled counts */
 	size_t		*pb;		/* per-point bucket: index into x */
 	double		*pc;		/* per-point bucket: count */
+	double		*px;		/* per-point bucket: ln(ns) */
+	size_t		*off;		/* bins of point p: off[p] to
+					   off[p + 1] - 1 */
 	double		*pw;		/* [p * k + j] point mixing weights */
+	double		*s;		/* ws / max ws of each point */
+	double		*bvar;		/* [i * np + p] variance of point p's
+					   fraction of reads in modes [0, i] */
 	double		*modew;		/* [m * nb + b] counts per mode */
 	struct fit_gmm	 g;
 };
@@ -140,13 +163,13 @@ tiers_bucket_ln(size_t b)
 
 /*
  * EM on the mixing weights only, components fixed: the fractions pi[] of the
- * nb values x (counts c) from each of k components.  With resp non-NULL,
- * also the responsibilities [b * k + j] at the end.
+ * nb values x (counts c) from each of k components, until no weight moves by
+ * tol.  With resp non-NULL, also the responsibilities [b * k + j].
  */
 static void
 tiers_weights(const double *mu, const double *sigma, const double *w0,
-    size_t k, const double *x, const double *c, size_t nb, double *pi,
-    double *resp)
+    size_t k, const double *x, const double *c, size_t nb, double tol,
+    double *pi, double *resp)
 {
 	double	*lphi, nw[FIT_GMM_MAX], r[FIT_GMM_MAX], n = 0, m, s, z, d;
 	size_t	 b, j;
@@ -188,18 +211,34 @@ tiers_weights(const double *mu, const double *sigma, const double *w0,
 			d = fmax(d, fabs(nw[j] - pi[j]));
 			pi[j] = nw[j];
 		}
-		if (d < 1e-9)
+		if (d < tol)
 			break;
 	}
 	free(lphi);
 }
 
-/* Gather the usable points and their buckets, pooled and per point. */
+/* The bin (TIERS_BIN wide in ln ns) of each histogram bucket, ascending. */
+static size_t *
+tiers_bins(void)
+{
+	size_t	*bin, b;
+
+	bin = xcalloc(HIST_BUCKETS, sizeof *bin);
+	for (b = 0; b < HIST_BUCKETS; b++)
+		bin[b] = (size_t)(tiers_bucket_ln(b) / TIERS_BIN);
+	return (bin);
+}
+
+/*
+ * Gather the usable points and their reads, pooled and per point, in bins
+ * of TIERS_BIN in ln(ns): finer than any latency mode, and coarser than the
+ * histogram, whose buckets are 0.4% wide, so EM has fewer values to visit.
+ */
 static int
 tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 {
-	double		*pool;
-	size_t		*map, i, b, total = 0, at;
+	double		*pool, *sx;
+	size_t		*bin, *map, nbin, i, b, total = 0, at, last;
 	const struct hist *h;
 
 	wk->pt = xcalloc(n + 1, sizeof *wk->pt);
@@ -213,42 +252,56 @@ tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 		return (-1);
 	qsort(wk->pt, wk->np, sizeof *wk->pt, tiers_cmp_pt);
 
-	pool = xcalloc(HIST_BUCKETS, sizeof *pool);
+	bin = tiers_bins();
+	nbin = bin[HIST_BUCKETS - 1] + 1;
+	pool = xcalloc(nbin, sizeof *pool);
+	sx = xcalloc(nbin, sizeof *sx);
 	for (i = 0; i < wk->np; i++) {
 		h = wk->pt[i].p->hist;
+		last = SIZE_MAX;
 		for (b = 0; b < HIST_BUCKETS; b++) {
 			if (h->bucket[b] == 0)
 				continue;
-			pool[b] += h->bucket[b];
-			wk->pt[i].nb++;
-			total++;
+			pool[bin[b]] += h->bucket[b];
+			sx[bin[b]] += h->bucket[b] * tiers_bucket_ln(b);
+			if (bin[b] != last)
+				wk->pt[i].nb++, total++;
+			last = bin[b];
 		}
 	}
-	map = xcalloc(HIST_BUCKETS, sizeof *map);
-	wk->x = xcalloc(HIST_BUCKETS, sizeof *wk->x);
-	wk->w = xcalloc(HIST_BUCKETS, sizeof *wk->w);
-	for (b = 0; b < HIST_BUCKETS; b++) {
+	map = xcalloc(nbin, sizeof *map);
+	wk->x = xcalloc(nbin, sizeof *wk->x);
+	wk->w = xcalloc(nbin, sizeof *wk->w);
+	for (b = 0; b < nbin; b++) {
 		if (pool[b] == 0)
 			continue;
 		map[b] = wk->nb;
-		wk->x[wk->nb] = tiers_bucket_ln(b);
+		wk->x[wk->nb] = sx[b] / pool[b];
 		wk->w[wk->nb++] = pool[b];
 	}
 	wk->pb = xcalloc(total + 1, sizeof *wk->pb);
 	wk->pc = xcalloc(total + 1, sizeof *wk->pc);
+	wk->px = xcalloc(total + 1, sizeof *wk->px);
 	for (i = 0, at = 0; i < wk->np; i++) {
 		h = wk->pt[i].p->hist;
 		wk->pt[i].off = at;
+		last = SIZE_MAX;
 		for (b = 0; b < HIST_BUCKETS; b++) {
 			if (h->bucket[b] == 0)
 				continue;
-			wk->pb[at] = map[b];
-			wk->pc[at++] = h->bucket[b];
+			if (bin[b] != last) {
+				wk->pb[at] = map[bin[b]];
+				wk->px[at++] = wk->x[map[bin[b]]];
+				last = bin[b];
+			}
+			wk->pc[at - 1] += h->bucket[b];
 			wk->pt[i].n += h->bucket[b];
 		}
 	}
 	free(map);
+	free(sx);
 	free(pool);
+	free(bin);
 	return (0);
 }
 
@@ -260,7 +313,11 @@ tiers_work_free(struct tiers_work *wk)
 	free(wk->w);
 	free(wk->pb);
 	free(wk->pc);
+	free(wk->px);
+	free(wk->off);
 	free(wk->pw);
+	free(wk->s);
+	free(wk->bvar);
 	free(wk->modew);
 }
 
@@ -313,16 +370,87 @@ tiers_quantile(const double *x, const double *w, size_t n, double q)
 	return (x[n - 1]);
 }
 
+/* Responsibilities [b * k + j] of g's components with weights pi. */
+static void
+tiers_resp(const struct fit_gmm *g, const double *pi, const double *x,
+    size_t nb, double *resp)
+{
+	double	ld[FIT_GMM_MAX], m, s, z;
+	size_t	b, j;
+
+	for (b = 0; b < nb; b++) {
+		m = -INFINITY;
+		for (j = 0; j < g->k; j++) {
+			z = (x[b] - g->mu[j]) / g->sigma[j];
+			ld[j] = pi[j] > 0 ? log(pi[j]) - log(g->sigma[j]) -
+			    0.5 * z * z : -INFINITY;
+			m = fmax(m, ld[j]);
+		}
+		for (s = 0, j = 0; j < g->k; j++)
+			s += ld[j] > -INFINITY ? exp(ld[j] - m) : 0;
+		for (j = 0; j < g->k; j++)
+			resp[b * g->k + j] = ld[j] > -INFINITY ?
+			    exp(ld[j] - m) / s : 0;
+	}
+}
+
+/*
+ * Refit the pooled mixture with a mixing weight per point (fit_gmm_groups):
+ * the points where one place serves every read (below the smallest cache,
+ * between two caches) then pin that place's shape, which a pooled fit
+ * leaves to the reads where places overlap.  Sets wk->pw; keeps the pooled
+ * fit, with per-point weights for its shapes, should the refit fail.
+ */
+static void
+tiers_refine(struct tiers_work *wk)
+{
+	struct fit_gmm	 g = wk->g;
+	double		*pw, t;
+	size_t		 p, i, j, k = g.k;
+
+	wk->off = xcalloc(wk->np + 1, sizeof *wk->off);
+	for (p = 0; p < wk->np; p++)
+		wk->off[p + 1] = wk->pt[p].off + wk->pt[p].nb;
+	wk->pw = xcalloc(wk->np * k, sizeof *wk->pw);
+	for (p = 0; p < wk->np; p++)
+		tiers_weights(g.mu, g.sigma, g.weight, k,
+		    wk->px + wk->pt[p].off, wk->pc + wk->pt[p].off,
+		    wk->pt[p].nb, 1e-9, wk->pw + p * k, NULL);
+	pw = xcalloc(wk->np * k, sizeof *pw);
+	memcpy(pw, wk->pw, wk->np * k * sizeof *pw);
+	if (fit_gmm_groups(wk->px, wk->pc, wk->off, wk->np, TIERS_MIN_SIGMA,
+	    1000, &g, pw) == 0) {
+		/* Keep components in mu order, with their weights. */
+		for (i = 1; i < k; i++) {
+			for (j = i; j > 0 && g.mu[j - 1] > g.mu[j]; j--) {
+				t = g.mu[j]; g.mu[j] = g.mu[j - 1];
+				g.mu[j - 1] = t;
+				t = g.sigma[j]; g.sigma[j] = g.sigma[j - 1];
+				g.sigma[j - 1] = t;
+				t = g.weight[j]; g.weight[j] = g.weight[j - 1];
+				g.weight[j - 1] = t;
+				for (p = 0; p < wk->np; p++) {
+					t = pw[p * k + j];
+					pw[p * k + j] = pw[p * k + j - 1];
+					pw[p * k + j - 1] = t;
+				}
+			}
+		}
+		wk->g = g;
+		memcpy(wk->pw, pw, wk->np * k * sizeof *pw);
+	}
+	free(pw);
+}
+
 /* Per point: mode fractions and the pooled counts of each mode. */
 static void
 tiers_fractions(struct tiers_work *wk, struct tiers_result *r)
 {
 	const struct fit_gmm	*g = &wk->g;
 	struct tiers_pt		*pt;
-	double			*xs, *resp, pi[FIT_GMM_MAX], mean, sd, s;
+	double			*xs, *resp, *pi, mean, sd, s;
 	size_t			 p, b, j, m, k = g->k, nm = r->nmodes;
 
-	wk->pw = xcalloc(wk->np * k, sizeof *wk->pw);
 	wk->modew = xcalloc(nm * wk->nb, sizeof *wk->modew);
 	r->npoints = wk->np;
 	r->point_ws = xcalloc(wk->np, sizeof *r->point_ws);
@@ -338,17 +466,15 @@ tiers_fractions(struct tiers_work *wk, struct tiers_result *r)
 			xs[b] = wk->x[wk->pb[pt->off + b]];
 			mean += xs[b] * wk->pc[pt->off + b];
 		}
-		tiers_weights(g->mu, g->sigma, g->weight, k, xs,
-		    wk->pc + pt->off, pt->nb, pi, resp);
+		pi = wk->pw + p * k;
+		tiers_resp(g, pi, xs, pt->nb, resp);
 		for (b = 0; b < pt->nb; b++)
 			for (j = 0; j < k; j++)
 				wk->modew[r->comp[j].mode * wk->nb +
 				    wk->pb[pt->off + b]] +=
 				    wk->pc[pt->off + b] * resp[b * k + j];
-		for (j = 0; j < k; j++) {
-			wk->pw[p * k + j] = pi[j];
+		for (j = 0; j < k; j++)
 			r->point_mode_frac[p * nm + r->comp[j].mode] += pi[j];
-		}
 		r->point_ws[p] = pt->p->ws_bytes;
 		r->point_ios[p] = (uint64_t)pt->n;
 		r->point_mlog[p] = mean / pt->n;
@@ -383,27 +509,93 @@ tiers_fractions(struct tiers_work *wk, struct tiers_result *r)
 }
 
 
-/* Fit min(1, C / S) to the fraction of reads in modes [0, i]; judge it. */
+/*
+ * Observed Fisher information about f, the fraction of reads in modes
+ * [0, i], in nb buckets (ln values x, counts c), given the shapes of the two
+ * groups of components: the point's weights w within each group, or the
+ * pooled ones when a group is (nearly) absent from the point.  It is
+ * n / (f (1 - f)) when the groups do not overlap, less when they do.
+ */
+static double
+tiers_frac_info(const struct tiers_result *r, const double *w, size_t i,
+    double f, const double *x, const double *c, size_t nb)
+{
+	double		 w0[FIT_GMM_MAX], wa = 0, wb = 0, fa, fb, mix, d, z;
+	double		 info = 0;
+	size_t		 q, j;
+
+	for (j = 0; j < r->ncomp; j++) {
+		if (r->comp[j].mode <= i)
+			wa += w[j];
+		else
+			wb += w[j];
+	}
+	if (wa < 1e-3 || wb < 1e-3) {
+		for (j = 0; j < r->ncomp; j++)
+			w0[j] = r->comp[j].weight;
+		w = w0;
+	}
+	for (wa = wb = 0, j = 0; j < r->ncomp; j++) {
+		if (r->comp[j].mode <= i)
+			wa += w[j];
+		else
+			wb += w[j];
+	}
+	for (q = 0; q < nb; q++) {
+		fa = fb = 0;
+		for (j = 0; j < r->ncomp; j++) {
+			z = (x[q] - r->comp[j].mu) / r->comp[j].sigma;
+			d = w[j] * exp(-0.5 * z * z) / r->comp[j].sigma;
+			if (r->comp[j].mode <= i)
+				fa += d / wa;
+			else
+				fb += d / wb;
+		}
+		mix = f * fa + (1 - f) * fb;
+		if (mix > 0)
+			info += c[q] * (fa - fb) * (fa - fb) / (mix * mix);
+	}
+	return (info);
+}
+
+/*
+ * Variance of point p's fraction f of reads in modes [0, i]: the inverse of
+ * its Fisher information, and at least binomial.
+ */
+static double
+tiers_frac_var(const struct tiers_work *wk, const struct tiers_result *r,
+    size_t p, size_t i, double f)
+{
+	const struct tiers_pt	*pt = &wk->pt[p];
+	double			 info, ft;
+
+	info = tiers_frac_info(r, wk->pw + p * wk->g.k, i, f,
+	    wk->px + pt->off, wk->pc + pt->off, pt->nb);
+	ft = fmin(fmax(f, 0.5 / pt->n), 1 - 0.5 / pt->n);
+	return (fmax(info > 0 ? 1 / info : INFINITY, ft * (1 - ft) / pt->n));
+}
+
+/*
+ * Fit min(1, C / S) to the fraction of reads in modes [0, i] and judge the
+ * shape of the curve; the interval is judged later (tiers_judge), once the
+ * bootstrap has had its say.  A candidate leaves with verdict TIERS_TIER.
+ */
 static void
-tiers_boundary_fit(const struct tiers_work *wk, const struct tiers_result *r,
+tiers_boundary_fit(struct tiers_work *wk, const struct tiers_result *r,
     size_t i, struct tiers_boundary *bd)
 {
 	struct fit_capacity	 fc;
-	double			*s, *f, *var, smax, ft, n;
+	double			*f, *var = wk->bvar + i * wk->np, smax;
 	size_t			 p, m, nmiss = 0;
 
 	memset(bd, 0, sizeof *bd);
 	smax = (double)r->max_ws;
-	s = xcalloc(wk->np, sizeof *s);
 	f = xcalloc(wk->np, sizeof *f);
-	var = xcalloc(wk->np, sizeof *var);
 	for (p = 0; p < wk->np; p++) {
 		for (m = 0; m <= i; m++)
 			f[p] += r->point_mode_frac[p * r->nmodes + m];
-		n = wk->pt[p].n;
-		s[p] = wk->pt[p].p->ws_bytes / smax;
-		ft = fmin(fmax(f[p], 0.5 / n), 1 - 0.5 / n);
-		var[p] = ft * (1 - ft) / n + TIERS_SYS_SD * TIERS_SYS_SD;
+		var[p] = tiers_frac_var(wk, r, p, i, f[p]) +
+		    TIERS_SYS_SD * TIERS_SYS_SD;
 		if (f[p] < TIERS_NO_MISS)
 			nmiss++;
 	}
@@ -411,7 +603,7 @@ tiers_boundary_fit(const struct tiers_work *wk, const struct tiers_result *r,
 		bd->verdict = TIERS_NO_MISSES;
 		goto out;
 	}
-	if (fit_capacity(s, f, var, wk->np, &fc) != 0) {
+	if (fit_capacity(wk->s, f, var, wk->np, &fc) != 0) {
 		bd->verdict = TIERS_NO_FIT;
 		goto out;
 	}
@@ -425,22 +617,143 @@ tiers_boundary_fit(const struct tiers_work *wk, const struct tiers_result *r,
 	bd->alpha_se = fc.alpha_se;
 	if (bd->rchi2 > TIERS_MAX_RCHI2)
 		bd->verdict = TIERS_MISFIT;
-	else if (isfinite(fc.alpha) && fabs(fc.alpha - 1) > TIERS_ALPHA_TOL &&
-	    fabs(fc.alpha - 1) > TIERS_ALPHA_Z * fc.alpha_se)
-		bd->verdict = TIERS_MISFIT;
 	else if (fc.chi2_const - fc.chi2 <
 	    fmax(TIERS_MIN_EVIDENCE, 3 * fc.chi2))
 		bd->verdict = TIERS_FLAT;
-	else if (fc.low <= 0)
-		bd->verdict = TIERS_WIDE;
-	else if (fc.high >= 1)
-		bd->verdict = fc.low >= 0.5 ? TIERS_AT_LEAST : TIERS_WIDE;
 	else
 		bd->verdict = TIERS_TIER;
 out:
-	free(var);
 	free(f);
-	free(s);
+}
+
+/* A Poisson deviate of the given mean (normal beyond 30). */
+static double
+tiers_poisson(struct rng *g, double mean)
+{
+	double	limit, prod = 1, k = -1;
+
+	if (mean <= 0)
+		return (0);
+	if (mean > 30)
+		return (fmax(0, round(mean + sqrt(mean) * rng_normal(g))));
+	limit = exp(-mean);
+	do {
+		k++;
+		prod *= rng_uniform(g);
+	} while (prod > limit);
+	return (k);
+}
+
+/*
+ * Widen the candidates' intervals to cover the read-level sampling error
+ * of the whole chain: each replicate redraws every bucket count (Poisson),
+ * refits the mixture from the current one, the fractions and the
+ * capacities.  The mixture's shapes are shared by all points, so their
+ * error does not average out across points as binomial noise does.
+ */
+static void
+tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
+{
+	struct fit_capacity	 fc;
+	struct fit_gmm		 g;
+	struct rng		 rng;
+	struct tiers_boundary	*bd;
+	double			*pc, *pw, *f, c;
+	double			 sum[TIERS_MAX_MODES], sum2[TIERS_MAX_MODES];
+	double			 asum[TIERS_MAX_MODES], asum2[TIERS_MAX_MODES];
+	size_t			 agot[TIERS_MAX_MODES];
+	size_t			 got[TIERS_MAX_MODES], total, p, q, i, j;
+	int			 rep, any = 0;
+
+	for (i = 0; i + 1 < r->nmodes; i++)
+		any |= r->boundary[i].verdict == TIERS_TIER;
+	if (!any)
+		return;
+	total = wk->pt[wk->np - 1].off + wk->pt[wk->np - 1].nb;
+	pc = xcalloc(total + 1, sizeof *pc);
+	pw = xcalloc(wk->np * wk->g.k, sizeof *pw);
+	f = xcalloc(wk->np * r->nmodes, sizeof *f);
+	memset(sum, 0, sizeof sum);
+	memset(sum2, 0, sizeof sum2);
+	memset(got, 0, sizeof got);
+	memset(asum, 0, sizeof asum);
+	memset(asum2, 0, sizeof asum2);
+	memset(agot, 0, sizeof agot);
+	rng_seed(&rng, TIERS_BOOT_SEED);
+	for (rep = 0; rep < TIERS_BOOT_REPS; rep++) {
+		for (q = 0; q < total; q++)
+			pc[q] = tiers_poisson(&rng, wk->pc[q]);
+		g = wk->g;
+		memcpy(pw, wk->pw, wk->np * g.k * sizeof *pw);
+		if (fit_gmm_groups(wk->px, pc, wk->off, wk->np,
+		    TIERS_MIN_SIGMA, 200, &g, pw) != 0)
+			continue;
+		/* cumulative: f[p][i] = reads in modes [0, i] */
+		memset(f, 0, wk->np * r->nmodes * sizeof *f);
+		for (p = 0; p < wk->np; p++)
+			for (j = 0; j < g.k; j++)
+				for (i = r->comp[j].mode; i < r->nmodes; i++)
+					f[p * r->nmodes + i] += pw[p * g.k + j];
+		for (i = 0; i + 1 < r->nmodes; i++) {
+			bd = &r->boundary[i];
+			if (bd->verdict != TIERS_TIER)
+				continue;
+			for (p = 0; p < wk->np; p++)
+				wk->s[wk->np + p] = f[p * r->nmodes + i];
+			if (fit_capacity(wk->s, wk->s + wk->np, wk->bvar +
+			    i * wk->np, wk->np, &fc) != 0)
+				continue;
+			c = fc.c * r->max_ws;
+			sum[i] += c;
+			sum2[i] += c * c;
+			got[i]++;
+			if (isfinite(fc.alpha)) {
+				asum[i] += fc.alpha;
+				asum2[i] += fc.alpha * fc.alpha;
+				agot[i]++;
+			}
+		}
+	}
+	for (i = 0; i + 1 < r->nmodes; i++) {
+		bd = &r->boundary[i];
+		if (bd->verdict != TIERS_TIER || got[i] < TIERS_BOOT_REPS / 2)
+			continue;
+		c = sum[i] / got[i];
+		bd->boot_se_bytes = sqrt(fmax(0, sum2[i] / got[i] - c * c) *
+		    got[i] / (got[i] - 1));
+		c = 1.96 * bd->boot_se_bytes;
+		bd->low_bytes = fmin(bd->low_bytes, bd->capacity_bytes - c);
+		bd->high_bytes = fmax(bd->high_bytes, bd->capacity_bytes + c);
+		if (agot[i] >= TIERS_BOOT_REPS / 2 && isfinite(bd->alpha)) {
+			c = asum[i] / agot[i];
+			bd->alpha_se = fmax(bd->alpha_se, sqrt(fmax(0,
+			    asum2[i] / agot[i] - c * c) * agot[i] /
+			    (agot[i] - 1)));
+		}
+	}
+	free(f);
+	free(pw);
+	free(pc);
+}
+
+/*
+ * The verdict on a candidate: fractions that follow min(1, (C/S)^alpha)
+ * with alpha clearly away from 1 are no cache; then the interval must
+ * exclude 0 and max ws.
+ */
+static void
+tiers_judge(struct tiers_boundary *bd, double max_ws)
+{
+	if (bd->verdict != TIERS_TIER)
+		return;
+	if (isfinite(bd->alpha) && fabs(bd->alpha - 1) > TIERS_ALPHA_TOL &&
+	    fabs(bd->alpha - 1) > TIERS_ALPHA_Z * bd->alpha_se)
+		bd->verdict = TIERS_MISFIT;
+	else if (bd->low_bytes <= 0)
+		bd->verdict = TIERS_WIDE;
+	else if (bd->high_bytes >= max_ws)
+		bd->verdict = bd->low_bytes >= 0.5 * max_ws ? TIERS_AT_LEAST :
+		    TIERS_WIDE;
 }
 
 /* p50 and p99 (us) of the pooled reads of modes [first, last]. */
@@ -462,7 +775,7 @@ tiers_group_latency(const struct tiers_work *wk, size_t first, size_t last,
 
 /* Judge every boundary; the accepted ones split the modes into tiers. */
 static void
-tiers_assemble(const struct tiers_work *wk, struct tiers_result *r)
+tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 {
 	struct tiers_boundary	*bd;
 	struct tier		*t;
@@ -470,9 +783,16 @@ tiers_assemble(const struct tiers_work *wk, struct tiers_result *r)
 	double			 prev = 0;
 	int			 closed = 0;
 
+	wk->s = xcalloc(2 * wk->np, sizeof *wk->s);	/* s, then scratch */
+	for (p = 0; p < wk->np; p++)
+		wk->s[p] = wk->pt[p].p->ws_bytes / (double)r->max_ws;
+	wk->bvar = xcalloc(r->nmodes * wk->np, sizeof *wk->bvar);
+	for (i = 0; i + 1 < r->nmodes; i++)
+		tiers_boundary_fit(wk, r, i, &r->boundary[i]);
+	tiers_bootstrap(wk, r);
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
-		tiers_boundary_fit(wk, r, i, bd);
+		tiers_judge(bd, (double)r->max_ws);
 		if (bd->verdict != TIERS_TIER && bd->verdict != TIERS_AT_LEAST)
 			continue;
 		if (closed || bd->capacity_bytes <= prev) {
@@ -494,8 +814,10 @@ tiers_assemble(const struct tiers_work *wk, struct tiers_result *r)
 			t->capacity_high_bytes = 0;
 			closed = 1;
 		} else {
-			t->capacity_bytes = (uint64_t)llround(bd->capacity_bytes);
-			t->capacity_low_bytes = (uint64_t)llround(bd->low_bytes);
+			t->capacity_bytes =
+			    (uint64_t)llround(bd->capacity_bytes);
+			t->capacity_low_bytes =
+			    (uint64_t)llround(bd->low_bytes);
 			t->capacity_high_bytes =
 			    (uint64_t)llround(bd->high_bytes);
 		}
@@ -548,8 +870,8 @@ tiers_crosscheck(const struct tiers_work *wk, struct tiers_result *r,
 		var += v / wk->pt[p].n / wk->pt[p].n;
 	}
 	var = fmax(var / np, TIERS_CP_FLOOR * TIERS_CP_FLOOR);
-	ncp = changepoint_pelt(y, np, changepoint_penalty(np, var), 1, cps,
-	    TIERS_MAX_CP);
+	ncp = changepoint_pelt(y, np, TIERS_CP_PENALTY *
+	    changepoint_penalty(np, var), 1, cps, TIERS_MAX_CP);
 	r->ncp = ncp;
 	for (i = 0; i < ncp; i++)
 		r->cp_ws[i] = r->point_ws[cps[i]];
@@ -661,6 +983,7 @@ tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 		snprintf(r->note, sizeof r->note, "latency mixture fit failed");
 		goto out;
 	}
+	tiers_refine(&wk);
 	tiers_modes(&wk, r);
 	tiers_fractions(&wk, r);
 	tiers_assemble(&wk, r);
@@ -671,6 +994,13 @@ tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 out:
 	tiers_work_free(&wk);
 	return (rc);
+}
+
+/* A boundary with a fitted capacity worth more reads. */
+static int
+tiers_is_candidate(enum tiers_verdict v)
+{
+	return (v == TIERS_TIER || v == TIERS_AT_LEAST || v == TIERS_WIDE);
 }
 
 /* Add ws to the plan unless it is out of range or near a measured one. */
@@ -723,9 +1053,7 @@ tiers_next_points(const struct point *pts, size_t n,
 		/* Capacities not yet known to the target: sample above them. */
 		for (i = 0; i + 1 < r->nmodes; i++) {
 			bd = &r->boundary[i];
-			if (bd->verdict != TIERS_TIER &&
-			    bd->verdict != TIERS_AT_LEAST &&
-			    bd->verdict != TIERS_WIDE)
+			if (!tiers_is_candidate(bd->verdict))
 				continue;
 			c = bd->capacity_bytes;
 			if (bd->verdict == TIERS_TIER &&
@@ -786,6 +1114,26 @@ tiers_next_points(const struct point *pts, size_t n,
 	return (nout);
 }
 
+/* Whether every capacity candidate's interval is within target_rel. */
+int
+tiers_pinned(const struct tiers_result *r, double target_rel)
+{
+	const struct tiers_boundary	*bd;
+	size_t				 i;
+
+	if (r == NULL || !r->analysed)
+		return (0);
+	for (i = 0; i + 1 < r->nmodes; i++) {
+		bd = &r->boundary[i];
+		if (bd->verdict == TIERS_WIDE)
+			return (0);
+		if (bd->verdict == TIERS_TIER && (bd->high_bytes -
+		    bd->low_bytes) / 2 > target_rel * bd->capacity_bytes)
+			return (0);
+	}
+	return (1);
+}
+
 /* Whether a point's partial histogram pins every capacity candidate. */
 int
 tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
@@ -793,7 +1141,7 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 {
 	const struct tiers_boundary *bd;
 	double		 mu[FIT_GMM_MAX], sigma[FIT_GMM_MAX], w0[FIT_GMM_MAX];
-	double		 pi[FIT_GMM_MAX], *x, *c, f, n;
+	double		 pi[FIT_GMM_MAX], *x, *c, f, n, info, var;
 	size_t		 b, nb = 0, i, j;
 	int		 any = 0, rc = 1;
 
@@ -801,9 +1149,7 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 		return (-1);
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
-		if (bd->verdict == TIERS_TIER || bd->verdict == TIERS_AT_LEAST ||
-		    bd->verdict == TIERS_WIDE)
-			any = 1;
+		any |= tiers_is_candidate(bd->verdict);
 	}
 	if (!any)
 		return (-1);
@@ -823,12 +1169,11 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 		sigma[j] = r->comp[j].sigma;
 		w0[j] = r->comp[j].weight;
 	}
-	tiers_weights(mu, sigma, w0, r->ncomp, x, c, nb, pi, NULL);
+	tiers_weights(mu, sigma, w0, r->ncomp, x, c, nb, 1e-7, pi, NULL);
 	n = (double)h->count;
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
-		if (bd->verdict != TIERS_TIER && bd->verdict != TIERS_AT_LEAST &&
-		    bd->verdict != TIERS_WIDE)
+		if (!tiers_is_candidate(bd->verdict))
 			continue;
 		if ((double)ws_bytes <= bd->capacity_bytes)
 			continue;	/* below the cache: all hits */
@@ -838,7 +1183,9 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 				f += pi[j];
 		if (f < 0.1)
 			continue;	/* deep in the tail: little to say */
-		if (sqrt((1 - f) / (f * n)) > target_rel)
+		info = tiers_frac_info(r, pi, i, f, x, c, nb);
+		var = fmax(info > 0 ? 1 / info : INFINITY, f * (1 - f) / n);
+		if (sqrt(var) / f > target_rel)
 			rc = 0;
 	}
 	free(c);

@@ -25,8 +25,8 @@ struct tier {
 					   capacity_bytes is a lower bound */
 	double		lat_us_p50;
 	double		lat_us_p99;
-	uint64_t	capacity_cp_bytes;	/* change-point estimate: the
-						   middle of the shift; 0 none */
+	uint64_t	capacity_cp_bytes;	/* change-point estimate: mid
+						   shift; 0 none */
 	size_t		first_mode;	/* the modes this tier is made of */
 	size_t		nmodes;
 	double		fit_rchi2;	/* chi2 / dof of the hit-ratio fit */
@@ -38,7 +38,7 @@ enum tiers_verdict {
 	TIERS_AT_LEAST,			/* a cache at least max ws */
 	TIERS_NO_MISSES,		/* the faster modes serve every point */
 	TIERS_NO_FIT,			/* the fit failed */
-	TIERS_MISFIT,			/* fractions do not follow min(1, C/S) */
+	TIERS_MISFIT,			/* fractions are not min(1, C/S) */
 	TIERS_FLAT,			/* fractions do not depend on ws */
 	TIERS_WIDE,			/* interval reaches 0 or max ws */
 	TIERS_NOT_LARGER,		/* not above the previous capacity */
@@ -56,6 +56,7 @@ struct tiers_boundary {
 	double		alpha_se;	/* law wants 1; NAN: fit failed */
 	double		chi2;
 	double		chi2_const;	/* chi2 of a constant fraction */
+	double		boot_se_bytes;	/* bootstrap sd of the capacity */
 };
 
 /* One place a read is served from: a group of mixture components. */
@@ -135,12 +136,21 @@ size_t	tiers_next_points(const struct point *, size_t,
 
 /*
  * Per-point stopping rule: whether the partial histogram h of a point at
- * ws_bytes holds enough reads for its hit fractions to pin every capacity
- * candidate of r to target_rel (e.g. TIERS_TARGET_REL) on its own.
+ * ws_bytes holds enough reads.  For every capacity candidate of r below
+ * ws_bytes whose 95% interval is still wider than +-target_rel, the point's
+ * own fraction of reads in the faster modes must pin the capacity to
+ * target_rel (its Fisher information, which counts the overlap of the
+ * modes); points deep in a cache's 1/S tail (fraction < 0.1) are exempt.
  * Returns 1 enough, 0 not yet, -1 no opinion (r not analysed or no
- * candidate: use the sampler's precision rule).
+ * candidate: any rule will do).
  */
 int	tiers_point_enough(const struct tiers_result *, uint64_t,
 	    const struct hist *, double);
+
+/*
+ * Whether every capacity r found, or nearly found (TIERS_WIDE), has a 95%
+ * interval within +-target_rel.  0 when r is not analysed.
+ */
+int	tiers_pinned(const struct tiers_result *, double);
 
 #endif

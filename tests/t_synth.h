@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "rng.h"
 #include "sampler.h"
 
 #define T_MAX_PLACES	6
@@ -31,31 +32,7 @@ struct t_model {
 	double		grow;	/* backing median grows by (S/Smin)^grow */
 };
 
-static uint64_t t_state;
-
-static uint64_t
-t_next(void)
-{
-	uint64_t	z = (t_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return (z ^ (z >> 31));
-}
-
-static double
-t_uniform(void)
-{
-	return ((t_next() >> 11) * 0x1.0p-53);
-}
-
-static double
-t_normal(void)
-{
-	double	u = t_uniform(), v = t_uniform();
-
-	return (sqrt(-2 * log(u + 1e-300)) * cos(2 * M_PI * v));
-}
+static struct rng t_rng;
 
 /* Draw ios reads at working set ws from m into a new point. */
 static void
@@ -75,7 +52,7 @@ t_point(const struct t_model *m, double ws, double smin, uint64_t ios,
 	p->hist = malloc(sizeof *p->hist);
 	hist_init(p->hist);
 	for (i = 0; i < ios; i++) {
-		u = t_uniform();
+		u = rng_uniform(&t_rng);
 		for (k = 0; k < m->nplace; k++) {
 			pl = &m->place[k];
 			if (pl->capacity > 0 && u < fmin(1, pl->capacity / ws))
@@ -83,7 +60,7 @@ t_point(const struct t_model *m, double ws, double smin, uint64_t ios,
 			if (pl->capacity > 0)
 				continue;
 			/* backing places: split the misses by share */
-			if (pl->share > 0 && t_uniform() >= pl->share)
+			if (pl->share > 0 && rng_uniform(&t_rng) >= pl->share)
 				continue;
 			break;
 		}
@@ -93,7 +70,7 @@ t_point(const struct t_model *m, double ws, double smin, uint64_t ios,
 		med = pl->lat_us;
 		if (pl->capacity == 0 && m->grow != 0)
 			med *= pow(ws / smin, m->grow);
-		lat = med * 1000 * exp(pl->sigma * t_normal());
+		lat = med * 1000 * exp(pl->sigma * rng_normal(&t_rng));
 		hist_add(p->hist, (uint64_t)llround(fmax(lat, 1)));
 		p->seconds += lat / 1e9;
 	}
@@ -108,7 +85,7 @@ t_scan(const struct t_model *m, double smin, double smax, size_t n,
 	struct point	*pts;
 	size_t		 i;
 
-	t_state = seed;
+	rng_seed(&t_rng, seed);
 	pts = calloc(n, sizeof *pts);
 	for (i = 0; i < n; i++)
 		t_point(m, smin * pow(smax / smin, n > 1 ? (double)i / (n - 1) :

@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Tests for tiers.c on synthetic scans with a known truth (t_synth.h): tier
+ * count, capacities and latencies; no tier on single stores, bimodal
+ * devices or latency that grows with ws; the change-point cross-check; the
+ * adaptive planner driven to its end; the per-point stopping rule.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_errno.h>
+
+#include "t_synth.h"
+#include "tiers.h"
+
+#define MiB	(1024.0 * 1024)
+#define GiB	(1024.0 * MiB)
+
+/* Relative error within tol, with a readable failure. */
+#define T_REL(a, b, tol) do {						\
+	double	t_a_ = (a), t_b_ = (b);					\
+	if (!(fabs(t_a_ / t_b_ - 1) <= (tol)))				\
+		fail_msg("%s = %.6g, want %.6g +- %.0f%%", #a, t_a_, t_b_, \
+		    (tol) * 100);					\
+} while (0)
+
+/* The classic three levels: 1.25 GiB at 0.5 ms, 2.25 GiB at 2 ms, 7 ms. */
+static const struct t_model t_three = { 3, {
+	{ 1.25 * GiB, 500, 0.3, 0 },
+	{ 2.25 * GiB, 2000, 0.4, 0 },
+	{ 0, 7000, 0.5, 0 } }, 0 };
+
+struct t_case {
+	const char	*name;
+	struct t_model	 model;
+	size_t		 ntiers;	/* expected */
+};
+
+static const struct t_case t_cases[] = {
+	{ "three levels", { 3, {
+	    { 1.25 * GiB, 500, 0.3, 0 },
+	    { 2.25 * GiB, 2000, 0.4, 0 },
+	    { 0, 7000, 0.5, 0 } }, 0 }, 2 },
+	{ "single store", { 1, { { 0, 300, 0.3, 0 } }, 0 }, 0 },
+	{ "bimodal device", { 2, {
+	    { 0, 200, 0.2, 0.3 },
+	    { 0, 5000, 0.3, 0 } }, 0 }, 0 },
+	{ "cache, bimodal store", { 3, {
+	    { 1 * GiB, 50, 0.2, 0 },
+	    { 0, 2000, 0.2, 0.3 },
+	    { 0, 8000, 0.2, 0 } }, 0 }, 1 },
+	{ "page cache", { 2, {
+	    { 245 * MiB, 2, 0.3, 0 },
+	    { 0, 150, 0.5, 0 } }, 0 }, 1 },
+	{ "slow tail", { 2, {
+	    { 0, 1000, 0.8, 0.02 },
+	    { 0, 20000, 0.3, 0 } }, 0 }, 0 },
+};
+
+/* Check r against the model's truth: count, capacities, latencies. */
+static void
+t_check_truth(const struct t_model *m, size_t want,
+    const struct tiers_result *r)
+{
+	size_t	t;
+
+	assert_true(r->analysed);
+	if (r->ntiers != want)
+		fail_msg("%zu tiers, want %zu (note: %s)", r->ntiers, want,
+		    r->note);
+	for (t = 0; t < r->ntiers; t++) {
+		assert_false(r->tier[t].at_least);
+		T_REL(r->tier[t].capacity_bytes, m->place[t].capacity, 0.05);
+		assert_true(r->tier[t].capacity_low_bytes <
+		    r->tier[t].capacity_bytes);
+		assert_true(r->tier[t].capacity_high_bytes >
+		    r->tier[t].capacity_bytes);
+		T_REL(r->tier[t].lat_us_p50, m->place[t].lat_us, 0.10);
+		T_REL(r->tier[t].lat_us_p99, m->place[t].lat_us *
+		    exp(2.326 * m->place[t].sigma), 0.15);
+	}
+	assert_true(isfinite(r->backing_p50_us));
+	if (want > 0 && m->place[want].share == 0)
+		T_REL(r->backing_p50_us, m->place[want].lat_us, 0.10);
+}
+
+static void
+t_models(void **state)
+{
+	const struct t_case	*c;
+	struct tiers_result	 r;
+	struct point		*pts;
+	size_t			 i;
+
+	(void)state;
+	tiers_result_init(&r);
+	for (i = 0; i < sizeof t_cases / sizeof t_cases[0]; i++) {
+		c = &t_cases[i];
+		pts = t_scan(&c->model, 64 * MiB, 8 * GiB, 16, 800, 100 + i);
+		assert_int_equal(tiers_analyse(pts, 16, &r), 0);
+		print_message("%s: %zu tiers, %zu modes, agree %d, note "
+		    "\"%s\"\n", c->name, r.ntiers, r.nmodes, r.agree, r.note);
+		t_check_truth(&c->model, c->ntiers, &r);
+		assert_int_equal(r.npoints, 16);
+		t_free_points(pts, 16);
+	}
+	tiers_result_free(&r);
+}
+
+/*
+ * Several seeds of the three levels and of a single store, with enough
+ * reads a point that +-5% is three standard errors for the second tier.
+ */
+static void
+t_seeds(void **state)
+{
+	static const struct t_model single = { 1, { { 0, 550, 0.25, 0 } }, 0 };
+	struct tiers_result	 r;
+	struct point		*pts;
+	uint64_t		 seed;
+
+	(void)state;
+	tiers_result_init(&r);
+	for (seed = 1; seed <= 4; seed++) {
+		pts = t_scan(&t_three, 64 * MiB, 8 * GiB, 16, 1500, seed);
+		assert_int_equal(tiers_analyse(pts, 16, &r), 0);
+		t_check_truth(&t_three, 2, &r);
+		assert_int_equal(r.agree, 1);
+		t_free_points(pts, 16);
+
+		pts = t_scan(&single, 64 * MiB, 8 * GiB, 14, 500, seed);
+		assert_int_equal(tiers_analyse(pts, 14, &r), 0);
+		assert_int_equal(r.ntiers, 0);
+		assert_int_equal(r.agree, 1);
+		T_REL(r.backing_p50_us, 550, 0.05);
+		t_free_points(pts, 14);
+	}
+	tiers_result_free(&r);
+}
+
+/* Per point, the tier fractions follow min(1, C/S) and sum to 1. */
+static void
+t_fractions_per_point(void **state)
+{
+	struct tiers_result	 r;
+	struct point		*pts;
+	size_t			 p, t, nt;
+	double			 sum, want;
+
+	(void)state;
+	tiers_result_init(&r);
+	pts = t_scan(&t_three, 64 * MiB, 8 * GiB, 16, 2000, 7);
+	assert_int_equal(tiers_analyse(pts, 16, &r), 0);
+	assert_int_equal(r.ntiers, 2);
+	nt = r.ntiers + 1;
+	for (p = 0; p < r.npoints; p++) {
+		assert_int_equal(r.point_ws[p], pts[p].ws_bytes);
+		assert_int_equal(r.point_ios[p], 2000);
+		sum = 0;
+		for (t = 0; t < nt; t++)
+			sum += r.point_tier_frac[p * nt + t];
+		assert_true(fabs(sum - 1) < 1e-9);
+		want = fmin(1, t_three.place[0].capacity / r.point_ws[p]);
+		assert_true(fabs(r.point_tier_frac[p * nt] - want) < 0.05);
+	}
+	t_free_points(pts, 16);
+	tiers_result_free(&r);
+}
+
+/*
+ * Latency that grows with ws without a second mode (seek distance): no
+ * tier, and the cross-check says the methods disagree.
+ */
+static void
+t_disagree(void **state)
+{
+	static const struct t_model hdd = { 1, { { 0, 4000, 0.3, 0 } }, 0.15 };
+	struct tiers_result	 r;
+	struct point		*pts;
+
+	(void)state;
+	tiers_result_init(&r);
+	pts = t_scan(&hdd, 64 * MiB, 8 * GiB, 16, 800, 3);
+	assert_int_equal(tiers_analyse(pts, 16, &r), 0);
+	assert_int_equal(r.ntiers, 0);
+	assert_int_equal(r.agree, 0);
+	assert_true(r.ncp > 0);
+	assert_non_null(strstr(r.note, "disagree"));
+	t_free_points(pts, 16);
+	tiers_result_free(&r);
+}
+
+static void
+t_inconclusive(void **state)
+{
+	struct tiers_result	 r;
+	struct point		*pts;
+
+	(void)state;
+	tiers_result_init(&r);
+	assert_int_equal(tiers_analyse(NULL, 0, &r), -1);
+	assert_false(r.analysed);
+	assert_true(isnan(r.backing_p50_us));
+	pts = t_scan(&t_three, 1 * GiB, 4 * GiB, 2, 500, 1);
+	assert_int_equal(tiers_analyse(pts, 2, &r), -1);
+	assert_false(r.analysed);
+	assert_true(r.note[0] != '\0');
+	/* Points without a histogram are skipped. */
+	free(pts[1].hist);
+	pts[1].hist = NULL;
+	assert_int_equal(tiers_analyse(pts, 2, &r), -1);
+	t_free_points(pts, 2);
+	tiers_result_free(&r);
+	tiers_result_free(NULL);
+}
+
+/* Insert a new point, keeping pts sorted by ws. */
+static struct point *
+t_add(struct point *pts, size_t *n, const struct t_model *m, uint64_t ws,
+    uint64_t ios)
+{
+	size_t	i;
+
+	pts = realloc(pts, (*n + 1) * sizeof *pts);
+	for (i = *n; i > 0 && pts[i - 1].ws_bytes > ws; i--)
+		pts[i] = pts[i - 1];
+	t_point(m, (double)ws, 64 * MiB, ios, &pts[i]);
+	(*n)++;
+	return (pts);
+}
+
+/*
+ * The adaptive loop as scan.c runs it: a coarse pass, then the planner's
+ * points until it says done.  It must end, place points just above each
+ * cache, and leave every capacity within the target.
+ */
+static void
+t_planner(void **state)
+{
+	struct tiers_result	 r;
+	struct point		*pts;
+	uint64_t		 next[8], prev = 0;
+	size_t			 n = 6, k, i, rounds = 0, near;
+	double			 c;
+
+	(void)state;
+	tiers_result_init(&r);
+	pts = t_scan(&t_three, 256 * MiB, 8 * GiB, n, 500, 21);
+	for (;;) {
+		assert_int_equal(tiers_analyse(pts, n, &r), 0);
+		k = tiers_next_points(pts, n, &r, 256 * MiB, 8 * GiB, 4096,
+		    next, 8);
+		if (k == 0)
+			break;
+		assert_true(k <= 8);
+		for (i = 0; i < k; i++) {
+			assert_true(next[i] % 4096 == 0);
+			assert_true(next[i] >= 256 * MiB && next[i] <= 8 * GiB);
+			assert_true(next[i] > prev || i == 0);
+			prev = next[i];
+			pts = t_add(pts, &n, &t_three, next[i], 500);
+		}
+		prev = 0;
+		assert_true(++rounds < 20);
+	}
+	print_message("planner: %zu points after %zu rounds\n", n, rounds);
+	t_check_truth(&t_three, 2, &r);
+	assert_true(tiers_pinned(&r, TIERS_TARGET_REL) ||
+	    tiers_next_points(pts, n, &r, 256 * MiB, 8 * GiB, 4096, next,
+	    8) == 0);
+	assert_false(tiers_pinned(&r, 1e-6));
+	for (i = 0; i < r.ntiers; i++) {
+		c = (double)r.tier[i].capacity_bytes;
+		assert_true((r.tier[i].capacity_high_bytes -
+		    r.tier[i].capacity_low_bytes) / 2.0 <=
+		    TIERS_TARGET_REL * c);
+		/* Some point measured within 1x..1.5x of each capacity. */
+		for (near = 0, k = 0; k < n; k++)
+			near += pts[k].ws_bytes > c &&
+			    pts[k].ws_bytes < 1.5 * c;
+		assert_true(near > 0);
+	}
+	t_free_points(pts, n);
+
+	/* Without an analysis: fill the widest gaps of the grid. */
+	pts = t_scan(&t_three, 256 * MiB, 8 * GiB, 3, 100, 1);
+	tiers_result_free(&r);
+	assert_false(tiers_pinned(&r, TIERS_TARGET_REL));
+	k = tiers_next_points(pts, 3, &r, 256 * MiB, 8 * GiB, 4096, next, 8);
+	assert_true(k > 0);
+	for (i = 0; i < k; i++) {
+		for (n = 0; n < 3; n++)
+			assert_true(next[i] != pts[n].ws_bytes);
+		assert_true(i == 0 || next[i] > next[i - 1]);
+	}
+	t_free_points(pts, 3);
+	tiers_result_free(&r);
+}
+
+static void
+t_point_enough(void **state)
+{
+	static const struct t_model single = { 1, { { 0, 300, 0.3, 0 } }, 0 };
+	struct tiers_result	 r;
+	struct point		*pts, p;
+
+	(void)state;
+	tiers_result_init(&r);
+	assert_int_equal(tiers_point_enough(&r, GiB, NULL, 0.05), -1);
+
+	pts = t_scan(&single, 64 * MiB, 8 * GiB, 8, 300, 4);
+	assert_int_equal(tiers_analyse(pts, 8, &r), 0);
+	t_point(&single, 2 * GiB, 64 * MiB, 1000, &p);
+	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.05), -1);
+	free(p.hist);
+	t_free_points(pts, 8);
+
+	pts = t_scan(&t_three, 64 * MiB, 8 * GiB, 12, 800, 4);
+	assert_int_equal(tiers_analyse(pts, 12, &r), 0);
+	assert_int_equal(r.ntiers, 2);
+	t_point(&t_three, 1.6 * GiB, 64 * MiB, 100, &p);
+	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.05), 0);
+	free(p.hist);
+	t_point(&t_three, 1.6 * GiB, 64 * MiB, 400, &p);
+	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.02), 0);
+	free(p.hist);
+	t_point(&t_three, 1.6 * GiB, 64 * MiB, 5000, &p);
+	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.02), 1);
+	free(p.hist);
+	t_free_points(pts, 12);
+	tiers_result_free(&r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_models),
+		cmocka_unit_test(t_seeds),
+		cmocka_unit_test(t_fractions_per_point),
+		cmocka_unit_test(t_disagree),
+		cmocka_unit_test(t_inconclusive),
+		cmocka_unit_test(t_planner),
+		cmocka_unit_test(t_point_enough),
+	};
+
+	gsl_set_error_handler_off();
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
