@@ -8,6 +8,7 @@
 #define PROGRESS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct point;
 
@@ -21,5 +22,7 @@ void	progress_update(const struct point *, double, void *);
 /* The point finished. */
 void	progress_point_done(const struct point *);
 void	progress_end(void);
+/* Write to f instead of stderr, as a TTY if tty (tests). */
+void	progress_set_stream(FILE *, int);
 
 #endif

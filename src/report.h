@@ -50,6 +50,45 @@ struct report_context {			/* where it ran; "" when unknown */
 	char		mount_options[256];
 };
 
+/* One headline figure and its spread over repeated runs. */
+struct report_stat {
+	char		name[48];	/* JSON path: limits.iops_ceiling */
+	double		mean;		/* NAN: no run established it */
+	double		sd;		/* sample sd; NAN with n < 2 */
+	double		cv;		/* sd / mean */
+	unsigned	n;		/* runs that established it */
+};
+
+#define REPORT_STATS_MAX	40
+
+/* --repeat N: the headline figures of N runs (report_repeat_aggregate). */
+struct report_repeat {
+	unsigned		runs;
+	size_t			nstats;
+	struct report_stat	stat[REPORT_STATS_MAX];
+};
+
+/* Units of a headline figure, for rendering. */
+enum report_unit {
+	REPORT_UNIT_BYTES,
+	REPORT_UNIT_LAT_US,
+	REPORT_UNIT_IOPS,
+	REPORT_UNIT_RATE,		/* bytes per second */
+	REPORT_UNIT_SECONDS,
+	REPORT_UNIT_COUNT,		/* large counts: 5.40M */
+	REPORT_UNIT_PLAIN,		/* small integers: an iodepth */
+};
+
+/* A headline figure of one report (report_headlines). */
+struct report_figure {
+	char		 name[48];	/* JSON path */
+	char		 label[48];	/* for people */
+	enum report_unit unit;
+	double		 value;		/* NAN: unknown */
+	double		 rel_noise;	/* 95% half-width / value, or NAN */
+	int		 at_least;	/* value is a lower bound */
+};
+
 struct report {
 	char			 tool_version[32];
 	int			 interrupted;
@@ -67,6 +106,7 @@ struct report {
 	struct report_context	 context;
 	struct scan_result	*scan;		/* NULL: not run */
 	struct limits_result	*limits;	/* NULL: not run */
+	struct report_repeat	*repeat;	/* NULL: a single run */
 };
 
 /* Release what a report owns (scan, limits, path); not the struct itself. */
@@ -84,5 +124,50 @@ int	report_load(const char *, struct report *, char **);
 
 /* Text (markdown set: markdown) for people. */
 void	report_text_write(const struct report *, FILE *, int);
+
+/*
+ * The headline figures of a report (tiers, backing store, ceilings, burst)
+ * into fig[max].  Returns how many were filled; unknown ones are NAN.
+ */
+size_t	report_headlines(const struct report *, struct report_figure *,
+	    size_t);
+/*
+ * Mean, sd and cv of every headline figure over n reports of the same
+ * command (pure).  Figures are matched by name; n < 1 gives runs = 0.
+ */
+void	report_repeat_aggregate(const struct report *, int,
+	    struct report_repeat *);
+/* Format a figure for people into buf (UNITS_BUFSZ); NAN gives "unknown". */
+char	*report_format_value(enum report_unit, double, char *, size_t);
+/* An aligned table for text and markdown renderers; row 0 is the header. */
+struct report_table {
+	size_t		  ncols;
+	size_t		  nrows;
+	char		**cell;		/* nrows * ncols, owned */
+	char		  align[16];	/* per column: 'l' or 'r' */
+};
+
+/* Start a table of strlen(align) columns (at most 15). */
+void	report_table_init(struct report_table *, const char *);
+/* Add a row of ncols strings (copied; NULL prints empty). */
+void	report_table_add(struct report_table *, ...);
+/* Print with indent (text) or as a pipe table (markdown); then free it. */
+void	report_table_write(struct report_table *, FILE *, int,
+	    const char *);
+
+/* The time now as ISO 8601 UTC, for started_utc and finished_utc. */
+char	*report_utc_now(char *, size_t);
+
+/* Find a figure of a repeat summary by name; NULL if absent. */
+const struct report_stat *report_repeat_find(const struct report_repeat *,
+	    const char *);
+
+/*
+ * Plot a report into outdir (created if missing) as png or svg with
+ * gnuplot, one file per section present; says on stderr (log_info) which
+ * were written and which skipped.  Returns 0, or -1 with *cause.
+ */
+int	report_plot(const struct report *, const char *, const char *,
+	    char **);
 
 #endif

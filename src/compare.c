@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * compare: headline figures of several reports side by side with ratios
+ * to the first, marking differences larger than run-to-run noise.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare.h"
+#include "report.h"
+#include "units.h"
+
+/* A figure of one report: value and 95% half-width (NAN unknown). */
+struct compare_cell {
+	int	present;
+	double	value;
+	double	noise;
+	int	at_least;
+};
+
+/* Whether b differs from a by more than their combined noise. */
+int
+compare_differs(double a, double noise_a, double b, double noise_b)
+{
+	if (!isfinite(a) || !isfinite(b) || !isfinite(noise_a) ||
+	    !isfinite(noise_b))
+		return (-1);
+	return (fabs(b - a) > sqrt(noise_a * noise_a + noise_b * noise_b));
+}
+
+/*
+ * A figure of report r by name.  With repeated runs the mean is shown and
+ * the noise is 2 sd (run to run); otherwise the measurement's own 95%
+ * interval where one is known.
+ */
+static void
+compare_lookup(const struct report *r, const struct report_figure *fig,
+    size_t nf, const char *name, struct compare_cell *c)
+{
+	const struct report_stat	*st;
+	size_t				 i;
+
+	memset(c, 0, sizeof *c);
+	c->value = c->noise = NAN;
+	for (i = 0; i < nf; i++) {
+		if (strcmp(fig[i].name, name) != 0)
+			continue;
+		c->present = 1;
+		c->value = fig[i].value;
+		c->at_least = fig[i].at_least;
+		c->noise = fig[i].rel_noise * fabs(fig[i].value);
+	}
+	st = report_repeat_find(r->repeat, name);
+	if (st != NULL && st->n >= 2 && isfinite(st->sd)) {
+		c->present = 1;
+		c->value = st->mean;
+		c->noise = 2 * st->sd;
+	}
+}
+
+/* Print reports side by side with ratios to the first. */
+int
+compare_write(const struct report *reps, int n, FILE *out, int markdown)
+{
+	struct report_figure	 fig[COMPARE_MAX][REPORT_STATS_MAX];
+	size_t			 nf[COMPARE_MAX], i, j, k, nrow = 0;
+	struct compare_cell	 cell[COMPARE_MAX];
+	const char		*rows[COMPARE_MAX * REPORT_STATS_MAX];
+	const char		*labels[COMPARE_MAX * REPORT_STATS_MAX];
+	enum report_unit	 units[COMPARE_MAX * REPORT_STATS_MAX];
+	struct report_table	 tab;
+	char			 align[16], cells[15][UNITS_BUFSZ + 16];
+	char			 v[UNITS_BUFSZ], sd[UNITS_BUFSZ];
+	const char		*c[15];
+	const struct report_stat *st;
+	int			 d, any_repeat = 0;
+
+	if (n < 1 || n > COMPARE_MAX)
+		return (-1);
+	for (k = 0; k < (size_t)n; k++) {
+		nf[k] = report_headlines(&reps[k], fig[k], REPORT_STATS_MAX);
+		for (i = 0; i < nf[k]; i++) {
+			for (j = 0; j < nrow; j++) {
+				if (strcmp(rows[j], fig[k][i].name) == 0)
+					break;
+			}
+			if (j == nrow) {
+				rows[nrow] = fig[k][i].name;
+				labels[nrow] = fig[k][i].label;
+				units[nrow++] = fig[k][i].unit;
+			}
+		}
+		if (reps[k].repeat != NULL)
+			any_repeat = 1;
+	}
+
+	if (markdown)
+		fputs("# tierprobe compare\n\n", out);
+	for (k = 0; k < (size_t)n; k++) {
+		const struct report *r = &reps[k];
+
+		if (markdown)
+			fprintf(out, "- **%c**: `%s` (%s%s%s, %s)%s\n",
+			    (int)('A' + k), r->target.path ? r->target.path :
+			    "?", r->config.command[0] ? r->config.command :
+			    "run", r->context.device_model[0] ? ", " : "",
+			    r->context.device_model, r->started_utc[0] ?
+			    r->started_utc : "time unknown", r->interrupted ?
+			    " **INTERRUPTED**" : "");
+		else
+			fprintf(out, "%c: %s (%s%s%s, %s)%s\n",
+			    (int)('A' + k), r->target.path ? r->target.path :
+			    "?", r->config.command[0] ? r->config.command :
+			    "run", r->context.device_model[0] ? ", " : "",
+			    r->context.device_model, r->started_utc[0] ?
+			    r->started_utc : "time unknown", r->interrupted ?
+			    " INTERRUPTED" : "");
+	}
+	fputc('\n', out);
+	if (nrow == 0) {
+		fputs("No headline figures to compare (no scan or limits "
+		    "results).\n", out);
+		return (0);
+	}
+
+	/* Columns: figure, A, then per other report its value and ratio. */
+	memset(align, 0, sizeof align);
+	align[0] = 'l';
+	for (k = 1; k < 2 * (size_t)n; k++)
+		align[k] = 'r';
+	report_table_init(&tab, align);
+	for (k = 0; k < 15; k++)
+		c[k] = NULL;
+	c[0] = "figure";
+	for (k = 0; k < (size_t)n; k++) {
+		snprintf(cells[2 * k], sizeof cells[0], "%c", (int)('A' + k));
+		c[k == 0 ? 1 : 2 * k] = cells[2 * k];
+		if (k > 0) {
+			snprintf(cells[2 * k + 1], sizeof cells[0], "%c/A",
+			    (int)('A' + k));
+			c[2 * k + 1] = cells[2 * k + 1];
+		}
+	}
+	report_table_add(&tab, c[0], c[1], c[2], c[3], c[4], c[5], c[6],
+	    c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
+	for (i = 0; i < nrow; i++) {
+		for (k = 0; k < (size_t)n; k++)
+			compare_lookup(&reps[k], fig[k], nf[k], rows[i],
+			    &cell[k]);
+		c[0] = labels[i];
+		for (k = 0; k < (size_t)n; k++) {
+			char *cp = cells[2 * k];
+
+			if (!cell[k].present)
+				snprintf(cp, sizeof cells[0], "-");
+			else {
+				report_format_value(units[i], cell[k].value, v,
+				    sizeof v);
+				st = report_repeat_find(reps[k].repeat,
+				    rows[i]);
+				if (st != NULL && st->n >= 2 &&
+				    isfinite(st->sd))
+					snprintf(cp, sizeof cells[0],
+					    "%s +-%s", v, report_format_value(
+					    units[i], st->sd, sd, sizeof sd));
+				else
+					snprintf(cp, sizeof cells[0], "%s%s",
+					    cell[k].at_least ? ">= " : "", v);
+			}
+			c[k == 0 ? 1 : 2 * k] = cp;
+			if (k == 0)
+				continue;
+			cp = cells[2 * k + 1];
+			if (!isfinite(cell[0].value) ||
+			    !isfinite(cell[k].value) || cell[0].value == 0)
+				snprintf(cp, sizeof cells[0], "n/a");
+			else {
+				d = compare_differs(cell[0].value,
+				    cell[0].noise, cell[k].value,
+				    cell[k].noise);
+				snprintf(cp, sizeof cells[0], "%.2fx%s",
+				    cell[k].value / cell[0].value,
+				    d == 1 ? " *" : d == 0 ? " =" : " ?");
+			}
+			c[2 * k + 1] = cp;
+		}
+		report_table_add(&tab, c[0], c[1], c[2], c[3], c[4], c[5],
+		    c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
+	}
+	report_table_write(&tab, out, markdown, "");
+	fputs("\nMarks: * differs from A by more than run-to-run noise (95%); "
+	    "= within noise; ? noise unknown.\n", out);
+	if (any_repeat)
+		fputs("Figures with +- are means and standard deviations over "
+		    "repeated runs.\n", out);
+	return (0);
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Progress on stderr: a live line redrawn with \r on a TTY, one summary
+ * line per finished point otherwise, nothing when quiet.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progress.h"
+#include "report.h"
+#include "sampler.h"
+#include "units.h"
+
+#define PROGRESS_REDRAW_S	0.1	/* at most ten redraws a second */
+
+static struct {
+	FILE		*f;
+	int		 tty;
+	int		 quiet;
+	int		 live;		/* a live line is on screen */
+	char		 phase[32];
+	size_t		 n;		/* points in the phase */
+	size_t		 i;		/* current point, 0-based */
+	size_t		 done;		/* points finished */
+	double		 t0;		/* start of everything */
+	double		 phase_t0;
+	double		 point_t0;
+	double		 last_draw;
+	uint64_t	 ws;
+	uint32_t	 bs;
+	unsigned	 iodepth;
+} progress;
+
+static double
+progress_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ts.tv_sec + ts.tv_nsec / 1e9);
+}
+
+static char *
+progress_clock(double s, char *buf, size_t len)
+{
+	long	t;
+
+	if (!isfinite(s) || s < 0) {
+		snprintf(buf, len, "?");
+		return (buf);
+	}
+	t = lround(s);
+	if (t >= 3600)
+		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60,
+		    t % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+	return (buf);
+}
+
+/* What the phase varies: ws for a scan, iodepth or bs for limits. */
+static char *
+progress_what(const struct point *p, char *buf, size_t len)
+{
+	char	b[UNITS_BUFSZ];
+
+	if (strcmp(progress.phase, "iodepth") == 0)
+		snprintf(buf, len, "iodepth %u", p->iodepth);
+	else if (strcmp(progress.phase, "bs") == 0)
+		snprintf(buf, len, "bs %s", units_format_size(p->bs, b,
+		    sizeof b));
+	else if (strcmp(progress.phase, "scan") == 0)
+		snprintf(buf, len, "ws %s", units_format_size(p->ws_bytes, b,
+		    sizeof b));
+	else
+		snprintf(buf, len, "ws %s qd %u", units_format_size(
+		    p->ws_bytes, b, sizeof b), p->iodepth);
+	return (buf);
+}
+
+/* Start reporting; quiet silences everything. */
+void
+progress_init(int quiet)
+{
+	FILE	*f = progress.f != NULL ? progress.f : stderr;
+	int	 tty = progress.f != NULL ? progress.tty : isatty(2);
+
+	memset(&progress, 0, sizeof progress);
+	progress.f = f;
+	progress.tty = tty;
+	progress.quiet = quiet;
+	progress.t0 = progress_now();
+}
+
+/* Write to f instead of stderr, as a TTY if tty (tests). */
+void
+progress_set_stream(FILE *f, int tty)
+{
+	progress.f = f;
+	progress.tty = tty;
+}
+
+static void
+progress_clear(void)
+{
+	if (progress.live) {
+		fputs("\r\033[K", progress.f);
+		progress.live = 0;
+	}
+}
+
+/* A new phase of n points. */
+void
+progress_phase(const char *name, size_t n)
+{
+	if (progress.f == NULL)
+		progress_init(0);
+	snprintf(progress.phase, sizeof progress.phase, "%s", name);
+	progress.n = n;
+	progress.i = 0;
+	progress.done = 0;
+	progress.phase_t0 = progress_now();
+}
+
+/* Point i of the phase is starting. */
+void
+progress_point_start(size_t i, const struct point *p)
+{
+	progress.i = i;
+	progress.point_t0 = progress_now();
+	progress.last_draw = 0;
+	if (p != NULL) {
+		progress.ws = p->ws_bytes;
+		progress.bs = p->bs;
+		progress.iodepth = p->iodepth;
+	}
+}
+
+/* Live figures of the running point, redrawn at most ten times a second. */
+void
+progress_update(const struct point *p, double elapsed, void *arg)
+{
+	char	what[64], iops[UNITS_BUFSZ], p50[UNITS_BUFSZ], el[32];
+	char	eta[32];
+	double	now, per, left = NAN;
+
+	(void)elapsed;
+	(void)arg;
+	if (progress.quiet || !progress.tty || progress.f == NULL)
+		return;
+	now = progress_now();
+	if (now - progress.last_draw < PROGRESS_REDRAW_S)
+		return;
+	progress.last_draw = now;
+	if (progress.done > 0) {
+		per = (progress.point_t0 - progress.phase_t0) / progress.done;
+		left = per * (progress.n - progress.done) -
+		    (now - progress.point_t0);
+		if (left < 0)
+			left = 0;
+	}
+	fprintf(progress.f, "\r\033[K%s %zu/%zu  %s  %s IOPS  p50 %s  "
+	    "elapsed %s  ETA %s", progress.phase, progress.i + 1, progress.n,
+	    progress_what(p, what, sizeof what),
+	    report_format_value(REPORT_UNIT_IOPS, p->iops, iops, sizeof iops),
+	    isfinite(p->lat_us.p50) && p->lat_us.p50 > 0 ?
+	    units_format_lat_us(p->lat_us.p50, p50, sizeof p50) : "?",
+	    progress_clock(now - progress.t0, el, sizeof el),
+	    progress_clock(left, eta, sizeof eta));
+	fflush(progress.f);
+	progress.live = 1;
+}
+
+/* The point finished: one summary line. */
+void
+progress_point_done(const struct point *p)
+{
+	char	what[64], iops[UNITS_BUFSZ], p50[UNITS_BUFSZ];
+	char	p99[UNITS_BUFSZ], secs[UNITS_BUFSZ];
+
+	progress.done++;
+	if (progress.quiet || progress.f == NULL)
+		return;
+	progress_clear();
+	fprintf(progress.f, "%s %zu/%zu: %s, %s IOPS, p50 %s, p99 %s, %s\n",
+	    progress.phase, progress.i + 1, progress.n,
+	    progress_what(p, what, sizeof what),
+	    report_format_value(REPORT_UNIT_IOPS, p->iops, iops, sizeof iops),
+	    report_format_value(REPORT_UNIT_LAT_US, p->lat_us.p50, p50,
+	    sizeof p50), report_format_value(REPORT_UNIT_LAT_US,
+	    p->lat_us.p99, p99, sizeof p99), report_format_value(
+	    REPORT_UNIT_SECONDS, p->seconds, secs, sizeof secs));
+	fflush(progress.f);
+}
+
+/* Clear the live line. */
+void
+progress_end(void)
+{
+	if (progress.quiet || progress.f == NULL)
+		return;
+	progress_clear();
+	fflush(progress.f);
+}

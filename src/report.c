@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * What every renderer shares: freeing a report, its headline figures and
+ * their spread over repeated runs, and formatting a figure for people.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report.h"
+#include "units.h"
+#include "xmalloc.h"
+
+static void
+report_free_points(struct point *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].hist);
+	free(v);
+}
+
+/*
+ * Release what a report owns: path, repeat, and scan and limits, heap
+ * objects the report took over (freed with their points and timeline).
+ */
+void
+report_free(struct report *r)
+{
+	if (r == NULL)
+		return;
+	if (r->scan != NULL) {
+		report_free_points(r->scan->points, r->scan->npoints);
+		free(r->scan);
+		r->scan = NULL;
+	}
+	if (r->limits != NULL) {
+		report_free_points(r->limits->qd_points, r->limits->nqd);
+		report_free_points(r->limits->bs_points, r->limits->nbs);
+		free(r->limits->timeline.v);
+		free(r->limits);
+		r->limits = NULL;
+	}
+	free(r->repeat);
+	r->repeat = NULL;
+	free(r->target.path);
+	r->target.path = NULL;
+}
+
+static int
+report_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/* Median of the points' ci95_rel that are known; NAN if none. */
+static double
+report_median_ci(const struct point *v, size_t n)
+{
+	double	*x, m;
+	size_t	 i, k = 0;
+
+	if (n == 0)
+		return (NAN);
+	x = xreallocarray(NULL, n, sizeof *x);
+	for (i = 0; i < n; i++) {
+		if (isfinite(v[i].ci95_rel) && v[i].ci95_rel >= 0)
+			x[k++] = v[i].ci95_rel;
+	}
+	if (k == 0)
+		m = NAN;
+	else {
+		qsort(x, k, sizeof *x, report_cmp_double);
+		m = (k % 2) ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2;
+	}
+	free(x);
+	return (m);
+}
+
+static void
+report_add(struct report_figure *fig, size_t max, size_t *n,
+    const char *name, const char *label, enum report_unit unit, double value,
+    double rel_noise)
+{
+	struct report_figure	*f;
+
+	if (*n >= max)
+		return;
+	f = &fig[(*n)++];
+	memset(f, 0, sizeof *f);
+	snprintf(f->name, sizeof f->name, "%s", name);
+	snprintf(f->label, sizeof f->label, "%s", label);
+	f->unit = unit;
+	f->value = value;
+	f->rel_noise = rel_noise;
+}
+
+/* The headline figures of a report into fig[max]; returns the count. */
+size_t
+report_headlines(const struct report *r, struct report_figure *fig,
+    size_t max)
+{
+	const struct tiers_result	*tr;
+	const struct limits_result	*l;
+	const struct tier		*t;
+	const struct point		*p;
+	char				 name[48], label[48];
+	double				 ci, noise, best;
+	size_t				 n = 0, i, j;
+
+	if (r->scan != NULL && r->scan->tiers.analysed) {
+		tr = &r->scan->tiers;
+		ci = report_median_ci(r->scan->points, r->scan->npoints);
+		for (i = 0; i < tr->ntiers && i < TIERS_MAX; i++) {
+			t = &tr->tier[i];
+			noise = NAN;
+			if (!t->at_least && t->capacity_bytes > 0 &&
+			    t->capacity_high_bytes >= t->capacity_low_bytes &&
+			    t->capacity_high_bytes > 0)
+				noise = (double)(t->capacity_high_bytes -
+				    t->capacity_low_bytes) / 2 /
+				    t->capacity_bytes;
+			snprintf(name, sizeof name,
+			    "scan.tiers[%zu].capacity_bytes", i);
+			snprintf(label, sizeof label, "tier %zu capacity",
+			    i + 1);
+			j = n;
+			report_add(fig, max, &n, name, label,
+			    REPORT_UNIT_BYTES, t->capacity_bytes > 0 ?
+			    (double)t->capacity_bytes : NAN, noise);
+			if (n > j)
+				fig[j].at_least = t->at_least;
+			snprintf(name, sizeof name,
+			    "scan.tiers[%zu].lat_us_p50", i);
+			snprintf(label, sizeof label, "tier %zu p50", i + 1);
+			report_add(fig, max, &n, name, label,
+			    REPORT_UNIT_LAT_US, t->lat_us_p50, ci);
+			snprintf(name, sizeof name,
+			    "scan.tiers[%zu].lat_us_p99", i);
+			snprintf(label, sizeof label, "tier %zu p99", i + 1);
+			report_add(fig, max, &n, name, label,
+			    REPORT_UNIT_LAT_US, t->lat_us_p99, NAN);
+		}
+		report_add(fig, max, &n, "scan.backing.lat_us_p50",
+		    "backing p50", REPORT_UNIT_LAT_US, tr->backing_p50_us, ci);
+		report_add(fig, max, &n, "scan.backing.lat_us_p99",
+		    "backing p99", REPORT_UNIT_LAT_US, tr->backing_p99_us,
+		    NAN);
+	}
+	if (r->limits != NULL) {
+		l = r->limits;
+		noise = NAN;
+		best = -1;
+		for (i = 0; i < l->nqd; i++) {
+			p = &l->qd_points[i];
+			if (l->iops_knee_iodepth != 0 ?
+			    p->iodepth == l->iops_knee_iodepth :
+			    p->iops > best) {
+				best = p->iops;
+				noise = p->ci95_rel;
+			}
+		}
+		report_add(fig, max, &n, "limits.iops_ceiling", "IOPS ceiling",
+		    REPORT_UNIT_IOPS, l->iops_ceiling, noise);
+		report_add(fig, max, &n, "limits.iops_knee_iodepth",
+		    "knee iodepth", REPORT_UNIT_PLAIN,
+		    l->iops_knee_iodepth ? l->iops_knee_iodepth : NAN, NAN);
+		noise = NAN;
+		best = -1;
+		for (i = 0; i < l->nbs; i++) {
+			p = &l->bs_points[i];
+			if (p->bytes_per_s > best) {
+				best = p->bytes_per_s;
+				noise = p->ci95_rel;
+			}
+		}
+		report_add(fig, max, &n, "limits.bandwidth_ceiling_bytes_per_s",
+		    "bandwidth ceiling", REPORT_UNIT_RATE,
+		    l->bandwidth_ceiling_bytes_per_s, noise);
+		report_add(fig, max, &n, "limits.io_accounting_bytes",
+		    "accounting size", REPORT_UNIT_BYTES,
+		    l->io_accounting_bytes ? l->io_accounting_bytes : NAN,
+		    NAN);
+		report_add(fig, max, &n, "limits.burst.burst_iops",
+		    "burst IOPS", REPORT_UNIT_IOPS, l->burst.detected ?
+		    l->burst.burst_iops : NAN, NAN);
+		report_add(fig, max, &n, "limits.burst.baseline_iops",
+		    "baseline IOPS", REPORT_UNIT_IOPS, l->burst.detected ?
+		    l->burst.baseline_iops : NAN, NAN);
+		report_add(fig, max, &n, "limits.burst.duration_s",
+		    "burst duration", REPORT_UNIT_SECONDS, l->burst.detected ?
+		    l->burst.duration_s : NAN, NAN);
+		report_add(fig, max, &n, "limits.burst.credits_ios",
+		    "burst credits", REPORT_UNIT_COUNT, l->burst.detected ?
+		    l->burst.credits_ios : NAN, NAN);
+	}
+	for (i = 0; i < n; i++) {
+		if (!isfinite(fig[i].rel_noise) || fig[i].rel_noise < 0)
+			fig[i].rel_noise = NAN;
+	}
+	return (n);
+}
+
+/* Find a figure of a repeat summary by name; NULL if absent. */
+const struct report_stat *
+report_repeat_find(const struct report_repeat *rr, const char *name)
+{
+	size_t	i;
+
+	if (rr == NULL)
+		return (NULL);
+	for (i = 0; i < rr->nstats; i++) {
+		if (strcmp(rr->stat[i].name, name) == 0)
+			return (&rr->stat[i]);
+	}
+	return (NULL);
+}
+
+/* Mean, sd and cv of the headline figures of n reports, matched by name. */
+void
+report_repeat_aggregate(const struct report *reps, int n,
+    struct report_repeat *out)
+{
+	struct report_figure	 fig[REPORT_STATS_MAX];
+	struct report_stat	*s;
+	double			 sum[REPORT_STATS_MAX];
+	double			 sq[REPORT_STATS_MAX];
+	double			 d;
+	size_t			 nf, i, j;
+	int			 k;
+
+	memset(out, 0, sizeof *out);
+	if (n < 1)
+		return;
+	out->runs = n;
+	memset(sum, 0, sizeof sum);
+	/* First pass: names in order of appearance, and means. */
+	for (k = 0; k < n; k++) {
+		nf = report_headlines(&reps[k], fig, REPORT_STATS_MAX);
+		for (i = 0; i < nf; i++) {
+			for (j = 0; j < out->nstats; j++) {
+				if (strcmp(out->stat[j].name, fig[i].name) == 0)
+					break;
+			}
+			if (j == out->nstats) {
+				if (out->nstats == REPORT_STATS_MAX)
+					continue;
+				s = &out->stat[out->nstats++];
+				memcpy(s->name, fig[i].name, sizeof s->name);
+				s->name[sizeof s->name - 1] = '\0';
+			}
+			if (isfinite(fig[i].value)) {
+				out->stat[j].n++;
+				sum[j] += fig[i].value;
+			}
+		}
+	}
+	for (j = 0; j < out->nstats; j++)
+		out->stat[j].mean = out->stat[j].n ? sum[j] / out->stat[j].n :
+		    NAN;
+	/* Second pass: squared deviations from the mean. */
+	memset(sq, 0, sizeof sq);
+	for (k = 0; k < n; k++) {
+		nf = report_headlines(&reps[k], fig, REPORT_STATS_MAX);
+		for (i = 0; i < nf; i++) {
+			if (!isfinite(fig[i].value))
+				continue;
+			for (j = 0; j < out->nstats; j++) {
+				if (strcmp(out->stat[j].name, fig[i].name) == 0)
+					break;
+			}
+			if (j == out->nstats)
+				continue;
+			d = fig[i].value - out->stat[j].mean;
+			sq[j] += d * d;
+		}
+	}
+	for (j = 0; j < out->nstats; j++) {
+		s = &out->stat[j];
+		s->sd = s->n >= 2 ? sqrt(sq[j] / (s->n - 1)) : NAN;
+		s->cv = (s->n >= 2 && s->mean != 0) ? s->sd / fabs(s->mean) :
+		    NAN;
+	}
+}
+
+/* An integer with thousands separators: 12,345. */
+static char *
+report_format_thousands(double v, char *buf, size_t len)
+{
+	char		 tmp[UNITS_BUFSZ];
+	size_t		 n, i, o = 0;
+	const char	*s = tmp;
+
+	snprintf(tmp, sizeof tmp, "%.0f", v);
+	if (*s == '-' && o + 1 < len) {
+		buf[o++] = '-';
+		s++;
+	}
+	n = strlen(s);
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = s[i];
+	}
+	buf[o] = '\0';
+	return (buf);
+}
+
+/* Format a figure for people into buf; NAN gives "unknown". */
+char *
+report_format_value(enum report_unit unit, double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "unknown");
+		return (buf);
+	}
+	switch (unit) {
+	case REPORT_UNIT_BYTES:
+		return (units_format_size(v < 0 ? 0 : (uint64_t)llround(v),
+		    buf, len));
+	case REPORT_UNIT_LAT_US:
+		return (units_format_lat_us(v, buf, len));
+	case REPORT_UNIT_RATE:
+		return (units_format_rate(v, buf, len));
+	case REPORT_UNIT_SECONDS:
+		if (v >= 3600)
+			snprintf(buf, len, "%.1f h", v / 3600);
+		else if (v >= 100)
+			snprintf(buf, len, "%.0f s", v);
+		else
+			snprintf(buf, len, "%.1f s", v);
+		return (buf);
+	case REPORT_UNIT_COUNT:
+		return (units_format_count(v, buf, len));
+	case REPORT_UNIT_IOPS:
+		if (v >= 1e7)
+			return (units_format_count(v, buf, len));
+		/* FALLTHROUGH */
+	case REPORT_UNIT_PLAIN:
+		break;
+	}
+	return (report_format_thousands(v, buf, len));
+}
+
+/* Start a table with one column per character of align ('l' or 'r'). */
+void
+report_table_init(struct report_table *t, const char *align)
+{
+	memset(t, 0, sizeof *t);
+	snprintf(t->align, sizeof t->align, "%s", align);
+	t->ncols = strlen(t->align);
+}
+
+/* Add a row of ncols strings, copied; NULL prints as an empty cell. */
+void
+report_table_add(struct report_table *t, ...)
+{
+	va_list		 ap;
+	const char	*s;
+	size_t		 i;
+
+	t->cell = xreallocarray(t->cell, (t->nrows + 1) * t->ncols,
+	    sizeof *t->cell);
+	va_start(ap, t);
+	for (i = 0; i < t->ncols; i++) {
+		s = va_arg(ap, const char *);
+		t->cell[t->nrows * t->ncols + i] = xstrdup(s != NULL ? s : "");
+	}
+	va_end(ap);
+	t->nrows++;
+}
+
+/* Print a table aligned (text) or as a pipe table (markdown), and free it. */
+void
+report_table_write(struct report_table *t, FILE *f, int markdown,
+    const char *indent)
+{
+	size_t		 w[16], r, c, len, total = 0, o;
+	const char	*s;
+	char		*line;
+
+	memset(w, 0, sizeof w);
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			len = strlen(t->cell[r * t->ncols + c]);
+			if (len > w[c])
+				w[c] = len;
+		}
+	}
+	for (c = 0; c < t->ncols; c++)
+		total += w[c] + 4;
+	line = xmalloc(total + strlen(indent) + 2);
+	for (r = 0; r < t->nrows; r++) {
+		o = 0;
+		line[0] = '\0';
+		if (!markdown)
+			o += sprintf(line, "%s", indent);
+		else
+			line[o++] = '|';
+		for (c = 0; c < t->ncols; c++) {
+			s = t->cell[r * t->ncols + c];
+			if (markdown)
+				o += sprintf(line + o, " %s |", s);
+			else
+				o += sprintf(line + o, "%s%*s", c ? "  " : "",
+				    t->align[c] == 'r' ? (int)w[c] : -(int)w[c],
+				    s);
+		}
+		while (o > 0 && line[o - 1] == ' ')
+			o--;
+		line[o] = '\0';
+		fprintf(f, "%s\n", line);
+		if (markdown && r == 0) {
+			fputc('|', f);
+			for (c = 0; c < t->ncols; c++)
+				fputs(t->align[c] == 'r' ? " --: |" :
+				    " --- |", f);
+			fputc('\n', f);
+		}
+	}
+	free(line);
+	for (r = 0; r < t->nrows * t->ncols; r++)
+		free(t->cell[r]);
+	free(t->cell);
+	memset(t, 0, sizeof *t);
+}
+
+/* The time now as ISO 8601 UTC ("2024-05-01T10:00:00Z") into buf. */
+char *
+report_utc_now(char *buf, size_t len)
+{
+	struct tm	tm;
+	time_t		t = time(NULL);
+
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		buf[0] = '\0';
+	return (buf);
+}

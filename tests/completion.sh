@@ -1,0 +1,31 @@
+#!/bin/sh
+# Description: bash completion of tierprobe completes commands, the values
+# of --output-format and --format, and (once tierprobe --help lists them)
+# each command's options.
+set -u
+: "${TOP_SRCDIR:?}"
+command -v bash >/dev/null || { echo "skip: no bash"; exit 77; }
+comp=$TOP_SRCDIR/completion/tierprobe.bash
+TIERPROBE=${TIERPROBE:-/nonexistent} bash -c '
+. "$1"
+tierprobe() { "$TIERPROBE" "$@"; }
+t() {	# expected word, then the words typed (last one being completed)
+	want=$1; shift
+	COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
+	_tierprobe
+	case " ${COMPREPLY[*]} " in
+	*" $want "*) ;;
+	*) echo "FAIL: $* -> ${COMPREPLY[*]} (wanted $want)"; exit 1 ;;
+	esac
+}
+t compare tierprobe co
+t markdown tierprobe report --output-format m
+t svg tierprobe plot --format s
+t psync tierprobe scan --engine p
+if "$TIERPROBE" plot --help 2>/dev/null | grep -q -- --outdir; then
+	t --outdir tierprobe plot --out
+else
+	echo "note: tierprobe plot --help lists no options yet: skipped that"
+fi
+' sh "$comp" || exit 1
+echo "completion works"

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Description: the fio job file written for a fixture report has one job
+# per measured point with the point's rw, bs, iodepth and working set, and
+# fio itself accepts it (fio --parse-only; skipped without fio).
+set -u
+: "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
+render=$(dirname "$(dirname "$TIERPROBE")")/tests/t_render
+data=$TOP_SRCDIR/tests/data
+dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-fio.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$render" fio "$data/report-limits.json" > "$dir/limits.fio" || fail render
+# 7 iodepth points and 5 block sizes, plus [global].
+[ "$(grep -c '^\[' "$dir/limits.fio")" = 13 ] || fail "job count"
+grep -q '^\[global\]' "$dir/limits.fio" || fail "no [global]"
+for k in ioengine=io_uring direct=1 norandommap=1 randrepeat=0 \
+    time_based=1 group_reporting=1 stonewall; do
+	grep -qx "$k" "$dir/limits.fio" || fail "missing $k"
+done
+grep -qx 'iodepth=64' "$dir/limits.fio" || fail "iodepth 64 missing"
+grep -qx 'bs=1048576' "$dir/limits.fio" || fail "bs 1 MiB missing"
+grep -qx 'size=8589934592' "$dir/limits.fio" || fail "ws 8 GiB missing"
+[ "$(grep -c '^rw=randread$' "$dir/limits.fio")" = 12 ] || fail "rw lines"
+"$render" fio "$data/report-scan.json" > "$dir/scan.fio" || fail render
+[ "$(grep -c '^size=' "$dir/scan.fio")" = 10 ] || fail "scan job count"
+
+command -v fio >/dev/null || { echo "skip: fio missing"; exit 77; }
+for f in limits scan; do
+	fio --parse-only "$dir/$f.fio" > "$dir/fio.out" 2>&1 ||
+	    { cat "$dir/fio.out"; fail "fio rejects $f.fio"; }
+done
+echo "fio job files parse"

@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * report.c and report-json.c: JSON of a built report (null for unknown
+ * figures, escaping, big seeds), write -> load -> write identity,
+ * atomic report_json_write, headline figures and --repeat aggregation.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "report.h"
+#include "t_report.h"
+
+static size_t
+t_count_entries(const char *dir)
+{
+	DIR		*d;
+	struct dirent	*e;
+	size_t		 n = 0;
+
+	assert_non_null(d = opendir(dir));
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			n++;
+	}
+	closedir(d);
+	return (n);
+}
+
+static void
+test_json_keys(void **state)
+{
+	struct report	 r;
+	json_t		*root, *p;
+	json_error_t	 err;
+	char		*s;
+
+	(void)state;
+	t_report_make(&r);
+	s = t_json(&r);
+	root = json_loads(s, 0, &err);
+	assert_non_null(root);
+	assert_int_equal(json_integer_value(json_object_get(root,
+	    "schema_version")), REPORT_SCHEMA_VERSION);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+	    root, "tool"), "name")), "tierprobe");
+	/* Strings survive escaping exactly. */
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+	    root, "target"), "path")), "/tmp/a \"quoted\"\\path\n");
+	/* A seed above 2^63 is kept exactly, as a string. */
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+	    root, "config"), "seed")), "18446744073709551614");
+	/* NAN figures are null, never a number. */
+	p = json_array_get(json_object_get(json_object_get(root, "scan"),
+	    "points"), 0);
+	assert_true(json_is_null(json_object_get(json_object_get(p, "lat_us"),
+	    "p999")));
+	assert_true(json_is_null(json_object_get(json_array_get(
+	    json_object_get(json_object_get(root, "scan"), "tiers"), 0),
+	    "lat_us_p99")));
+	assert_true(json_is_null(json_object_get(json_object_get(root,
+	    "limits"), "bandwidth_ceiling_bytes_per_s")));
+	assert_true(json_is_null(json_object_get(json_object_get(root,
+	    "limits"), "io_accounting_bytes")));
+	assert_true(json_is_false(json_object_get(json_object_get(
+	    json_object_get(root, "limits"), "burst"), "detected")));
+	/* The histogram: nonzero buckets only, counts add up. */
+	assert_int_equal(json_array_size(json_object_get(p, "hist")), 3);
+	/* Not run: absent. */
+	assert_null(json_object_get(root, "repeat"));
+	json_decref(root);
+	free(s);
+	report_free(&r);
+	report_free(&r);	/* twice is harmless */
+}
+
+static void
+test_json_round_trip(void **state)
+{
+	struct report	 r, back;
+	char		*dir, path[512], *a, *b, *cause = NULL;
+	size_t		 i, k;
+
+	(void)state;
+	t_report_make(&r);
+	dir = t_tmpdir();
+	snprintf(path, sizeof path, "%s/r.json", dir);
+	assert_int_equal(report_json_write(&r, path, &cause), 0);
+	assert_int_equal(report_load(path, &back, &cause), 0);
+	assert_string_equal(back.target.path, r.target.path);
+	assert_true(back.config.seed == r.config.seed);
+	assert_int_equal(back.scan->npoints, 3);
+	assert_int_equal(back.limits->nqd, 2);
+	assert_int_equal(back.limits->timeline.n, 3);
+	assert_true(isnan(back.scan->points[0].lat_us.p999));
+	assert_true(isnan(back.limits->bandwidth_ceiling_bytes_per_s));
+	assert_int_equal(back.limits->iops_knee_iodepth, 2);
+	/* Histograms come back bucket for bucket. */
+	for (i = 0; i < 3; i++) {
+		assert_non_null(back.scan->points[i].hist);
+		assert_true(back.scan->points[i].hist->count == 3);
+		for (k = 0; k < HIST_BUCKETS; k++)
+			assert_true(back.scan->points[i].hist->bucket[k] ==
+			    r.scan->points[i].hist->bucket[k]);
+	}
+	a = t_json(&r);
+	b = t_json(&back);
+	/* Rounding to 6 digits happens once: the second write is equal. */
+	report_free(&r);
+	assert_int_equal(report_json_write(&back, path, &cause), 0);
+	report_free(&back);
+	assert_int_equal(report_load(path, &r, &cause), 0);
+	free(a);
+	a = t_json(&r);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	report_free(&r);
+	t_rmdir(dir);
+	free(dir);
+}
+
+static void
+test_json_write_atomic(void **state)
+{
+	struct report	 r;
+	char		*dir, path[512], *cause = NULL, *s;
+
+	(void)state;
+	t_report_make(&r);
+	dir = t_tmpdir();
+	snprintf(path, sizeof path, "%s/out.json", dir);
+
+	/* An existing file is replaced; nothing else is left behind. */
+	assert_non_null(s = t_json(&r));
+	free(s);
+	{
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs("old", f);
+		fclose(f);
+	}
+	assert_int_equal(report_json_write(&r, path, &cause), 0);
+	assert_int_equal(t_count_entries(dir), 1);
+	s = t_slurp(path, NULL);
+	assert_non_null(strstr(s, "\"schema_version\": 1"));
+	free(s);
+
+	/* Failing after the temp file was written (target is a directory):
+	   the directory stays and the temp file is gone. */
+	snprintf(path, sizeof path, "%s/adir", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(report_json_write(&r, path, &cause), -1);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "adir"));
+	assert_null(strchr(cause, '\n'));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(t_count_entries(dir), 2);
+
+	/* A directory that does not exist: a cause naming the path. */
+	snprintf(path, sizeof path, "%s/missing/out.json", dir);
+	assert_int_equal(report_json_write(&r, path, &cause), -1);
+	assert_non_null(strstr(cause, "missing/out.json"));
+	free(cause);
+
+	report_free(&r);
+	t_rmdir(dir);
+	free(dir);
+}
+
+static void
+test_headlines(void **state)
+{
+	struct report		r;
+	struct report_figure	fig[REPORT_STATS_MAX];
+	size_t			n, i;
+	int			seen = 0;
+
+	(void)state;
+	t_report_make(&r);
+	n = report_headlines(&r, fig, REPORT_STATS_MAX);
+	/* 3 per tier, 2 backing, 8 limits. */
+	assert_int_equal(n, 3 + 2 + 8);
+	for (i = 0; i < n; i++) {
+		if (strcmp(fig[i].name, "scan.tiers[0].capacity_bytes") == 0) {
+			assert_true(fig[i].value == 128 << 20);
+			/* interval 120..136 MiB: half-width 8 of 128 */
+			assert_true(fabs(fig[i].rel_noise - 8.0 / 128) < 1e-9);
+			seen++;
+		}
+		if (strcmp(fig[i].name, "limits.iops_ceiling") == 0) {
+			assert_true(fig[i].value == 5000);
+			/* the knee point's ci95_rel */
+			assert_true(fabs(fig[i].rel_noise - 0.02) < 1e-9);
+			seen++;
+		}
+		if (strcmp(fig[i].name, "limits.burst.burst_iops") == 0) {
+			assert_true(isnan(fig[i].value));
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 3);
+	/* A short array is not overrun. */
+	assert_int_equal(report_headlines(&r, fig, 2), 2);
+	report_free(&r);
+}
+
+static void
+test_repeat_aggregate(void **state)
+{
+	struct report			 reps[3];
+	struct report_repeat		 rr;
+	const struct report_stat	*st;
+	int				 i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		t_report_make(&reps[i]);
+		reps[i].limits->iops_ceiling = 100 + 10 * i;
+	}
+	reps[1].scan->tiers.backing_p50_us = NAN;	/* not established */
+	reps[0].scan->tiers.backing_p50_us = 200;
+	reps[2].scan->tiers.backing_p50_us = 300;
+	report_repeat_aggregate(reps, 3, &rr);
+	assert_int_equal(rr.runs, 3);
+	st = report_repeat_find(&rr, "limits.iops_ceiling");
+	assert_non_null(st);
+	assert_int_equal(st->n, 3);
+	assert_true(fabs(st->mean - 110) < 1e-9);
+	assert_true(fabs(st->sd - 10) < 1e-9);
+	assert_true(fabs(st->cv - 10.0 / 110) < 1e-9);
+	st = report_repeat_find(&rr, "scan.backing.lat_us_p50");
+	assert_int_equal(st->n, 2);
+	assert_true(fabs(st->mean - 250) < 1e-9);
+	assert_true(fabs(st->sd - sqrt(5000)) < 1e-9);
+	st = report_repeat_find(&rr, "limits.burst.burst_iops");
+	assert_int_equal(st->n, 0);
+	assert_true(isnan(st->mean));
+	assert_null(report_repeat_find(&rr, "no.such"));
+
+	/* One run: no spread. */
+	report_repeat_aggregate(reps, 1, &rr);
+	st = report_repeat_find(&rr, "limits.iops_ceiling");
+	assert_true(isnan(st->sd));
+	report_repeat_aggregate(reps, 0, &rr);
+	assert_int_equal(rr.runs, 0);
+	assert_int_equal(rr.nstats, 0);
+	for (i = 0; i < 3; i++)
+		report_free(&reps[i]);
+}
+
+static void
+test_repeat_rendered(void **state)
+{
+	struct report	 reps[2], back;
+	char		*dir, path[512], *cause = NULL, *s = NULL;
+	size_t		 len;
+	FILE		*f;
+
+	(void)state;
+	t_report_make(&reps[0]);
+	t_report_make(&reps[1]);
+	reps[1].limits->iops_ceiling = 6000;
+	reps[0].repeat = calloc(1, sizeof *reps[0].repeat);
+	report_repeat_aggregate(reps, 2, reps[0].repeat);
+	f = open_memstream(&s, &len);
+	report_text_write(&reps[0], f, 0);
+	fclose(f);
+	assert_non_null(strstr(s, "Repeatability (2 runs)"));
+	/* mean 5,500, sd 707, cv 12.9% */
+	assert_non_null(strstr(s, "5,500"));
+	assert_non_null(strstr(s, "12.9%"));
+	free(s);
+	dir = t_tmpdir();
+	snprintf(path, sizeof path, "%s/r.json", dir);
+	assert_int_equal(report_json_write(&reps[0], path, &cause), 0);
+	assert_int_equal(report_load(path, &back, &cause), 0);
+	assert_non_null(back.repeat);
+	assert_int_equal(back.repeat->runs, 2);
+	assert_true(fabs(report_repeat_find(back.repeat,
+	    "limits.iops_ceiling")->mean - 5500) < 1e-6);
+	report_free(&back);
+	report_free(&reps[0]);
+	report_free(&reps[1]);
+	t_rmdir(dir);
+	free(dir);
+}
+
+static void
+test_format_value(void **state)
+{
+	static const struct {
+		enum report_unit	 unit;
+		double			 v;
+		const char		*want;
+	} cases[] = {
+		{ REPORT_UNIT_IOPS, 3000, "3,000" },
+		{ REPORT_UNIT_IOPS, 1234567, "1,234,567" },
+		{ REPORT_UNIT_IOPS, 999, "999" },
+		{ REPORT_UNIT_PLAIN, 32, "32" },
+		{ REPORT_UNIT_SECONDS, 20, "20.0 s" },
+		{ REPORT_UNIT_SECONDS, 2000, "2000 s" },
+		{ REPORT_UNIT_SECONDS, 7200, "2.0 h" },
+		{ REPORT_UNIT_LAT_US, NAN, "unknown" },
+		{ REPORT_UNIT_BYTES, NAN, "unknown" },
+		{ REPORT_UNIT_IOPS, INFINITY, "unknown" },
+	};
+	char	buf[64];
+	size_t	i;
+
+	(void)state;
+	report_utc_now(buf, sizeof buf);
+	assert_int_equal(strlen(buf), 20);
+	assert_true(buf[4] == '-' && buf[10] == 'T' && buf[19] == 'Z');
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_string_equal(report_format_value(cases[i].unit,
+		    cases[i].v, buf, sizeof buf), cases[i].want);
+}
+
+static void
+test_text_unknowns(void **state)
+{
+	struct report	 r;
+	char		*s = NULL, *line;
+	size_t		 len;
+	FILE		*f;
+
+	(void)state;
+	t_report_make(&r);
+	r.interrupted = 1;
+	f = open_memstream(&s, &len);
+	report_text_write(&r, f, 0);
+	fclose(f);
+	assert_non_null(strstr(s, "INTERRUPTED"));
+	/* The tier's unknown p99 is said so, not 0. */
+	assert_non_null(strstr(s, "p99 unknown"));
+	assert_non_null(strstr(s, "bandwidth ceiling  unknown"));
+	/* Little's law at 32: 32 / 5000 s = 6.4 ms. */
+	assert_non_null(strstr(s, "32/5,000 s"));
+	assert_non_null(strstr(s, "6.4 ms (Little's law)"));
+	for (line = strtok(s, "\n"); line != NULL; line = strtok(NULL, "\n"))
+		assert_true(strlen(line) <= 100);
+	free(s);
+	report_free(&r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_keys),
+		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_write_atomic),
+		cmocka_unit_test(test_headlines),
+		cmocka_unit_test(test_repeat_aggregate),
+		cmocka_unit_test(test_repeat_rendered),
+		cmocka_unit_test(test_format_value),
+		cmocka_unit_test(test_text_unknowns),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

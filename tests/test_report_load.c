@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * report-load.c: every fixture loads; bad files (not JSON, no or a future
+ * schema_version, wrong types, missing keys) are refused with one line
+ * naming the file and the key.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "report.h"
+#include "t_report.h"
+
+#define T_HEAD "{\"schema_version\": 1, \"tool\": {\"name\": \"tierprobe\", " \
+	"\"version\": \"1\"}, \"interrupted\": false, \"target\": {\"path\": " \
+	"\"x\", \"type\": \"file\", \"direct\": true, \"engine\": \"psync\", " \
+	"\"bs\": 4096}"
+
+static void
+test_fixtures_load(void **state)
+{
+	static const char *const names[] = { "report-scan.json",
+	    "report-scan-b.json", "report-limits.json",
+	    "report-interrupted.json", "report-nulls.json" };
+	struct report	 r;
+	char		*cause = NULL;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (report_load(t_data(names[i]), &r, &cause) != 0)
+			fail_msg("%s: %s", names[i], cause);
+		report_free(&r);
+	}
+	assert_int_equal(report_load(t_data("report-scan.json"), &r, &cause),
+	    0);
+	assert_int_equal(r.scan->npoints, 10);
+	assert_int_equal(r.scan->tiers.ntiers, 2);
+	assert_true(r.scan->tiers.tier[0].capacity_bytes == 1342177280);
+	assert_null(r.limits);
+	assert_non_null(r.scan->points[0].hist);
+	assert_true(r.scan->points[0].hist->count == r.scan->points[0].ios);
+	report_free(&r);
+	assert_int_equal(report_load(t_data("report-nulls.json"), &r, &cause),
+	    0);
+	assert_true(isnan(r.scan->tiers.backing_p50_us));
+	assert_true(r.scan->tiers.tier[0].at_least);
+	assert_int_equal(r.context.rotational, -1);
+	assert_true(isnan(r.limits->iops_ceiling));
+	assert_true(r.limits->cpu_bound);
+	report_free(&r);
+}
+
+static void
+test_bad_files(void **state)
+{
+	static const struct {
+		const char	*text;
+		const char	*want;
+	} cases[] = {
+		{ "this is not json", "not a JSON report" },
+		{ "", "" },
+		{ "[1, 2]", "top level is an array" },
+		{ "{\"tool\": {}}", "schema_version: missing" },
+		{ "{\"schema_version\": \"1\"}", "schema_version: expected" },
+		{ "{\"schema_version\": 2}", "schema_version: 2 is not supported" },
+		{ "{\"schema_version\": 0}", "is not supported" },
+		{ "{\"schema_version\": 1}", "tool: missing" },
+		{ "{\"schema_version\": 1, \"tool\": []}",
+		    "tool: expected an object, not an array" },
+		{ "{\"schema_version\": 1, \"tool\": {\"name\": \"t\", \"version\":"
+		    " 3}}", "tool.version: expected a string, not an integer" },
+		{ T_HEAD "}", "" },
+		{ T_HEAD ", \"interrupted\": \"no\"}", "duplicate" },
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"points\": {}}}",
+		    "scan.points: expected an array, not an object" },
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [], "
+		    "\"backing\": {\"lat_us_p50\": null, \"lat_us_p99\": null}, "
+		    "\"points\": [{\"ws_bytes\": 4096, \"ios\": 1, \"iops\": \"x\","
+		    " \"lat_us\": {}}]}}",
+		    "scan.points[0].iops: expected a number, not a string" },
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [], "
+		    "\"backing\": {\"lat_us_p50\": null, \"lat_us_p99\": null}, "
+		    "\"points\": [{\"ws_bytes\": -5, \"ios\": 1, \"iops\": 1,"
+		    " \"lat_us\": {}}]}}", "scan.points[0].ws_bytes: -5 is out" },
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [], "
+		    "\"backing\": {\"lat_us_p50\": null, \"lat_us_p99\": null}, "
+		    "\"points\": [{\"ws_bytes\": 5, \"ios\": 1, \"iops\": 1,"
+		    " \"lat_us\": {\"mean\": 1, \"p50\": 1, \"p90\": 1,"
+		    " \"p99\": 1, \"p999\": 1}, \"hist\": [[1, 2, 3]]}]}}",
+		    "scan.points[0].hist[0]: expected [lower bound" },
+		{ T_HEAD ", \"limits\": {\"iops_ceiling\": 1}}",
+		    "limits.iops_knee_iodepth: missing" },
+		{ T_HEAD ", \"context\": {\"rotational\": 1}}",
+		    "context.rotational: expected true or false" },
+		{ T_HEAD ", \"config\": {\"rw\": \"sideways\"}}",
+		    "config.rw: \"sideways\" is not read or write" },
+	};
+	struct report	 r;
+	char		*dir, path[512], *cause;
+	size_t		 i;
+	FILE		*f;
+
+	(void)state;
+	dir = t_tmpdir();
+	snprintf(path, sizeof path, "%s/bad.json", dir);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_non_null(f = fopen(path, "w"));
+		fputs(cases[i].text, f);
+		fclose(f);
+		cause = NULL;
+		if (strcmp(cases[i].text, T_HEAD "}") == 0) {
+			/* The minimal valid report. */
+			if (report_load(path, &r, &cause) != 0)
+				fail_msg("minimal report refused: %s", cause);
+			assert_null(r.scan);
+			report_free(&r);
+			continue;
+		}
+		if (report_load(path, &r, &cause) != -1)
+			fail_msg("case %zu accepted", i);
+		assert_non_null(cause);
+		if (strstr(cause, cases[i].want) == NULL)
+			fail_msg("case %zu: \"%s\" lacks \"%s\"", i, cause,
+			    cases[i].want);
+		assert_non_null(strstr(cause, "bad.json"));
+		assert_null(strchr(cause, '\n'));
+		/* Nothing is left allocated in r on failure. */
+		assert_null(r.scan);
+		assert_null(r.target.path);
+		free(cause);
+	}
+	cause = NULL;
+	snprintf(path, sizeof path, "%s/absent.json", dir);
+	assert_int_equal(report_load(path, &r, &cause), -1);
+	assert_non_null(strstr(cause, "absent.json"));
+	free(cause);
+	t_rmdir(dir);
+	free(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixtures_load),
+		cmocka_unit_test(test_bad_files),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
