@@ -24,7 +24,7 @@ pc=$(pkg-config --cflags liburing gsl jansson inih)
 libs=$(pkg-config --libs liburing gsl jansson inih)
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cflags="-g -O1 -fno-omit-frame-pointer $san -D_GNU_SOURCE -I$builddir
--I$top/src -DTP_PKGDATADIR=\"/nonexistent\" -DTP_SRCDIR=\"$top\" $pc"
+-iquote $top/src -DTP_PKGDATADIR=\"/nonexistent\" -DTP_SRCDIR=\"$top\" $pc"
 
 mkdir -p "$out/obj"
 # The library: every module but main(), rebuilt when any source changed;
