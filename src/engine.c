@@ -10,6 +10,7 @@
 static const struct engine_ops *engine_table[] = {
 	&engine_uring_ops,
 	&engine_psync_ops,
+	&engine_sim_ops,
 };
 
 /* The engine called name, or NULL. */

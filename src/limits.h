@@ -6,55 +6,104 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ceilings.h"
 #include "sampler.h"
 
 struct rng;
 struct target;
 
-struct burst {
-	int	detected;
-	double	burst_iops;		/* NAN when not detected */
-	double	baseline_iops;
-	double	duration_s;
-	double	credits_ios;
-};
+#define LIMITS_SUSTAIN_S	120.0	/* default sustained run, real time */
+#define LIMITS_MAX_BS		(1024 * 1024)	/* block-size sweep's top */
+#define LIMITS_FT_SPAN		(256ULL << 20)	/* first-touch region */
 
 struct limits_spec {
-	uint64_t	ws_bytes;	/* beyond the caches */
+	uint64_t	ws_bytes;	/* beyond the caches; 0: whole target */
 	uint32_t	bs;		/* for the iodepth sweep, 4 KiB */
 	unsigned	max_iodepth;
-	double		sustain_s;
+	double		sustain_s;	/* 0: limits_sustain_default() */
 	int		write;
-	double		precision;
-	double		max_time_s;	/* per point */
+	double		precision;	/* 0: 2% */
+	double		max_time_s;	/* per point; 0: 10 s */
 	const char	*engine;	/* engine name; one is opened per sweep */
+	int		first_touch;	/* compare first and second reads */
+	uint64_t	first_touch_from; /* bytes below were read already this
+					   run (the scan's max ws), or 0 */
+	uint64_t	cache_bytes;	/* largest cache tier found by a scan;
+					   0: unknown (ws is taken as the
+					   bound), for the first-touch flush */
+	const struct ceilings_prior *prior; /* I/O done on the volume before
+					   (a scan), oldest first, for the
+					   burst credits; may be NULL */
+	size_t		nprior;
 };
 
 struct limits_result {
-	uint64_t	 ws_bytes;
+	uint64_t	 ws_bytes;	/* offsets of every sweep: [0, ws) */
+	int		 write;
+
+	/* The iodepth sweep (4 KiB random). */
 	double		 iops_ceiling;		/* NAN: none found */
 	unsigned	 iops_knee_iodepth;	/* 0: none */
 	double		 iops_max_seen;
-	int		 cpu_bound;		/* our CPU was the bottleneck */
+	unsigned	 iops_max_seen_iodepth;
+	enum ceilings_iops_limit iops_limit;	/* which limit was hit */
+	int		 cpu_bound;		/* our CPU was the bottleneck:
+						   no ceiling is reported */
+	double		 cpu_util;		/* ours, on the plateau (cores) */
+	double		 little_ratio;		/* IOPS x latency / depth */
+	double		 lat0_us;		/* at depth 1, below the knee;
+						   NAN: the cap binds there */
+	double		 iops_knee_fit;		/* fitted knee depth; NAN */
+
+	/* The block-size sweep (4 KiB .. 1 MiB) at bs_iodepth. */
+	unsigned	 bs_iodepth;
 	double		 bandwidth_ceiling_bytes_per_s;	/* NAN: none */
+	double		 bandwidth_max_seen;		/* bytes/s */
+	enum ceilings_bw_limit bandwidth_limit;		/* cap, accounting,
+							   unsaturated */
 	uint64_t	 io_accounting_bytes;	/* 0: not observable */
+	double		 optimal_io_bytes;	/* bandwidth / IOPS ceiling */
+
+	/* The sustained run at sustain_iodepth, 1 s intervals. */
+	unsigned	 sustain_iodepth;
+	double		 sustain_s;		/* as run (may be cut short) */
 	struct burst	 burst;
+
+	struct first_touch first_touch;		/* measured == 0: not run */
+	uint64_t	 first_touch_flush_bytes; /* read between the passes
+						   to empty the caches */
+	double		 first_touch_flush_s;	/* device time it took */
+
 	struct point	*qd_points;
 	size_t		 nqd;
 	struct point	*bs_points;
 	size_t		 nbs;
-	struct timeline	 timeline;
+	struct point	 sustain;		/* the sustained run as a whole
+						   (ios == 0: not run) */
+	struct timeline	 timeline;		/* per interval, not cumulative */
 	int		 interrupted;
+	char		 note[256];		/* what was skipped and why; "" */
 };
 
 /* Initialise a result with every figure unknown. */
 void	limits_result_init(struct limits_result *);
 /*
  * Run the sweeps on target, opening an engine for each (their buffers
- * differ).  Returns 0, 1 if interrupted, or -errno (partial result kept).
+ * differ).  Writes only if spec->write, and then only to a target opened
+ * for writing.  Returns 0, 1 if interrupted, or -errno (partial result
+ * kept and analysed).
  */
 int	limits_run(struct target *, struct rng *, const struct limits_spec *,
 	    struct limits_result *);
 void	limits_result_free(struct limits_result *);
+
+/*
+ * Default length of the sustained run on target: LIMITS_SUSTAIN_S on real
+ * volumes; on a simulated one, long enough to see its bucket empty (see
+ * limits.c).
+ */
+double	limits_sustain_default(const struct target *);
+/* Bytes of a file target the run touches (ws, plus the first-touch span). */
+uint64_t limits_need_bytes(const struct limits_spec *);
 
 #endif

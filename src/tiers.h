@@ -9,18 +9,71 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct hist;
 struct point;
 
 #define TIERS_MAX	4		/* caches in front of the store */
+#define TIERS_MAX_MODES	5		/* latency modes (mixture components) */
+#define TIERS_MAX_CP	16		/* change points kept */
+#define TIERS_TARGET_REL 0.05		/* wanted capacity interval, +-5% */
 
 struct tier {
 	uint64_t	capacity_bytes;
 	uint64_t	capacity_low_bytes;	/* 95% interval */
-	uint64_t	capacity_high_bytes;
+	uint64_t	capacity_high_bytes;	/* 0 when at_least */
 	int		at_least;	/* larger than the largest ws scanned:
 					   capacity_bytes is a lower bound */
 	double		lat_us_p50;
 	double		lat_us_p99;
+	uint64_t	capacity_cp_bytes;	/* change-point estimate: the
+						   middle of the shift; 0 none */
+	size_t		first_mode;	/* the modes this tier is made of */
+	size_t		nmodes;
+	double		fit_rchi2;	/* chi2 / dof of the hit-ratio fit */
+};
+
+/* Why a boundary between two adjacent latency modes is or is not a tier. */
+enum tiers_verdict {
+	TIERS_TIER,			/* a cache of fitted capacity */
+	TIERS_AT_LEAST,			/* a cache at least max ws */
+	TIERS_NO_MISSES,		/* the faster modes serve every point */
+	TIERS_NO_FIT,			/* the fit failed */
+	TIERS_MISFIT,			/* fractions do not follow min(1, C/S) */
+	TIERS_FLAT,			/* fractions do not depend on ws */
+	TIERS_WIDE,			/* interval reaches 0 or max ws */
+	TIERS_NOT_LARGER,		/* not above the previous capacity */
+	TIERS_OVER			/* more than TIERS_MAX caches */
+};
+
+/* The split between modes [0, i] and [i + 1, nmodes): a candidate cache. */
+struct tiers_boundary {
+	enum tiers_verdict verdict;
+	double		capacity_bytes;	/* fit, when there was one; else 0 */
+	double		low_bytes;	/* 95% interval */
+	double		high_bytes;
+	double		rchi2;		/* chi2 / dof of min(1, C/S) */
+	double		alpha;		/* fit of min(1, (C/S)^alpha): the */
+	double		alpha_se;	/* law wants 1; NAN: fit failed */
+	double		chi2;
+	double		chi2_const;	/* chi2 of a constant fraction */
+};
+
+/* One place a read is served from: a group of mixture components. */
+struct tiers_mode {
+	double		share;		/* fraction of all reads pooled */
+	double		lat_us_p50;
+	double		lat_us_p99;
+	double		mu;		/* mean and sd of ln(latency ns) */
+	double		sigma;
+	int		tier;		/* tier index, or -1: backing */
+};
+
+/* A Gaussian component of the pooled ln(latency ns) mixture. */
+struct tiers_component {
+	double		weight;
+	double		mu;
+	double		sigma;
+	size_t		mode;		/* index into mode[] */
 };
 
 struct tiers_result {
@@ -30,9 +83,64 @@ struct tiers_result {
 	double		backing_p50_us;	/* NAN when unknown */
 	double		backing_p99_us;
 	char		note[256];	/* e.g. methods disagree; "" if none */
+
+	uint64_t	min_ws;		/* range of the points analysed */
+	uint64_t	max_ws;
+	size_t		ncomp;
+	struct tiers_component comp[TIERS_MAX_MODES];	/* by mu */
+	size_t		nmodes;
+	struct tiers_mode mode[TIERS_MAX_MODES];	/* fastest first */
+	struct tiers_boundary boundary[TIERS_MAX_MODES - 1];	/* nmodes - 1 */
+
+	/* Per analysed point (ascending ws), arrays owned by the result. */
+	size_t		npoints;
+	uint64_t	*point_ws;
+	uint64_t	*point_ios;
+	double		*point_mode_frac;	/* [p * nmodes + m] */
+	double		*point_tier_frac;	/* [p * (ntiers + 1) + t],
+						   t == ntiers: backing */
+	double		*point_mlog;	/* mean ln(latency ns) */
+
+	/* Cross-check: change points of point_mlog against ln ws. */
+	size_t		ncp;
+	uint64_t	cp_ws[TIERS_MAX_CP];	/* first ws after each shift */
+	int		agree;		/* 1 agree, 0 disagree, -1 unchecked */
 };
 
-/* Find the tiers in n points of a scan.  Returns 0, or -1 if inconclusive. */
+/* Set up an empty result (nothing owned). */
+void	tiers_result_init(struct tiers_result *);
+/* Release the arrays of a result and reset it; the struct stays. */
+void	tiers_result_free(struct tiers_result *);
+
+/*
+ * Find the tiers in n points of a scan (any order; points without a
+ * histogram are skipped).  r must be initialised (tiers_result_init or a
+ * zeroed struct); what it held is freed first.  Returns 0, or -1 if
+ * inconclusive (fewer than 3 points, or no data): then r->analysed is 0 and
+ * r->note says why.
+ */
 int	tiers_analyse(const struct point *, size_t, struct tiers_result *);
+
+/*
+ * Plan the adaptive scan: the working-set sizes worth measuring next, given
+ * the n points measured so far and r, their analysis (tiers_analyse).
+ * Writes up to max_out sizes, ascending, multiples of align within
+ * [min_ws, max_ws] and away from the points already measured, to out and
+ * returns their number; 0 means done (every capacity known to
+ * TIERS_TARGET_REL, or nothing left to refine).
+ */
+size_t	tiers_next_points(const struct point *, size_t,
+	    const struct tiers_result *, uint64_t, uint64_t, uint32_t,
+	    uint64_t *, size_t);
+
+/*
+ * Per-point stopping rule: whether the partial histogram h of a point at
+ * ws_bytes holds enough reads for its hit fractions to pin every capacity
+ * candidate of r to target_rel (e.g. TIERS_TARGET_REL) on its own.
+ * Returns 1 enough, 0 not yet, -1 no opinion (r not analysed or no
+ * candidate: use the sampler's precision rule).
+ */
+int	tiers_point_enough(const struct tiers_result *, uint64_t,
+	    const struct hist *, double);
 
 #endif

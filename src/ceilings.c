@@ -1,0 +1,672 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Ceilings and burst buckets from measured points: pure analysis (arrays in,
+ * results out), no I/O.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ceilings.h"
+#include "changepoint.h"
+#include "fit.h"
+#include "sampler.h"
+#include "xmalloc.h"
+
+/*
+ * The iodepth sweep.  IOPS(d) at 4 KiB rises as d / lat0 while the device
+ * has idle parallelism, then stops at a ceiling.  By Little's law (I/Os in
+ * flight = IOPS x latency), once IOPS is flat the latency grows in
+ * proportion to d: that is what a rate cap looks like, and it is told from
+ * an unsaturated device by the last doubling of depth: a gain below
+ * CEILINGS_FLAT_GAIN means the curve has flattened.  A flat curve is only
+ * the volume's if the queue really was full (IOPS x latency / d near 1)
+ * and our own CPU was not saturated.  The ceiling is the knee fit's (fit.c,
+ * a smooth min(d / lat0, c)) when at least CEILINGS_FIT_PLATEAU points lie
+ * on the plateau and the fit agrees with their median within
+ * CEILINGS_FIT_AGREE; otherwise the median (with a knee at the plateau's
+ * edge the smooth corner pulls the fitted ceiling up).
+ *
+ * The block-size sweep runs at one depth past the knee.  Bandwidth rises
+ * with size until a cap; IOPS stays at the IOPS ceiling until then.  An
+ * imposed cap is a sharp corner and its level is the plateau's (median, or
+ * the fit when they agree, as above).  A device without one bends gently
+ * (transfer time adds to latency: bandwidth = d x bs / (lat0 + bs / rate),
+ * the knee model with sharpness 1) and approaches its rate only as sizes
+ * grow without bound; then, if the fit is good, the fitted asymptote is the
+ * ceiling, as long as it is within CEILINGS_ASYMPTOTE_MAX of what was seen
+ * (the last doubling gained under 10%, so it cannot be much further).
+ *
+ * A volume that counts I/O in units of A bytes shows a signature a
+ * bandwidth cap cannot (except when the cap is within tolerance of c x A):
+ * IOPS flat up to a swept size A, exactly halving at 2A, and bandwidth
+ * flat at c x A from there.  Then io_accounting is A; otherwise the
+ * bandwidth cap hides it.
+ *
+ * The sustained run's per-interval IOPS is cut into segments of constant
+ * mean by PELT (changepoint.c), and adjacent segments whose means differ by
+ * less than CEILINGS_MERGE_REL, or by less than CEILINGS_MERGE_SE standard
+ * errors, are merged.  A burst is a run of high segments
+ * followed by a last, lower one that never recovers: a drop that recovers
+ * is variability.  The bucket size is the I/O done above the baseline rate
+ * before the drop, counted as a deficit that starts at zero (a full bucket)
+ * and refills at the baseline rate: D = max(0, D + ios - baseline x t)
+ * over the prior work (sweeps, scan), then over the run's intervals.
+ */
+#define CEILINGS_FLAT_GAIN	1.10	/* per doubling of depth or size */
+#define CEILINGS_CPU_BUSY	0.90	/* of one core */
+#define CEILINGS_LITTLE_MIN	0.80
+#define CEILINGS_KNEE_FRAC	0.90
+#define CEILINGS_PLATEAU_FRAC	0.90
+#define CEILINGS_FIT_AGREE	0.02
+#define CEILINGS_FIT_PLATEAU	3	/* points, for the fit's ceiling */
+#define CEILINGS_ACCT_TOL_MIN	0.03	/* flat IOPS, then flat bandwidth */
+#define CEILINGS_ACCT_TOL_MAX	0.07
+#define CEILINGS_SMOOTH_K	4	/* a gentler bend: no imposed cap */
+#define CEILINGS_SMOOTH_RMS	0.03
+#define CEILINGS_ASYMPTOTE_MAX	1.15	/* x the largest bandwidth seen */
+#define CEILINGS_MERGE_REL	0.15
+#define CEILINGS_MERGE_SE	4.0
+#define CEILINGS_DROP_MAX	0.80	/* baseline at most this x burst */
+#define CEILINGS_EMPTY_MAX	0.70	/* run at most this x ref_iops */
+#define CEILINGS_MIN_SEG	3	/* intervals */
+#define CEILINGS_FT_RATIO	1.5
+#define CEILINGS_FT_Z		3.0
+
+struct ceilings_xy {
+	double	x;			/* depth or block size */
+	double	iops;
+	double	bw;
+	double	lat_us;
+	double	cpu;
+};
+
+static int
+ceilings_cmp_x(const void *a, const void *b)
+{
+	const struct ceilings_xy	*pa = a, *pb = b;
+
+	return ((pa->x > pb->x) - (pa->x < pb->x));
+}
+
+static int
+ceilings_cmp_double(const void *a, const void *b)
+{
+	const double	*pa = a, *pb = b;
+
+	return ((*pa > *pb) - (*pa < *pb));
+}
+
+/* Median of n values (copied, so v is untouched); NAN when n is 0. */
+static double
+ceilings_median(const double *v, size_t n)
+{
+	double	*c, m;
+
+	if (n == 0)
+		return (NAN);
+	c = xcalloc(n, sizeof *c);
+	memcpy(c, v, n * sizeof *c);
+	qsort(c, n, sizeof *c, ceilings_cmp_double);
+	m = (n % 2) ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	free(c);
+	return (m);
+}
+
+/* Points as (x, iops, ...) sorted by x; x is depth or size.  Caller frees. */
+static struct ceilings_xy *
+ceilings_sorted(const struct point *pts, size_t n, int by_bs)
+{
+	struct ceilings_xy	*v;
+	size_t			 i;
+
+	v = xcalloc(n ? n : 1, sizeof *v);
+	for (i = 0; i < n; i++) {
+		v[i].x = by_bs ? pts[i].bs : pts[i].iodepth;
+		v[i].iops = pts[i].iops;
+		v[i].bw = pts[i].bytes_per_s;
+		v[i].lat_us = pts[i].lat_us.mean;
+		v[i].cpu = pts[i].cpu_util;
+	}
+	qsort(v, n, sizeof *v, ceilings_cmp_x);
+	return (v);
+}
+
+/* Gain of y from point i-1 to i, per doubling of x. */
+static double
+ceilings_gain(const struct ceilings_xy *v, size_t i, int bw)
+{
+	double	y0, y1, doublings;
+
+	y0 = bw ? v[i - 1].bw : v[i - 1].iops;
+	y1 = bw ? v[i].bw : v[i].iops;
+	doublings = log2(v[i].x / v[i - 1].x);
+	if (!(y0 > 0) || !(doublings > 0))
+		return (NAN);
+	return (pow(y1 / y0, 1 / doublings));
+}
+
+/*
+ * Our side of points [from, to): median CPU use and median Little's law
+ * ratio (I/Os in flight by IOPS x mean latency, over the depth asked).
+ */
+static void
+ceilings_host(const struct ceilings_xy *v, size_t from, size_t to,
+    struct ceilings_iops *out)
+{
+	double	*cpu, *lit;
+	size_t	 i, nc = 0, nl = 0;
+
+	cpu = xcalloc(to - from + 1, sizeof *cpu);
+	lit = xcalloc(to - from + 1, sizeof *lit);
+	for (i = from; i < to; i++) {
+		if (isfinite(v[i].cpu))
+			cpu[nc++] = v[i].cpu;
+		if (isfinite(v[i].lat_us) && v[i].lat_us > 0)
+			lit[nl++] = v[i].iops * v[i].lat_us * 1e-6 / v[i].x;
+	}
+	out->cpu_util = ceilings_median(cpu, nc);
+	out->little_ratio = ceilings_median(lit, nl);
+	free(cpu);
+	free(lit);
+}
+
+/* Analyse an iodepth sweep; see ceilings.h. */
+int
+ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
+{
+	struct ceilings_xy	*v;
+	struct fit_knee		 fk;
+	double			*x, *y, *plat, median, gain;
+	size_t			 i, imax, first, np;
+	int			 fitted;
+
+	memset(out, 0, sizeof *out);
+	out->limit = CEILINGS_IOPS_UNKNOWN;
+	out->ceiling = NAN;
+	out->knee_fit = NAN;
+	out->lat0_us = NAN;
+	out->max_seen = NAN;
+	out->cpu_util = NAN;
+	out->little_ratio = NAN;
+	if (n == 0)
+		return (-1);
+
+	v = ceilings_sorted(pts, n, 0);
+	imax = 0;
+	for (i = 1; i < n; i++) {
+		if (v[i].iops > v[imax].iops)
+			imax = i;
+	}
+	out->max_seen = v[imax].iops;
+	out->max_seen_iodepth = v[imax].x;
+	ceilings_host(v, n - 1, n, out);
+	out->lat0_us = v[0].lat_us;
+	if (n < 2) {
+		free(v);
+		return (-1);
+	}
+
+	x = xcalloc(n, sizeof *x);
+	y = xcalloc(n, sizeof *y);
+	for (i = 0; i < n; i++) {
+		x[i] = v[i].x;
+		y[i] = v[i].iops;
+	}
+	fitted = (n >= 3 && fit_knee(x, y, n, &fk) == 0);
+	/* A knee below the first depth: the cap binds from the start. */
+	if (fitted && fk.knee_x >= v[0].x) {
+		out->knee_fit = fk.knee_x;
+		out->fit_converged = fk.converged;
+	}
+
+	/* Still rising over the last doubling: no ceiling within reach. */
+	gain = ceilings_gain(v, n - 1, 0);
+	if (!(gain < CEILINGS_FLAT_GAIN)) {
+		out->limit = CEILINGS_IOPS_UNSATURATED;
+		goto done;
+	}
+
+	/* The plateau: from the first point near the top to the end. */
+	for (first = 0; first < n; first++) {
+		if (v[first].iops >= CEILINGS_PLATEAU_FRAC * out->max_seen)
+			break;
+	}
+	plat = xcalloc(n, sizeof *plat);
+	for (i = first, np = 0; i < n; i++)
+		plat[np++] = v[i].iops;
+	median = ceilings_median(plat, np);
+	free(plat);
+	ceilings_host(v, first, n, out);
+
+	if (isfinite(out->cpu_util) && out->cpu_util >= CEILINGS_CPU_BUSY) {
+		out->limit = CEILINGS_IOPS_CPU;
+		goto done;
+	}
+	if (isfinite(out->little_ratio) &&
+	    out->little_ratio < CEILINGS_LITTLE_MIN) {
+		out->limit = CEILINGS_IOPS_QUEUE;
+		goto done;
+	}
+	out->limit = CEILINGS_IOPS_CAP;
+	if (v[0].iops >= CEILINGS_KNEE_FRAC * median)
+		out->lat0_us = NAN;
+	if (fitted && np >= CEILINGS_FIT_PLATEAU &&
+	    fabs(fk.ceiling / median - 1) <= CEILINGS_FIT_AGREE)
+		out->ceiling = fk.ceiling;
+	else
+		out->ceiling = median;
+	out->knee_iodepth = out->max_seen_iodepth;
+	for (i = 0; i < n; i++) {
+		if (v[i].iops >= CEILINGS_KNEE_FRAC * out->ceiling) {
+			out->knee_iodepth = v[i].x;
+			break;
+		}
+	}
+
+done:
+	free(x);
+	free(y);
+	free(v);
+	return (0);
+}
+
+/* Analyse a block-size sweep; see ceilings.h. */
+int
+ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
+{
+	struct ceilings_xy	*v;
+	struct fit_knee		 fk;
+	double			*x, *y, *plat, *iops, *tail, median, i0, gain;
+	double			 want, level, tol, tmed;
+	size_t			 i, j, k, first, np, nd;
+	int			 ok;
+
+	memset(out, 0, sizeof *out);
+	out->limit = CEILINGS_BW_UNKNOWN;
+	out->ceiling = NAN;
+	out->max_seen = NAN;
+	out->iops_small = NAN;
+	out->optimal_io_bytes = NAN;
+	if (n == 0)
+		return (-1);
+
+	v = ceilings_sorted(pts, n, 1);
+	j = 0;
+	for (i = 1; i < n; i++) {
+		if (v[i].bw > v[j].bw)
+			j = i;
+	}
+	out->max_seen = v[j].bw;
+	out->max_seen_bs = v[j].x;
+	out->iops_small = i0 = v[0].iops;
+	if (n < 2) {
+		free(v);
+		return (-1);
+	}
+
+	gain = ceilings_gain(v, n - 1, 1);
+	if (!(gain < CEILINGS_FLAT_GAIN)) {
+		out->limit = CEILINGS_BW_UNSATURATED;
+		free(v);
+		return (0);
+	}
+
+	/* The ceiling: knee fit of bandwidth on size, checked as above. */
+	for (first = 0; first < n; first++) {
+		if (v[first].bw >= CEILINGS_PLATEAU_FRAC * out->max_seen)
+			break;
+	}
+	plat = xcalloc(n, sizeof *plat);
+	for (i = first, np = 0; i < n; i++)
+		plat[np++] = v[i].bw;
+	median = ceilings_median(plat, np);
+	free(plat);
+	x = xcalloc(n, sizeof *x);
+	y = xcalloc(n, sizeof *y);
+	for (i = 0; i < n; i++) {
+		x[i] = v[i].x;
+		y[i] = v[i].bw;
+	}
+	out->ceiling = median;
+	if (n >= 3 && fit_knee(x, y, n, &fk) == 0) {
+		if (fk.sharpness < CEILINGS_SMOOTH_K &&
+		    fk.knee_x >= v[0].x &&
+		    fk.rms_log <= CEILINGS_SMOOTH_RMS &&
+		    fk.ceiling >= median &&
+		    fk.ceiling <= CEILINGS_ASYMPTOTE_MAX * out->max_seen) {
+			out->ceiling = fk.ceiling;
+			out->asymptote = 1;
+		} else if (np >= CEILINGS_FIT_PLATEAU &&
+		    fabs(fk.ceiling / median - 1) <= CEILINGS_FIT_AGREE)
+			out->ceiling = fk.ceiling;
+	}
+	free(x);
+	free(y);
+	out->limit = CEILINGS_BW_CAP;
+	if (i0 > 0)
+		out->optimal_io_bytes = out->ceiling / i0;
+
+	/*
+	 * Accounting: IOPS flat through v[j] (j >= 1: two sizes at least),
+	 * then, for two sizes at least, falling exactly in proportion to
+	 * size, so bandwidth stays at the flat level times v[j]'s size.  The
+	 * level is the median of the flat run, so one noisy point does not
+	 * decide.  v[j] itself and the point after it tell accounting from a
+	 * bandwidth cap just below level x v[j]: they must be within tol,
+	 * three robust standard deviations of the other points about their
+	 * levels (but within CEILINGS_ACCT_TOL_MIN .. CEILINGS_ACCT_TOL_MAX);
+	 * the other points within twice that.
+	 */
+	iops = xcalloc(n, sizeof *iops);
+	tail = xcalloc(n, sizeof *tail);
+	for (j = n - 2; j-- > 1;) {
+		for (i = 0; i <= j; i++)
+			iops[i] = v[i].iops;
+		level = ceilings_median(iops, j + 1);
+		for (k = j + 1, np = 0; k < n; k++)
+			tail[np++] = v[k].bw;
+		tmed = ceilings_median(tail, np);
+
+		/* Noise: the flat run before v[j], the tail after v[j+1]. */
+		for (i = 0, nd = 0; i < j; i++)
+			iops[nd++] = fabs(v[i].iops / level - 1);
+		for (k = j + 2; k < n; k++)
+			iops[nd++] = fabs(v[k].bw / tmed - 1);
+		tol = 3 * 1.4826 * ceilings_median(iops, nd);
+		tol = fmax(CEILINGS_ACCT_TOL_MIN, fmin(tol,
+		    CEILINGS_ACCT_TOL_MAX));
+
+		want = level * v[j].x;
+		ok = fabs(v[j].iops / level - 1) <= tol &&
+		    fabs(v[j + 1].bw / want - 1) <= tol &&
+		    fabs(tmed / want - 1) <= tol;
+		for (i = 0; i <= j; i++) {
+			if (fabs(v[i].iops / level - 1) > 2 * tol)
+				ok = 0;
+		}
+		for (k = j + 1; k < n; k++) {
+			if (fabs(v[k].bw / want - 1) > 2 * tol)
+				ok = 0;
+		}
+		if (ok) {
+			out->limit = CEILINGS_BW_ACCOUNTING;
+			out->accounting_bytes = v[j].x;
+			break;
+		}
+	}
+	free(iops);
+	free(tail);
+	free(v);
+	return (0);
+}
+
+/*
+ * Merge adjacent segments whose means are closer than CEILINGS_MERGE_REL or
+ * not CEILINGS_MERGE_SE standard errors apart (noise variance var per
+ * interval), closest first.  Returns the number of segments left.
+ */
+static size_t
+ceilings_merge(size_t *start, double *mean, double *len, size_t k,
+    double var)
+{
+	double	rel, se, best, a, b;
+	size_t	i, at;
+
+	for (;;) {
+		best = INFINITY;
+		at = 0;
+		for (i = 0; i + 1 < k; i++) {
+			a = mean[i];
+			b = mean[i + 1];
+			rel = a == b ? 0 : fabs(a - b) / fmax(fabs(a), fabs(b));
+			se = sqrt(var * (1 / len[i] + 1 / len[i + 1]));
+			if (!(rel < CEILINGS_MERGE_REL) &&
+			    !(fabs(a - b) < CEILINGS_MERGE_SE * se))
+				continue;
+			if (rel < best) {
+				best = rel;
+				at = i;
+			}
+		}
+		if (!isfinite(best))
+			return (k);
+		mean[at] = (mean[at] * len[at] + mean[at + 1] * len[at + 1]) /
+		    (len[at] + len[at + 1]);
+		len[at] += len[at + 1];
+		for (i = at + 1; i + 1 < k; i++) {
+			start[i] = start[i + 1];
+			mean[i] = mean[i + 1];
+			len[i] = len[i + 1];
+		}
+		k--;
+	}
+}
+
+/* Find a burst bucket in a sustained run's timeline; see ceilings.h. */
+int
+ceilings_burst(const struct timeline_sample *tl, size_t n,
+    const struct ceilings_prior *prior, size_t nprior, double ref_iops,
+    struct burst *out)
+{
+	double	*x, *dt, *mean, *len, var, floor_var, med, pen, t0, d;
+	double	 sum, tsum, base, deficit;
+	size_t	*cps, *start, ncp, k, i, s, e, first, drop;
+	int	 monotone, long_only;
+
+	memset(out, 0, sizeof *out);
+	out->burst_iops = NAN;
+	out->baseline_iops = NAN;
+	out->duration_s = NAN;
+	out->credits_ios = NAN;
+	out->observed_s = NAN;
+	out->drop_t_s = NAN;
+	out->prior_credits_ios = NAN;
+	if (n == 0)
+		return (-1);
+
+	x = xcalloc(n, sizeof *x);
+	dt = xcalloc(n, sizeof *dt);
+	t0 = 0;
+	sum = tsum = 0;
+	for (i = 0; i < n; i++) {
+		x[i] = tl[i].iops;
+		dt[i] = tl[i].t_s - t0;
+		if (!(dt[i] > 0))
+			dt[i] = 1;
+		t0 = tl[i].t_s;
+		sum += x[i] * dt[i];
+		tsum += dt[i];
+	}
+	out->baseline_iops = sum / tsum;
+	if (n < 2 * CEILINGS_MIN_SEG) {
+		free(x);
+		free(dt);
+		return (-1);
+	}
+
+	/* Segments of constant mean; a deterministic series has no noise. */
+	med = ceilings_median(x, n);
+	var = changepoint_noise_var(x, n);
+	floor_var = 1e-4 * med * med + 1;
+	if (!(var >= floor_var))
+		var = floor_var;
+	pen = changepoint_penalty(n, var);
+	cps = xcalloc(n, sizeof *cps);
+	ncp = changepoint_pelt(x, n, pen, CEILINGS_MIN_SEG, cps, n);
+
+	k = ncp + 1;
+	start = xcalloc(k, sizeof *start);
+	mean = xcalloc(k, sizeof *mean);
+	len = xcalloc(k, sizeof *len);
+	for (s = 0; s < k; s++) {
+		start[s] = s == 0 ? 0 : cps[s - 1];
+		e = s + 1 < k ? cps[s] : n;
+		sum = tsum = 0;
+		for (i = start[s]; i < e; i++) {
+			sum += x[i] * dt[i];
+			tsum += dt[i];
+		}
+		mean[s] = sum / tsum;
+		len[s] = tsum;
+	}
+	free(cps);
+	k = ceilings_merge(start, mean, len, k, var);
+	out->nchanges = k - 1;
+
+	/* A short low start is the queue filling up, not a level. */
+	first = 0;
+	if (k >= 2 && mean[0] < mean[1] &&
+	    (len[0] <= 5 || len[0] <= 0.05 * t0))
+		first = 1;
+
+	monotone = 1;
+	for (s = first; s + 1 < k; s++) {
+		if (mean[s + 1] > mean[s])
+			monotone = 0;
+	}
+	base = mean[k - 1];
+
+	if (k - first < 2) {
+		/* One level: no drop, unless the bucket was empty already. */
+		out->baseline_iops = base;
+		if (isfinite(ref_iops) && base < CEILINGS_EMPTY_MAX * ref_iops) {
+			out->detected = 1;
+			out->exhausted = 1;
+			out->burst_iops = ref_iops;
+		}
+		goto done;
+	}
+	if (!monotone || !(base <= CEILINGS_DROP_MAX * mean[first])) {
+		out->variable = 1;
+		goto done;
+	}
+
+	/* A burst: everything before the last segment ran above baseline. */
+	drop = start[k - 1];
+	out->detected = 1;
+	out->baseline_iops = base;
+	deficit = 0;
+	for (i = 0; i < nprior; i++) {
+		d = deficit + prior[i].ios - base * prior[i].seconds;
+		deficit = d > 0 ? d : 0;
+	}
+	out->prior_credits_ios = deficit;
+	for (i = 0; i < drop; i++) {
+		d = deficit + (x[i] - base) * dt[i];
+		deficit = d > 0 ? d : 0;
+	}
+
+	/*
+	 * The burst rate: the levels before the drop, leaving out short
+	 * segments (the second the bucket ran dry mixes both rates), unless
+	 * there is nothing else.
+	 */
+	sum = tsum = 0;
+	for (long_only = 1; long_only >= 0 && !(tsum > 0); long_only--) {
+		for (s = first; s + 1 < k; s++) {
+			if (long_only && len[s] < 2 * CEILINGS_MIN_SEG)
+				continue;
+			sum += mean[s] * len[s];
+			tsum += len[s];
+		}
+	}
+	out->burst_iops = sum / tsum;
+	out->drop_t_s = tl[drop - 1].t_s;
+	out->observed_s = tl[drop - 1].t_s;
+	out->credits_ios = deficit;
+	if (out->burst_iops > base)
+		out->duration_s = deficit / (out->burst_iops - base);
+
+done:
+	free(start);
+	free(mean);
+	free(len);
+	free(x);
+	free(dt);
+	return (0);
+}
+
+/* Compare paired first and second read latencies; see ceilings.h. */
+void
+ceilings_first_touch(const double *first, const double *second, size_t n,
+    struct first_touch *out)
+{
+	double	s1 = 0, s2 = 0, z;
+	size_t	i, slower = 0;
+
+	memset(out, 0, sizeof *out);
+	out->first_p50_us = out->first_mean_us = NAN;
+	out->second_p50_us = out->second_mean_us = NAN;
+	out->ratio = out->slower_fraction = NAN;
+	if (n == 0)
+		return;
+	out->measured = 1;
+	out->blocks = n;
+	for (i = 0; i < n; i++) {
+		s1 += first[i];
+		s2 += second[i];
+		if (first[i] > second[i])
+			slower++;
+	}
+	out->first_mean_us = s1 / n;
+	out->second_mean_us = s2 / n;
+	out->first_p50_us = ceilings_median(first, n);
+	out->second_p50_us = ceilings_median(second, n);
+	if (out->second_mean_us > 0)
+		out->ratio = out->first_mean_us / out->second_mean_us;
+	out->slower_fraction = (double)slower / n;
+
+	/* Sign test on the pairs, and a large gap in mean and median. */
+	z = (slower - n / 2.0) / sqrt(n / 4.0);
+	out->detected = z >= CEILINGS_FT_Z &&
+	    out->ratio >= CEILINGS_FT_RATIO &&
+	    out->first_p50_us >= CEILINGS_FT_RATIO * out->second_p50_us;
+}
+
+/* Mean latency at iodepth under the ceiling, by Little's law. */
+double
+ceilings_lat_us_at(const struct ceilings_iops *c, unsigned iodepth)
+{
+	double	lat;
+
+	if (!isfinite(c->ceiling) || !(c->ceiling > 0))
+		return (NAN);
+	lat = 1e6 * iodepth / c->ceiling;
+	if (isfinite(c->lat0_us) && c->lat0_us > lat)
+		lat = c->lat0_us;
+	return (lat);
+}
+
+/* Name of an IOPS limit, for reports. */
+const char *
+ceilings_iops_limit_name(enum ceilings_iops_limit l)
+{
+	static const char	*names[] = {
+		[CEILINGS_IOPS_UNKNOWN] = "unknown",
+		[CEILINGS_IOPS_CAP] = "cap",
+		[CEILINGS_IOPS_UNSATURATED] = "unsaturated",
+		[CEILINGS_IOPS_CPU] = "cpu",
+		[CEILINGS_IOPS_QUEUE] = "queue",
+	};
+
+	if ((size_t)l >= sizeof names / sizeof names[0])
+		return ("unknown");
+	return (names[l]);
+}
+
+/* Name of a bandwidth limit, for reports. */
+const char *
+ceilings_bw_limit_name(enum ceilings_bw_limit l)
+{
+	static const char	*names[] = {
+		[CEILINGS_BW_UNKNOWN] = "unknown",
+		[CEILINGS_BW_CAP] = "cap",
+		[CEILINGS_BW_ACCOUNTING] = "accounting",
+		[CEILINGS_BW_UNSATURATED] = "unsaturated",
+	};
+
+	if ((size_t)l >= sizeof names / sizeof names[0])
+		return ("unknown");
+	return (names[l]);
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Ceilings and burst buckets from measured points: pure analysis (arrays in,
+ * results out), no I/O.  limits.c measures, this file decides.
+ */
+#ifndef CEILINGS_H
+#define CEILINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct point;
+struct timeline_sample;
+
+/* What stopped IOPS from rising with the queue depth. */
+enum ceilings_iops_limit {
+	CEILINGS_IOPS_UNKNOWN,		/* too few points to tell */
+	CEILINGS_IOPS_CAP,		/* a rate cap: past the knee latency
+					   grows in proportion to depth */
+	CEILINGS_IOPS_UNSATURATED,	/* still rising at the largest depth */
+	CEILINGS_IOPS_CPU,		/* tierprobe's CPU (>= 90% of a core) */
+	CEILINGS_IOPS_QUEUE,		/* the engine kept fewer I/Os in flight
+					   than asked (Little's law) */
+};
+
+/* What stopped bandwidth from rising with the block size. */
+enum ceilings_bw_limit {
+	CEILINGS_BW_UNKNOWN,		/* too few points */
+	CEILINGS_BW_CAP,		/* a bandwidth cap (or the device's) */
+	CEILINGS_BW_ACCOUNTING,		/* the IOPS cap counted in units of
+					   io_accounting bytes */
+	CEILINGS_BW_UNSATURATED,	/* still rising at the largest size */
+};
+
+/* The iodepth sweep, analysed. */
+struct ceilings_iops {
+	enum ceilings_iops_limit limit;
+	double		ceiling;	/* IOPS; NAN unless limit is CAP */
+	unsigned	knee_iodepth;	/* smallest swept depth reaching 90%
+					   of the ceiling; 0 without one */
+	double		knee_fit;	/* fitted knee depth (where d / lat0
+					   meets the ceiling); NAN when the
+					   fit failed or the knee is below
+					   the smallest depth */
+	double		lat0_us;	/* mean latency at the smallest depth,
+					   below the knee; NAN when a cap
+					   binds there already */
+	double		max_seen;	/* highest IOPS measured */
+	unsigned	max_seen_iodepth;
+	double		cpu_util;	/* median over the plateau (the last
+					   point when rising); NAN unknown */
+	double		little_ratio;	/* IOPS x mean latency / depth, same:
+					   1 when the queue was kept full */
+	int		fit_converged;
+};
+
+/* The block-size sweep, analysed. */
+struct ceilings_bw {
+	enum ceilings_bw_limit limit;
+	double		ceiling;	/* bytes/s; NAN if not reached */
+	double		max_seen;	/* highest bytes/s measured */
+	uint32_t	max_seen_bs;
+	uint64_t	accounting_bytes; /* 0: not observable */
+	double		iops_small;	/* IOPS at the smallest size */
+	double		optimal_io_bytes; /* ceiling / iops_small: the size
+					   where both ceilings meet; NAN */
+	int		asymptote;	/* no sharp cap: the ceiling is the
+					   fitted limit of a smooth curve,
+					   above what 1 MiB I/Os reached */
+};
+
+/*
+ * Burst bucket from a sustained run.  Rates are I/Os per second; the
+ * bucket size counts the I/O spent above baseline before the sustained run
+ * (sweeps, a scan), so it is the size of a full bucket.
+ */
+struct burst {
+	int	detected;		/* a lasting drop: a bucket ran dry */
+	double	burst_iops;		/* rate before the drop; NAN if none */
+	double	baseline_iops;		/* rate after it (the whole run's mean
+					   when there is no drop) */
+	double	duration_s;		/* how long a full bucket lasts at
+					   burst_iops: credits / (burst -
+					   baseline); NAN if unknown */
+	double	credits_ios;		/* bucket size; NAN if unknown */
+	double	observed_s;		/* burst seen in the sustained run */
+	double	drop_t_s;		/* time of the drop in the run */
+	double	prior_credits_ios;	/* spent above baseline before it */
+	int	exhausted;		/* empty before the sustained run: the
+					   sweeps ran faster than it; rates
+					   known, size not */
+	int	variable;		/* level changes that recovered:
+					   variability, not a bucket */
+	size_t	nchanges;		/* level changes kept after merging */
+};
+
+/* First reads of blocks against second reads of the same blocks. */
+struct first_touch {
+	int		measured;
+	int		detected;	/* first reads markedly slower */
+	uint64_t	blocks;
+	double		first_p50_us;
+	double		first_mean_us;
+	double		second_p50_us;
+	double		second_mean_us;
+	double		ratio;		/* first_mean / second_mean */
+	double		slower_fraction; /* blocks whose first read was slower */
+};
+
+/* Work done on the volume before the sustained run, in time order. */
+struct ceilings_prior {
+	double	ios;			/* accounted I/Os */
+	double	seconds;		/* device time they took */
+};
+
+/*
+ * Analyse an iodepth sweep of n points (any order).  Returns 0, or -1 when
+ * there are fewer than two points (out->limit is UNKNOWN).
+ */
+int	ceilings_iops(const struct point *, size_t, struct ceilings_iops *);
+
+/*
+ * Analyse a block-size sweep of n points (any order, one depth).  Returns 0,
+ * or -1 when there are fewer than two points.
+ */
+int	ceilings_bandwidth(const struct point *, size_t, struct ceilings_bw *);
+
+/*
+ * Find a burst bucket in a sustained run's timeline of n intervals.  prior
+ * lists the work done before it (nprior may be 0); ref_iops is the rate the
+ * sweeps measured at the run's depth (NAN if unknown), used to tell a
+ * bucket that was empty before the run began.  Returns 0, or -1 if the run
+ * is too short to tell (out says "not detected").
+ */
+int	ceilings_burst(const struct timeline_sample *, size_t,
+	    const struct ceilings_prior *, size_t, double, struct burst *);
+
+/*
+ * Compare n paired latencies (us) of first and second reads of the same
+ * blocks.  Fills out; never fails.
+ */
+void	ceilings_first_touch(const double *, const double *, size_t,
+	    struct first_touch *);
+
+/* Mean latency (us) at iodepth under a rate cap, by Little's law. */
+double	ceilings_lat_us_at(const struct ceilings_iops *, unsigned);
+
+/* Names for reports: "cap", "unsaturated", "cpu", ... */
+const char *ceilings_iops_limit_name(enum ceilings_iops_limit);
+const char *ceilings_bw_limit_name(enum ceilings_bw_limit);
+
+#endif

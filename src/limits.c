@@ -1,0 +1,622 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Ceilings and burst buckets: the iodepth, block-size and sustained sweeps
+ * (and the first-touch comparison) measured here, decided in ceilings.c.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ceilings.h"
+#include "engine.h"
+#include "interrupt.h"
+#include "limits.h"
+#include "progress.h"
+#include "rng.h"
+#include "sampler.h"
+#include "target.h"
+#include "xmalloc.h"
+
+/*
+ * The plan.  All offsets are uniform random in [0, ws) with replacement,
+ * ws beyond the caches, so the figures are the store's.
+ *
+ * 1. First touch (if asked): read LIMITS_FT_BLOCKS blocks never read by this
+ *    run, at depth 1, one per stratum of [from, size), in random order.
+ * 2. iodepth sweep at 4 KiB: depths 1, 2, 4 .. max_iodepth.  It stops early
+ *    once two successive doublings gained less than LIMITS_EARLY_GAIN each:
+ *    past a cap, deeper queues only add latency (depth / ceiling, which the
+ *    report derives by Little's law) and spend burst credits.
+ * 3. block-size sweep 4 KiB .. 1 MiB at twice the knee depth (the knee is
+ *    where 4 KiB reads reach the ceiling; larger reads take longer, so the
+ *    margin keeps them at the cap), at least LIMITS_BS_MIN_DEPTH deep so a
+ *    1 MiB transfer time does not pass for a limit, at most
+ *    LIMITS_BS_MAX_DEPTH (buffers are 1 MiB a slot).
+ * 4. Sustained run at twice the knee depth for sustain_s, fixed time, with a 1 s
+ *    timeline.  All earlier I/O is handed to ceilings_burst() as work done
+ *    before it, so a bucket the sweeps drained in part is still sized whole.
+ * 5. First touch, second pass: the same blocks again, in another order.
+ *    Between the passes the sweeps read far more than any cache holds, so
+ *    both passes miss the caches and differ only by the first read.
+ *
+ * Every point warms up with random I/O first (sampler warm_random), so a
+ * rate limiter's short-term allowance does not inflate it.
+ */
+#define LIMITS_PRECISION	0.02
+#define LIMITS_MAX_TIME_S	10.0
+#define LIMITS_MIN_TIME_S	1.0
+#define LIMITS_EARLY_GAIN	1.05
+#define LIMITS_BS_MIN_DEPTH	8
+#define LIMITS_BS_MAX_DEPTH	64
+#define LIMITS_FT_BLOCKS	1024
+#define LIMITS_FT_MIN_BLOCKS	64
+#define LIMITS_FT_BUDGET_S	20.0	/* first pass, at most */
+#define LIMITS_SIM_BURSTS	3	/* sim: run this many bucket lengths */
+#define LIMITS_SIM_MAX_S	(6 * 3600.0)
+
+/* Append a note to r->note, "; "-separated (cut short if it is full). */
+static void
+limits_note(struct limits_result *r, const char *msg)
+{
+	size_t	len;
+
+	len = strlen(r->note);
+	snprintf(r->note + len, sizeof r->note - len, "%s%s",
+	    len != 0 ? "; " : "", msg);
+}
+
+/* Initialise a result with every figure unknown. */
+void
+limits_result_init(struct limits_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->iops_ceiling = NAN;
+	r->iops_max_seen = NAN;
+	r->cpu_util = NAN;
+	r->little_ratio = NAN;
+	r->lat0_us = NAN;
+	r->iops_knee_fit = NAN;
+	r->bandwidth_ceiling_bytes_per_s = NAN;
+	r->bandwidth_max_seen = NAN;
+	r->optimal_io_bytes = NAN;
+	r->iops_limit = CEILINGS_IOPS_UNKNOWN;
+	r->bandwidth_limit = CEILINGS_BW_UNKNOWN;
+	ceilings_burst(NULL, 0, NULL, 0, NAN, &r->burst);
+	r->burst.baseline_iops = NAN;
+	ceilings_first_touch(NULL, NULL, 0, &r->first_touch);
+}
+
+/* Release what a result owns. */
+void
+limits_result_free(struct limits_result *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nqd; i++)
+		point_free(&r->qd_points[i]);
+	for (i = 0; i < r->nbs; i++)
+		point_free(&r->bs_points[i]);
+	free(r->qd_points);
+	free(r->bs_points);
+	point_free(&r->sustain);
+	timeline_free(&r->timeline);
+	r->qd_points = r->bs_points = NULL;
+	r->nqd = r->nbs = 0;
+}
+
+/* Default length of the sustained run; see limits.h. */
+double
+limits_sustain_default(const struct target *t)
+{
+	(void)t;
+	return (LIMITS_SUSTAIN_S);
+}
+
+/* Bytes of a file target the run touches. */
+uint64_t
+limits_need_bytes(const struct limits_spec *spec)
+{
+	return (spec->ws_bytes + (spec->first_touch ? LIMITS_FT_SPAN : 0));
+}
+
+/* The sampler's settings for one sweep point. */
+static void
+limits_sample_spec(const struct limits_spec *spec, uint64_t ws, uint32_t bs,
+    unsigned depth, struct sample_spec *ss)
+{
+	memset(ss, 0, sizeof *ss);
+	ss->ws_bytes = ws;
+	ss->warm_from = ws;		/* no sequential warm-up */
+	ss->warm_random = 1;
+	ss->bs = bs;
+	ss->iodepth = depth;
+	ss->write = spec->write;
+	ss->precision = spec->precision > 0 ? spec->precision :
+	    LIMITS_PRECISION;
+	ss->max_time_s = spec->max_time_s > 0 ? spec->max_time_s :
+	    LIMITS_MAX_TIME_S;
+	ss->min_time_s = ss->max_time_s < LIMITS_MIN_TIME_S ?
+	    ss->max_time_s : LIMITS_MIN_TIME_S;
+	ss->min_ios = 8 * (uint64_t)depth;
+}
+
+/*
+ * Measure one point into *pt with the progress hooks around it.  Returns
+ * as sampler_measure().
+ */
+static int
+limits_measure(struct engine *e, struct rng *rng, const struct sample_spec *ss,
+    size_t i, struct point *pt, struct timeline *tl)
+{
+	int	rc;
+
+	memset(pt, 0, sizeof *pt);
+	pt->ws_bytes = ss->ws_bytes;
+	pt->bs = ss->bs;
+	pt->iodepth = ss->iodepth;
+	pt->write = ss->write;
+	progress_point_start(i, pt);
+	rc = sampler_measure(e, rng, ss, pt, tl, progress_update, NULL);
+	progress_point_done(pt);
+	return (rc);
+}
+
+/* Depths of the iodepth sweep: 1, 2, 4 .. max (max included). */
+static size_t
+limits_depths(unsigned max, unsigned *d, size_t cap)
+{
+	size_t		n = 0;
+	unsigned	v;
+
+	for (v = 1; v < max && n + 1 < cap; v *= 2)
+		d[n++] = v;
+	d[n++] = max;
+	return (n);
+}
+
+/* The iodepth sweep.  Returns 0, 1 (interrupted) or -errno. */
+static int
+limits_qd_sweep(struct target *t, struct rng *rng,
+    const struct limits_spec *spec, uint32_t bs, struct limits_result *r)
+{
+	struct sample_spec	 ss;
+	struct engine		 e;
+	unsigned		 depths[32];
+	size_t			 n, i;
+	double			 g1, g2;
+	int			 rc;
+
+	rc = engine_open(&e, spec->engine, t, spec->max_iodepth, bs, 1);
+	if (rc != 0)
+		return (rc);
+	/* The psync fallback keeps one I/O in flight: sweep what it can. */
+	if (e.iodepth < spec->max_iodepth)
+		limits_note(r, "engine keeps fewer I/Os in flight than "
+		    "--max-iodepth: depth sweep cut short");
+	n = limits_depths(e.iodepth, depths, 32);
+	r->qd_points = xcalloc(n, sizeof *r->qd_points);
+	progress_phase("iodepth", n);
+	for (i = 0; i < n; i++) {
+		if (interrupt_requested()) {
+			rc = 1;
+			break;
+		}
+		limits_sample_spec(spec, r->ws_bytes, bs, depths[i], &ss);
+		rc = limits_measure(&e, rng, &ss, i, &r->qd_points[i], NULL);
+		if (rc < 0) {
+			point_free(&r->qd_points[i]);
+			break;
+		}
+		r->nqd++;
+		if (rc != 0)
+			break;
+
+		/* Two flat doublings in a row: past the knee. */
+		if (i >= 2 && r->qd_points[i - 2].iops > 0 &&
+		    r->qd_points[i - 1].iops > 0) {
+			g1 = r->qd_points[i - 1].iops /
+			    r->qd_points[i - 2].iops;
+			g2 = r->qd_points[i].iops / r->qd_points[i - 1].iops;
+			if (g1 < LIMITS_EARLY_GAIN && g2 < LIMITS_EARLY_GAIN)
+				break;
+		}
+	}
+	progress_end();
+	engine_close(&e);
+	return (rc);
+}
+
+/* Block sizes of the bs sweep: min .. top, powers of two. */
+static size_t
+limits_sizes(uint32_t min, uint32_t top, uint32_t *v, size_t cap)
+{
+	size_t		n = 0;
+	uint64_t	bs;
+
+	for (bs = min; bs <= top && n < cap; bs *= 2)
+		v[n++] = bs;
+	return (n);
+}
+
+/* The block-size sweep at depth.  Returns 0, 1 (interrupted) or -errno. */
+static int
+limits_bs_sweep(struct target *t, struct rng *rng,
+    const struct limits_spec *spec, uint32_t min_bs, uint32_t top,
+    unsigned depth, struct limits_result *r)
+{
+	struct sample_spec	 ss;
+	struct engine		 e;
+	uint32_t		 sizes[32];
+	size_t			 n, i;
+	int			 rc;
+
+	n = limits_sizes(min_bs, top, sizes, 32);
+	rc = engine_open(&e, spec->engine, t, depth, top, 1);
+	if (rc != 0)
+		return (rc);
+	depth = e.iodepth;
+	r->bs_iodepth = depth;
+	r->bs_points = xcalloc(n, sizeof *r->bs_points);
+	progress_phase("block size", n);
+	for (i = 0; i < n; i++) {
+		if (interrupt_requested()) {
+			rc = 1;
+			break;
+		}
+		limits_sample_spec(spec, r->ws_bytes, sizes[i], depth, &ss);
+		rc = limits_measure(&e, rng, &ss, i, &r->bs_points[i], NULL);
+		if (rc < 0) {
+			point_free(&r->bs_points[i]);
+			break;
+		}
+		r->nbs++;
+		if (rc != 0)
+			break;
+	}
+	progress_end();
+	engine_close(&e);
+	return (rc);
+}
+
+/* The sustained run.  Returns 0, 1 (interrupted) or -errno. */
+static int
+limits_sustain(struct target *t, struct rng *rng,
+    const struct limits_spec *spec, uint32_t bs, unsigned depth,
+    double seconds, struct limits_result *r)
+{
+	struct sample_spec	 ss;
+	struct engine		 e;
+	int			 rc;
+
+	rc = engine_open(&e, spec->engine, t, depth, bs, 1);
+	if (rc != 0)
+		return (rc);
+	r->sustain_iodepth = e.iodepth;
+	limits_sample_spec(spec, r->ws_bytes, bs, e.iodepth, &ss);
+	ss.warm_random = 0;		/* the bucket starts draining at once */
+	ss.fixed_time = 1;
+	ss.max_time_s = seconds;
+	ss.min_time_s = seconds;
+	ss.interval_s = 1;
+	progress_phase("sustained", 1);
+	rc = limits_measure(&e, rng, &ss, 0, &r->sustain, &r->timeline);
+	progress_end();
+	engine_close(&e);
+	if (r->timeline.n > 0)
+		r->sustain_s = r->timeline.v[r->timeline.n - 1].t_s;
+	return (rc);
+}
+
+/*
+ * Read n blocks at offsets off[order[i]] one at a time, storing each
+ * latency (us) at lat[order[i]].  Stops after budget_s of engine time.
+ * Returns the number read, or -errno.
+ */
+static long
+limits_ft_pass(struct target *t, const char *engine, const uint64_t *off,
+    const size_t *order, size_t n, uint32_t bs, double budget_s, double *lat)
+{
+	struct engine		e;
+	struct engine_io	io;
+	struct engine_done	done;
+	uint64_t		start;
+	size_t			i;
+	int			rc;
+
+	rc = engine_open(&e, engine, t, 1, bs, 1);
+	if (rc != 0)
+		return (rc);
+	start = e.ops->now_ns(&e);
+	for (i = 0; i < n; i++) {
+		if (interrupt_requested())
+			break;
+		if (budget_s > 0 &&
+		    (e.ops->now_ns(&e) - start) * 1e-9 > budget_s)
+			break;
+		io.slot = 0;
+		io.write = 0;
+		io.len = bs;
+		io.offset = off[order[i]];
+		if ((rc = e.ops->submit(&e, &io, 1)) < 0)
+			break;
+		if ((rc = e.ops->reap(&e, &done, 1, 1)) < 0)
+			break;
+		if (rc != 1 || done.res < 0 || (uint32_t)done.res != bs) {
+			rc = done.res < 0 ? done.res : -EIO;
+			break;
+		}
+		lat[order[i]] = done.lat_ns * 1e-3;
+		rc = 0;
+	}
+	engine_close(&e);
+	return (rc < 0 ? rc : (long)i);
+}
+
+/* A random permutation of 0 .. n-1 into order. */
+static void
+limits_shuffle(struct rng *rng, size_t *order, size_t n)
+{
+	size_t	i, j, tmp;
+
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = n; i > 1; i--) {
+		j = rng_below(rng, i);
+		tmp = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = tmp;
+	}
+}
+
+/* First-touch state between the two passes. */
+struct limits_ft {
+	uint64_t	*off;
+	size_t		*order;
+	double		*first;
+	double		*second;
+	size_t		 n;
+	uint32_t	 bs;
+};
+
+/*
+ * Choose the blocks and read them the first time.  Returns 0 (ft->n may be
+ * 0: skipped, with a note), 1 if interrupted, or -errno.
+ */
+static int
+limits_ft_first(struct target *t, struct rng *rng,
+    const struct limits_spec *spec, uint32_t bs, struct limits_ft *ft,
+    struct limits_result *r)
+{
+	uint64_t	from, span, stride, *off;
+	double		*lat;
+	size_t		i, n;
+	long		got;
+
+	memset(ft, 0, sizeof *ft);
+	ft->bs = bs;
+	if (!t->direct && t->type != TARGET_SIM) {
+		limits_note(r, "first touch skipped: needs O_DIRECT (the "
+		    "second read would hit the page cache)");
+		return (0);
+	}
+	from = spec->first_touch_from > r->ws_bytes ?
+	    spec->first_touch_from : r->ws_bytes;
+	from = (from + bs - 1) / bs * bs;
+	span = t->size > from ? (t->size - from) / bs * bs : 0;
+	n = span / bs < LIMITS_FT_BLOCKS ? span / bs : LIMITS_FT_BLOCKS;
+	if (n < LIMITS_FT_MIN_BLOCKS) {
+		limits_note(r, "first touch skipped: no unread blocks beyond "
+		    "the working set");
+		return (0);
+	}
+
+	/* One block in each of n strata: distinct, spread over the span. */
+	stride = span / n / bs * bs;
+	ft->off = xcalloc(n, sizeof *ft->off);
+	ft->order = xcalloc(n, sizeof *ft->order);
+	ft->first = xcalloc(n, sizeof *ft->first);
+	ft->second = xcalloc(n, sizeof *ft->second);
+	for (i = 0; i < n; i++)
+		ft->off[i] = from + i * stride + rng_below(rng, stride / bs) * bs;
+	limits_shuffle(rng, ft->order, n);
+	got = limits_ft_pass(t, spec->engine, ft->off, ft->order, n, bs,
+	    LIMITS_FT_BUDGET_S, ft->first);
+	if (got < 0)
+		return ((int)got);
+	/* Keep the blocks read, in the order they were read. */
+	off = xcalloc(n, sizeof *off);
+	lat = xcalloc(n, sizeof *lat);
+	for (i = 0; i < (size_t)got; i++) {
+		off[i] = ft->off[ft->order[i]];
+		lat[i] = ft->first[ft->order[i]];
+	}
+	free(ft->off);
+	free(ft->first);
+	ft->off = off;
+	ft->first = lat;
+	ft->n = got;
+	return (interrupt_requested() ? 1 : 0);
+}
+
+/* Read the blocks again and compare.  Returns 0, 1 or -errno. */
+static int
+limits_ft_second(struct target *t, struct rng *rng,
+    const struct limits_spec *spec, struct limits_ft *ft,
+    struct limits_result *r)
+{
+	long	got;
+
+	if (ft->n == 0)
+		return (0);
+	limits_shuffle(rng, ft->order, ft->n);
+	got = limits_ft_pass(t, spec->engine, ft->off, ft->order, ft->n,
+	    ft->bs, 0, ft->second);
+	if (got < 0)
+		return ((int)got);
+	if ((size_t)got < ft->n) {
+		limits_note(r, "first touch: interrupted");
+		return (1);
+	}
+	ceilings_first_touch(ft->first, ft->second, ft->n, &r->first_touch);
+	return (0);
+}
+
+static void
+limits_ft_free(struct limits_ft *ft)
+{
+	free(ft->off);
+	free(ft->order);
+	free(ft->first);
+	free(ft->second);
+}
+
+/* I/Os accounted for a point: big I/Os count as several units. */
+static double
+limits_units(const struct point *p, uint64_t acct)
+{
+	double	ios, units;
+
+	ios = (double)p->ios + p->iops * p->warm_seconds;
+	units = acct > 0 && p->bs > acct ? ceil((double)p->bs / acct) : 1;
+	return (ios * units);
+}
+
+/* Analyse the sustained run, counting all earlier I/O against the bucket. */
+static void
+limits_analyse_burst(const struct limits_spec *spec, struct limits_result *r,
+    const struct limits_ft *ft)
+{
+	struct ceilings_prior	*prior;
+	const struct point	*p;
+	double			 ref = NAN;
+	size_t			 n = 0, i;
+
+	prior = xcalloc(spec->nprior + r->nqd + r->nbs + 1, sizeof *prior);
+	for (i = 0; i < spec->nprior; i++)
+		prior[n++] = spec->prior[i];
+	if (ft->n > 0) {
+		prior[n].ios = ft->n;
+		prior[n].seconds = 0;
+		for (i = 0; i < ft->n; i++)
+			prior[n].seconds += ft->first[i] * 1e-6;
+		n++;
+	}
+	for (i = 0; i < r->nqd; i++) {
+		p = &r->qd_points[i];
+		prior[n].ios = limits_units(p, r->io_accounting_bytes);
+		prior[n++].seconds = p->seconds + p->warm_seconds;
+		if (p->iodepth == r->sustain_iodepth)
+			ref = p->iops;
+	}
+	for (i = 0; i < r->nbs; i++) {
+		p = &r->bs_points[i];
+		prior[n].ios = limits_units(p, r->io_accounting_bytes);
+		prior[n++].seconds = p->seconds + p->warm_seconds;
+	}
+	if (!isfinite(ref))
+		ref = r->iops_ceiling;
+	if (ceilings_burst(r->timeline.v, r->timeline.n, prior, n, ref,
+	    &r->burst) != 0 && r->timeline.n > 0)
+		limits_note(r, "sustained run too short to find a burst");
+	free(prior);
+}
+
+/* Run the sweeps on target; see limits.h. */
+int
+limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
+    struct limits_result *r)
+{
+	struct ceilings_iops	ci;
+	struct ceilings_bw	cb;
+	struct limits_ft	ft;
+	uint64_t		ws;
+	uint32_t		bs, top;
+	unsigned		knee, depth, bs_depth;
+	double			seconds;
+	int			rc;
+
+	limits_result_init(r);
+	memset(&ft, 0, sizeof ft);
+	r->write = spec->write;
+	if (spec->write && t->type != TARGET_SIM && !t->writable)
+		return (-EPERM);
+	if (spec->max_iodepth == 0)
+		return (-EINVAL);
+
+	bs = spec->bs > 0 ? spec->bs : 4096;
+	if (bs < t->lbs)
+		bs = t->lbs;
+	ws = spec->ws_bytes > 0 && spec->ws_bytes < t->size ?
+	    spec->ws_bytes : t->size;
+	top = LIMITS_MAX_BS;
+	while (top > bs && top > ws)
+		top /= 2;
+	ws = ws / top * top;
+	if (ws == 0 || top < bs)
+		return (-EINVAL);
+	r->ws_bytes = ws;
+
+	/* First reads of unread blocks, before anything else reads them. */
+	rc = 0;
+	if (spec->first_touch)
+		rc = limits_ft_first(t, rng, spec, bs, &ft, r);
+	if (rc != 0)
+		goto out;
+
+	rc = limits_qd_sweep(t, rng, spec, bs, r);
+	ceilings_iops(r->qd_points, r->nqd, &ci);
+	r->iops_limit = ci.limit;
+	r->iops_ceiling = ci.ceiling;
+	r->iops_knee_iodepth = ci.knee_iodepth;
+	r->iops_max_seen = ci.max_seen;
+	r->iops_max_seen_iodepth = ci.max_seen_iodepth;
+	r->cpu_bound = ci.limit == CEILINGS_IOPS_CPU;
+	r->cpu_util = ci.cpu_util;
+	r->little_ratio = ci.little_ratio;
+	r->lat0_us = ci.lat0_us;
+	r->iops_knee_fit = ci.knee_fit;
+	if (rc != 0 || r->nqd == 0)
+		goto out;
+
+	/* Past the knee, or as deep as IOPS went. */
+	knee = ci.knee_iodepth > 0 ? ci.knee_iodepth : ci.max_seen_iodepth;
+	depth = ci.knee_iodepth > 0 ? 2 * knee : knee;
+	if (depth > spec->max_iodepth)
+		depth = spec->max_iodepth;
+	r->sustain_iodepth = depth;
+	bs_depth = depth < LIMITS_BS_MIN_DEPTH ? LIMITS_BS_MIN_DEPTH : depth;
+	if (bs_depth > spec->max_iodepth)
+		bs_depth = spec->max_iodepth;
+	r->bs_iodepth = bs_depth > LIMITS_BS_MAX_DEPTH ?
+	    LIMITS_BS_MAX_DEPTH : bs_depth;
+
+	rc = limits_bs_sweep(t, rng, spec, bs, top, r->bs_iodepth, r);
+	ceilings_bandwidth(r->bs_points, r->nbs, &cb);
+	r->bandwidth_limit = cb.limit;
+	r->bandwidth_ceiling_bytes_per_s = cb.ceiling;
+	r->bandwidth_max_seen = cb.max_seen;
+	r->io_accounting_bytes = cb.accounting_bytes;
+	if (isfinite(cb.ceiling) && isfinite(r->iops_ceiling))
+		r->optimal_io_bytes = cb.ceiling / r->iops_ceiling;
+	if (rc != 0)
+		goto out;
+
+	seconds = spec->sustain_s > 0 ? spec->sustain_s :
+	    limits_sustain_default(t);
+	rc = limits_sustain(t, rng, spec, bs, depth, seconds, r);
+	limits_analyse_burst(spec, r, &ft);
+	if (rc != 0)
+		goto out;
+
+	rc = limits_ft_second(t, rng, spec, &ft, r);
+
+out:
+	if (rc == 1 || (rc == 0 && interrupt_requested())) {
+		r->interrupted = 1;
+		rc = 1;
+	}
+	limits_ft_free(&ft);
+	return (rc);
+}

@@ -1,0 +1,1009 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Simulated-volume profiles: lookup by name, INI parsing (inih) with
+ * file:line:key messages, listing, and printing the truth of a profile.
+ */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profiles.h"
+#include "sim.h"
+#include "units.h"
+#include "xmalloc.h"
+
+#ifndef TP_PKGDATADIR
+#define TP_PKGDATADIR	"/usr/local/share/tierprobe"
+#endif
+#ifndef TP_SRCDIR
+#define TP_SRCDIR	"."
+#endif
+
+/*
+ * The format (DESIGN.md, extended).  Sizes take K/M/G/T (powers of 1024),
+ * rates are sizes per second ("/s" optional), latencies are plain numbers
+ * of microseconds, counts plain numbers ("5400000", "5.4e6").
+ *
+ * [device]   name, description (defaults: file name, "")
+ *            size                  required
+ *            block_size            logical block, alignment (4096)
+ *            cache_block           unit the tiers cache (4096)
+ *            transfer              rate one I/O moves data at: an I/O of
+ *                                  len bytes takes len / transfer more (0)
+ *            first_read_us, first_read_sigma   extra on a block's first
+ *                                  read, unless written first (0)
+ * [tier.N]   capacity, latency_us, sigma   N from 0, fastest and smallest
+ *                                  first; capacities count faster tiers
+ * [backing]  latency_us (required), sigma (0), concurrency (1)
+ * [limit]    iops, bandwidth, io_accounting   sustained ceilings (none)
+ * [instance] iops, bandwidth       a second set of ceilings on top (none)
+ * [burst]    iops, credits         IOPS bucket earning at [limit] iops
+ *            bandwidth, credit_bytes   bandwidth bucket (st1) earning at
+ *                                  [limit] bandwidth
+ */
+
+#define PROFILES_MAX_UNITS	(1U << 25)	/* cache blocks: ~0.8 GB */
+
+enum profiles_kind {
+	PROFILES_STR,		/* char * */
+	PROFILES_U64,		/* size, > 0 */
+	PROFILES_U32,		/* size, > 0, fits 32 bits */
+	PROFILES_BYTES,		/* size, > 0, as a double */
+	PROFILES_RATE,		/* size per second ("/s" optional), double */
+	PROFILES_POS,		/* number > 0 */
+	PROFILES_NONNEG,	/* number >= 0 */
+	PROFILES_COUNT,		/* whole number >= 1 (unsigned) */
+};
+
+enum profiles_section {
+	PROFILES_DEVICE,
+	PROFILES_TIER,
+	PROFILES_BACKING,
+	PROFILES_LIMIT,
+	PROFILES_INSTANCE,
+	PROFILES_BURST,
+	PROFILES_NSECTIONS,
+};
+
+static const char *const profiles_section_names[] = {
+	[PROFILES_DEVICE] = "device",
+	[PROFILES_TIER] = "tier",
+	[PROFILES_BACKING] = "backing",
+	[PROFILES_LIMIT] = "limit",
+	[PROFILES_INSTANCE] = "instance",
+	[PROFILES_BURST] = "burst",
+};
+
+enum profiles_keyid {
+	PK_NAME, PK_DESCRIPTION, PK_SIZE, PK_BLOCK_SIZE, PK_CACHE_BLOCK,
+	PK_TRANSFER, PK_FIRST_READ_US, PK_FIRST_READ_SIGMA,
+	PK_CAPACITY, PK_TIER_LATENCY, PK_TIER_SIGMA,
+	PK_BACKING_LATENCY, PK_BACKING_SIGMA, PK_CONCURRENCY,
+	PK_LIMIT_IOPS, PK_LIMIT_BANDWIDTH, PK_IO_ACCOUNTING,
+	PK_INSTANCE_IOPS, PK_INSTANCE_BANDWIDTH,
+	PK_BURST_IOPS, PK_BURST_CREDITS, PK_BURST_BANDWIDTH,
+	PK_BURST_CREDIT_BYTES,
+	PK_NKEYS,
+};
+
+struct profiles_key {
+	enum profiles_section	 section;
+	const char		*name;
+	enum profiles_kind	 kind;
+	size_t			 off;	/* in struct profile, or profile_tier */
+};
+
+#define P(f)	offsetof(struct profile, f)
+#define T(f)	offsetof(struct profile_tier, f)
+static const struct profiles_key profiles_keys[PK_NKEYS] = {
+	[PK_NAME] = { PROFILES_DEVICE, "name", PROFILES_STR, P(name) },
+	[PK_DESCRIPTION] = { PROFILES_DEVICE, "description", PROFILES_STR,
+	    P(description) },
+	[PK_SIZE] = { PROFILES_DEVICE, "size", PROFILES_U64, P(size) },
+	[PK_BLOCK_SIZE] = { PROFILES_DEVICE, "block_size", PROFILES_U32,
+	    P(block_size) },
+	[PK_CACHE_BLOCK] = { PROFILES_DEVICE, "cache_block", PROFILES_U32,
+	    P(cache_block) },
+	[PK_TRANSFER] = { PROFILES_DEVICE, "transfer", PROFILES_RATE,
+	    P(transfer) },
+	[PK_FIRST_READ_US] = { PROFILES_DEVICE, "first_read_us",
+	    PROFILES_NONNEG, P(first_read_us) },
+	[PK_FIRST_READ_SIGMA] = { PROFILES_DEVICE, "first_read_sigma",
+	    PROFILES_NONNEG, P(first_read_sigma) },
+	[PK_CAPACITY] = { PROFILES_TIER, "capacity", PROFILES_U64,
+	    T(capacity) },
+	[PK_TIER_LATENCY] = { PROFILES_TIER, "latency_us", PROFILES_POS,
+	    T(latency_us) },
+	[PK_TIER_SIGMA] = { PROFILES_TIER, "sigma", PROFILES_NONNEG,
+	    T(sigma) },
+	[PK_BACKING_LATENCY] = { PROFILES_BACKING, "latency_us",
+	    PROFILES_POS, P(backing_latency_us) },
+	[PK_BACKING_SIGMA] = { PROFILES_BACKING, "sigma", PROFILES_NONNEG,
+	    P(backing_sigma) },
+	[PK_CONCURRENCY] = { PROFILES_BACKING, "concurrency",
+	    PROFILES_COUNT, P(concurrency) },
+	[PK_LIMIT_IOPS] = { PROFILES_LIMIT, "iops", PROFILES_POS,
+	    P(limit_iops) },
+	[PK_LIMIT_BANDWIDTH] = { PROFILES_LIMIT, "bandwidth", PROFILES_RATE,
+	    P(limit_bandwidth) },
+	[PK_IO_ACCOUNTING] = { PROFILES_LIMIT, "io_accounting", PROFILES_U64,
+	    P(io_accounting) },
+	[PK_INSTANCE_IOPS] = { PROFILES_INSTANCE, "iops", PROFILES_POS,
+	    P(instance_iops) },
+	[PK_INSTANCE_BANDWIDTH] = { PROFILES_INSTANCE, "bandwidth",
+	    PROFILES_RATE, P(instance_bandwidth) },
+	[PK_BURST_IOPS] = { PROFILES_BURST, "iops", PROFILES_POS,
+	    P(burst_iops) },
+	[PK_BURST_CREDITS] = { PROFILES_BURST, "credits", PROFILES_POS,
+	    P(burst_credits) },
+	[PK_BURST_BANDWIDTH] = { PROFILES_BURST, "bandwidth", PROFILES_RATE,
+	    P(burst_bandwidth) },
+	[PK_BURST_CREDIT_BYTES] = { PROFILES_BURST, "credit_bytes",
+	    PROFILES_BYTES, P(burst_credit_bytes) },
+};
+#undef P
+#undef T
+
+struct profiles_ctx {
+	FILE		*f;
+	const char	*path;
+	int		 line;		/* of the line inih is parsing */
+	char		*cause;		/* first error */
+	struct profile	*p;
+	int		 key_line[PK_NKEYS][SIM_TIERS_MAX];	/* 0: unset */
+	int		 section_line[PROFILES_NSECTIONS][SIM_TIERS_MAX];
+};
+
+static char	*profiles_dir_env;
+
+static const char *
+profiles_basename(const char *path)
+{
+	const char	*b = strrchr(path, '/');
+
+	return (b != NULL ? b + 1 : path);
+}
+
+static int
+profiles_has_suffix(const char *s, const char *suffix)
+{
+	size_t	ls = strlen(s), lx = strlen(suffix);
+
+	return (ls >= lx && strcmp(s + ls - lx, suffix) == 0);
+}
+
+static void
+profiles_error(struct profiles_ctx *ctx, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Keep the first error only: "file:line: message" (line 0: none). */
+static void
+profiles_error(struct profiles_ctx *ctx, int line, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	if (ctx->cause != NULL)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
+	va_end(ap);
+	if (line > 0)
+		xasprintf(&ctx->cause, "%s:%d: %s", ctx->path, line,
+		    msg != NULL ? msg : "error");
+	else
+		xasprintf(&ctx->cause, "%s: %s", ctx->path,
+		    msg != NULL ? msg : "error");
+	free(msg);
+}
+
+/*
+ * Map a section name to its kind and tier index.  Returns -1 when it is
+ * unknown.
+ */
+static int
+profiles_section_find(const char *name, enum profiles_section *sec,
+    unsigned *tier)
+{
+	int	i;
+	char	*end;
+	long	n;
+
+	*tier = 0;
+	if (strncmp(name, "tier.", 5) == 0) {
+		if (!isdigit((unsigned char)name[5]))
+			return (-1);
+		errno = 0;
+		n = strtol(name + 5, &end, 10);
+		if (*end != '\0' || errno != 0 || n < 0 || n >= SIM_TIERS_MAX)
+			return (-1);
+		*sec = PROFILES_TIER;
+		*tier = (unsigned)n;
+		return (0);
+	}
+	for (i = 0; i < PROFILES_NSECTIONS; i++) {
+		if (i != PROFILES_TIER &&
+		    strcmp(name, profiles_section_names[i]) == 0) {
+			*sec = i;
+			return (0);
+		}
+	}
+	return (-1);
+}
+
+/* Note a "[section]" line: unknown ones are errors, even when empty. */
+static void
+profiles_section_line(struct profiles_ctx *ctx, char *line)
+{
+	enum profiles_section	 sec;
+	unsigned		 tier;
+	char			*end, *name;
+
+	if ((end = strchr(line, ']')) == NULL)
+		return;		/* inih reports the syntax error */
+	name = xstrdup(line + 1);
+	name[end - line - 1] = '\0';
+	if (profiles_section_find(name, &sec, &tier) != 0) {
+		profiles_error(ctx, ctx->line, "unknown section [%s]: use "
+		    "[device], [tier.0] to [tier.%d], [backing], [limit], "
+		    "[instance] or [burst]", name, SIM_TIERS_MAX - 1);
+	} else if (ctx->section_line[sec][tier] == 0)
+		ctx->section_line[sec][tier] = ctx->line;
+	free(name);
+}
+
+/*
+ * The reader inih calls for each line: counts lines, strips indentation
+ * (so no line continues the one before), catches over-long lines and
+ * section headings.
+ */
+static char *
+profiles_reader(char *str, int num, void *stream)
+{
+	struct profiles_ctx	*ctx = stream;
+	size_t			 len, skip;
+	int			 c;
+
+	if (fgets(str, num, ctx->f) == NULL)
+		return (NULL);
+	ctx->line++;
+	len = strlen(str);
+	if (len > 0 && str[len - 1] != '\n' && !feof(ctx->f)) {
+		profiles_error(ctx, ctx->line, "line longer than %d characters",
+		    num - 3);
+		while ((c = fgetc(ctx->f)) != EOF && c != '\n')
+			;
+		str[0] = '\0';
+		return (str);
+	}
+	skip = strspn(str, " \t");
+	memmove(str, str + skip, len - skip + 1);
+	if (str[0] == '[')
+		profiles_section_line(ctx, str);
+	return (str);
+}
+
+static int
+profiles_number(const char *value, double *out)
+{
+	char	*end;
+
+	if (*value == '\0' || isspace((unsigned char)*value))
+		return (-1);
+	errno = 0;
+	*out = strtod(value, &end);
+	if (*end != '\0' || errno != 0 || !isfinite(*out))
+		return (-1);
+	return (0);
+}
+
+/* Parse value as a key of kind k into dst.  Returns 0 or -1 with *why. */
+static int
+profiles_value(enum profiles_kind k, const char *value, void *dst,
+    char **why)
+{
+	uint64_t	 u;
+	double		 d;
+	char		*v, *cause = NULL;
+	size_t		 len;
+
+	switch (k) {
+	case PROFILES_STR:
+		free(*(char **)dst);
+		*(char **)dst = xstrdup(value);
+		return (0);
+	case PROFILES_U64:
+	case PROFILES_U32:
+	case PROFILES_BYTES:
+	case PROFILES_RATE:
+		v = xstrdup(value);
+		len = strlen(v);
+		if (k == PROFILES_RATE && len > 2 &&
+		    strcmp(v + len - 2, "/s") == 0)
+			v[len - 2] = '\0';
+		if (units_parse_size(v, &u, &cause) != 0) {
+			free(v);
+			*why = cause;
+			return (-1);
+		}
+		free(v);
+		if (u == 0) {
+			xasprintf(why, "must be more than zero, not \"%s\"",
+			    value);
+			return (-1);
+		}
+		if (k == PROFILES_U64)
+			*(uint64_t *)dst = u;
+		else if (k == PROFILES_U32) {
+			if (u > UINT32_MAX) {
+				xasprintf(why, "\"%s\" is too large", value);
+				return (-1);
+			}
+			*(uint32_t *)dst = (uint32_t)u;
+		} else
+			*(double *)dst = (double)u;
+		return (0);
+	case PROFILES_POS:
+	case PROFILES_NONNEG:
+		if (profiles_number(value, &d) != 0) {
+			xasprintf(why, "not a number: \"%s\"", value);
+			return (-1);
+		}
+		if (d < 0 || (k == PROFILES_POS && d == 0)) {
+			xasprintf(why, "must be %s, not \"%s\"",
+			    k == PROFILES_POS ? "more than zero" :
+			    "zero or more", value);
+			return (-1);
+		}
+		*(double *)dst = d;
+		return (0);
+	case PROFILES_COUNT:
+		if (units_parse_uint(value, 1, 1000000, &u, &cause) != 0) {
+			*why = cause;
+			return (-1);
+		}
+		*(unsigned *)dst = (unsigned)u;
+		return (0);
+	}
+	xasprintf(why, "bad key kind");
+	return (-1);
+}
+
+static int
+profiles_handler(void *user, const char *section, const char *name,
+    const char *value)
+{
+	struct profiles_ctx		*ctx = user;
+	const struct profiles_key	*k = NULL;
+	enum profiles_section		 sec;
+	unsigned			 tier;
+	int				 i;
+	char				*why = NULL;
+	void				*dst;
+
+	if (*section == '\0') {
+		profiles_error(ctx, ctx->line, "%s: key outside a section",
+		    name);
+		return (0);
+	}
+	if (profiles_section_find(section, &sec, &tier) != 0)
+		return (0);	/* reported by the reader */
+	for (i = 0; i < PK_NKEYS; i++) {
+		if (profiles_keys[i].section == sec &&
+		    strcmp(profiles_keys[i].name, name) == 0) {
+			k = &profiles_keys[i];
+			break;
+		}
+	}
+	if (k == NULL) {
+		profiles_error(ctx, ctx->line, "[%s] %s: unknown key", section,
+		    name);
+		return (0);
+	}
+	if (ctx->key_line[i][tier] != 0) {
+		profiles_error(ctx, ctx->line, "[%s] %s: given twice (first "
+		    "on line %d)", section, name, ctx->key_line[i][tier]);
+		return (0);
+	}
+	ctx->key_line[i][tier] = ctx->line;
+	if (sec == PROFILES_TIER)
+		dst = (char *)&ctx->p->tier[tier] + k->off;
+	else
+		dst = (char *)ctx->p + k->off;
+	if (profiles_value(k->kind, value, dst, &why) != 0) {
+		profiles_error(ctx, ctx->line, "[%s] %s: %s", section, name,
+		    why);
+		free(why);
+		return (0);
+	}
+	return (1);
+}
+
+static int
+profiles_is_pow2(uint64_t v)
+{
+	return (v != 0 && (v & (v - 1)) == 0);
+}
+
+/* Check the parsed profile as a whole; fill defaults. */
+static void
+profiles_check(struct profiles_ctx *ctx)
+{
+	struct profile	*p = ctx->p;
+	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	unsigned	 i, n;
+	int		 burst_line = ctx->section_line[PROFILES_BURST][0];
+
+#define KL(k)	(ctx->key_line[k][0])
+#define TL(k, t) (ctx->key_line[k][t])
+	if (KL(PK_SIZE) == 0) {
+		profiles_error(ctx, ctx->section_line[PROFILES_DEVICE][0],
+		    "[device] size is missing");
+		return;
+	}
+	if (p->block_size == 0)
+		p->block_size = 4096;
+	if (!profiles_is_pow2(p->block_size) || p->block_size < 512 ||
+	    p->block_size > 65536) {
+		profiles_error(ctx, KL(PK_BLOCK_SIZE), "[device] block_size: "
+		    "must be a power of two from 512 to 65536 bytes");
+		return;
+	}
+	if (p->size % p->block_size != 0) {
+		profiles_error(ctx, KL(PK_SIZE), "[device] size: not a "
+		    "multiple of block_size (%u)", p->block_size);
+		return;
+	}
+	if (p->cache_block == 0)
+		p->cache_block = p->block_size > 4096 ? p->block_size : 4096;
+	if (!profiles_is_pow2(p->cache_block) ||
+	    p->cache_block < p->block_size || p->cache_block > (16U << 20)) {
+		profiles_error(ctx, KL(PK_CACHE_BLOCK), "[device] cache_block: "
+		    "must be a power of two from block_size to 16 MiB");
+		return;
+	}
+	if (p->name == NULL || *p->name == '\0') {
+		free(p->name);
+		p->name = xstrdup(profiles_basename(ctx->path));
+		if (profiles_has_suffix(p->name, ".ini"))
+			p->name[strlen(p->name) - 4] = '\0';
+	}
+	if (p->description == NULL)
+		p->description = xstrdup("");
+
+	/* Tiers: tier.0 .. tier.n-1, each smaller than the next. */
+	for (n = 0; n < SIM_TIERS_MAX; n++) {
+		if (ctx->section_line[PROFILES_TIER][n] == 0)
+			break;
+	}
+	for (i = n; i < SIM_TIERS_MAX; i++) {
+		if (ctx->section_line[PROFILES_TIER][i] != 0) {
+			profiles_error(ctx, ctx->section_line[PROFILES_TIER][i],
+			    "[tier.%u] without [tier.%u]: number tiers from "
+			    "0, fastest first", i, n);
+			return;
+		}
+	}
+	p->ntiers = n;
+	for (i = 0; i < n; i++) {
+		if (TL(PK_CAPACITY, i) == 0 || TL(PK_TIER_LATENCY, i) == 0) {
+			profiles_error(ctx, ctx->section_line[PROFILES_TIER][i],
+			    "[tier.%u] %s is missing", i,
+			    TL(PK_CAPACITY, i) == 0 ? "capacity" :
+			    "latency_us");
+			return;
+		}
+		if (p->tier[i].capacity % p->cache_block != 0) {
+			profiles_error(ctx, TL(PK_CAPACITY, i), "[tier.%u] "
+			    "capacity: not a multiple of cache_block (%s)", i,
+			    units_format_size(p->cache_block, a, sizeof a));
+			return;
+		}
+		if (p->tier[i].capacity / p->cache_block >=
+		    PROFILES_MAX_UNITS) {
+			profiles_error(ctx, TL(PK_CAPACITY, i), "[tier.%u] "
+			    "capacity: more than %u cache blocks; raise "
+			    "[device] cache_block", i, PROFILES_MAX_UNITS - 1);
+			return;
+		}
+		if (i + 1 < n && p->tier[i].capacity >=
+		    p->tier[i + 1].capacity) {
+			profiles_error(ctx, TL(PK_CAPACITY, i), "[tier.%u] "
+			    "capacity: %s is not smaller than the next tier's "
+			    "(%s): tiers go smallest and fastest first", i,
+			    units_format_size(p->tier[i].capacity, a, sizeof a),
+			    units_format_size(p->tier[i + 1].capacity, b,
+			    sizeof b));
+			return;
+		}
+		if (i + 1 == n && p->tier[i].capacity >= p->size) {
+			profiles_error(ctx, TL(PK_CAPACITY, i), "[tier.%u] "
+			    "capacity: %s is not smaller than the device (%s)",
+			    i, units_format_size(p->tier[i].capacity, a,
+			    sizeof a), units_format_size(p->size, b,
+			    sizeof b));
+			return;
+		}
+	}
+
+	if (KL(PK_BACKING_LATENCY) == 0) {
+		profiles_error(ctx, ctx->section_line[PROFILES_BACKING][0],
+		    "[backing] latency_us is missing");
+		return;
+	}
+	if (p->concurrency == 0)
+		p->concurrency = 1;
+
+	if ((KL(PK_BURST_IOPS) != 0) != (KL(PK_BURST_CREDITS) != 0)) {
+		profiles_error(ctx, burst_line, "[burst] iops and credits go "
+		    "together");
+		return;
+	}
+	if ((KL(PK_BURST_BANDWIDTH) != 0) !=
+	    (KL(PK_BURST_CREDIT_BYTES) != 0)) {
+		profiles_error(ctx, burst_line, "[burst] bandwidth and "
+		    "credit_bytes go together");
+		return;
+	}
+	if (p->burst_iops > 0 && p->burst_iops <= p->limit_iops) {
+		profiles_error(ctx, KL(PK_BURST_IOPS), "[burst] iops: must be "
+		    "above the baseline [limit] iops (%.0f)", p->limit_iops);
+		return;
+	}
+	if (p->burst_iops > 0 && p->limit_iops == 0) {
+		profiles_error(ctx, KL(PK_BURST_IOPS), "[burst] iops: needs "
+		    "[limit] iops, the baseline the bucket earns at");
+		return;
+	}
+	if (p->burst_bandwidth > 0 && p->limit_bandwidth == 0) {
+		profiles_error(ctx, KL(PK_BURST_BANDWIDTH), "[burst] bandwidth:"
+		    " needs [limit] bandwidth, the baseline the bucket earns "
+		    "at");
+		return;
+	}
+	if (p->burst_bandwidth > 0 &&
+	    p->burst_bandwidth <= p->limit_bandwidth) {
+		profiles_error(ctx, KL(PK_BURST_BANDWIDTH), "[burst] bandwidth:"
+		    " must be above the baseline [limit] bandwidth");
+		return;
+	}
+#undef KL
+#undef TL
+}
+
+/* Parse the INI profile in f, named path in messages. */
+struct profile *
+profiles_parse(FILE *f, const char *path, char **cause)
+{
+	struct profiles_ctx	 ctx;
+	int			 r;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.f = f;
+	ctx.path = path;
+	ctx.p = xcalloc(1, sizeof *ctx.p);
+	ctx.p->path = xstrdup(path);
+
+	r = ini_parse_stream(profiles_reader, &ctx, profiles_handler, &ctx);
+	if (ferror(f))
+		profiles_error(&ctx, 0, "%s", strerror(errno ? errno : EIO));
+	if (r == -2)
+		profiles_error(&ctx, 0, "out of memory");
+	if (r > 0)
+		profiles_error(&ctx, r, "syntax error: expected [section], "
+		    "key = value or a ; comment");
+	if (ctx.cause == NULL)
+		profiles_check(&ctx);
+	if (ctx.cause != NULL) {
+		*cause = ctx.cause;
+		profiles_free(ctx.p);
+		return (NULL);
+	}
+	return (ctx.p);
+}
+
+static struct profile *
+profiles_load_path(const char *path, char **cause)
+{
+	struct profile	*p;
+	struct stat	 sb;
+	FILE		*f;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		return (NULL);
+	}
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		xasprintf(cause, "%s: %s", path, strerror(EISDIR));
+		fclose(f);
+		return (NULL);
+	}
+	p = profiles_parse(f, path, cause);
+	fclose(f);
+	return (p);
+}
+
+/* The profile directories in lookup order. */
+const char *const *
+profiles_dirs(void)
+{
+	static const char	*dirs[4];
+	const char		*env = getenv("TIERPROBE_DATADIR");
+	size_t			 n = 0;
+
+	free(profiles_dir_env);
+	profiles_dir_env = NULL;
+	if (env != NULL && *env != '\0') {
+		xasprintf(&profiles_dir_env, "%s/profiles", env);
+		dirs[n++] = profiles_dir_env;
+	}
+	dirs[n++] = TP_PKGDATADIR "/profiles";
+	dirs[n++] = TP_SRCDIR "/profiles";
+	dirs[n] = NULL;
+	return (dirs);
+}
+
+static int
+profiles_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/* Names of the built-in profiles, sorted, first directory first. */
+static char **
+profiles_names(size_t *np)
+{
+	const char *const	*dirs = profiles_dirs();
+	struct dirent		*de;
+	DIR			*d;
+	char			**v = NULL, *name;
+	size_t			 n = 0, i, j;
+
+	for (i = 0; dirs[i] != NULL; i++) {
+		if ((d = opendir(dirs[i])) == NULL)
+			continue;
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.' ||
+			    !profiles_has_suffix(de->d_name, ".ini"))
+				continue;
+			name = xstrdup(de->d_name);
+			name[strlen(name) - 4] = '\0';
+			for (j = 0; j < n; j++) {
+				if (strcmp(v[j], name) == 0)
+					break;
+			}
+			if (j < n) {
+				free(name);
+				continue;
+			}
+			v = xreallocarray(v, n + 1, sizeof *v);
+			v[n++] = name;
+		}
+		closedir(d);
+	}
+	if (n > 0)
+		qsort(v, n, sizeof *v, profiles_cmp);
+	*np = n;
+	return (v);
+}
+
+static void
+profiles_names_free(char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static char *
+profiles_find(const char *name, char **cause)
+{
+	const char *const	*dirs = profiles_dirs();
+	char			*path, **v, *list = NULL, *tmp;
+	size_t			 i, n;
+
+	for (i = 0; dirs[i] != NULL; i++) {
+		xasprintf(&path, "%s/%s.ini", dirs[i], name);
+		if (access(path, F_OK) == 0)
+			return (path);
+		free(path);
+	}
+	v = profiles_names(&n);
+	for (i = 0; i < n; i++) {
+		xasprintf(&tmp, "%s%s%s", list != NULL ? list : "",
+		    list != NULL ? ", " : "", v[i]);
+		free(list);
+		list = tmp;
+	}
+	if (n == 0)
+		xasprintf(cause, "no simulated volume \"%s\": no profiles "
+		    "found (set TIERPROBE_DATADIR, or give a path to a .ini "
+		    "file)", name);
+	else
+		xasprintf(cause, "no simulated volume \"%s\"; built-in "
+		    "profiles: %s", name, list);
+	free(list);
+	profiles_names_free(v, n);
+	return (NULL);
+}
+
+/* Load a profile by built-in name or path. */
+struct profile *
+profiles_load(const char *spec, char **cause)
+{
+	struct profile	*p;
+	char		*path;
+
+	if (*spec == '\0') {
+		xasprintf(cause, "empty simulated volume name; try "
+		    "\"tierprobe profiles\"");
+		return (NULL);
+	}
+	if (strchr(spec, '/') != NULL || profiles_has_suffix(spec, ".ini"))
+		return (profiles_load_path(spec, cause));
+	if ((path = profiles_find(spec, cause)) == NULL)
+		return (NULL);
+	p = profiles_load_path(path, cause);
+	free(path);
+	return (p);
+}
+
+/* A deep copy of p. */
+struct profile *
+profiles_copy(const struct profile *p)
+{
+	struct profile	*c;
+
+	c = xmalloc(sizeof *c);
+	*c = *p;
+	c->name = p->name != NULL ? xstrdup(p->name) : NULL;
+	c->description = p->description != NULL ?
+	    xstrdup(p->description) : NULL;
+	c->path = p->path != NULL ? xstrdup(p->path) : NULL;
+	return (c);
+}
+
+void
+profiles_free(struct profile *p)
+{
+	if (p == NULL)
+		return;
+	free(p->name);
+	free(p->description);
+	free(p->path);
+	free(p);
+}
+
+/* Print the built-in profiles, one a line. */
+int
+profiles_list(FILE *out, char **cause)
+{
+	const char *const	*dirs;
+	struct profile		*p;
+	char			**v, *why, size[UNITS_BUFSZ];
+	size_t			 i, n;
+
+	v = profiles_names(&n);
+	if (n == 0) {
+		dirs = profiles_dirs();
+		xasprintf(cause, "no simulated volume profiles found in %s "
+		    "or %s", dirs[0], dirs[1]);
+		return (-1);
+	}
+	for (i = 0; i < n; i++) {
+		why = NULL;
+		if ((p = profiles_load(v[i], &why)) == NULL) {
+			fprintf(out, "%-22s (invalid: %s)\n", v[i], why);
+			free(why);
+			continue;
+		}
+		fprintf(out, "%-22s %9s  %s\n", v[i],
+		    units_format_size(p->size, size, sizeof size),
+		    p->description);
+		profiles_free(p);
+	}
+	profiles_names_free(v, n);
+	return (0);
+}
+
+static const char *
+profiles_iops(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "none");
+	else if (v >= 100)
+		snprintf(buf, len, "%.0f IOPS", v);
+	else
+		snprintf(buf, len, "%.3g IOPS", v);
+	return (buf);
+}
+
+static const char *
+profiles_rate(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "none");
+	else
+		units_format_rate(v, buf, len);
+	return (buf);
+}
+
+static void
+profiles_show_ceilings(const struct profile *p, FILE *out)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+
+	fprintf(out, "\nCeilings\n");
+	if (p->limit_iops == 0 && p->limit_bandwidth == 0 &&
+	    p->instance_iops == 0 && p->instance_bandwidth == 0)
+		fprintf(out, "  none imposed: the backing store sets the "
+		    "pace\n");
+	if (p->limit_iops > 0)
+		fprintf(out, "  volume IOPS       %s%s\n",
+		    profiles_iops(p->limit_iops, a, sizeof a),
+		    p->burst_iops > 0 ? " (baseline)" : "");
+	if (p->limit_bandwidth > 0)
+		fprintf(out, "  volume bandwidth  %s%s\n",
+		    profiles_rate(p->limit_bandwidth, a, sizeof a),
+		    p->burst_bandwidth > 0 ? " (baseline)" : "");
+	if (p->instance_iops > 0)
+		fprintf(out, "  instance IOPS     %s\n",
+		    profiles_iops(p->instance_iops, a, sizeof a));
+	if (p->instance_bandwidth > 0)
+		fprintf(out, "  instance bandwidth %s\n",
+		    profiles_rate(p->instance_bandwidth, a, sizeof a));
+	if (p->io_accounting > 0)
+		fprintf(out, "  I/O accounting    %s: a larger I/O costs "
+		    "ceil(size / %s) IOPS tokens\n",
+		    units_format_size(p->io_accounting, a, sizeof a),
+		    units_format_size(p->io_accounting, b, sizeof b));
+	else if (p->limit_iops > 0 || p->instance_iops > 0)
+		fprintf(out, "  I/O accounting    none: every I/O costs one "
+		    "token\n");
+
+	if (p->burst_iops > 0 || p->burst_bandwidth > 0)
+		fprintf(out, "\nBurst bucket (starts full, earns at the "
+		    "baseline rate, each I/O spends its cost)\n");
+	if (p->burst_iops > 0)
+		fprintf(out, "  IOPS              %.0f burst, %.0f baseline, "
+		    "%.0f credits: %.0f s at full demand, %.0f s to refill\n",
+		    p->burst_iops, p->limit_iops, p->burst_credits,
+		    p->burst_credits / (p->burst_iops - p->limit_iops),
+		    p->burst_credits / p->limit_iops);
+	if (p->burst_bandwidth > 0)
+		fprintf(out, "  bandwidth         %s burst, %s baseline, "
+		    "%s of credits: %.0f s at full demand\n",
+		    profiles_rate(p->burst_bandwidth, a, sizeof a),
+		    profiles_rate(p->limit_bandwidth, b, sizeof b),
+		    units_format_size((uint64_t)p->burst_credit_bytes, c,
+		    sizeof c),
+		    p->burst_credit_bytes /
+		    (p->burst_bandwidth - p->limit_bandwidth));
+}
+
+static void
+profiles_show_truth(const struct sim_truth *t, FILE *out)
+{
+	char		a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	size_t		i;
+
+	fprintf(out, "\nWhat a perfect detector reports (%s I/O, "
+	    "full buckets unless said)\n",
+	    units_format_size(t->bs, a, sizeof a));
+	for (i = 0; i < t->ntiers; i++)
+		fprintf(out, "  scan.tiers[%zu]     capacity %s, p50 %s, "
+		    "p99 %s\n", i,
+		    units_format_size(t->tier[i].capacity_bytes, a, sizeof a),
+		    units_format_lat_us(t->tier[i].lat_us_p50, b, sizeof b),
+		    units_format_lat_us(t->tier[i].lat_us_p99, c, sizeof c));
+	if (t->ntiers == 0)
+		fprintf(out, "  scan.tiers        none\n");
+	fprintf(out, "  scan.backing      p50 %s, p99 %s\n",
+	    units_format_lat_us(t->backing_p50_us, a, sizeof a),
+	    units_format_lat_us(t->backing_p99_us, b, sizeof b));
+	fprintf(out, "  iops_ceiling      %s (%s), reached at iodepth %u\n",
+	    profiles_iops(t->iops_ceiling, a, sizeof a),
+	    sim_limiter_name(t->iops_limiter), t->knee_iodepth);
+	if (t->iops_sustained < t->iops_ceiling * (1 - 1e-9))
+		fprintf(out, "  sustained IOPS    %s (%s)\n",
+		    profiles_iops(t->iops_sustained, a, sizeof a),
+		    sim_limiter_name(t->iops_sustained_limiter));
+	fprintf(out, "  bandwidth_ceiling %s (%s, large I/O)\n",
+	    profiles_rate(t->bandwidth_ceiling, a, sizeof a),
+	    sim_limiter_name(t->bandwidth_limiter));
+	if (t->bandwidth_sustained < t->bandwidth_ceiling * (1 - 1e-9))
+		fprintf(out, "  sustained bandwidth %s (%s)\n",
+		    profiles_rate(t->bandwidth_sustained, a, sizeof a),
+		    sim_limiter_name(t->bandwidth_sustained_limiter));
+	if (t->io_accounting_bytes > 0)
+		fprintf(out, "  io_accounting     %s\n",
+		    units_format_size(t->io_accounting_bytes, a, sizeof a));
+	else
+		fprintf(out, "  io_accounting     not observable\n");
+	if (isfinite(t->optimal_io_bytes))
+		fprintf(out, "  optimal I/O size  %s (bandwidth / IOPS "
+		    "ceiling)\n", units_format_size(
+		    (uint64_t)(t->optimal_io_bytes + 0.5), a, sizeof a));
+	if (t->burst_detected)
+		fprintf(out, "  burst             %s then %s, lasts %.0f s, "
+		    "%.0f credits (I/Os), refills in %.0f s\n",
+		    profiles_iops(t->burst_iops, a, sizeof a),
+		    profiles_iops(t->baseline_iops, b, sizeof b),
+		    t->burst_duration_s, t->burst_credits_ios, t->refill_s);
+	else
+		fprintf(out, "  burst             none\n");
+	if (t->bw_burst_detected)
+		fprintf(out, "  bandwidth burst   %s then %s, lasts %.0f s "
+		    "with large I/O\n",
+		    profiles_rate(t->bandwidth_ceiling, a, sizeof a),
+		    profiles_rate(t->bandwidth_sustained, b, sizeof b),
+		    t->bw_burst_duration_s);
+	if (t->first_read_p50_us > 0)
+		fprintf(out, "  first touch       +%s on a block's first read "
+		    "(not a cache tier)\n",
+		    units_format_lat_us(t->first_read_p50_us, a, sizeof a));
+}
+
+/* Print the truth of profile name (or path). */
+int
+profiles_show(const char *name, FILE *out, char **cause)
+{
+	struct profile	*p;
+	struct sim_truth t;
+	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	unsigned	 i;
+
+	if ((p = profiles_load(name, cause)) == NULL)
+		return (-1);
+	sim_truth_profile(p, 4096, &t);
+
+	fprintf(out, "%s: %s\n", p->name, p->description);
+	fprintf(out, "  file              %s\n", p->path);
+	fprintf(out, "  size              %s, %s logical blocks, cache "
+	    "blocks of %s\n", units_format_size(p->size, a, sizeof a),
+	    units_format_size(p->block_size, b, sizeof b),
+	    units_format_size(p->cache_block, c, sizeof c));
+	if (p->transfer > 0)
+		fprintf(out, "  transfer          %s per I/O (+%s for 4 KiB)\n",
+		    profiles_rate(p->transfer, a, sizeof a),
+		    units_format_lat_us(4096 / p->transfer * 1e6, b,
+		    sizeof b));
+
+	fprintf(out, "\nCache tiers (inclusive LRU, lognormal latency)\n");
+	if (p->ntiers == 0)
+		fprintf(out, "  none: every read goes to the backing store\n");
+	for (i = 0; i < p->ntiers; i++)
+		fprintf(out, "  tier %u            %s, median %s, sigma %g\n",
+		    i, units_format_size(p->tier[i].capacity, a, sizeof a),
+		    units_format_lat_us(p->tier[i].latency_us, b, sizeof b),
+		    p->tier[i].sigma);
+	fprintf(out, "\nBacking store\n");
+	fprintf(out, "  latency           median %s, sigma %g, mean %s\n",
+	    units_format_lat_us(p->backing_latency_us, a, sizeof a),
+	    p->backing_sigma, units_format_lat_us(p->backing_latency_us *
+	    exp(p->backing_sigma * p->backing_sigma / 2), b, sizeof b));
+	fprintf(out, "  concurrency       %u I/O%s in service at once\n",
+	    p->concurrency, p->concurrency == 1 ? "" : "s");
+	if (p->first_read_us > 0)
+		fprintf(out, "  first read        +%s median, sigma %g "
+		    "(restored from a snapshot)\n",
+		    units_format_lat_us(p->first_read_us, a, sizeof a),
+		    p->first_read_sigma);
+
+	profiles_show_ceilings(p, out);
+	profiles_show_truth(&t, out);
+	profiles_free(p);
+	return (0);
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Simulated-volume profiles: find a built-in one by name, parse and check
+ * an INI file, list them and print the truth of one.
+ */
+#ifndef PROFILES_H
+#define PROFILES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim.h"
+
+struct profile_tier {
+	uint64_t	capacity;	/* bytes, counting faster tiers */
+	double		latency_us;	/* median */
+	double		sigma;		/* lognormal shape */
+};
+
+/* A parsed profile.  Rates are per second; 0 means "no such limit". */
+struct profile {
+	char		*name;		/* [device] name, else the file's */
+	char		*description;
+	char		*path;		/* file read */
+
+	uint64_t	 size;		/* [device] size, bytes */
+	uint32_t	 block_size;	/* logical block: alignment */
+	uint32_t	 cache_block;	/* unit of the cache tiers */
+	double		 transfer;	/* bytes/s one I/O moves; 0 instant */
+	double		 first_read_us;	/* first read of a block: extra */
+	double		 first_read_sigma;
+
+	unsigned	 ntiers;
+	struct profile_tier tier[SIM_TIERS_MAX];
+
+	double		 backing_latency_us;
+	double		 backing_sigma;
+	unsigned	 concurrency;	/* I/Os in service at once */
+
+	double		 limit_iops;	/* sustained; burst baseline */
+	double		 limit_bandwidth;
+	uint64_t	 io_accounting;	/* bytes per IOPS token; 0 none */
+
+	double		 instance_iops;	/* a second set of ceilings */
+	double		 instance_bandwidth;
+
+	double		 burst_iops;	/* 0: no IOPS burst bucket */
+	double		 burst_credits;	/* bucket, IOPS tokens */
+	double		 burst_bandwidth;	/* 0: no bandwidth bucket */
+	double		 burst_credit_bytes;
+};
+
+/* The profile directories in lookup order (NULL-terminated, static). */
+const char	*const *profiles_dirs(void);
+
+/*
+ * Load spec: a path when it contains '/' or ends in ".ini", otherwise a
+ * built-in name looked up as NAME.ini in $TIERPROBE_DATADIR/profiles, the
+ * installed data directory, then the source tree.  Returns the profile
+ * (free with profiles_free), or NULL with an allocated one-line message in
+ * *cause naming the file, line and key at fault.
+ */
+struct profile	*profiles_load(const char *, char **);
+
+/* Parse the INI profile in file f, named path in messages.  As above. */
+struct profile	*profiles_parse(FILE *, const char *, char **);
+
+/* A deep copy of p. */
+struct profile	*profiles_copy(const struct profile *);
+void		 profiles_free(struct profile *);
+
+/* Print the built-in profiles, one a line.  Returns 0 or -1 with *cause. */
+int		 profiles_list(FILE *, char **);
+
+/*
+ * Print the truth of profile name (or path): tiers, backing store,
+ * ceilings, buckets and the figures a perfect detector would report.
+ * Returns 0 or -1 with *cause.
+ */
+int		 profiles_show(const char *, FILE *, char **);
+
+#endif

@@ -1,0 +1,750 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The simulated volume: cache tiers, a backing store and ceilings, run in
+ * virtual time so that a ten-minute scan costs a fraction of a CPU second.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profiles.h"
+#include "rng.h"
+#include "sim.h"
+#include "xmalloc.h"
+
+/*
+ * An I/O submitted at virtual time t passes three stages, each decided at
+ * submission, so the completion time is known at once:
+ *
+ * 1. Ceilings.  Token buckets admit I/Os one after another in arrival
+ *    order, at the first time every bucket holds a non-negative amount; each
+ *    then takes its cost (debt is allowed, so a cost above the depth still
+ *    passes at the bucket's long-run rate).  IOPS buckets charge
+ *    max(1, ceil(len / io_accounting)) tokens, bandwidth buckets len bytes.
+ *    A plain ceiling is a bucket one millisecond deep.  A burst bucket
+ *    (gp2, st1) is a pair: a peak limiter at the burst rate in series with
+ *    a credit bucket of the given size that refills at the baseline rate,
+ *    so under full demand it runs at the burst rate for
+ *    credits / (burst - baseline) seconds, then at the baseline.
+ * 2. Tiers.  Caches are inclusive LRUs over cache blocks that see the same
+ *    accesses (every I/O touches every tier), so tier i always holds the
+ *    C_i most recently used blocks: one LRU stack cut into segments at the
+ *    tier capacities serves them all.  An I/O is served by the slowest
+ *    tier any of its blocks needs, or by the backing store on a miss.
+ *    Uniform random reads over ws blocks hit tier i with probability
+ *    C_i / ws.  Per block: one hash lookup and at most ntiers moves.
+ * 3. Service.  A tier serves at once with lognormal latency; the backing
+ *    store has `concurrency` servers fed first come, first served (a
+ *    min-heap of their free times), with lognormal service time.  Both add
+ *    len / transfer.  A block's first read may add a penalty (a volume
+ *    restored from a snapshot).
+ *
+ * Left out: request merging, write-back and read-ahead, a separate write
+ * latency, queue-depth-dependent degradation, noise in the ceilings, and
+ * time passing between engine sessions (the clock moves only with I/O).
+ */
+
+#define SIM_NIL		UINT32_MAX
+#define SIM_WINDOW_S	0.001		/* depth of a plain ceiling */
+#define SIM_SEED_SALT	0x73696d766f6c756dULL	/* apart from the sampler's */
+#define SIM_TOUCH_SHIFT	16		/* blocks per first-read page: 2^16 */
+#define SIM_Z99		2.3263478740408408	/* standard normal 99th */
+#define SIM_NBUCKETS	6
+
+struct sim_bucket {
+	double		rate;		/* tokens (or bytes) per second */
+	double		depth;		/* most it holds */
+	double		tokens;		/* negative: debt */
+	uint64_t	t_ns;		/* when tokens was last brought up */
+	int		bytes;		/* costs len bytes, else tokens */
+};
+
+struct sim_entry {
+	uint64_t	key;		/* cache block number */
+	uint32_t	prev;		/* more recently used; SIM_NIL: head */
+	uint32_t	next;
+	uint32_t	hnext;		/* hash chain, or free list */
+	uint32_t	level;		/* segment: the tier that serves it */
+};
+
+struct sim_cache {
+	unsigned	 ntiers;
+	uint32_t	 cap[SIM_TIERS_MAX];	/* entries of each segment */
+	uint32_t	 size[SIM_TIERS_MAX];
+	uint32_t	 tail[SIM_TIERS_MAX];	/* least recent of each */
+	uint32_t	 head;			/* most recent of all */
+	uint32_t	 max;			/* entries: the largest tier */
+	uint32_t	 count;
+	struct sim_entry *e;
+	uint32_t	 nalloc;
+	uint32_t	 nused;			/* high-water mark of e */
+	uint32_t	 free;
+	uint32_t	*bucket;
+	uint32_t	 nbucket;		/* power of two */
+	int		 shift;			/* 64 - log2(nbucket) */
+};
+
+struct sim {
+	struct profile	*p;
+	struct rng	 rng;
+	uint64_t	 now_ns;
+	uint64_t	 admit_ns;		/* last admission (FIFO) */
+
+	struct sim_bucket bucket[SIM_NBUCKETS];
+	unsigned	 nbucket;
+	uint64_t	 io_accounting;
+
+	double		 tier_ns[SIM_TIERS_MAX];	/* medians */
+	double		 tier_sigma[SIM_TIERS_MAX];
+	double		 backing_ns;
+	double		 backing_sigma;
+	double		 first_ns;
+	double		 first_sigma;
+	double		 ns_per_byte;		/* 1e9 / transfer */
+
+	uint64_t	*server;		/* min-heap of free times */
+	unsigned	 nserver;
+
+	struct sim_cache cache;
+	uint64_t	 cache_block;
+
+	uint64_t	**touched;		/* first-read bitmap pages */
+	size_t		 ntouched;
+
+	struct sim_stats stats;
+};
+
+static uint64_t
+sim_ns(double ns)
+{
+	if (ns <= 0)
+		return (0);
+	return ((uint64_t)(ns + 0.5));
+}
+
+static double
+sim_lognormal(struct sim *s, double median, double sigma)
+{
+	if (sigma <= 0)
+		return (median);
+	return (median * exp(sigma * rng_normal(&s->rng)));
+}
+
+static void
+sim_bucket_add(struct sim *s, double rate, double depth, double start,
+    int bytes)
+{
+	struct sim_bucket	*b = &s->bucket[s->nbucket++];
+
+	b->rate = rate;
+	b->depth = depth;
+	b->tokens = start;
+	b->t_ns = 0;
+	b->bytes = bytes;
+}
+
+/* A plain ceiling: a bucket SIM_WINDOW_S deep (at least one unit). */
+static void
+sim_bucket_ceiling(struct sim *s, double rate, int bytes)
+{
+	double	depth = rate * SIM_WINDOW_S;
+
+	if (depth < 1)
+		depth = 1;
+	sim_bucket_add(s, rate, depth, depth, bytes);
+}
+
+static double
+sim_bucket_level(const struct sim_bucket *b, uint64_t t)
+{
+	double	tok = b->tokens;
+
+	if (t > b->t_ns) {
+		tok += (double)(t - b->t_ns) * 1e-9 * b->rate;
+		if (tok > b->depth)
+			tok = b->depth;
+	}
+	return (tok);
+}
+
+/* The first time at or after t when b holds a non-negative amount. */
+static uint64_t
+sim_bucket_ready(const struct sim_bucket *b, uint64_t t)
+{
+	double	tok = sim_bucket_level(b, t);
+
+	if (tok >= 0)
+		return (t);
+	return (t + (uint64_t)ceil(-tok / b->rate * 1e9));
+}
+
+static void
+sim_bucket_take(struct sim_bucket *b, uint64_t t, double cost)
+{
+	b->tokens = sim_bucket_level(b, t) - cost;
+	if (t > b->t_ns)
+		b->t_ns = t;
+}
+
+static void
+sim_cache_init(struct sim_cache *c, const struct profile *p)
+{
+	uint64_t	prev = 0, units;
+	unsigned	i;
+
+	memset(c, 0, sizeof *c);
+	c->ntiers = p->ntiers;
+	c->head = SIM_NIL;
+	c->free = SIM_NIL;
+	for (i = 0; i < c->ntiers; i++) {
+		units = p->tier[i].capacity / p->cache_block;
+		c->cap[i] = (uint32_t)(units - prev);
+		c->tail[i] = SIM_NIL;
+		prev = units;
+	}
+	c->max = (uint32_t)prev;
+	c->nbucket = 16;
+	c->shift = 64 - 4;
+	c->bucket = xreallocarray(NULL, c->nbucket, sizeof *c->bucket);
+	memset(c->bucket, 0xff, c->nbucket * sizeof *c->bucket);
+}
+
+static void
+sim_cache_fini(struct sim_cache *c)
+{
+	free(c->e);
+	free(c->bucket);
+}
+
+static uint32_t
+sim_cache_hash(const struct sim_cache *c, uint64_t key)
+{
+	return ((uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> c->shift));
+}
+
+/* Double the hash table: rehash every entry on the list. */
+static void
+sim_cache_grow_hash(struct sim_cache *c)
+{
+	uint32_t	i, h;
+
+	c->nbucket *= 2;
+	c->shift--;
+	c->bucket = xreallocarray(c->bucket, c->nbucket, sizeof *c->bucket);
+	memset(c->bucket, 0xff, c->nbucket * sizeof *c->bucket);
+	for (i = c->head; i != SIM_NIL; i = c->e[i].next) {
+		h = sim_cache_hash(c, c->e[i].key);
+		c->e[i].hnext = c->bucket[h];
+		c->bucket[h] = i;
+	}
+}
+
+static uint32_t
+sim_cache_alloc(struct sim_cache *c)
+{
+	uint32_t	i;
+	uint64_t	n;
+
+	if (c->free != SIM_NIL) {
+		i = c->free;
+		c->free = c->e[i].hnext;
+		return (i);
+	}
+	if (c->nused == c->nalloc) {
+		/* Grows until the tiers are full, then never again. */
+		n = c->nalloc < 1024 ? 1024 : (uint64_t)c->nalloc * 2;
+		if (n > (uint64_t)c->max + 1)
+			n = (uint64_t)c->max + 1;
+		c->e = xreallocarray(c->e, n, sizeof *c->e);
+		c->nalloc = (uint32_t)n;
+	}
+	return (c->nused++);
+}
+
+static void
+sim_cache_unhash(struct sim_cache *c, uint32_t x)
+{
+	uint32_t	*link;
+
+	link = &c->bucket[sim_cache_hash(c, c->e[x].key)];
+	while (*link != x)
+		link = &c->e[*link].hnext;
+	*link = c->e[x].hnext;
+}
+
+/* Take x off the list, keeping its segment's size and tail right. */
+static void
+sim_cache_unlink(struct sim_cache *c, uint32_t x)
+{
+	struct sim_entry	*e = &c->e[x];
+	uint32_t		 l = e->level;
+
+	if (c->tail[l] == x)
+		c->tail[l] = c->size[l] > 1 ? e->prev : SIM_NIL;
+	c->size[l]--;
+	if (e->prev != SIM_NIL)
+		c->e[e->prev].next = e->next;
+	else
+		c->head = e->next;
+	if (e->next != SIM_NIL)
+		c->e[e->next].prev = e->prev;
+}
+
+/*
+ * Access block key: returns the tier that held it (ntiers: none) and makes
+ * it the most recent block of every tier.
+ */
+static unsigned
+sim_cache_access(struct sim_cache *c, uint64_t key)
+{
+	struct sim_entry	*e;
+	uint32_t		 i, x, h;
+	unsigned		 level, j;
+
+	if (c->ntiers == 0)
+		return (0);
+	h = sim_cache_hash(c, key);
+	for (i = c->bucket[h]; i != SIM_NIL; i = c->e[i].hnext) {
+		if (c->e[i].key == key)
+			break;
+	}
+	if (i != SIM_NIL) {
+		level = c->e[i].level;
+		if (i == c->head)
+			return (level);
+		sim_cache_unlink(c, i);
+	} else {
+		level = c->ntiers;
+		i = sim_cache_alloc(c);
+		c->e[i].key = key;
+		c->e[i].hnext = c->bucket[h];
+		c->bucket[h] = i;
+		c->count++;
+	}
+
+	e = &c->e[i];
+	e->level = 0;
+	e->prev = SIM_NIL;
+	e->next = c->head;
+	if (c->head != SIM_NIL)
+		c->e[c->head].prev = i;
+	c->head = i;
+	if (c->size[0]++ == 0)
+		c->tail[0] = i;
+
+	/* Each full segment above the vacated one hands its tail down. */
+	for (j = 0; j < level && c->size[j] > c->cap[j]; j++) {
+		x = c->tail[j];
+		if (j + 1 == c->ntiers) {
+			/* Out of the largest tier: evicted. */
+			sim_cache_unlink(c, x);
+			sim_cache_unhash(c, x);
+			c->e[x].hnext = c->free;
+			c->free = x;
+			c->count--;
+			break;
+		}
+		c->tail[j] = c->e[x].prev;
+		c->size[j]--;
+		c->e[x].level = j + 1;
+		if (c->size[j + 1]++ == 0)
+			c->tail[j + 1] = x;
+	}
+
+	if (c->count > c->nbucket && c->nbucket < (1U << 31))
+		sim_cache_grow_hash(c);
+	return (level);
+}
+
+/* Mark block b read or written; returns whether it was untouched. */
+static int
+sim_touch(struct sim *s, uint64_t b)
+{
+	uint64_t	 page = b >> SIM_TOUCH_SHIFT, bit, *w;
+	size_t		 n = (size_t)1 << (SIM_TOUCH_SHIFT - 6);
+
+	if (page >= s->ntouched)
+		return (0);		/* past the end: the engine refuses it */
+	if (s->touched[page] == NULL)
+		s->touched[page] = xcalloc(n, sizeof **s->touched);
+	bit = b & (((uint64_t)1 << SIM_TOUCH_SHIFT) - 1);
+	w = &s->touched[page][bit >> 6];
+	if (*w & ((uint64_t)1 << (bit & 63)))
+		return (0);
+	*w |= (uint64_t)1 << (bit & 63);
+	return (1);
+}
+
+static void
+sim_server_sift(uint64_t *h, unsigned n)
+{
+	unsigned	i = 0, c;
+	uint64_t	v = h[0];
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= v)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = v;
+}
+
+/* A volume for profile p (copied) with noise seeded by seed. */
+struct sim *
+sim_new(const struct profile *p, uint64_t seed)
+{
+	struct sim	*s;
+	unsigned	 i;
+	uint64_t	 blocks;
+
+	s = xcalloc(1, sizeof *s);
+	s->p = profiles_copy(p);
+	rng_seed(&s->rng, seed ^ SIM_SEED_SALT);
+
+	if (p->burst_iops > 0) {
+		sim_bucket_ceiling(s, p->burst_iops, 0);
+		sim_bucket_add(s, p->limit_iops, p->burst_credits,
+		    p->burst_credits, 0);
+	} else if (p->limit_iops > 0)
+		sim_bucket_ceiling(s, p->limit_iops, 0);
+	if (p->burst_bandwidth > 0) {
+		sim_bucket_ceiling(s, p->burst_bandwidth, 1);
+		sim_bucket_add(s, p->limit_bandwidth, p->burst_credit_bytes,
+		    p->burst_credit_bytes, 1);
+	} else if (p->limit_bandwidth > 0)
+		sim_bucket_ceiling(s, p->limit_bandwidth, 1);
+	if (p->instance_iops > 0)
+		sim_bucket_ceiling(s, p->instance_iops, 0);
+	if (p->instance_bandwidth > 0)
+		sim_bucket_ceiling(s, p->instance_bandwidth, 1);
+	s->io_accounting = p->io_accounting;
+
+	for (i = 0; i < p->ntiers; i++) {
+		s->tier_ns[i] = p->tier[i].latency_us * 1e3;
+		s->tier_sigma[i] = p->tier[i].sigma;
+	}
+	s->backing_ns = p->backing_latency_us * 1e3;
+	s->backing_sigma = p->backing_sigma;
+	s->first_ns = p->first_read_us * 1e3;
+	s->first_sigma = p->first_read_sigma;
+	s->ns_per_byte = p->transfer > 0 ? 1e9 / p->transfer : 0;
+
+	s->nserver = p->concurrency > 0 ? p->concurrency : 1;
+	s->server = xcalloc(s->nserver, sizeof *s->server);
+
+	s->cache_block = p->cache_block;
+	sim_cache_init(&s->cache, p);
+
+	if (s->first_ns > 0) {
+		blocks = (p->size + s->cache_block - 1) / s->cache_block;
+		s->ntouched = (size_t)((blocks >> SIM_TOUCH_SHIFT) + 1);
+		s->touched = xcalloc(s->ntouched, sizeof *s->touched);
+	}
+	return (s);
+}
+
+/* Open a simulated volume from a profile name or path. */
+struct sim *
+sim_open(const char *spec, uint64_t seed, char **cause)
+{
+	struct profile	*p;
+	struct sim	*s;
+
+	if ((p = profiles_load(spec, cause)) == NULL)
+		return (NULL);
+	s = sim_new(p, seed);
+	profiles_free(p);
+	return (s);
+}
+
+void
+sim_free(struct sim *s)
+{
+	size_t	i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->ntouched; i++)
+		free(s->touched[i]);
+	free(s->touched);
+	sim_cache_fini(&s->cache);
+	free(s->server);
+	profiles_free(s->p);
+	free(s);
+}
+
+/* Device size in bytes. */
+uint64_t
+sim_size(const struct sim *s)
+{
+	return (s->p->size);
+}
+
+/* Logical block size in bytes: the alignment I/Os need. */
+uint32_t
+sim_block_size(const struct sim *s)
+{
+	return (s->p->block_size);
+}
+
+/* The profile's name. */
+const char *
+sim_name(const struct sim *s)
+{
+	return (s->p->name);
+}
+
+/* The profile the volume runs (owned by the volume). */
+const struct profile *
+sim_profile(const struct sim *s)
+{
+	return (s->p);
+}
+
+/* The virtual clock. */
+uint64_t
+sim_now(const struct sim *s)
+{
+	return (s->now_ns);
+}
+
+/* Move the virtual clock forward. */
+void
+sim_advance(struct sim *s, uint64_t t)
+{
+	if (t > s->now_ns)
+		s->now_ns = t;
+}
+
+/* Submit one I/O at virtual time now; returns its completion time. */
+uint64_t
+sim_submit(struct sim *s, uint64_t now, uint64_t offset, uint32_t len,
+    int write)
+{
+	struct sim_bucket	*b;
+	uint64_t		 t, first, last, u, done, start;
+	double			 tokens, svc;
+	unsigned		 i, level, l;
+	int			 fresh = 0;
+
+	/* 1. Ceilings, in arrival order. */
+	t = now > s->admit_ns ? now : s->admit_ns;
+	for (i = 0; i < s->nbucket; i++)
+		t = sim_bucket_ready(&s->bucket[i], t);
+	tokens = 1;
+	if (s->io_accounting > 0 && len > s->io_accounting)
+		tokens = (double)((len + s->io_accounting - 1) /
+		    s->io_accounting);
+	for (i = 0; i < s->nbucket; i++) {
+		b = &s->bucket[i];
+		sim_bucket_take(b, t, b->bytes ? (double)len : tokens);
+	}
+	s->admit_ns = t;
+
+	/* 2. Tiers: the slowest any block of the I/O needs. */
+	first = offset / s->cache_block;
+	last = (offset + (len > 0 ? len - 1 : 0)) / s->cache_block;
+	level = 0;
+	for (u = first; u <= last; u++) {
+		l = sim_cache_access(&s->cache, u);
+		if (l > level)
+			level = l;
+		if (s->touched != NULL && sim_touch(s, u) && !write)
+			fresh = 1;
+	}
+
+	/* 3. Service. */
+	s->stats.ios++;
+	svc = (double)len * s->ns_per_byte;
+	if (level < s->cache.ntiers) {
+		s->stats.hits[level]++;
+		svc += sim_lognormal(s, s->tier_ns[level],
+		    s->tier_sigma[level]);
+		return (t + sim_ns(svc));
+	}
+	s->stats.misses++;
+	svc += sim_lognormal(s, s->backing_ns, s->backing_sigma);
+	if (fresh) {
+		s->stats.first_reads++;
+		svc += sim_lognormal(s, s->first_ns, s->first_sigma);
+	}
+	start = s->server[0] > t ? s->server[0] : t;
+	done = start + sim_ns(svc);
+	s->server[0] = done;
+	sim_server_sift(s->server, s->nserver);
+	return (done);
+}
+
+/* Copy the model's counters. */
+void
+sim_get_stats(const struct sim *s, struct sim_stats *st)
+{
+	*st = s->stats;
+	st->cached_blocks = s->cache.count;
+	st->cache_bytes = (uint64_t)s->cache.nalloc * sizeof *s->cache.e +
+	    (uint64_t)s->cache.nbucket * sizeof *s->cache.bucket;
+}
+
+static void
+sim_truth_min(double *v, enum sim_limiter *lim, double cap,
+    enum sim_limiter which)
+{
+	if (cap > 0 && isfinite(cap) && (isnan(*v) || cap < *v)) {
+		*v = cap;
+		*lim = which;
+	}
+}
+
+/* Ceilings at bs: burst set means the buckets are full. */
+static void
+sim_truth_ceilings(const struct profile *p, double bs, double mean_s,
+    int burst, double *iops, enum sim_limiter *ilim, double *bw,
+    enum sim_limiter *blim)
+{
+	double	cost = 1, acc = (double)p->io_accounting;
+	double	vi = p->limit_iops, vb = p->limit_bandwidth;
+	enum sim_limiter li = SIM_LIMIT_VOLUME_IOPS;
+	enum sim_limiter lb = SIM_LIMIT_VOLUME_BANDWIDTH;
+
+	if (acc > 0 && bs > acc)
+		cost = ceil(bs / acc);
+	if (burst && p->burst_iops > 0) {
+		vi = p->burst_iops;
+		li = SIM_LIMIT_BURST_IOPS;
+	}
+	if (burst && p->burst_bandwidth > 0) {
+		vb = p->burst_bandwidth;
+		lb = SIM_LIMIT_BURST_BANDWIDTH;
+	}
+
+	/* IOPS at bs. */
+	*iops = NAN;
+	*ilim = SIM_LIMIT_NONE;
+	sim_truth_min(iops, ilim, p->concurrency / mean_s, SIM_LIMIT_BACKING);
+	sim_truth_min(iops, ilim, vi / cost, li);
+	sim_truth_min(iops, ilim, vb / bs, lb);
+	sim_truth_min(iops, ilim, p->instance_iops / cost,
+	    SIM_LIMIT_INSTANCE_IOPS);
+	sim_truth_min(iops, ilim, p->instance_bandwidth / bs,
+	    SIM_LIMIT_INSTANCE_BANDWIDTH);
+
+	/* Bandwidth as I/Os grow without bound. */
+	*bw = NAN;
+	*blim = SIM_LIMIT_NONE;
+	sim_truth_min(bw, blim, p->concurrency * p->transfer,
+	    SIM_LIMIT_BACKING);
+	sim_truth_min(bw, blim, vi * acc, li);
+	sim_truth_min(bw, blim, vb, lb);
+	sim_truth_min(bw, blim, p->instance_iops * acc,
+	    SIM_LIMIT_INSTANCE_IOPS);
+	sim_truth_min(bw, blim, p->instance_bandwidth,
+	    SIM_LIMIT_INSTANCE_BANDWIDTH);
+}
+
+/* The truth of profile p for I/Os of bs bytes. */
+void
+sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
+{
+	double		bs = bs32 > 0 ? bs32 : 4096, xfer_us = 0, mean_s;
+	double		cost = 1, drain;
+	unsigned	i;
+
+	memset(t, 0, sizeof *t);
+	t->bs = (uint32_t)bs;
+	t->size = p->size;
+	t->block_size = p->block_size;
+	if (p->transfer > 0)
+		xfer_us = bs / p->transfer * 1e6;
+
+	t->ntiers = p->ntiers;
+	for (i = 0; i < p->ntiers; i++) {
+		t->tier[i].capacity_bytes = p->tier[i].capacity;
+		t->tier[i].lat_us_p50 = p->tier[i].latency_us + xfer_us;
+		t->tier[i].lat_us_p99 = p->tier[i].latency_us *
+		    exp(SIM_Z99 * p->tier[i].sigma) + xfer_us;
+	}
+	t->backing_p50_us = p->backing_latency_us + xfer_us;
+	t->backing_p99_us = p->backing_latency_us *
+	    exp(SIM_Z99 * p->backing_sigma) + xfer_us;
+	t->backing_mean_us = p->backing_latency_us *
+	    exp(p->backing_sigma * p->backing_sigma / 2) + xfer_us;
+	t->backing_concurrency = p->concurrency;
+	t->first_read_p50_us = p->first_read_us;
+	mean_s = t->backing_mean_us * 1e-6;
+
+	sim_truth_ceilings(p, bs, mean_s, 1, &t->iops_ceiling,
+	    &t->iops_limiter, &t->bandwidth_ceiling, &t->bandwidth_limiter);
+	sim_truth_ceilings(p, bs, mean_s, 0, &t->iops_sustained,
+	    &t->iops_sustained_limiter, &t->bandwidth_sustained,
+	    &t->bandwidth_sustained_limiter);
+	t->knee_iodepth = (unsigned)ceil(t->iops_ceiling * mean_s - 1e-9);
+	if (t->knee_iodepth < 1)
+		t->knee_iodepth = 1;
+	t->io_accounting_bytes = p->io_accounting;
+	/* Only imposed ceilings make an "optimal I/O size". */
+	t->optimal_io_bytes = NAN;
+	if (t->iops_limiter != SIM_LIMIT_BACKING &&
+	    t->bandwidth_limiter != SIM_LIMIT_BACKING &&
+	    t->bandwidth_limiter != SIM_LIMIT_NONE)
+		t->optimal_io_bytes = t->bandwidth_ceiling / t->iops_ceiling;
+
+	if (p->io_accounting > 0 && bs > p->io_accounting)
+		cost = ceil(bs / p->io_accounting);
+	drain = t->iops_ceiling * cost - p->limit_iops;
+	t->burst_iops = t->baseline_iops = NAN;
+	t->burst_duration_s = t->burst_credits_ios = t->refill_s = NAN;
+	if (p->burst_iops > 0 && t->iops_ceiling >
+	    t->iops_sustained * (1 + 1e-9) && drain > 0) {
+		t->burst_detected = 1;
+		t->burst_iops = t->iops_ceiling;
+		t->baseline_iops = t->iops_sustained;
+		t->burst_duration_s = p->burst_credits / drain;
+		t->burst_credits_ios = p->burst_credits / cost;
+		t->refill_s = p->burst_credits / p->limit_iops;
+	}
+
+	t->bw_burst_duration_s = t->bw_burst_credit_bytes = NAN;
+	if (p->burst_bandwidth > 0) {
+		/* Large I/Os at full demand drain at ceiling - baseline. */
+		drain = t->bandwidth_ceiling - p->limit_bandwidth;
+		if (drain > 0 && t->bandwidth_ceiling >
+		    t->bandwidth_sustained * (1 + 1e-9)) {
+			t->bw_burst_detected = 1;
+			t->bw_burst_duration_s = p->burst_credit_bytes / drain;
+			t->bw_burst_credit_bytes = p->burst_credit_bytes;
+		}
+	}
+}
+
+/* The truth of a volume's profile. */
+void
+sim_truth(const struct sim *s, uint32_t bs, struct sim_truth *t)
+{
+	sim_truth_profile(s->p, bs, t);
+}
+
+/* Short name of a limiter. */
+const char *
+sim_limiter_name(enum sim_limiter l)
+{
+	static const char *const names[] = {
+		[SIM_LIMIT_NONE] = "none",
+		[SIM_LIMIT_BACKING] = "backing store",
+		[SIM_LIMIT_VOLUME_IOPS] = "volume iops",
+		[SIM_LIMIT_VOLUME_BANDWIDTH] = "volume bandwidth",
+		[SIM_LIMIT_BURST_IOPS] = "burst iops",
+		[SIM_LIMIT_BURST_BANDWIDTH] = "burst bandwidth",
+		[SIM_LIMIT_INSTANCE_IOPS] = "instance iops",
+		[SIM_LIMIT_INSTANCE_BANDWIDTH] = "instance bandwidth",
+	};
+
+	if ((unsigned)l >= sizeof names / sizeof names[0])
+		return ("?");
+	return (names[l]);
+}

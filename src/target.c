@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Targets: open a file, a block device or a simulated volume; create and fill
+ * test files with real data; refuse what could lose data.
+ *
+ * A file tierprobe creates starts with a header block (TARGET_MAGIC) by which
+ * later runs recognise it; only such files are extended or written without
+ * --force.  Files are filled with non-repeating pseudo-random data, and FIEMAP
+ * confirms no extent in the measured range is a hole or unwritten: reading
+ * those returns zeros without touching the disk and would fake a cache tier.
+ */
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "interrupt.h"
+#include "log.h"
+#include "rng.h"
+#include "sim.h"
+#include "target.h"
+#include "units.h"
+#include "xmalloc.h"
+
+#define TARGET_MAGIC		"TIERPROBE-TESTFILE-1\n"
+#define TARGET_HEADER		4096
+#define TARGET_FILL_CHUNK	(1U << 20)
+#define TARGET_SPACE_MARGIN	(64ULL << 20)
+#define TARGET_TMPFS_MAGIC	0x01021994
+#define TARGET_RAMFS_MAGIC	0x858458f6
+
+static const struct {
+	long		 magic;
+	const char	*name;
+} target_fs_names[] = {
+	{ 0xEF53, "ext4" },
+	{ 0x58465342, "xfs" },
+	{ (long)0x9123683E, "btrfs" },
+	{ TARGET_TMPFS_MAGIC, "tmpfs" },
+	{ (long)TARGET_RAMFS_MAGIC, "ramfs" },
+	{ 0x794c7630, "overlay" },
+	{ 0x2fc12fc1, "zfs" },
+	{ 0x6969, "nfs" },
+	{ (long)0xF2F52010, "f2fs" },
+};
+
+/* Name of a target type, as in the JSON report. */
+const char *
+target_type_name(enum target_type type)
+{
+	switch (type) {
+	case TARGET_FILE:
+		return ("file");
+	case TARGET_BLOCKDEV:
+		return ("blockdev");
+	case TARGET_SIM:
+		return ("sim");
+	}
+	return ("unknown");
+}
+
+/* Logical block size of the device holding dev, from sysfs; 4096 if unknown. */
+static uint32_t
+target_dev_lbs(dev_t dev)
+{
+	char		 path[128];
+	FILE		*f;
+	unsigned	 v = 0;
+	int		 i;
+
+	/* A partition has no queue/ of its own: try its parent next. */
+	for (i = 0; i < 2 && v == 0; i++) {
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s"
+		    "queue/logical_block_size", major(dev), minor(dev),
+		    i == 0 ? "" : "../");
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		if (fscanf(f, "%u", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	if (v < 512 || (v & (v - 1)) != 0)
+		v = 4096;
+	return (v);
+}
+
+/* Record the filesystem of a file target; warn when it is memory. */
+static void
+target_probe_fs(struct target *t)
+{
+	struct statfs	sfs;
+	size_t		i;
+
+	if (fstatfs(t->fd, &sfs) != 0)
+		return;
+	snprintf(t->fstype, sizeof(t->fstype), "0x%lx", (long)sfs.f_type);
+	for (i = 0; i < sizeof(target_fs_names) / sizeof(target_fs_names[0]);
+	    i++)
+		if ((long)sfs.f_type == target_fs_names[i].magic)
+			snprintf(t->fstype, sizeof(t->fstype), "%s",
+			    target_fs_names[i].name);
+	if ((long)sfs.f_type == TARGET_TMPFS_MAGIC ||
+	    (long)sfs.f_type == (long)TARGET_RAMFS_MAGIC) {
+		t->on_memory_fs = 1;
+		log_warnx("%s is on %s: the figures will describe memory, "
+		    "not a disk", t->path, t->fstype);
+	}
+}
+
+/* Does fd start with tierprobe's header block? */
+static int
+target_is_ours(const char *path)
+{
+	char	buf[sizeof(TARGET_MAGIC)];
+	int	fd, ours = 0;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return (0);
+	if (pread(fd, buf, sizeof(buf) - 1, 0) == sizeof(buf) - 1 &&
+	    memcmp(buf, TARGET_MAGIC, sizeof(buf) - 1) == 0)
+		ours = 1;
+	close(fd);
+	return (ours);
+}
+
+/* Fill buf with the next pseudo-random bytes of the file's stream. */
+static void
+target_random_block(struct rng *r, void *buf, size_t len)
+{
+	uint64_t	*p = buf;
+	size_t		 i;
+
+	for (i = 0; i < len / sizeof(*p); i++)
+		p[i] = rng_next(r);
+}
+
+/*
+ * Write real data over [from, to) of path: pseudo-random, never repeating,
+ * header block first when from is 0.  Returns 0 or -errno.
+ */
+static int
+target_fill(const char *path, uint64_t from, uint64_t to, int quiet)
+{
+	struct rng	 r;
+	void		*buf;
+	uint64_t	 off, next_note;
+	size_t		 len;
+	ssize_t		 n;
+	int		 fd, err = 0;
+	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+
+	/* O_DIRECT keeps the page cache clean; unaligned starts go buffered. */
+	if (((from % 4096) != 0 ||
+	    (fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC)) < 0) &&
+	    (fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+		return (-errno);
+	if (posix_memalign(&buf, 4096, TARGET_FILL_CHUNK)) {
+		close(fd);
+		return (-ENOMEM);
+	}
+	rng_seed(&r, from ^ 0x7469657270726f62ULL);
+	next_note = from + (to - from) / 10;
+	for (off = from; off < to; off += len) {
+		if (interrupt_requested()) {
+			err = -EINTR;
+			break;
+		}
+		len = to - off < TARGET_FILL_CHUNK ? to - off :
+		    TARGET_FILL_CHUNK;
+		target_random_block(&r, buf, TARGET_FILL_CHUNK);
+		if (off == 0) {
+			memset(buf, 0, TARGET_HEADER);
+			snprintf(buf, TARGET_HEADER, "%s%s", TARGET_MAGIC,
+			    "tierprobe test file: safe to delete\n");
+		}
+		do
+			n = pwrite(fd, buf, len, off);
+		while (n < 0 && errno == EINTR && !interrupt_requested());
+		if (n < 0 && errno == EINVAL && (len % 4096) != 0) {
+			/* A tail O_DIRECT refuses: finish it buffered. */
+			close(fd);
+			if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0) {
+				err = -errno;
+				fd = -1;
+				break;
+			}
+			n = pwrite(fd, buf, len, off);
+		}
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if ((size_t)n != len) {
+			err = -ENOSPC;
+			break;
+		}
+		if (!quiet && off >= next_note && to - from >= (256ULL << 20)) {
+			log_info("filling %s: %s of %s", path,
+			    units_format_size(off - from, a, sizeof(a)),
+			    units_format_size(to - from, b, sizeof(b)));
+			next_note += (to - from) / 10;
+		}
+	}
+	if (err == 0 && fdatasync(fd) != 0)
+		err = -errno;
+	if (err == 0)
+		posix_fadvise(fd, (off_t)from, (off_t)(to - from),
+		    POSIX_FADV_DONTNEED);
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return (err);
+}
+
+/*
+ * First byte in [0, end) not backed by written data (a hole or an unwritten
+ * extent), or end if all is written.  Returns -1 if FIEMAP is unsupported.
+ */
+static int64_t
+target_first_unwritten(int fd, uint64_t end)
+{
+	struct fiemap		*fm;
+	struct fiemap_extent	*x;
+	uint64_t		 pos = 0;
+	const unsigned		 nx = 128;
+	unsigned		 i;
+	int			 last = 0;
+
+	fm = xcalloc(1, sizeof(*fm) + nx * sizeof(*x));
+	while (pos < end && !last) {
+		memset(fm, 0, sizeof(*fm));
+		fm->fm_start = pos;
+		fm->fm_length = end - pos;
+		fm->fm_flags = FIEMAP_FLAG_SYNC;
+		fm->fm_extent_count = nx;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm) != 0) {
+			free(fm);
+			return (-1);
+		}
+		if (fm->fm_mapped_extents == 0)
+			break;
+		for (i = 0; i < fm->fm_mapped_extents && pos < end; i++) {
+			x = &fm->fm_extents[i];
+			if (x->fe_logical > pos)
+				goto out;	/* a hole before this extent */
+			if (x->fe_flags & FIEMAP_EXTENT_UNWRITTEN) {
+				pos = x->fe_logical > pos ? x->fe_logical : pos;
+				goto out;
+			}
+			pos = x->fe_logical + x->fe_length;
+			last = (x->fe_flags & FIEMAP_EXTENT_LAST) != 0;
+		}
+	}
+out:
+	free(fm);
+	return ((int64_t)(pos < end ? pos : end));
+}
+
+static int
+target_open_sim(struct target *t, const char *spec,
+    const struct target_params *p, char **cause)
+{
+	t->type = TARGET_SIM;
+	t->path = xstrdup(spec);
+	if ((t->sim = sim_open(spec, p->seed, cause)) == NULL)
+		return (-1);
+	t->size = sim_size(t->sim);
+	t->lbs = sim_block_size(t->sim);
+	t->direct = 1;
+	t->writable = 1;
+	return (0);
+}
+
+static int
+target_open_blockdev(struct target *t, const struct target_params *p,
+    char **cause)
+{
+	uint64_t	size;
+	int		flags = O_RDONLY | O_CLOEXEC, lbs;
+
+	t->type = TARGET_BLOCKDEV;
+	if (p->write) {
+		if (!p->force) {
+			xasprintf(cause, "refusing to write to block device "
+			    "%s: its data would be destroyed; pass --force "
+			    "to allow it", t->path);
+			return (-1);
+		}
+		flags = O_RDWR | O_EXCL | O_CLOEXEC;
+	}
+	if (p->direct)
+		flags |= O_DIRECT;
+	if ((t->fd = open(t->path, flags)) < 0) {
+		if (errno == EBUSY)
+			xasprintf(cause, "%s is in use (mounted or held): "
+			    "refusing to write to it", t->path);
+		else
+			xasprintf(cause, "%s: %s", t->path, strerror(errno));
+		return (-1);
+	}
+	if (ioctl(t->fd, BLKGETSIZE64, &size) != 0 ||
+	    ioctl(t->fd, BLKSSZGET, &lbs) != 0) {
+		xasprintf(cause, "%s: cannot read its size: %s", t->path,
+		    strerror(errno));
+		return (-1);
+	}
+	t->size = size;
+	t->lbs = (uint32_t)lbs;
+	t->direct = p->direct;
+	t->writable = p->write;
+	if (p->need_bytes > size) {
+		xasprintf(cause, "%s holds %" PRIu64 " bytes but the run "
+		    "needs %" PRIu64 ": lower --max-ws or --ws", t->path, size,
+		    p->need_bytes);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Check there is room for grow more bytes next to path. */
+static int
+target_check_space(const char *path, uint64_t grow, char **cause)
+{
+	struct statvfs	 sv;
+	char		*dir, *slash, a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	uint64_t	 avail;
+	int		 ret = 0;
+
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) == NULL)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (statvfs(dir, &sv) != 0) {
+		xasprintf(cause, "%s: %s", dir, strerror(errno));
+		ret = -1;
+	} else {
+		avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+		if (avail < grow + TARGET_SPACE_MARGIN) {
+			xasprintf(cause, "no room for %s: it needs %s more "
+			    "and %s is free; use a smaller --max-ws or "
+			    "another directory", path,
+			    units_format_size(grow, a, sizeof(a)),
+			    units_format_size(avail, b, sizeof(b)));
+			ret = -1;
+		}
+	}
+	free(dir);
+	return (ret);
+}
+
+static int
+target_open_fd(struct target *t, const struct target_params *p,
+    char **cause)
+{
+	int	flags = (t->writable ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+
+	if (p->direct)
+		flags |= O_DIRECT;
+	if ((t->fd = open(t->path, flags)) >= 0) {
+		t->direct = p->direct;
+		return (0);
+	}
+	if (errno == EINVAL && p->direct)
+		xasprintf(cause, "%s: the filesystem refuses O_DIRECT "
+		    "(EINVAL); use --buffered", t->path);
+	else if (errno == EACCES || errno == EROFS)
+		xasprintf(cause, "%s: %s%s", t->path, strerror(errno),
+		    t->writable ? " (tierprobe needs to write it)" : "");
+	else
+		xasprintf(cause, "%s: %s", t->path, strerror(errno));
+	return (-1);
+}
+
+static int
+target_open_file(struct target *t, const struct stat *st,
+    const struct target_params *p, char **cause)
+{
+	int	ours = target_is_ours(t->path);
+
+	t->type = TARGET_FILE;
+	if (p->write && !ours && !p->force) {
+		xasprintf(cause, "refusing to write to %s: tierprobe did not "
+		    "create it; pass --force to allow it", t->path);
+		return (-1);
+	}
+	if ((uint64_t)st->st_size < p->need_bytes && !ours && !p->force) {
+		xasprintf(cause, "%s holds %jd bytes but the run needs %"
+		    PRIu64 ": lower --max-ws or --ws, or use a file tierprobe "
+		    "creates", t->path, (intmax_t)st->st_size, p->need_bytes);
+		return (-1);
+	}
+	t->writable = p->write;
+	t->size = (uint64_t)st->st_size;
+	t->lbs = target_dev_lbs(st->st_dev);
+	if (target_open_fd(t, p, cause) != 0)
+		return (-1);
+	target_probe_fs(t);
+	return (target_prepare(t, p->need_bytes, p, cause));
+}
+
+static int
+target_create_file(struct target *t, const struct target_params *p,
+    char **cause)
+{
+	struct stat	 st;
+	char		*dir, *slash;
+	int		 fd;
+
+	dir = xstrdup(t->path);
+	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			xasprintf(cause, "%s: directory %s does not exist",
+			    t->path, dir);
+			free(dir);
+			return (-1);
+		}
+	}
+	free(dir);
+	if (target_check_space(t->path, p->need_bytes, cause) != 0)
+		return (-1);
+	if ((fd = open(t->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0644)) < 0) {
+		xasprintf(cause, "%s: %s", t->path, strerror(errno));
+		return (-1);
+	}
+	close(fd);
+	t->created = 1;
+	t->type = TARGET_FILE;
+	interrupt_set_cleanup(t->path);
+	if (stat(t->path, &st) != 0) {
+		xasprintf(cause, "%s: %s", t->path, strerror(errno));
+		return (-1);
+	}
+	t->lbs = target_dev_lbs(st.st_dev);
+	t->size = 0;
+	t->writable = p->write;
+	if (target_open_fd(t, p, cause) != 0)
+		return (-1);
+	target_probe_fs(t);
+	return (target_prepare(t, p->need_bytes, p, cause));
+}
+
+/* Open a target; see target.h. */
+int
+target_open(struct target *t, const char *spec,
+    const struct target_params *p, char **cause)
+{
+	struct stat	st;
+	int		ret;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	if (strncmp(spec, "sim:", 4) == 0)
+		return (target_open_sim(t, spec + 4, p, cause));
+	t->path = xstrdup(spec);
+	if (stat(spec, &st) != 0) {
+		if (errno != ENOENT) {
+			xasprintf(cause, "%s: %s", spec, strerror(errno));
+			return (-1);
+		}
+		ret = target_create_file(t, p, cause);
+	} else if (S_ISDIR(st.st_mode)) {
+		xasprintf(cause, "%s is a directory: give a file (created "
+		    "if missing) or a block device", spec);
+		return (-1);
+	} else if (S_ISBLK(st.st_mode))
+		ret = target_open_blockdev(t, p, cause);
+	else if (S_ISREG(st.st_mode))
+		ret = target_open_file(t, &st, p, cause);
+	else {
+		xasprintf(cause, "%s is not a regular file or a block device",
+		    spec);
+		return (-1);
+	}
+	if (ret != 0)
+		target_close(t, 1);
+	return (ret);
+}
+
+/* Make [0, bytes) of a file target real data; see target.h. */
+int
+target_prepare(struct target *t, uint64_t bytes,
+    const struct target_params *p, char **cause)
+{
+	uint64_t	 old = t->size, from;
+	int64_t		 gap;
+	int		 err, ours;
+	char		 a[UNITS_BUFSZ];
+
+	if (t->type != TARGET_FILE)
+		return (0);
+	ours = t->created || target_is_ours(t->path);
+	if (bytes > old) {
+		if (!ours && !p->force) {
+			xasprintf(cause, "%s is smaller than the %s the run "
+			    "needs; pass --force to extend it", t->path,
+			    units_format_size(bytes, a, sizeof(a)));
+			return (-1);
+		}
+		if (!t->created &&
+		    target_check_space(t->path, bytes - old, cause) != 0)
+			return (-1);
+		if ((err = target_fill(t->path, old, bytes, p->quiet)) != 0)
+			goto fail;
+		t->size = bytes;
+	}
+	/* Holes or unwritten extents read as zeros without I/O. */
+	gap = target_first_unwritten(t->fd, bytes);
+	if (gap >= 0 && (uint64_t)gap < bytes) {
+		if (!ours && !p->force) {
+			xasprintf(cause, "%s has unallocated or unwritten "
+			    "space from byte %" PRId64 ": reads there return "
+			    "zeros without touching the disk; fill it (tierprobe "
+			    "prep) or pass --force", t->path, gap);
+			return (-1);
+		}
+		from = (uint64_t)gap & ~(uint64_t)(TARGET_FILL_CHUNK - 1);
+		if ((err = target_fill(t->path, from, bytes, p->quiet)) != 0)
+			goto fail;
+		gap = target_first_unwritten(t->fd, bytes);
+		if (gap >= 0 && (uint64_t)gap < bytes) {
+			xasprintf(cause, "%s: still unwritten space at byte %"
+			    PRId64 " after filling it", t->path, gap);
+			return (-1);
+		}
+	}
+	return (0);
+
+fail:
+	if (err == -EINTR)
+		xasprintf(cause, "interrupted while filling %s", t->path);
+	else if (err == -ENOSPC)
+		xasprintf(cause, "no room to fill %s: the filesystem is full",
+		    t->path);
+	else
+		xasprintf(cause, "filling %s: %s", t->path, strerror(-err));
+	if (!t->created && ftruncate(t->fd, (off_t)old) != 0)
+		log_warn("%s: restoring its size", t->path);
+	return (-1);
+}
+
+/* Close a target; remove the file if this run created it and remove set. */
+void
+target_close(struct target *t, int remove)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+	if (t->type == TARGET_SIM)
+		sim_free(t->sim);
+	t->sim = NULL;
+	if (remove && t->created && t->path != NULL) {
+		if (unlink(t->path) != 0 && errno != ENOENT)
+			log_warn("removing %s", t->path);
+		interrupt_set_cleanup(NULL);
+	}
+	free(t->path);
+	t->path = NULL;
+}

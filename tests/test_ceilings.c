@@ -1,0 +1,526 @@
+/* SPDX-License-Identifier: ISC */
+/* Tests for ceilings.c and the knee fit in fit.c on synthetic sweeps:
+ * rate caps, unsaturated devices, host-bound plateaus, accounting sizes,
+ * bandwidth caps, burst buckets (with credits spent before the run),
+ * variability, first-read penalties; 20 noise seeds each. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_errno.h>
+
+#include "ceilings.h"
+#include "fit.h"
+#include "rng.h"
+#include "sampler.h"
+
+#define T_SEEDS		20
+#define KiB		1024.0
+#define MiB		(1024.0 * 1024.0)
+
+#define T_WITHIN(a, want, rel) do {					\
+	double	t_a_ = (a), t_w_ = (want);				\
+	if (!(fabs(t_a_ / t_w_ - 1) <= (rel)))				\
+		fail_msg("%s = %.6g, want %.6g +- %.0f%%", #a, t_a_,	\
+		    t_w_, 100.0 * (rel));				\
+} while (0)
+
+/* A volume as the synthetic sweeps see it. */
+struct t_vol {
+	const char	*name;
+	double		 lat0_us;	/* 4 KiB, idle */
+	double		 conc;		/* I/Os served in parallel */
+	double		 iops_cap;	/* INFINITY: none */
+	double		 bw_cap;	/* bytes/s; INFINITY: none */
+	double		 acct;		/* bytes; 0: none */
+	double		 dev_bw;	/* transfer rate per I/O, bytes/s */
+	double		 cpu_cap;	/* IOPS at which our CPU is saturated */
+	unsigned	 engine_depth;	/* most I/Os the engine keeps in flight */
+	double		 noise;		/* relative sd of each point */
+};
+
+/* IOPS of v at (depth, bs), noise-free, with what bounds it. */
+static double
+t_iops(const struct t_vol *v, unsigned depth, double bs, double *cpu)
+{
+	double	lat, d, units, r;
+
+	d = depth < v->engine_depth ? depth : v->engine_depth;
+	lat = v->lat0_us * 1e-6 + (bs - 4096) / v->dev_bw;
+	r = fmin(d, v->conc) / lat;
+	units = v->acct > 0 ? ceil(bs / v->acct) : 1;
+	r = fmin(r, v->iops_cap / units);
+	r = fmin(r, v->bw_cap / bs);
+	r = fmin(r, v->cpu_cap);
+	*cpu = 0.15 + 0.85 * r / v->cpu_cap;
+	return (r);
+}
+
+static void
+t_point(const struct t_vol *v, struct rng *rng, unsigned depth, double bs,
+    struct point *p)
+{
+	double	cpu, iops;
+
+	memset(p, 0, sizeof *p);
+	iops = t_iops(v, depth, bs, &cpu) * (1 + v->noise * rng_normal(rng));
+	p->iodepth = depth;
+	p->bs = bs;
+	p->iops = iops;
+	p->bytes_per_s = iops * bs;
+	p->seconds = 5;
+	p->ios = iops * 5;
+	p->cpu_util = cpu;
+	/* Little's law with the depth the engine really kept. */
+	p->lat_us.mean = 1e6 * (depth < v->engine_depth ? depth :
+	    v->engine_depth) / iops;
+}
+
+static size_t
+t_qd_sweep(const struct t_vol *v, struct rng *rng, unsigned max_depth,
+    struct point *pts)
+{
+	unsigned	d;
+	size_t		n = 0;
+
+	for (d = 1; d <= max_depth; d *= 2)
+		t_point(v, rng, d, 4096, &pts[n++]);
+	return (n);
+}
+
+static size_t
+t_bs_sweep(const struct t_vol *v, struct rng *rng, unsigned depth,
+    struct point *pts)
+{
+	double	bs;
+	size_t	n = 0;
+
+	for (bs = 4096; bs <= MiB; bs *= 2)
+		t_point(v, rng, depth, bs, &pts[n++]);
+	return (n);
+}
+
+#define T_NOCAP	INFINITY
+
+static void
+t_fit_knee(void **state)
+{
+	double		x[9], y[9], ys[9];
+	struct fit_knee	fk;
+	size_t		i;
+
+	(void)state;
+	for (i = 0; i < 9; i++) {
+		x[i] = 1 << i;
+		y[i] = fmin(x[i] / 500e-6, 3000);	/* knee at 1.5 */
+		ys[i] = 2000 * x[i] / pow(1 + pow(x[i] / 16, 3), 1 / 3.0);
+	}
+	assert_int_equal(fit_knee(x, y, 9, &fk), 0);
+	T_WITHIN(fk.ceiling, 3000, 0.01);
+	T_WITHIN(fk.slope, 2000, 0.05);
+	T_WITHIN(fk.knee_x, 1.5, 0.05);
+
+	assert_int_equal(fit_knee(x, ys, 9, &fk), 0);
+	T_WITHIN(fk.ceiling, 32000, 0.01);
+	T_WITHIN(fk.slope, 2000, 0.01);
+	T_WITHIN(fk.sharpness, 3, 0.02);
+	assert_true(fk.rms_log < 1e-4);
+
+	/* Too few points, or nothing positive. */
+	assert_int_equal(fit_knee(x, y, 2, &fk), -1);
+	for (i = 0; i < 9; i++)
+		ys[i] = 0;
+	assert_int_equal(fit_knee(x, ys, 9, &fk), -1);
+}
+
+static const struct {
+	struct t_vol			 v;
+	unsigned			 max_depth;
+	enum ceilings_iops_limit	 limit;
+	double				 ceiling;	/* NAN: none */
+	unsigned			 knee;		/* 0: don't check */
+} t_qd_cases[] = {
+	{ { "gp2 burst", 500, 64, 3000, T_NOCAP, 0, 1e9, 1e6, 1024, 0.02 },
+	    256, CEILINGS_IOPS_CAP, 3000, 2 },
+	{ { "capped at depth 1", 200, 64, 300, T_NOCAP, 0, 1e9, 1e6, 1024,
+	    0.02 }, 256, CEILINGS_IOPS_CAP, 300, 1 },
+	{ { "io1 16k", 500, 64, 16000, T_NOCAP, 0, 1e9, 1e6, 1024, 0.02 },
+	    256, CEILINGS_IOPS_CAP, 16000, 8 },
+	{ { "device parallelism", 100, 32, T_NOCAP, T_NOCAP, 0, 1e9, 1e6,
+	    1024, 0.02 }, 256, CEILINGS_IOPS_CAP, 320000, 32 },
+	{ { "nvme unsaturated", 80, 4096, T_NOCAP, T_NOCAP, 0, 1e9, 1e7,
+	    1024, 0.02 }, 256, CEILINGS_IOPS_UNSATURATED, NAN, 0 },
+	{ { "our cpu", 80, 4096, T_NOCAP, T_NOCAP, 0, 1e9, 60000, 1024,
+	    0.02 }, 256, CEILINGS_IOPS_CPU, NAN, 0 },
+	{ { "psync, depth 1 only", 300, 64, T_NOCAP, T_NOCAP, 0, 1e9, 1e6,
+	    1, 0.02 }, 64, CEILINGS_IOPS_QUEUE, NAN, 0 },
+};
+
+static void
+t_iops_cases(void **state)
+{
+	struct point		pts[16];
+	struct ceilings_iops	c;
+	struct rng		rng;
+	size_t			i, n;
+	uint64_t		seed;
+
+	(void)state;
+	for (i = 0; i < sizeof t_qd_cases / sizeof t_qd_cases[0]; i++) {
+		for (seed = 1; seed <= T_SEEDS; seed++) {
+			rng_seed(&rng, seed);
+			n = t_qd_sweep(&t_qd_cases[i].v, &rng,
+			    t_qd_cases[i].max_depth, pts);
+			assert_int_equal(ceilings_iops(pts, n, &c), 0);
+			if (c.limit != t_qd_cases[i].limit) {
+				fail_msg("%s seed %d: limit %s",
+				    t_qd_cases[i].v.name, (int)seed,
+				    ceilings_iops_limit_name(c.limit));
+			}
+			assert_true(c.max_seen > 0);
+			if (isnan(t_qd_cases[i].ceiling)) {
+				assert_true(isnan(c.ceiling));
+				assert_int_equal(c.knee_iodepth, 0);
+				continue;
+			}
+			T_WITHIN(c.ceiling, t_qd_cases[i].ceiling, 0.05);
+			if (t_qd_cases[i].knee != 0 &&
+			    c.knee_iodepth != t_qd_cases[i].knee) {
+				fail_msg("%s seed %d: knee %u, want %u",
+				    t_qd_cases[i].v.name, (int)seed,
+				    c.knee_iodepth, t_qd_cases[i].knee);
+			}
+		}
+	}
+}
+
+static void
+t_iops_edges(void **state)
+{
+	struct point		pts[2];
+	struct ceilings_iops	c;
+
+	(void)state;
+	memset(pts, 0, sizeof pts);
+	assert_int_equal(ceilings_iops(pts, 0, &c), -1);
+	assert_int_equal(c.limit, CEILINGS_IOPS_UNKNOWN);
+	assert_true(isnan(c.ceiling));
+
+	memset(pts, 0, sizeof pts);
+	pts[0].iodepth = 4;
+	pts[0].iops = 1000;
+	pts[0].lat_us.mean = 4000;
+	pts[0].cpu_util = NAN;
+	assert_int_equal(ceilings_iops(pts, 1, &c), -1);
+	assert_true(c.max_seen == 1000 && isnan(c.ceiling));
+
+	/* Two points, given in reverse order, flat: a cap at depth 1. */
+	pts[1] = pts[0];
+	pts[1].iodepth = 1;
+	pts[1].lat_us.mean = 1000;
+	assert_int_equal(ceilings_iops(pts, 2, &c), 0);
+	assert_int_equal(c.limit, CEILINGS_IOPS_CAP);
+	T_WITHIN(c.ceiling, 1000, 1e-9);
+	assert_int_equal(c.knee_iodepth, 1);
+	assert_true(isnan(c.cpu_util));
+
+	/* Little's law for the text report: 32 deep under 3,000 IOPS. */
+	c.ceiling = 3000;
+	c.lat0_us = 500;
+	T_WITHIN(ceilings_lat_us_at(&c, 32), 10666.7, 1e-4);
+	T_WITHIN(ceilings_lat_us_at(&c, 1), 500, 1e-9);
+	c.ceiling = NAN;
+	assert_true(isnan(ceilings_lat_us_at(&c, 32)));
+}
+
+static const struct {
+	struct t_vol		 v;
+	unsigned		 depth;
+	enum ceilings_bw_limit	 limit;
+	double			 ceiling;	/* bytes/s; NAN: none */
+	double			 acct;		/* bytes; 0: hidden */
+} t_bs_cases[] = {
+	{ { "gp2: bandwidth hides 256k", 500, 64, 3000, 250 * MiB, 256 * KiB,
+	    2e9, 1e6, 1024, 0.02 }, 4, CEILINGS_BW_CAP, 250 * MiB, 0 },
+	/*
+	 * Accounting is told from a bandwidth cap by a 3% margin: these
+	 * points carry 1% noise, as rate-capped points do on the simulator
+	 * (~0.1%) and under blk-throttle (~0.5%).
+	 */
+	{ { "256k units under a high cap", 500, 64, 3000, 1000 * MiB,
+	    256 * KiB, 2e9, 1e6, 1024, 0.01 }, 8, CEILINGS_BW_ACCOUNTING,
+	    750 * MiB, 256 * KiB },
+	{ { "16k units", 500, 64, 3000, 250 * MiB, 16 * KiB, 2e9, 1e6, 1024,
+	    0.01 }, 4, CEILINGS_BW_ACCOUNTING, 3000 * 16 * KiB, 16 * KiB },
+	{ { "cap 8% below 16k x iops", 600, 32, 4000,
+	    0.92 * 4000 * 16 * KiB, 256 * KiB, 2e9, 1e6, 1024, 0.01 }, 8,
+	    CEILINGS_BW_CAP, 0.92 * 4000 * 16 * KiB, 0 },
+	{ { "1m units (hdd-like)", 2000, 64, 500, 500 * MiB, MiB, 2e9, 1e6,
+	    1024, 0.02 }, 4, CEILINGS_BW_UNSATURATED, NAN, 0 },
+	{ { "cap 30% above 64k x iops", 500, 64, 3000,
+	    1.3 * 3000 * 64 * KiB, 0, 2e9, 1e6, 1024, 0.02 }, 4,
+	    CEILINGS_BW_CAP, 1.3 * 3000 * 64 * KiB, 0 },
+	{ { "halving at the top size only", 50, 64, 2000, 1000 * MiB, 0,
+	    2e9, 1e6, 1024, 0.02 }, 2, CEILINGS_BW_CAP, 1000 * MiB, 0 },
+	{ { "device bandwidth", 100, 64, T_NOCAP, 500e6, 0, 1e9, 1e6, 1024,
+	    0.02 }, 32, CEILINGS_BW_CAP, 500e6, 0 },
+	/* No cap: the asymptote of d x bs / (lat0 + bs / rate). */
+	{ { "transfer time per i/o", 100, 64, T_NOCAP, T_NOCAP, 0, 200e6,
+	    1e6, 1024, 0.01 }, 1, CEILINGS_BW_CAP, 200e6, 0 },
+	{ { "nvme, 4 in parallel", 90, 4, T_NOCAP, T_NOCAP, 0, 600 * MiB,
+	    1e6, 1024, 0.01 }, 8, CEILINGS_BW_CAP, 2400 * MiB, 0 },
+};
+
+static void
+t_bw_cases(void **state)
+{
+	struct point		pts[16];
+	struct ceilings_bw	c;
+	struct rng		rng;
+	size_t			i, n;
+	uint64_t		seed;
+
+	(void)state;
+	for (i = 0; i < sizeof t_bs_cases / sizeof t_bs_cases[0]; i++) {
+		for (seed = 1; seed <= T_SEEDS; seed++) {
+			rng_seed(&rng, seed);
+			n = t_bs_sweep(&t_bs_cases[i].v, &rng,
+			    t_bs_cases[i].depth, pts);
+			assert_int_equal(ceilings_bandwidth(pts, n, &c), 0);
+			if (c.limit != t_bs_cases[i].limit) {
+				fail_msg("%s seed %d: limit %s",
+				    t_bs_cases[i].v.name, (int)seed,
+				    ceilings_bw_limit_name(c.limit));
+			}
+			if ((double)c.accounting_bytes != t_bs_cases[i].acct) {
+				fail_msg("%s seed %d: accounting %llu",
+				    t_bs_cases[i].v.name, (int)seed,
+				    (unsigned long long)c.accounting_bytes);
+			}
+			if (isnan(t_bs_cases[i].ceiling)) {
+				assert_true(isnan(c.ceiling));
+				assert_true(c.max_seen > 0);
+				continue;
+			}
+			T_WITHIN(c.ceiling, t_bs_cases[i].ceiling, 0.05);
+			/* Only a device without a cap has an asymptote. */
+			if (c.asymptote != (!isfinite(t_bs_cases[i].v.iops_cap)
+			    && !isfinite(t_bs_cases[i].v.bw_cap))) {
+				fail_msg("%s seed %d: asymptote %d",
+				    t_bs_cases[i].v.name, (int)seed,
+				    c.asymptote);
+			}
+		}
+	}
+}
+
+/* A sustained run: level(t) per 1 s interval, with counting noise. */
+struct t_run {
+	const char	*name;
+	double		 level[4];	/* IOPS of each phase */
+	double		 until[4];	/* phase end, s */
+	double		 noise;		/* relative, on top of sqrt(level) */
+};
+
+static size_t
+t_timeline(const struct t_run *r, struct rng *rng, struct timeline_sample *v)
+{
+	double	lvl;
+	size_t	n, p;
+
+	for (n = 0, p = 0; p < 4 && r->until[p] > 0; n++) {
+		if (n + 1 > r->until[p])
+			p++;
+		if (p == 4 || r->until[p] == 0)
+			break;
+		lvl = r->level[p];
+		/* The second the bucket runs dry mixes both rates. */
+		if (p > 0 && n < r->until[p - 1])
+			lvl = (r->level[p - 1] + lvl) / 2;
+		v[n].t_s = n + 1;
+		v[n].iops = lvl + rng_normal(rng) * (sqrt(lvl) +
+		    r->noise * lvl);
+		v[n].bytes_per_s = v[n].iops * 4096;
+		v[n].lat_us_mean = 4e6 / v[n].iops;
+	}
+	return (n);
+}
+
+static void
+t_burst_gp2(void **state)
+{
+	static const struct t_run	 r = { "gp2", { 3000, 300 },
+					     { 300.5, 600 }, 0.03 };
+	static struct timeline_sample	 v[1000];
+	struct burst			 b;
+	struct rng			 rng;
+	size_t				 n;
+	uint64_t			 seed;
+
+	(void)state;
+	for (seed = 1; seed <= T_SEEDS; seed++) {
+		rng_seed(&rng, seed);
+		n = t_timeline(&r, &rng, v);
+		assert_int_equal(n, 600);
+		assert_int_equal(ceilings_burst(v, n, NULL, 0, 3000, &b), 0);
+		assert_true(b.detected && !b.exhausted && !b.variable);
+		T_WITHIN(b.burst_iops, 3000, 0.02);
+		T_WITHIN(b.baseline_iops, 300, 0.05);
+		T_WITHIN(b.credits_ios, 2700 * 300.5, 0.03);
+		T_WITHIN(b.duration_s, 300.5, 0.03);
+		T_WITHIN(b.observed_s, 300, 0.02);
+		assert_true(b.prior_credits_ios == 0);
+	}
+}
+
+static void
+t_burst_prior(void **state)
+{
+	/* Sweeps drank part of the bucket: 30 s below baseline (no refill:
+	 * the bucket was full), 60 s at the burst rate, 10 s at 1,000. */
+	static const struct ceilings_prior prior[] = {
+		{ 100 * 30.0, 30 }, { 3000 * 60.0, 60 }, { 1000 * 10.0, 10 },
+	};
+	static const struct t_run	 r = { "gp2 after sweeps",
+					     { 3000, 300 }, { 200, 400 },
+					     0.03 };
+	static struct timeline_sample	 v[1000];
+	struct burst			 b;
+	struct rng			 rng;
+	size_t				 n;
+	double				 spent;
+	uint64_t			 seed;
+
+	(void)state;
+	spent = 2700 * 60.0 + 700 * 10.0;
+	for (seed = 1; seed <= T_SEEDS; seed++) {
+		rng_seed(&rng, seed);
+		n = t_timeline(&r, &rng, v);
+		assert_int_equal(ceilings_burst(v, n, prior, 3, 3000, &b), 0);
+		assert_true(b.detected);
+		T_WITHIN(b.prior_credits_ios, spent, 0.05);
+		T_WITHIN(b.credits_ios, spent + 2700 * 200.0, 0.03);
+		T_WITHIN(b.duration_s, 200 + spent / 2700, 0.03);
+		T_WITHIN(b.observed_s, 200, 0.02);
+	}
+}
+
+static const struct {
+	struct t_run	r;
+	double		ref;
+	int		detected;
+	int		variable;
+	int		exhausted;
+} t_runs[] = {
+	{ { "no bucket", { 3000 }, { 600 }, 0.03 }, 3000, 0, 0, 0 },
+	{ { "no bucket, noisy", { 3000 }, { 300 }, 0.10 }, 3000, 0, 0, 0 },
+	{ { "dip that recovers", { 3000, 1500, 3000 }, { 100, 130, 400 },
+	    0.03 }, 3000, 0, 1, 0 },
+	{ { "empty before the run", { 300 }, { 200 }, 0.03 }, 3000, 1, 0,
+	    1 },
+	{ { "queue filling first", { 1000, 3000, 300 }, { 2, 200, 400 },
+	    0.03 }, 3000, 1, 0, 0 },
+	{ { "short baseline at the end", { 3000, 300 }, { 280, 300 }, 0.03 },
+	    3000, 1, 0, 0 },
+	{ { "azure p4", { 3500, 120 }, { 100, 200 }, 0.03 }, 3500, 1, 0, 0 },
+	{ { "small step down", { 3000, 2800 }, { 100, 200 }, 0.02 }, 3000,
+	    0, 0, 0 },
+};
+
+static void
+t_burst_cases(void **state)
+{
+	static struct timeline_sample	 v[1000];
+	struct burst			 b;
+	struct rng			 rng;
+	size_t				 i, n;
+	uint64_t			 seed;
+
+	(void)state;
+	for (i = 0; i < sizeof t_runs / sizeof t_runs[0]; i++) {
+		for (seed = 1; seed <= T_SEEDS; seed++) {
+			rng_seed(&rng, seed);
+			n = t_timeline(&t_runs[i].r, &rng, v);
+			assert_int_equal(ceilings_burst(v, n, NULL, 0,
+			    t_runs[i].ref, &b), 0);
+			if (b.detected != t_runs[i].detected ||
+			    b.variable != t_runs[i].variable ||
+			    b.exhausted != t_runs[i].exhausted) {
+				fail_msg("%s seed %d: detected %d variable %d "
+				    "exhausted %d", t_runs[i].r.name,
+				    (int)seed, b.detected, b.variable,
+				    b.exhausted);
+			}
+			if (!b.detected)
+				assert_true(isnan(b.burst_iops));
+			if (b.exhausted)
+				assert_true(isnan(b.credits_ios));
+		}
+	}
+
+	/* Too short to tell. */
+	assert_int_equal(ceilings_burst(v, 3, NULL, 0, 3000, &b), -1);
+	assert_false(b.detected);
+	assert_int_equal(ceilings_burst(v, 0, NULL, 0, 3000, &b), -1);
+}
+
+static void
+t_first_touch(void **state)
+{
+	double		a[500], b[500], base;
+	struct first_touch ft;
+	struct rng	rng;
+	size_t		i;
+	uint64_t	seed;
+
+	(void)state;
+	for (seed = 1; seed <= T_SEEDS; seed++) {
+		rng_seed(&rng, seed);
+		/* Snapshot restore: first reads ~4x slower. */
+		for (i = 0; i < 500; i++) {
+			base = 500 * exp(0.3 * rng_normal(&rng));
+			a[i] = 4 * base * exp(0.3 * rng_normal(&rng));
+			b[i] = base * exp(0.3 * rng_normal(&rng));
+		}
+		ceilings_first_touch(a, b, 500, &ft);
+		assert_true(ft.measured && ft.detected);
+		assert_int_equal(ft.blocks, 500);
+		T_WITHIN(ft.ratio, 4, 0.15);
+		assert_true(ft.slower_fraction > 0.9);
+
+		/* Same distribution both times: no penalty. */
+		for (i = 0; i < 500; i++) {
+			a[i] = 500 * exp(0.5 * rng_normal(&rng));
+			b[i] = 500 * exp(0.5 * rng_normal(&rng));
+		}
+		ceilings_first_touch(a, b, 500, &ft);
+		assert_true(ft.measured && !ft.detected);
+		T_WITHIN(ft.ratio, 1, 0.15);
+	}
+	ceilings_first_touch(a, b, 0, &ft);
+	assert_false(ft.measured || ft.detected);
+	assert_true(isnan(ft.ratio));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_fit_knee),
+		cmocka_unit_test(t_iops_cases),
+		cmocka_unit_test(t_iops_edges),
+		cmocka_unit_test(t_bw_cases),
+		cmocka_unit_test(t_burst_gp2),
+		cmocka_unit_test(t_burst_prior),
+		cmocka_unit_test(t_burst_cases),
+		cmocka_unit_test(t_first_touch),
+	};
+
+	gsl_set_error_handler_off();
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
