@@ -12,7 +12,7 @@ need losetup sha256sum
 
 t_loop 64M || skip "no loop device"
 dev=$t_dev
-w="limits $dev --rw write --ws 16M --max-iodepth 2 --sustain 1 --max-time 0.2 --quiet"
+w="limits $dev --rw write --ws 16M --max-iodepth 2 --sustain 0.5 --max-time 0.1 --quiet"
 sum() { sha256sum <"$dev"; }
 # Refused: exit 1, one line naming the device (and $2), device unchanged.
 refused() {
@@ -34,7 +34,7 @@ refused "" "--force"
 
 if command -v mkfs.ext4 >/dev/null; then
 	mkfs.ext4 -q -F "$dev" || fail "mkfs.ext4"
-	refused "--force" "ext4"
+	refused "--force" "ext2/3/4"
 	# Mounted: refused even with --force-device; reading is fine.
 	if t_mount "$dev" 2>/dev/null; then
 		refused "--force --force-device" "mounted"
@@ -48,7 +48,8 @@ fi
 
 if command -v mkswap >/dev/null; then
 	wipe
-	mkswap -f "$dev" >/dev/null 2>&1 || fail "mkswap"
+	mkswap -f "$dev" >"$t_dir/mkswap.out" 2>&1 ||
+	    fail "mkswap: $(cat "$t_dir/mkswap.out")"
 	refused "--force" "swap"
 fi
 
@@ -70,7 +71,6 @@ t_bg "$TIERPROBE" limits "$dev" --rw write --force --ws 16M \
     --max-iodepth 2 --sustain 20 --max-time 0.5 --quiet >/dev/null 2>&1
 sleep 1
 kill -0 "$t_pid" 2>/dev/null || fail "the first writer ended early"
-s=$(sum)
 # shellcheck disable=SC2086
 "$TIERPROBE" $w --force --force-device >/dev/null 2>"$t_dir/err"
 t_one_line $? 1 "$t_dir/err" "$dev"

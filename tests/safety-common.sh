@@ -26,6 +26,8 @@ t_cleanup() {
 }
 trap t_cleanup EXIT
 trap 'exit 130' INT TERM
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
 
 fail() {
 	echo "FAIL: $*"

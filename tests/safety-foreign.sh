@@ -8,8 +8,8 @@
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
 need sha256sum
 
-quick="--min-ws 16M --max-ws 32M --points 2 --max-time 0.2 --quiet"
-lquick="--ws 16M --max-iodepth 2 --sustain 1 --max-time 0.2 --quiet"
+quick="--min-ws 16M --max-ws 32M --points 2 --max-time 0.1 --quiet"
+lquick="--ws 16M --max-iodepth 2 --sustain 0.5 --max-time 0.1 --quiet"
 f=$t_dir/foreign.dat
 dd if=/dev/urandom of="$f" bs=1M count=32 status=none || fail "dd"
 sum=$(sha256sum <"$f")
