@@ -35,12 +35,14 @@ report_free(struct report *r)
 		return;
 	if (r->scan != NULL) {
 		report_free_points(r->scan->points, r->scan->npoints);
+		tiers_result_free(&r->scan->tiers);
 		free(r->scan);
 		r->scan = NULL;
 	}
 	if (r->limits != NULL) {
 		report_free_points(r->limits->qd_points, r->limits->nqd);
 		report_free_points(r->limits->bs_points, r->limits->nbs);
+		free(r->limits->sustain.hist);
 		free(r->limits->timeline.v);
 		free(r->limits);
 		r->limits = NULL;

@@ -138,5 +138,6 @@ scan_result_free(struct scan_result *res)
 	for (i = 0; i < res->npoints; i++)
 		point_free(&res->points[i]);
 	free(res->points);
+	tiers_result_free(&res->tiers);
 	memset(res, 0, sizeof(*res));
 }
