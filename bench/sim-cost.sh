@@ -33,7 +33,7 @@ for p in "$@"; do
 	ios=$(jq '[.scan.points[].ios] | add' "$out/scan.json")
 	dev=$(jq '.scan.device_time_s' "$out/scan.json")
 	awk -v p="$p" -v u="$usr" -v s="$sys" -v k="$kib" -v n="$ios" \
-	    -v d="$dev" 'BEGIN { c = u + s;
+	    -v d="$dev" 'BEGIN { c = u + s; r = 0; if (c > 0) r = d / c;
 		printf "%-22s %7.2f %8.1f %11d %10.1f %12.0f\n", p, c,
-		    k / 1024, n, d, c > 0 ? d / c : 0 }'
+		    k / 1024, n, d, r }'
 done

@@ -927,11 +927,18 @@ profiles_show_truth(const struct sim_truth *t, FILE *out)
 		fprintf(out, "  sustained bandwidth %s (%s)\n",
 		    profiles_rate(t->bandwidth_sustained, a, sizeof a),
 		    sim_limiter_name(t->bandwidth_sustained_limiter));
-	if (t->io_accounting_bytes > 0)
+	if (t->io_accounting_bytes == 0 || (!t->io_accounting_observable &&
+	    !t->io_accounting_observable_sustained))
+		fprintf(out, "  io_accounting     not observable%s\n",
+		    t->io_accounting_bytes > 0 ? " (a bandwidth cap binds "
+		    "first)" : "");
+	else if (t->io_accounting_observable)
 		fprintf(out, "  io_accounting     %s\n",
 		    units_format_size(t->io_accounting_bytes, a, sizeof a));
 	else
-		fprintf(out, "  io_accounting     not observable\n");
+		fprintf(out, "  io_accounting     %s once the bucket is empty; "
+		    "not observable before (a bandwidth cap binds first)\n",
+		    units_format_size(t->io_accounting_bytes, a, sizeof a));
 	if (isfinite(t->optimal_io_bytes))
 		fprintf(out, "  optimal I/O size  %s (bandwidth / IOPS "
 		    "ceiling)\n", units_format_size(

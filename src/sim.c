@@ -605,9 +605,10 @@ sim_truth_min(double *v, enum sim_limiter *lim, double cap,
 static void
 sim_truth_ceilings(const struct profile *p, double bs, double mean_s,
     int burst, double *iops, enum sim_limiter *ilim, double *bw,
-    enum sim_limiter *blim)
+    enum sim_limiter *blim, int *acc_seen)
 {
-	double	cost = 1, acc = (double)p->io_accounting;
+	double	cost = 1, acc = (double)p->io_accounting, acc_bw, other_bw;
+	enum sim_limiter dummy;
 	double	vi = p->limit_iops, vb = p->limit_bandwidth;
 	enum sim_limiter li = SIM_LIMIT_VOLUME_IOPS;
 	enum sim_limiter lb = SIM_LIMIT_VOLUME_BANDWIDTH;
@@ -645,6 +646,19 @@ sim_truth_ceilings(const struct profile *p, double bs, double mean_s,
 	    SIM_LIMIT_INSTANCE_IOPS);
 	sim_truth_min(bw, blim, p->instance_bandwidth,
 	    SIM_LIMIT_INSTANCE_BANDWIDTH);
+
+	/*
+	 * Accounting shows when large I/O is held by IOPS counted in
+	 * accounting units, clearly (10%) below every bandwidth cap.
+	 */
+	acc_bw = other_bw = NAN;
+	sim_truth_min(&acc_bw, &dummy, vi * acc, li);
+	sim_truth_min(&acc_bw, &dummy, p->instance_iops * acc, li);
+	sim_truth_min(&other_bw, &dummy, p->concurrency * p->transfer, lb);
+	sim_truth_min(&other_bw, &dummy, vb, lb);
+	sim_truth_min(&other_bw, &dummy, p->instance_bandwidth, lb);
+	*acc_seen = acc > 0 && !isnan(acc_bw) &&
+	    (isnan(other_bw) || acc_bw < 0.9 * other_bw);
 }
 
 /* The truth of profile p for I/Os of bs bytes. */
@@ -679,10 +693,12 @@ sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 	mean_s = t->backing_mean_us * 1e-6;
 
 	sim_truth_ceilings(p, bs, mean_s, 1, &t->iops_ceiling,
-	    &t->iops_limiter, &t->bandwidth_ceiling, &t->bandwidth_limiter);
+	    &t->iops_limiter, &t->bandwidth_ceiling, &t->bandwidth_limiter,
+	    &t->io_accounting_observable);
 	sim_truth_ceilings(p, bs, mean_s, 0, &t->iops_sustained,
 	    &t->iops_sustained_limiter, &t->bandwidth_sustained,
-	    &t->bandwidth_sustained_limiter);
+	    &t->bandwidth_sustained_limiter,
+	    &t->io_accounting_observable_sustained);
 	t->knee_iodepth = (unsigned)ceil(t->iops_ceiling * mean_s - 1e-9);
 	if (t->knee_iodepth < 1)
 		t->knee_iodepth = 1;

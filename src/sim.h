@@ -62,6 +62,8 @@ struct sim_truth {
 	double		bandwidth_sustained;
 	enum sim_limiter bandwidth_sustained_limiter;
 	uint64_t	io_accounting_bytes;	/* 0: every I/O one token */
+	int		io_accounting_observable;	/* large I/O shows it */
+	int		io_accounting_observable_sustained;
 	double		optimal_io_bytes;	/* bandwidth / iops ceilings */
 
 	int		burst_detected;		/* IOPS changes over time */

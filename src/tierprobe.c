@@ -110,6 +110,112 @@ limits_ws(const struct cli_opts *o, const struct scan_result *scan,
 	return (ws - ws % o->bs);
 }
 
+/* The scan's I/O, as prior work for the burst credits of the limits. */
+static struct ceilings_prior *
+probe_prior(const struct scan_result *scan, size_t *n)
+{
+	struct ceilings_prior	*prior;
+	size_t			 i;
+
+	*n = 0;
+	if (scan == NULL || scan->npoints == 0)
+		return (NULL);
+	prior = xcalloc(scan->npoints, sizeof(*prior));
+	for (i = 0; i < scan->npoints; i++) {
+		prior[i].ios = (double)scan->points[i].ios;
+		prior[i].seconds = scan->points[i].seconds +
+		    scan->points[i].warm_seconds;
+	}
+	*n = scan->npoints;
+	return (prior);
+}
+
+/* Largest cache the scan found, in bytes; 0 if none. */
+static uint64_t
+probe_cache_bytes(const struct scan_result *scan)
+{
+	const struct tiers_result	*tr;
+
+	if (scan == NULL || !scan->tiers.analysed || scan->tiers.ntiers == 0)
+		return (0);
+	tr = &scan->tiers;
+	return (tr->tier[tr->ntiers - 1].capacity_high_bytes);
+}
+
+/* The limit sweeps' settings, after the scan (NULL if none ran). */
+static void
+limits_spec_from(const struct cli_opts *o, const struct scan_result *scan,
+    const struct target *t, struct limits_spec *ls)
+{
+	memset(ls, 0, sizeof(*ls));
+	ls->ws_bytes = limits_ws(o, scan, t);
+	ls->bs = o->bs;
+	ls->max_iodepth = o->max_iodepth;
+	ls->sustain_s = (o->set_mask & CLI_SET_SUSTAIN) ? o->sustain_s : 0;
+	ls->write = o->write;
+	ls->precision = o->precision;
+	ls->max_time_s = o->max_time_s;
+	ls->engine = o->engine;
+	/* A device may be a restored snapshot: look for first-read cost. */
+	ls->first_touch = o->first_touch || t->type == TARGET_BLOCKDEV;
+	ls->first_touch_from = scan != NULL ? o->max_ws : 0;
+	ls->cache_bytes = probe_cache_bytes(scan);
+}
+
+/*
+ * One measurement of target into rep: the scan, then the limit sweeps.
+ * Returns 0, 1 if interrupted, -errno on an I/O error, 2 if an engine
+ * could not be opened (said on stderr).
+ */
+static int
+probe_measure(struct cli_opts *o, struct target *t, uint64_t seed,
+    struct report *rep)
+{
+	struct engine		 e;
+	struct rng		 r;
+	struct scan_spec	 ss;
+	struct limits_spec	 ls;
+	struct ceilings_prior	*prior = NULL;
+	int			 ret = 0, err;
+
+	rng_seed(&r, seed);
+	if (o->cmd != CLI_LIMITS) {
+		memset(&ss, 0, sizeof(ss));
+		ss.min_ws = o->min_ws;
+		ss.max_ws = o->max_ws;
+		ss.step = o->step;
+		ss.points = o->points;
+		ss.bs = o->bs;
+		ss.iodepth = o->iodepth;
+		ss.precision = o->precision;
+		ss.max_time_s = o->max_time_s;
+		ss.budget_s = o->budget_s;
+		ss.align = o->bs;
+		err = engine_open(&e, o->engine, t, o->iodepth,
+		    o->bs > WARM_BS ? o->bs : WARM_BS, 1);
+		if (err != 0) {
+			log_warnx("%s engine on %s: %s", o->engine, t->path,
+			    strerror(-err));
+			return (2);
+		}
+		snprintf(rep->target.engine, sizeof(rep->target.engine), "%s",
+		    e.ops->name);
+		rep->scan = xcalloc(1, sizeof(*rep->scan));
+		ret = scan_run(&e, &r, &ss, rep->scan);
+		engine_close(&e);
+	}
+	if (o->cmd != CLI_SCAN && ret == 0) {
+		limits_spec_from(o, rep->scan, t, &ls);
+		prior = probe_prior(rep->scan, &ls.nprior);
+		ls.prior = prior;
+		rep->limits = xcalloc(1, sizeof(*rep->limits));
+		limits_result_init(rep->limits);
+		ret = limits_run(t, &r, &ls, rep->limits);
+		free(prior);
+	}
+	return (ret);
+}
+
 /* Write the report where it was asked for.  Returns 0 or 1. */
 static int
 report_output(const struct report *rep, const struct cli_opts *o)
@@ -188,16 +294,14 @@ probe(struct cli_opts *o)
 {
 	struct target		 t;
 	struct target_params	 tp;
-	struct engine		 e;
-	struct rng		 r;
-	struct report		 rep;
-	struct scan_spec	 ss;
+	struct report		 rep, *reps;
 	struct limits_spec	 ls;
 	struct stat		 st;
 	const char		*spec;
 	char			*cause = NULL;
 	uint64_t		 seed;
-	int			 is_default, do_scan, do_limits, ret = 0, err;
+	unsigned		 i, runs;
+	int			 is_default, do_scan, do_limits, ret = 0;
 	int			 status = 0;
 
 	is_default = o->nargs == 0;
@@ -222,7 +326,12 @@ probe(struct cli_opts *o)
 	tp.force_device = o->force_device;
 	tp.seed = seed;
 	tp.quiet = o->quiet;
-	tp.need_bytes = do_scan ? o->max_ws : (o->ws ? o->ws : o->max_ws);
+	memset(&ls, 0, sizeof(ls));
+	ls.ws_bytes = o->ws ? o->ws : o->max_ws;
+	ls.first_touch = o->first_touch;
+	tp.need_bytes = do_limits ? limits_need_bytes(&ls) : 0;
+	if (do_scan && o->max_ws > tp.need_bytes)
+		tp.need_bytes = o->max_ws;
 	if (strncmp(spec, "sim:", 4) == 0 || (stat(spec, &st) == 0 &&
 	    S_ISBLK(st.st_mode) && !(o->set_mask & CLI_SET_MAX_WS)))
 		tp.need_bytes = o->ws;
@@ -250,61 +359,32 @@ probe(struct cli_opts *o)
 
 	if (t.type == TARGET_SIM)
 		o->engine = "sim";
-	report_begin(&rep, o, &t, o->engine, seed);
-	rng_seed(&r, seed);
-
-	if (do_scan) {
-		memset(&ss, 0, sizeof(ss));
-		ss.min_ws = o->min_ws;
-		ss.max_ws = o->max_ws;
-		ss.step = o->step;
-		ss.points = o->points;
-		ss.bs = o->bs;
-		ss.iodepth = o->iodepth;
-		ss.precision = o->precision;
-		ss.max_time_s = o->max_time_s;
-		ss.budget_s = o->budget_s;
-		ss.align = o->bs;
-		err = engine_open(&e, o->engine, &t, o->iodepth,
-		    o->bs > WARM_BS ? o->bs : WARM_BS, 1);
-		if (err != 0) {
-			log_warnx("%s engine on %s: %s", o->engine, t.path,
-			    strerror(-err));
-			status = 1;
-			goto done;
-		}
-		snprintf(rep.target.engine, sizeof(rep.target.engine), "%s",
-		    e.ops->name);
-		rep.scan = xcalloc(1, sizeof(*rep.scan));
-		ret = scan_run(&e, &r, &ss, rep.scan);
-		engine_close(&e);
-		if (ret < 0) {
-			probe_error(&t, ret);
-			status = 1;
-		}
+	reps = xcalloc(o->repeat, sizeof(*reps));
+	for (i = 0; i < o->repeat; i++) {
+		report_begin(&reps[i], o, &t, o->engine, seed + i);
+		ret = probe_measure(o, &t, seed + i, &reps[i]);
+		report_utc_now(reps[i].finished_utc,
+		    sizeof(reps[i].finished_utc));
+		if (ret != 0)
+			break;
 	}
-	if (do_limits && ret == 0) {
-		memset(&ls, 0, sizeof(ls));
-		ls.ws_bytes = limits_ws(o, rep.scan, &t);
-		ls.bs = o->bs;
-		ls.max_iodepth = o->max_iodepth;
-		ls.sustain_s = o->sustain_s;
-		ls.write = o->write;
-		ls.precision = o->precision;
-		ls.max_time_s = o->max_time_s;
-		ls.engine = o->engine;
-		rep.limits = xcalloc(1, sizeof(*rep.limits));
-		limits_result_init(rep.limits);
-		ret = limits_run(&t, &r, &ls, rep.limits);
-		if (ret < 0) {
-			probe_error(&t, ret);
-			status = 1;
-		}
+	runs = i < o->repeat ? i + 1 : o->repeat;
+	rep = reps[0];
+	if (o->repeat > 1 && runs > 1) {
+		rep.repeat = xcalloc(1, sizeof(*rep.repeat));
+		report_repeat_aggregate(reps, (int)runs, rep.repeat);
 	}
+	for (i = 1; i < runs; i++)
+		report_free(&reps[i]);
+	free(reps);
+	if (ret < 0) {
+		probe_error(&t, ret);
+		status = 1;
+	} else if (ret > 1)
+		status = 1;
 	rep.interrupted = ret == 1 || interrupt_requested();
-
-done:
 	report_utc_now(rep.finished_utc, sizeof(rep.finished_utc));
+
 	if (report_output(&rep, o) != 0 && status == 0)
 		status = 1;
 	report_free(&rep);

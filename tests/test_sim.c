@@ -451,6 +451,7 @@ test_io_accounting(void **state)
 		{ 4096, 1 }, { 256 * 1024, 1 }, { 300 * 1024, 2 },
 		{ 512 * 1024, 2 }, { 1024 * 1024, 4 },
 	};
+	struct sim_truth t;
 	struct t_count	 c;
 	struct sim	*s;
 	size_t		 i;
@@ -463,6 +464,10 @@ test_io_accounting(void **state)
 		    t_count_cb, &c);
 		t_assert_rel(t_iops(&c), 1000 / cases[i].tokens, 0.01,
 		    "iops in accounting units");
+		sim_truth(s, cases[i].bs, &t);
+		t_assert_rel(t.iops_ceiling, 1000 / cases[i].tokens, 1e-9,
+		    "truth");
+		assert_true(t.io_accounting_observable);
 		sim_free(s);
 	}
 }
@@ -940,6 +945,9 @@ test_builtin(void **state)
 	t_assert_rel(t.bandwidth_sustained, 300 * 256.0 * T_KIB, 1e-9,
 	    "gp2 bw without credits");
 	assert_int_equal(t.io_accounting_bytes, 256 * T_KIB);
+	/* 3000 x 256 KiB is above 128 MiB/s; 300 x 256 KiB is below. */
+	assert_false(t.io_accounting_observable);
+	assert_true(t.io_accounting_observable_sustained);
 	assert_int_equal(t.knee_iodepth, 2);
 	sim_free(s);
 
@@ -954,6 +962,7 @@ test_builtin(void **state)
 	sim_truth(s, 16384, &t);
 	t_assert_rel(t.iops_ceiling, 3000, 1e-9, "gp3 iops");
 	t_assert_rel(t.bandwidth_ceiling, 125.0 * T_MIB, 1e-9, "gp3 bw");
+	assert_false(t.io_accounting_observable);
 	sim_free(s);
 
 	s = sim_open("ebs-io1-50k-m5", 1, &cause);
