@@ -4,7 +4,8 @@
  * synthetic first blocks (each known signature, near misses, short
  * buffers); write I/O kept off a test file's header block; command lines
  * the fuzzer found breaking cli_parse ("--" twice, a flag given a value, a
- * parse after one that failed mid-group).
+ * parse after one that failed mid-group); profiles whose latencies would
+ * overflow virtual time refused in one line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 
 #include "cli.h"
 #include "engine.h"
+#include "profiles.h"
 #include "rng.h"
 #include "sampler.h"
 #include "target.h"
@@ -271,6 +273,52 @@ test_cli_regressions(void **state)
 	free(o.args);
 }
 
+/* Profile values the fuzzer turned into undefined behaviour in sim.c. */
+static void
+test_profile_bounds(void **state)
+{
+	static const struct {
+		const char	*ini;
+		const char	*key;	/* named in the refusal; NULL: ok */
+	} cases[] = {
+		{ "[device]\nsize = 1G\n[backing]\nlatency_us = 500\n"
+		  "sigma = 3\n", NULL },
+		{ "[device]\nsize = 1G\n[backing]\nlatency_us = 500\n"
+		  "sigma = 20.25\n", "sigma" },
+		{ "[device]\nsize = 1G\n[backing]\nlatency_us = 1e300\n",
+		  "latency_us" },
+		{ "[device]\nsize = 1G\nfirst_read_sigma = 51\n[backing]\n"
+		  "latency_us = 90\n", "first_read_sigma" },
+		{ "[device]\nsize = 1G\n[backing]\nlatency_us = 90\n"
+		  "[limit]\niops = 1e300\n", "iops" },
+	};
+	struct profile	*p;
+	FILE		*f;
+	char		*cause;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		f = fmemopen((void *)cases[i].ini, strlen(cases[i].ini), "r");
+		assert_non_null(f);
+		cause = NULL;
+		p = profiles_parse(f, "t.ini", &cause);
+		fclose(f);
+		if (cases[i].key == NULL) {
+			if (p == NULL)
+				fail_msg("case %zu refused: %s", i, cause);
+			profiles_free(p);
+			continue;
+		}
+		assert_null(p);
+		assert_non_null(cause);
+		if (strstr(cause, cases[i].key) == NULL ||
+		    strchr(cause, '\n') != NULL)
+			fail_msg("case %zu: %s", i, cause);
+		free(cause);
+	}
+}
+
 int
 main(void)
 {
@@ -279,6 +327,7 @@ main(void)
 		cmocka_unit_test(test_mbr),
 		cmocka_unit_test(test_header_kept),
 		cmocka_unit_test(test_cli_regressions),
+		cmocka_unit_test(test_profile_bounds),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
