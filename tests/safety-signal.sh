@@ -27,7 +27,8 @@ interrupt_and_check() {
 
 # During the scan: a small file (filled quickly), a long scan.
 t_bg "$TIERPROBE" scan "$f" --min-ws 16M --max-ws 64M --points 8 \
-    --max-time 3 --quiet --json "$j" >/dev/null 2>"$t_dir/err"
+    --max-time 3 --precision 0.1 --quiet --json "$j" >/dev/null \
+    2>"$t_dir/err"
 t_until '[ "$(t_size "$f")" -ge 67108864 ]' ||
     fail "the test file never reached its size"
 sleep 1
@@ -41,7 +42,7 @@ interrupt_and_check TERM limits
 
 # A second SIGINT: out at once, the test file still removed.
 t_bg "$TIERPROBE" scan "$f" --min-ws 16M --max-ws 64M --points 8 \
-    --max-time 3 --quiet >/dev/null 2>"$t_dir/err"
+    --max-time 3 --precision 0.1 --quiet >/dev/null 2>"$t_dir/err"
 sleep 2
 kill -INT "$t_pid"
 kill -INT "$t_pid"
