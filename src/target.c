@@ -683,31 +683,34 @@ target_open(struct target *t, const char *spec,
     const struct target_params *p, char **cause)
 {
 	struct stat	st;
-	int		ret;
+	int		ret, err;
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
 	if (strncmp(spec, "sim:", 4) == 0)
-		return (target_open_sim(t, spec + 4, p, cause));
-	t->path = xstrdup(spec);
-	if (stat(spec, &st) != 0) {
-		if (errno != ENOENT) {
-			xasprintf(cause, "%s: %s", spec, strerror(errno));
-			return (-1);
+		ret = target_open_sim(t, spec + 4, p, cause);
+	else if (stat(spec, &st) != 0) {
+		err = errno;
+		t->path = xstrdup(spec);
+		if (err == ENOENT)
+			ret = target_create_file(t, p, cause);
+		else {
+			target_open_error(cause, spec, err, p->write, 0);
+			ret = -1;
 		}
-		ret = target_create_file(t, p, cause);
-	} else if (S_ISDIR(st.st_mode)) {
-		xasprintf(cause, "%s is a directory: give a file (created "
-		    "if missing) or a block device", spec);
-		return (-1);
-	} else if (S_ISBLK(st.st_mode))
-		ret = target_open_blockdev(t, &st, p, cause);
-	else if (S_ISREG(st.st_mode))
-		ret = target_open_file(t, &st, p, cause);
-	else {
-		xasprintf(cause, "%s is not a regular file or a block device",
-		    spec);
-		return (-1);
+	} else {
+		t->path = xstrdup(spec);
+		if (S_ISBLK(st.st_mode))
+			ret = target_open_blockdev(t, &st, p, cause);
+		else if (S_ISREG(st.st_mode))
+			ret = target_open_file(t, &st, p, cause);
+		else {
+			xasprintf(cause, "%s is %s: give a file (created if "
+			    "missing) or a block device", spec,
+			    S_ISDIR(st.st_mode) ? "a directory" :
+			    "not a regular file or a block device");
+			ret = -1;
+		}
 	}
 	if (ret != 0)
 		target_close(t, 1);
