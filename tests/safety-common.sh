@@ -107,8 +107,8 @@ t_size() {
 # line (tierprobe: ...) that names $4 (a file) when given.
 t_one_line() {
 	[ "$1" = "$2" ] || fail "exit $1, expected $2; stderr: $(cat "$3")"
-	n=$(grep -c . "$3")
-	[ "$n" = 1 ] || fail "stderr has $n lines, expected one: $(cat "$3")"
+	t_n=$(grep -c . "$3")
+	[ "$t_n" = 1 ] || fail "stderr has $t_n lines, expected one: $(cat "$3")"
 	grep -q '^tierprobe: ' "$3" || fail "stderr not prefixed: $(cat "$3")"
 	if [ $# -ge 4 ]; then
 		grep -qF -- "$4" "$3" || fail "stderr does not name $4: $(cat "$3")"
