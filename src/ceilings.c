@@ -624,17 +624,17 @@ ceilings_first_touch(const double *first, const double *second, size_t n,
 	    out->first_p50_us >= CEILINGS_FT_RATIO * out->second_p50_us;
 }
 
-/* Mean latency at iodepth under the ceiling, by Little's law. */
+/* Mean latency at iodepth under an IOPS ceiling, by Little's law. */
 double
-ceilings_lat_us_at(const struct ceilings_iops *c, unsigned iodepth)
+ceilings_lat_us_at(double ceiling, double lat0_us, unsigned iodepth)
 {
 	double	lat;
 
-	if (!isfinite(c->ceiling) || !(c->ceiling > 0))
+	if (!isfinite(ceiling) || !(ceiling > 0))
 		return (NAN);
-	lat = 1e6 * iodepth / c->ceiling;
-	if (isfinite(c->lat0_us) && c->lat0_us > lat)
-		lat = c->lat0_us;
+	lat = 1e6 * iodepth / ceiling;
+	if (isfinite(lat0_us) && lat0_us > lat)
+		lat = lat0_us;
 	return (lat);
 }
 

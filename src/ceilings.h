@@ -72,7 +72,8 @@ struct ceilings_bw {
 /*
  * Burst bucket from a sustained run.  Rates are I/Os per second; the
  * bucket size counts the I/O spent above baseline before the sustained run
- * (sweeps, a scan), so it is the size of a full bucket.
+ * (sweeps, a scan), so it is the size of a full bucket, or of what was left
+ * in it when the run began if something had drained it before.
  */
 struct burst {
 	int	detected;		/* a lasting drop: a bucket ran dry */
@@ -142,8 +143,12 @@ int	ceilings_burst(const struct timeline_sample *, size_t,
 void	ceilings_first_touch(const double *, const double *, size_t,
 	    struct first_touch *);
 
-/* Mean latency (us) at iodepth under a rate cap, by Little's law. */
-double	ceilings_lat_us_at(const struct ceilings_iops *, unsigned);
+/*
+ * Mean latency (us) at iodepth under an IOPS ceiling, by Little's law:
+ * iodepth / ceiling, but not below lat0_us (NAN: unknown).  NAN when the
+ * ceiling is.  For reports: "at iodepth 32, latency ~ 10.7 ms".
+ */
+double	ceilings_lat_us_at(double, double, unsigned);
 
 /* Names for reports: "cap", "unsaturated", "cpu", ... */
 const char *ceilings_iops_limit_name(enum ceilings_iops_limit);

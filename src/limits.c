@@ -16,6 +16,7 @@
 #include "progress.h"
 #include "rng.h"
 #include "sampler.h"
+#include "sim.h"
 #include "target.h"
 #include "xmalloc.h"
 
@@ -34,12 +35,19 @@
  *    margin keeps them at the cap), at least LIMITS_BS_MIN_DEPTH deep so a
  *    1 MiB transfer time does not pass for a limit, at most
  *    LIMITS_BS_MAX_DEPTH (buffers are 1 MiB a slot).
- * 4. Sustained run at twice the knee depth for sustain_s, fixed time, with a 1 s
- *    timeline.  All earlier I/O is handed to ceilings_burst() as work done
- *    before it, so a bucket the sweeps drained in part is still sized whole.
- * 5. First touch, second pass: the same blocks again, in another order.
- *    Between the passes the sweeps read far more than any cache holds, so
- *    both passes miss the caches and differ only by the first read.
+ * 4. First touch, second pass: the same blocks again, in another order.
+ *    Both passes must miss the caches, so that they differ only by the
+ *    first read: an LRU cache of C bytes has forgotten a block once C
+ *    distinct bytes were read after it.  The sweeps' random reads over ws
+ *    touched about ws x (1 - exp(-bytes read / ws)) distinct bytes; if
+ *    that is short of 1.1 x C (C from the scan, else ws, which lies
+ *    beyond the caches), sequential 1 MiB reads from offset 0 make up the
+ *    difference first.  This comes before the sustained run, which may
+ *    leave a lower rate cap in force than the first pass saw.
+ * 5. Sustained run at twice the knee depth for sustain_s (fixed time) with
+ *    a 1 s timeline.  All earlier I/O is handed to ceilings_burst() as
+ *    work done before it, so a bucket the sweeps drained in part is still
+ *    sized whole.
  *
  * Every point warms up with random I/O first (sampler warm_random), so a
  * rate limiter's short-term allowance does not inflate it.
@@ -53,6 +61,7 @@
 #define LIMITS_FT_BLOCKS	1024
 #define LIMITS_FT_MIN_BLOCKS	64
 #define LIMITS_FT_BUDGET_S	20.0	/* first pass, at most */
+#define LIMITS_FLUSH_DEPTH	8
 #define LIMITS_SIM_BURSTS	3	/* sim: run this many bucket lengths */
 #define LIMITS_SIM_MAX_S	(6 * 3600.0)
 
@@ -106,12 +115,27 @@ limits_result_free(struct limits_result *r)
 	r->nqd = r->nbs = 0;
 }
 
-/* Default length of the sustained run; see limits.h. */
+/*
+ * Default length of the sustained run.  A real volume gets
+ * LIMITS_SUSTAIN_S.  A simulated one runs in virtual time, which is cheap,
+ * so it runs LIMITS_SIM_BURSTS times as long as its profile's bucket lasts
+ * from full (at least LIMITS_SUSTAIN_S, at most LIMITS_SIM_MAX_S): long
+ * enough to see any bucket empty and the baseline after it.  Only the
+ * length comes from the profile; the analysis never sees it.
+ */
 double
 limits_sustain_default(const struct target *t)
 {
-	(void)t;
-	return (LIMITS_SUSTAIN_S);
+	struct sim_truth	tr;
+	double			s = LIMITS_SUSTAIN_S;
+
+	if (t->type != TARGET_SIM || t->sim == NULL)
+		return (s);
+	sim_truth(t->sim, 4096, &tr);
+	if (tr.burst_detected && isfinite(tr.burst_duration_s) &&
+	    LIMITS_SIM_BURSTS * tr.burst_duration_s > s)
+		s = LIMITS_SIM_BURSTS * tr.burst_duration_s;
+	return (s < LIMITS_SIM_MAX_S ? s : LIMITS_SIM_MAX_S);
 }
 
 /* Bytes of a file target the run touches. */
@@ -119,6 +143,15 @@ uint64_t
 limits_need_bytes(const struct limits_spec *spec)
 {
 	return (spec->ws_bytes + (spec->first_touch ? LIMITS_FT_SPAN : 0));
+}
+
+/* The engine to open: a simulated volume has its own. */
+static const char *
+limits_engine(const struct target *t, const struct limits_spec *spec)
+{
+	if (t->type == TARGET_SIM)
+		return ("sim");
+	return (spec->engine != NULL ? spec->engine : "io_uring");
 }
 
 /* The sampler's settings for one sweep point. */
@@ -188,7 +221,8 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 	double			 g1, g2;
 	int			 rc;
 
-	rc = engine_open(&e, spec->engine, t, spec->max_iodepth, bs, 1);
+	rc = engine_open(&e, limits_engine(t, spec), t, spec->max_iodepth, bs,
+	    1);
 	if (rc != 0)
 		return (rc);
 	/* The psync fallback keeps one I/O in flight: sweep what it can. */
@@ -253,7 +287,7 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 	int			 rc;
 
 	n = limits_sizes(min_bs, top, sizes, 32);
-	rc = engine_open(&e, spec->engine, t, depth, top, 1);
+	rc = engine_open(&e, limits_engine(t, spec), t, depth, top, 1);
 	if (rc != 0)
 		return (rc);
 	depth = e.iodepth;
@@ -290,7 +324,7 @@ limits_sustain(struct target *t, struct rng *rng,
 	struct engine		 e;
 	int			 rc;
 
-	rc = engine_open(&e, spec->engine, t, depth, bs, 1);
+	rc = engine_open(&e, limits_engine(t, spec), t, depth, bs, 1);
 	if (rc != 0)
 		return (rc);
 	r->sustain_iodepth = e.iodepth;
@@ -419,10 +453,11 @@ limits_ft_first(struct target *t, struct rng *rng,
 	ft->first = xcalloc(n, sizeof *ft->first);
 	ft->second = xcalloc(n, sizeof *ft->second);
 	for (i = 0; i < n; i++)
-		ft->off[i] = from + i * stride + rng_below(rng, stride / bs) * bs;
+		ft->off[i] = from + i * stride +
+		    rng_below(rng, stride / bs) * bs;
 	limits_shuffle(rng, ft->order, n);
-	got = limits_ft_pass(t, spec->engine, ft->off, ft->order, n, bs,
-	    LIMITS_FT_BUDGET_S, ft->first);
+	got = limits_ft_pass(t, limits_engine(t, spec), ft->off, ft->order, n,
+	    bs, LIMITS_FT_BUDGET_S, ft->first);
 	if (got < 0)
 		return ((int)got);
 	/* Keep the blocks read, in the order they were read. */
@@ -440,6 +475,80 @@ limits_ft_first(struct target *t, struct rng *rng,
 	return (interrupt_requested() ? 1 : 0);
 }
 
+/*
+ * Make sure the caches forgot the first-touch blocks: read sequentially
+ * from 0 what the sweeps did not cover.  Returns 0, 1 or -errno.
+ */
+static int
+limits_ft_flush(struct target *t, const struct limits_spec *spec,
+    struct limits_result *r)
+{
+	struct engine		 e;
+	struct engine_io	 io[LIMITS_FLUSH_DEPTH];
+	struct engine_done	 done[LIMITS_FLUSH_DEPTH];
+	const struct point	*p;
+	double			 bytes = 0, distinct, bound;
+	uint64_t		 need, off = 0, t0;
+	unsigned		 slots[LIMITS_FLUSH_DEPTH], nfree = 0, n, i;
+	size_t			 k;
+	int			 rc, got;
+
+	for (k = 0; k < r->nqd + r->nbs; k++) {
+		p = k < r->nqd ? &r->qd_points[k] : &r->bs_points[k - r->nqd];
+		bytes += ((double)p->ios + p->iops * p->warm_seconds) * p->bs;
+	}
+	distinct = r->ws_bytes * (1 - exp(-bytes / r->ws_bytes));
+	bound = spec->cache_bytes > 0 ? 1.1 * spec->cache_bytes :
+	    r->ws_bytes;
+	if (bound > r->ws_bytes)
+		bound = r->ws_bytes;
+	if (distinct >= bound)
+		return (0);
+	need = (uint64_t)(bound - distinct) / LIMITS_MAX_BS * LIMITS_MAX_BS;
+	if (need == 0)
+		return (0);
+
+	rc = engine_open(&e, limits_engine(t, spec), t, LIMITS_FLUSH_DEPTH,
+	    LIMITS_MAX_BS, 1);
+	if (rc != 0)
+		return (rc);
+	t0 = e.ops->now_ns(&e);
+	for (i = 0; i < e.iodepth; i++)
+		slots[nfree++] = i;
+	while ((off < need || nfree < e.iodepth) && rc == 0) {
+		for (n = 0; nfree > 0 && off < need; n++) {
+			io[n].slot = slots[--nfree];
+			io[n].write = 0;
+			io[n].len = LIMITS_MAX_BS;
+			io[n].offset = off;
+			off += LIMITS_MAX_BS;
+		}
+		if (n > 0 && (rc = e.ops->submit(&e, io, n)) < 0)
+			break;
+		if ((got = e.ops->reap(&e, done, e.iodepth, 1)) < 0) {
+			rc = got;
+			break;
+		}
+		for (i = 0; i < (unsigned)got; i++) {
+			slots[nfree++] = done[i].slot;
+			if (done[i].res < 0)
+				rc = done[i].res;
+			else
+				r->first_touch_flush_bytes += done[i].res;
+		}
+		if (interrupt_requested())
+			need = off;
+	}
+	while (nfree < e.iodepth &&
+	    (got = e.ops->reap(&e, done, e.iodepth, 1)) > 0)
+		nfree += got;
+	r->first_touch_flush_s = (e.ops->now_ns(&e) - t0) * 1e-9;
+	engine_close(&e);
+	if (rc < 0)
+		return (rc);
+	return (interrupt_requested() ? 1 : 0);
+}
+
 /* Read the blocks again and compare.  Returns 0, 1 or -errno. */
 static int
 limits_ft_second(struct target *t, struct rng *rng,
@@ -451,8 +560,8 @@ limits_ft_second(struct target *t, struct rng *rng,
 	if (ft->n == 0)
 		return (0);
 	limits_shuffle(rng, ft->order, ft->n);
-	got = limits_ft_pass(t, spec->engine, ft->off, ft->order, ft->n,
-	    ft->bs, 0, ft->second);
+	got = limits_ft_pass(t, limits_engine(t, spec), ft->off, ft->order,
+	    ft->n, ft->bs, 0, ft->second);
 	if (got < 0)
 		return ((int)got);
 	if ((size_t)got < ft->n) {
@@ -470,6 +579,14 @@ limits_ft_free(struct limits_ft *ft)
 	free(ft->order);
 	free(ft->first);
 	free(ft->second);
+}
+
+/* Work a point did on the volume, for limits_spec.prior. */
+void
+limits_prior_from_point(const struct point *p, struct ceilings_prior *out)
+{
+	out->ios = (double)p->ios + p->iops * p->warm_seconds;
+	out->seconds = p->seconds + p->warm_seconds;
 }
 
 /* I/Os accounted for a point: big I/Os count as several units. */
@@ -493,7 +610,7 @@ limits_analyse_burst(const struct limits_spec *spec, struct limits_result *r,
 	double			 ref = NAN;
 	size_t			 n = 0, i;
 
-	prior = xcalloc(spec->nprior + r->nqd + r->nbs + 1, sizeof *prior);
+	prior = xcalloc(spec->nprior + r->nqd + r->nbs + 4, sizeof *prior);
 	for (i = 0; i < spec->nprior; i++)
 		prior[n++] = spec->prior[i];
 	if (ft->n > 0) {
@@ -514,6 +631,21 @@ limits_analyse_burst(const struct limits_spec *spec, struct limits_result *r,
 		p = &r->bs_points[i];
 		prior[n].ios = limits_units(p, r->io_accounting_bytes);
 		prior[n++].seconds = p->seconds + p->warm_seconds;
+	}
+	if (r->first_touch_flush_bytes > 0) {
+		prior[n].ios = (double)r->first_touch_flush_bytes /
+		    LIMITS_MAX_BS;
+		if (r->io_accounting_bytes > 0)
+			prior[n].ios *= ceil((double)LIMITS_MAX_BS /
+			    r->io_accounting_bytes);
+		prior[n++].seconds = r->first_touch_flush_s;
+	}
+	if (r->first_touch.measured) {
+		prior[n].ios = ft->n;
+		prior[n].seconds = 0;
+		for (i = 0; i < ft->n; i++)
+			prior[n].seconds += ft->second[i] * 1e-6;
+		n++;
 	}
 	if (!isfinite(ref))
 		ref = r->iops_ceiling;
@@ -603,14 +735,16 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	if (rc != 0)
 		goto out;
 
+	/* Before the sustained run, which may leave a rate cap lower. */
+	if (ft.n > 0 && (rc = limits_ft_flush(t, spec, r)) != 0)
+		goto out;
+	if ((rc = limits_ft_second(t, rng, spec, &ft, r)) != 0)
+		goto out;
+
 	seconds = spec->sustain_s > 0 ? spec->sustain_s :
 	    limits_sustain_default(t);
 	rc = limits_sustain(t, rng, spec, bs, depth, seconds, r);
 	limits_analyse_burst(spec, r, &ft);
-	if (rc != 0)
-		goto out;
-
-	rc = limits_ft_second(t, rng, spec, &ft, r);
 
 out:
 	if (rc == 1 || (rc == 0 && interrupt_requested())) {

@@ -103,6 +103,11 @@ void	limits_result_free(struct limits_result *);
  * limits.c).
  */
 double	limits_sustain_default(const struct target *);
+/*
+ * Work a point did on the volume, for limits_spec.prior: its I/Os (those of
+ * its warm-up estimated at the measured rate) and device time.
+ */
+void	limits_prior_from_point(const struct point *, struct ceilings_prior *);
 /* Bytes of a file target the run touches (ws, plus the first-touch span). */
 uint64_t limits_need_bytes(const struct limits_spec *);
 

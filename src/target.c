@@ -609,6 +609,7 @@ static int
 target_open_file(struct target *t, const struct stat *st,
     const struct target_params *p, char **cause)
 {
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ];
 	int	ours = target_is_ours(t->path);
 
 	t->type = TARGET_FILE;
@@ -618,9 +619,11 @@ target_open_file(struct target *t, const struct stat *st,
 		return (-1);
 	}
 	if ((uint64_t)st->st_size < p->need_bytes && !ours && !p->force) {
-		xasprintf(cause, "%s holds %jd bytes but the run needs %"
-		    PRIu64 ": lower --max-ws or --ws, or use a file tierprobe "
-		    "creates", t->path, (intmax_t)st->st_size, p->need_bytes);
+		xasprintf(cause, "%s holds %s, less than the %s needed, and "
+		    "tierprobe did not create it: measure less (--max-ws, "
+		    "--ws), use another file, or pass --force to extend it",
+		    t->path, units_format_size((uint64_t)st->st_size, a,
+		    sizeof(a)), units_format_size(p->need_bytes, b, sizeof(b)));
 		return (-1);
 	}
 	t->writable = p->write;

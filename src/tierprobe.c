@@ -121,11 +121,8 @@ probe_prior(const struct scan_result *scan, size_t *n)
 	if (scan == NULL || scan->npoints == 0)
 		return (NULL);
 	prior = xcalloc(scan->npoints, sizeof(*prior));
-	for (i = 0; i < scan->npoints; i++) {
-		prior[i].ios = (double)scan->points[i].ios;
-		prior[i].seconds = scan->points[i].seconds +
-		    scan->points[i].warm_seconds;
-	}
+	for (i = 0; i < scan->npoints; i++)
+		limits_prior_from_point(&scan->points[i], &prior[i]);
 	*n = scan->npoints;
 	return (prior);
 }

@@ -230,12 +230,10 @@ t_iops_edges(void **state)
 	assert_true(isnan(c.cpu_util));
 
 	/* Little's law for the text report: 32 deep under 3,000 IOPS. */
-	c.ceiling = 3000;
-	c.lat0_us = 500;
-	T_WITHIN(ceilings_lat_us_at(&c, 32), 10666.7, 1e-4);
-	T_WITHIN(ceilings_lat_us_at(&c, 1), 500, 1e-9);
-	c.ceiling = NAN;
-	assert_true(isnan(ceilings_lat_us_at(&c, 32)));
+	T_WITHIN(ceilings_lat_us_at(3000, 500, 32), 10666.7, 1e-4);
+	T_WITHIN(ceilings_lat_us_at(3000, 500, 1), 500, 1e-9);
+	T_WITHIN(ceilings_lat_us_at(3000, NAN, 1), 333.33, 1e-4);
+	assert_true(isnan(ceilings_lat_us_at(NAN, 500, 32)));
 }
 
 static const struct {

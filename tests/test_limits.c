@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Description: limits_run end to end on simulated volumes, against each
+ * profile's truth: IOPS and bandwidth ceilings within 5%, the accounting
+ * size exact where the bandwidth cap does not hide it, burst and baseline
+ * rates within 10% and the bucket within 15% (also when a scan drained
+ * part of it first), no burst without a bucket, first-read penalties told
+ * from cache tiers, writes, and the safety refusal; 20 seeds each.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_errno.h>
+
+#include "engine.h"
+#include "limits.h"
+#include "progress.h"
+#include "rng.h"
+#include "sampler.h"
+#include "sim.h"
+#include "target.h"
+#include "xmalloc.h"
+
+#define T_SEEDS		20
+#define GiB		(1024ULL * 1024 * 1024)
+
+#define T_WITHIN(what, a, want, rel) do {				\
+	double	t_a_ = (a), t_w_ = (want);				\
+	if (!(fabs(t_a_ / t_w_ - 1) <= (rel)))				\
+		fail_msg("%s: %s = %.6g, want %.6g +- %.0f%%", (what),	\
+		    #a, t_a_, t_w_, 100.0 * (rel));			\
+} while (0)
+
+/* A simulated target, as target_open would make it. */
+static void
+t_target(struct target *t, const char *spec, uint64_t seed)
+{
+	char	*cause = NULL;
+
+	memset(t, 0, sizeof *t);
+	t->type = TARGET_SIM;
+	t->fd = -1;
+	t->direct = 1;
+	t->sim = sim_open(spec, seed, &cause);
+	if (t->sim == NULL)
+		fail_msg("sim_open %s: %s", spec, cause);
+	t->path = xstrdup(spec);
+	t->size = sim_size(t->sim);
+	t->lbs = sim_block_size(t->sim);
+}
+
+static void
+t_target_close(struct target *t)
+{
+	sim_free(t->sim);
+	free(t->path);
+}
+
+static void
+t_spec(struct limits_spec *s, uint64_t ws)
+{
+	memset(s, 0, sizeof *s);
+	s->ws_bytes = ws;
+	s->bs = 4096;
+	s->max_iodepth = 256;
+	s->engine = "sim";
+}
+
+static const char *
+t_data(const char *name)
+{
+	static char	path[4096];
+
+	snprintf(path, sizeof path, "%s/tests/data/%s", TP_SRCDIR, name);
+	return (path);
+}
+
+/*
+ * What the run must find on a profile (the figures come from its truth).
+ * The sustained run has its default length (3 bucket lengths on a sim)
+ * except on the fastest profiles, where a minute keeps the test short;
+ * ebs-gp2-100g (a 6,000 s run) gets fewer seeds, limits-burst.ini tests
+ * the same bucket on all of them.
+ */
+static const struct {
+	const char	*profile;	/* built-in name, or tests/data file */
+	int		 data;
+	uint64_t	 ws;		/* beyond the caches */
+	int		 bw;		/* bandwidth ceiling reached by 1 MiB */
+	double		 sustain_s;	/* 0: the default */
+	int		 seeds;
+} t_profiles[] = {
+	{ "ebs-gp3", 0, 16 * GiB, 1, 0, T_SEEDS },
+	{ "ebs-gp2-1t", 0, 16 * GiB, 1, 0, T_SEEDS },
+	{ "ebs-io1-4000", 0, 16 * GiB, 1, 0, T_SEEDS },
+	{ "ebs-io1-50k-m5", 0, 16 * GiB, 1, 60, T_SEEDS },
+	{ "nvme-instance-store", 0, 16 * GiB, 1, 60, T_SEEDS },
+	{ "ebs-st1", 0, 16 * GiB, 0, 0, T_SEEDS }, /* rises until 1 MiB */
+	{ "classic-three-level", 0, 8 * GiB, 0, 0, T_SEEDS }, /* one disk */
+	{ "ebs-gp2-100g", 0, 16 * GiB, 1, 0, 5 },
+	{ "limits-acct.ini", 1, 16 * GiB, 1, 0, T_SEEDS },
+	{ "limits-burst.ini", 1, 16 * GiB, 1, 0, T_SEEDS },
+};
+
+/* Accounting shows when the IOPS cap times the unit binds bandwidth. */
+static uint64_t
+t_acct_expected(const struct sim_truth *tr)
+{
+	if (tr->io_accounting_bytes == 0 ||
+	    tr->io_accounting_bytes > 256 * 1024)
+		return (0);
+	switch (tr->bandwidth_limiter) {
+	case SIM_LIMIT_VOLUME_IOPS:
+	case SIM_LIMIT_BURST_IOPS:
+	case SIM_LIMIT_INSTANCE_IOPS:
+		return (tr->io_accounting_bytes);
+	default:
+		return (0);
+	}
+}
+
+static void
+t_profiles_truth(void **state)
+{
+	struct limits_result	r;
+	struct limits_spec	s;
+	struct sim_truth	tr;
+	struct target		t;
+	struct rng		rng;
+	const char		*name;
+	size_t			i;
+	uint64_t		seed;
+	char			what[128];
+
+	(void)state;
+	for (i = 0; i < sizeof t_profiles / sizeof t_profiles[0]; i++) {
+		name = t_profiles[i].data ? t_data(t_profiles[i].profile) :
+		    t_profiles[i].profile;
+		for (seed = 1; seed <= (uint64_t)t_profiles[i].seeds; seed++) {
+			snprintf(what, sizeof what, "%s seed %d",
+			    t_profiles[i].profile, (int)seed);
+			t_target(&t, name, seed);
+			sim_truth(t.sim, 4096, &tr);
+			t_spec(&s, t_profiles[i].ws);
+			s.sustain_s = t_profiles[i].sustain_s;
+			rng_seed(&rng, seed);
+			if (limits_run(&t, &rng, &s, &r) != 0)
+				fail_msg("%s: limits_run failed", what);
+
+			/* Ceilings, while any bucket is full. */
+			if (r.iops_limit != CEILINGS_IOPS_CAP)
+				fail_msg("%s: limit %s", what,
+				    ceilings_iops_limit_name(r.iops_limit));
+			T_WITHIN(what, r.iops_ceiling, tr.iops_ceiling, 0.05);
+			assert_true(r.iops_knee_iodepth >= 1);
+			assert_true(r.iops_knee_iodepth <=
+			    2 * tr.knee_iodepth);
+			if (t_profiles[i].bw)
+				T_WITHIN(what, r.bandwidth_ceiling_bytes_per_s,
+				    tr.bandwidth_ceiling, 0.05);
+			else if (!isnan(r.bandwidth_ceiling_bytes_per_s))
+				fail_msg("%s: bandwidth ceiling %.4g, want "
+				    "null", what,
+				    r.bandwidth_ceiling_bytes_per_s);
+			if (r.io_accounting_bytes != t_acct_expected(&tr))
+				fail_msg("%s: accounting %llu, want %llu",
+				    what,
+				    (unsigned long long)r.io_accounting_bytes,
+				    (unsigned long long)t_acct_expected(&tr));
+
+			/* Buckets. */
+			if (r.burst.detected != tr.burst_detected)
+				fail_msg("%s: burst %d, want %d", what,
+				    r.burst.detected, tr.burst_detected);
+			if (tr.burst_detected) {
+				assert_false(r.burst.exhausted);
+				T_WITHIN(what, r.burst.burst_iops,
+				    tr.burst_iops, 0.10);
+				T_WITHIN(what, r.burst.baseline_iops,
+				    tr.baseline_iops, 0.10);
+				T_WITHIN(what, r.burst.credits_ios,
+				    tr.burst_credits_ios, 0.15);
+				T_WITHIN(what, r.burst.duration_s,
+				    tr.burst_duration_s, 0.15);
+			} else {
+				assert_true(isnan(r.burst.burst_iops));
+				assert_false(r.burst.variable);
+			}
+			assert_true(r.timeline.n >= 60);
+			assert_false(r.interrupted);
+			limits_result_free(&r);
+			t_target_close(&t);
+		}
+	}
+}
+
+/* A scan drained part of the bucket first: handed over as prior work. */
+static void
+t_prior_scan(void **state)
+{
+	struct limits_result	r;
+	struct limits_spec	s;
+	struct sample_spec	ss;
+	struct ceilings_prior	prior;
+	struct sim_truth	tr;
+	struct target		t;
+	struct engine		e;
+	struct point		pt;
+	struct rng		rng;
+	double			spent;
+	uint64_t		seed;
+	char			what[64];
+
+	(void)state;
+	for (seed = 1; seed <= T_SEEDS; seed++) {
+		snprintf(what, sizeof what, "prior scan seed %d", (int)seed);
+		t_target(&t, t_data("limits-burst.ini"), seed);
+		sim_truth(t.sim, 4096, &tr);
+		rng_seed(&rng, seed);
+
+		/* 30 s at depth 4: about 81,000 of the 300,000 credits. */
+		assert_int_equal(engine_open(&e, "sim", &t, 4, 4096, 0), 0);
+		memset(&ss, 0, sizeof ss);
+		ss.ws_bytes = ss.warm_from = 16 * GiB;
+		ss.bs = 4096;
+		ss.iodepth = 4;
+		ss.fixed_time = 1;
+		ss.max_time_s = ss.min_time_s = 30;
+		assert_int_equal(sampler_measure(&e, &rng, &ss, &pt, NULL,
+		    NULL, NULL), 0);
+		engine_close(&e);
+		prior.ios = pt.ios;
+		prior.seconds = pt.seconds + pt.warm_seconds;
+		point_free(&pt);
+
+		t_spec(&s, 16 * GiB);
+		s.prior = &prior;
+		s.nprior = 1;
+		assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
+		assert_true(r.burst.detected);
+		T_WITHIN(what, r.burst.credits_ios, tr.burst_credits_ios,
+		    0.15);
+		spent = prior.ios - tr.baseline_iops * prior.seconds;
+		assert_true(r.burst.prior_credits_ios > spent);
+		limits_result_free(&r);
+		t_target_close(&t);
+
+		/* Without it the bucket looks smaller by what the scan
+		 * spent: the prior work is what makes it right. */
+		t_target(&t, t_data("limits-burst.ini"), seed);
+		rng_seed(&rng, seed);
+		assert_int_equal(engine_open(&e, "sim", &t, 4, 4096, 0), 0);
+		assert_int_equal(sampler_measure(&e, &rng, &ss, &pt, NULL,
+		    NULL, NULL), 0);
+		engine_close(&e);
+		point_free(&pt);
+		s.nprior = 0;
+		assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
+		assert_true(r.burst.detected);
+		T_WITHIN(what, r.burst.credits_ios,
+		    tr.burst_credits_ios - spent, 0.15);
+		limits_result_free(&r);
+		t_target_close(&t);
+	}
+}
+
+/* First reads: a snapshot-restored volume against caches and a plain one. */
+static void
+t_first_touch(void **state)
+{
+	static const struct {
+		const char	*profile;
+		uint64_t	 ws;
+		int		 detected;
+	} cases[] = {
+		{ "ebs-gp3-restored", 16 * GiB, 1 },
+		{ "ebs-gp3", 16 * GiB, 0 },
+		{ "classic-three-level", 8 * GiB, 0 },	/* caches, no penalty */
+	};
+	struct limits_result	r;
+	struct limits_spec	s;
+	struct sim_truth	tr;
+	struct target		t;
+	struct rng		rng;
+	size_t			i;
+	uint64_t		seed;
+	char			what[128];
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (seed = 1; seed <= T_SEEDS; seed++) {
+			snprintf(what, sizeof what, "%s seed %d",
+			    cases[i].profile, (int)seed);
+			t_target(&t, cases[i].profile, seed);
+			sim_truth(t.sim, 4096, &tr);
+			t_spec(&s, cases[i].ws);
+			s.first_touch = 1;
+			s.sustain_s = 20;
+			rng_seed(&rng, seed);
+			assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
+			assert_true(r.first_touch.measured);
+			assert_true(r.first_touch.blocks >= 64);
+			if (r.first_touch.detected != cases[i].detected)
+				fail_msg("%s: first touch %d (ratio %.2f)",
+				    what, r.first_touch.detected,
+				    r.first_touch.ratio);
+			if (cases[i].detected)
+				T_WITHIN(what, r.first_touch.first_p50_us -
+				    r.first_touch.second_p50_us,
+				    tr.first_read_p50_us, 0.15);
+			/* Ceilings are unaffected by the extra passes. */
+			T_WITHIN(what, r.iops_ceiling, tr.iops_ceiling, 0.05);
+			limits_result_free(&r);
+			t_target_close(&t);
+		}
+	}
+}
+
+/* Writes run the same sweeps; only where writing is allowed. */
+static void
+t_writes(void **state)
+{
+	struct limits_result	r;
+	struct limits_spec	s;
+	struct sim_truth	tr;
+	struct target		t;
+	struct rng		rng;
+
+	(void)state;
+	t_target(&t, "ebs-gp3", 7);
+	sim_truth(t.sim, 4096, &tr);
+	t_spec(&s, 16 * GiB);
+	s.write = 1;
+	s.sustain_s = 20;
+	rng_seed(&rng, 7);
+	assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
+	assert_true(r.write);
+	assert_true(r.nqd > 0 && r.qd_points[0].write);
+	T_WITHIN("write", r.iops_ceiling, tr.iops_ceiling, 0.05);
+	T_WITHIN("write", r.bandwidth_ceiling_bytes_per_s,
+	    tr.bandwidth_ceiling, 0.05);
+	limits_result_free(&r);
+	t_target_close(&t);
+
+	/* A file not opened for writing is refused before any I/O. */
+	memset(&t, 0, sizeof t);
+	t.type = TARGET_FILE;
+	t.fd = -1;
+	t.size = 1 * GiB;
+	t.lbs = 512;
+	assert_int_equal(limits_run(&t, &rng, &s, &r), -EPERM);
+	assert_int_equal(r.nqd, 0);
+	limits_result_free(&r);
+}
+
+/* A short run: figures it could not establish stay unknown. */
+static void
+t_short(void **state)
+{
+	struct limits_result	r;
+	struct limits_spec	s;
+	struct target		t;
+	struct rng		rng;
+
+	(void)state;
+	t_target(&t, t_data("limits-burst.ini"), 3);
+	t_spec(&s, 16 * GiB);
+	s.max_iodepth = 1;		/* one depth: no knee to fit */
+	s.sustain_s = 4;		/* too short for change points */
+	rng_seed(&rng, 3);
+	assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
+	assert_int_equal(r.nqd, 1);
+	assert_int_equal(r.iops_limit, CEILINGS_IOPS_UNKNOWN);
+	assert_true(isnan(r.iops_ceiling));
+	assert_int_equal(r.iops_knee_iodepth, 0);
+	assert_true(r.iops_max_seen > 0);
+	assert_false(r.burst.detected);
+	assert_true(isnan(r.burst.credits_ios));
+	assert_true(strstr(r.note, "too short") != NULL);
+	limits_result_free(&r);
+	t_target_close(&t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_profiles_truth),
+		cmocka_unit_test(t_prior_scan),
+		cmocka_unit_test(t_first_touch),
+		cmocka_unit_test(t_writes),
+		cmocka_unit_test(t_short),
+	};
+
+	gsl_set_error_handler_off();
+	progress_init(1);
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
