@@ -521,14 +521,15 @@ main(int argc, char **argv)
 	if (cli_parse(argc, argv, &o, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
+		free(o.args);
 		return (EXIT_USAGE);
 	}
-	if (o.help) {
-		cli_usage(stdout, o.cmd);
-		return (0);
-	}
-	if (o.version) {
-		printf("tierprobe %s\n", PACKAGE_VERSION);
+	if (o.help || o.version) {
+		if (o.help)
+			cli_usage(stdout, o.cmd);
+		else
+			printf("tierprobe %s\n", PACKAGE_VERSION);
+		free(o.args);
 		return (0);
 	}
 	log_set_quiet(o.quiet);
