@@ -42,7 +42,7 @@
 #define TARGET_SPACE_MARGIN	(64ULL << 20)
 #define TARGET_TMPFS_MAGIC	0x01021994
 #define TARGET_RAMFS_MAGIC	0x858458f6
-#define TARGET_SIG_BYTES	(68U << 10)	/* btrfs magic ends at 65608 */
+#define TARGET_SIG_BYTES	(68U << 10)	/* btrfs magic: up to 65608 */
 
 static const struct {
 	long		 magic;
@@ -503,9 +503,10 @@ target_open_blockdev(struct target *t, const struct stat *st,
 		flags |= O_DIRECT;
 	if ((t->fd = open(t->path, flags)) < 0) {
 		if (errno == EBUSY)
-			xasprintf(cause, "refusing to write to %s: it is in use "
-			    "(mounted, swap, device-mapper, RAID or another "
-			    "writer holds it); stop that first", t->path);
+			xasprintf(cause, "refusing to write to %s: it is in "
+			    "use (mounted, swap, device-mapper, RAID or "
+			    "another writer holds it); stop that first",
+			    t->path);
 		else if (errno == EINVAL && p->direct)
 			xasprintf(cause, "%s: the device refuses O_DIRECT "
 			    "(EINVAL); use --buffered", t->path);

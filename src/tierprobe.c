@@ -407,7 +407,7 @@ prep(struct cli_opts *o)
 	}
 	memset(&tp, 0, sizeof(tp));
 	tp.direct = 1;
-	tp.write = 1;		/* prep fills: never a foreign file unforced */
+	tp.write = 1;		/* prep writes: no foreign file unforced */
 	tp.force = o->force;
 	tp.need_bytes = o->size;
 	tp.quiet = o->quiet;

@@ -19,7 +19,8 @@ work=$(cd "$work" && pwd)
 
 # Shell tests left out: they measure memory or run valgrind (meaningless
 # under ASan), or take minutes.
-slow="tests/safety-memory.sh tests/safety-valgrind.sh tests/scan-real.sh"
+slow="tests/safety-memory.sh tests/safety-valgrind.sh tests/scan-real.sh \
+tests/cgroup-throttle.sh"
 
 # A clean copy: the tracked and new files, none of the in-tree build.
 cd "$top"

@@ -29,7 +29,7 @@ static const struct {
 	size_t		 off;
 	const char	*bytes;
 	size_t		 len;
-	const char	*expect;	/* substring of the name, NULL: none */
+	const char	*expect;	/* part of the name; NULL: none */
 } t_sigs[] = {
 	{ 1080, "\x53\xef", 2, "ext2/3/4" },
 	{ 1080, "\xef\x53", 2, NULL },		/* big-endian: not ext */
@@ -187,13 +187,13 @@ test_header_kept(void **state)
 		e.iodepth = 8;
 		e.max_bs = 1U << 20;
 		memset(&sp, 0, sizeof(sp));
-		sp.ws_bytes = 16 * 65536;	/* few blocks: 0 would be hit */
+		sp.ws_bytes = 16 * 65536;	/* few blocks: 0 is hit */
 		sp.warm_from = sp.ws_bytes;
 		sp.bs = sizes[i];
 		sp.iodepth = 8;
 		sp.write = 1;
 		sp.fixed_time = 1;
-		sp.max_time_s = 0.02;		/* 20k I/Os of virtual time */
+		sp.max_time_s = 0.02;		/* 20k I/Os, virtual */
 		t_now_ns = 0;
 		t_ndone = 0;
 		t_low = UINT64_MAX;
@@ -279,7 +279,7 @@ test_profile_bounds(void **state)
 {
 	static const struct {
 		const char	*ini;
-		const char	*key;	/* named in the refusal; NULL: ok */
+		const char	*key;	/* in the refusal; NULL: ok */
 	} cases[] = {
 		{ "[device]\nsize = 1G\n[backing]\nlatency_us = 500\n"
 		  "sigma = 3\n", NULL },
