@@ -349,7 +349,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, char **cause)
 	char		 shortopts[64], *p = shortopts;
 	const char	*word;
 	size_t		 i;
-	int		 ch, idx;
+	int		 ch, idx, next;
 
 	cli_defaults(o);
 	memset(longopts, 0, sizeof(longopts));
@@ -392,11 +392,25 @@ cli_parse(int argc, char **argv, struct cli_opts *o, char **cause)
 		return (-1);
 	}
 
-	/* Options may come before or after the operands. */
-	optind = 2;
+	/*
+	 * Options may come before or after the operands.  getopt_long sees
+	 * argv from the command word on, and optind 0 resets all its state
+	 * (a parse that failed mid-group leaves some behind).
+	 */
+	argc--;
+	argv++;
+	optind = 0;
 	opterr = 0;
 	o->args = xcalloc(argc, sizeof(*o->args));
 	for (;;) {
+		/* "--": everything after it is an operand. */
+		next = optind > 0 ? optind : 1;
+		if (next < argc && strcmp(argv[next], "--") == 0) {
+			while (++next < argc)
+				o->args[o->nargs++] = argv[next];
+			break;
+		}
+		optopt = 0;	/* not set for an ambiguous long option */
 		ch = getopt_long(argc, argv, shortopts, longopts, &idx);
 		if (ch == -1) {
 			if (optind >= argc)
@@ -405,11 +419,18 @@ cli_parse(int argc, char **argv, struct cli_opts *o, char **cause)
 			continue;
 		}
 		if (ch == '?' || ch == ':') {
-			if (ch == ':' || (optopt >= 256 &&
-			    cli_options[optopt - 256].kind != CLI_FLAG))
-				xasprintf(cause, "%s needs an argument: see "
-				    "tierprobe %s --help", argv[optind - 1],
-				    word);
+			if (optopt >= 256 &&
+			    cli_options[optopt - 256].kind == CLI_FLAG)
+				xasprintf(cause, "--%s takes no argument: see "
+				    "tierprobe %s --help",
+				    cli_options[optopt - 256].name, word);
+			else if (optopt >= 256)
+				xasprintf(cause, "--%s needs an argument: see "
+				    "tierprobe %s --help",
+				    cli_options[optopt - 256].name, word);
+			else if (ch == ':')
+				xasprintf(cause, "-%c needs an argument: see "
+				    "tierprobe %s --help", optopt, word);
 			else if (optopt != 0)
 				xasprintf(cause, "unknown option -%c for %s: "
 				    "see tierprobe %s --help", optopt, word,

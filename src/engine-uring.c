@@ -232,6 +232,13 @@ engine_uring_close(struct engine *e)
 
 	if (u == NULL)
 		return;
+	/*
+	 * The ring is torn down asynchronously after its fd closes; drop the
+	 * registered file first so the target (an O_EXCL block device) is
+	 * released when close returns, not some time after exit.
+	 */
+	if (u->fixed_file)
+		io_uring_unregister_files(&u->ring);
 	io_uring_queue_exit(&u->ring);
 	free(u->pool);
 	free(u->submit_ns);

@@ -52,6 +52,10 @@
  */
 
 #define PROFILES_MAX_UNITS	(1U << 25)	/* cache blocks: ~0.8 GB */
+/* Bounds that keep virtual time (ns in 64 bits) and rates finite. */
+#define PROFILES_MAX_SIGMA	3.0		/* p99 ~ 1000 x median */
+#define PROFILES_MAX_US		1e8		/* 100 s for one I/O */
+#define PROFILES_MAX_RATE	1e12		/* IOPS, bytes/s, credits */
 
 enum profiles_kind {
 	PROFILES_STR,		/* char * */
@@ -100,6 +104,7 @@ struct profiles_key {
 	const char		*name;
 	enum profiles_kind	 kind;
 	size_t			 off;	/* in struct profile, or profile_tier */
+	double			 max;	/* largest value of a double; 0 none */
 };
 
 #define P(f)	offsetof(struct profile, f)
@@ -114,41 +119,41 @@ static const struct profiles_key profiles_keys[PK_NKEYS] = {
 	[PK_CACHE_BLOCK] = { PROFILES_DEVICE, "cache_block", PROFILES_U32,
 	    P(cache_block) },
 	[PK_TRANSFER] = { PROFILES_DEVICE, "transfer", PROFILES_RATE,
-	    P(transfer) },
+	    P(transfer), PROFILES_MAX_RATE },
 	[PK_FIRST_READ_US] = { PROFILES_DEVICE, "first_read_us",
-	    PROFILES_NONNEG, P(first_read_us) },
+	    PROFILES_NONNEG, P(first_read_us), PROFILES_MAX_US },
 	[PK_FIRST_READ_SIGMA] = { PROFILES_DEVICE, "first_read_sigma",
-	    PROFILES_NONNEG, P(first_read_sigma) },
+	    PROFILES_NONNEG, P(first_read_sigma), PROFILES_MAX_SIGMA },
 	[PK_CAPACITY] = { PROFILES_TIER, "capacity", PROFILES_U64,
 	    T(capacity) },
 	[PK_TIER_LATENCY] = { PROFILES_TIER, "latency_us", PROFILES_POS,
-	    T(latency_us) },
+	    T(latency_us), PROFILES_MAX_US },
 	[PK_TIER_SIGMA] = { PROFILES_TIER, "sigma", PROFILES_NONNEG,
-	    T(sigma) },
+	    T(sigma), PROFILES_MAX_SIGMA },
 	[PK_BACKING_LATENCY] = { PROFILES_BACKING, "latency_us",
-	    PROFILES_POS, P(backing_latency_us) },
+	    PROFILES_POS, P(backing_latency_us), PROFILES_MAX_US },
 	[PK_BACKING_SIGMA] = { PROFILES_BACKING, "sigma", PROFILES_NONNEG,
-	    P(backing_sigma) },
+	    P(backing_sigma), PROFILES_MAX_SIGMA },
 	[PK_CONCURRENCY] = { PROFILES_BACKING, "concurrency",
 	    PROFILES_COUNT, P(concurrency) },
 	[PK_LIMIT_IOPS] = { PROFILES_LIMIT, "iops", PROFILES_POS,
-	    P(limit_iops) },
+	    P(limit_iops), PROFILES_MAX_RATE },
 	[PK_LIMIT_BANDWIDTH] = { PROFILES_LIMIT, "bandwidth", PROFILES_RATE,
-	    P(limit_bandwidth) },
+	    P(limit_bandwidth), PROFILES_MAX_RATE },
 	[PK_IO_ACCOUNTING] = { PROFILES_LIMIT, "io_accounting", PROFILES_U64,
 	    P(io_accounting) },
 	[PK_INSTANCE_IOPS] = { PROFILES_INSTANCE, "iops", PROFILES_POS,
-	    P(instance_iops) },
+	    P(instance_iops), PROFILES_MAX_RATE },
 	[PK_INSTANCE_BANDWIDTH] = { PROFILES_INSTANCE, "bandwidth",
-	    PROFILES_RATE, P(instance_bandwidth) },
+	    PROFILES_RATE, P(instance_bandwidth), PROFILES_MAX_RATE },
 	[PK_BURST_IOPS] = { PROFILES_BURST, "iops", PROFILES_POS,
-	    P(burst_iops) },
+	    P(burst_iops), PROFILES_MAX_RATE },
 	[PK_BURST_CREDITS] = { PROFILES_BURST, "credits", PROFILES_POS,
-	    P(burst_credits) },
+	    P(burst_credits), PROFILES_MAX_RATE },
 	[PK_BURST_BANDWIDTH] = { PROFILES_BURST, "bandwidth", PROFILES_RATE,
-	    P(burst_bandwidth) },
+	    P(burst_bandwidth), PROFILES_MAX_RATE },
 	[PK_BURST_CREDIT_BYTES] = { PROFILES_BURST, "credit_bytes",
-	    PROFILES_BYTES, P(burst_credit_bytes) },
+	    PROFILES_BYTES, P(burst_credit_bytes), 1e18 },
 };
 #undef P
 #undef T
@@ -424,6 +429,11 @@ profiles_handler(void *user, const char *section, const char *name,
 		profiles_error(ctx, ctx->line, "[%s] %s: %s", section, name,
 		    why);
 		free(why);
+		return (0);
+	}
+	if (k->max > 0 && *(double *)dst > k->max) {
+		profiles_error(ctx, ctx->line, "[%s] %s: %s is too large (at "
+		    "most %g)", section, name, value, k->max);
 		return (0);
 	}
 	return (1);

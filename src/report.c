@@ -42,6 +42,7 @@ report_free(struct report *r)
 	if (r->limits != NULL) {
 		report_free_points(r->limits->qd_points, r->limits->nqd);
 		report_free_points(r->limits->bs_points, r->limits->nbs);
+		free(r->limits->sustain.hist);
 		free(r->limits->timeline.v);
 		free(r->limits);
 		r->limits = NULL;

@@ -167,14 +167,25 @@ sampler_warm_sequential(struct sampler_queue *q, uint64_t from, uint64_t to,
 	return (q->error);
 }
 
-/* Issue random I/O for every free slot. */
+/*
+ * Issue random I/O for every free slot.  Writes keep off the target's
+ * header block (target.keep_bytes), so a test file stays recognisable.
+ */
 static void
 sampler_fill_random(struct sampler_queue *q, struct rng *r,
     const struct sample_spec *sp)
 {
+	uint64_t	lo = 0;
+
+	if (sp->write && q->e->target != NULL) {
+		lo = q->e->target->keep_bytes;
+		lo = (lo + sp->bs - 1) / sp->bs * sp->bs;
+		if (lo >= sp->ws_bytes)
+			lo = 0;
+	}
 	while (q->nfree > 0)
-		sampler_queue_add(q, rng_offset(r, 0, sp->ws_bytes, sp->bs),
-		    sp->bs, sp->write);
+		sampler_queue_add(q, rng_offset(r, lo, sp->ws_bytes - lo,
+		    sp->bs), sp->bs, sp->write);
 }
 
 /* Random I/O in windows until the window mean latencies are steady. */

@@ -114,11 +114,14 @@ struct sim {
 	struct sim_stats stats;
 };
 
+/* Round to whole ns; a lognormal tail past 2^63 ns (292 years) saturates. */
 static uint64_t
 sim_ns(double ns)
 {
-	if (ns <= 0)
+	if (!(ns > 0))
 		return (0);
+	if (ns >= 9.2e18)
+		return (UINT64_C(9200000000000000000));
 	return ((uint64_t)(ns + 0.5));
 }
 

@@ -19,6 +19,7 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -41,6 +42,7 @@
 #define TARGET_SPACE_MARGIN	(64ULL << 20)
 #define TARGET_TMPFS_MAGIC	0x01021994
 #define TARGET_RAMFS_MAGIC	0x858458f6
+#define TARGET_SIG_BYTES	(68U << 10)	/* btrfs magic: up to 65608 */
 
 static const struct {
 	long		 magic;
@@ -284,9 +286,201 @@ target_open_sim(struct target *t, const char *spec,
 	return (0);
 }
 
+/* Signatures of what a device may hold: magic bytes at an offset. */
+static const struct {
+	size_t		 off;
+	const char	*magic;
+	size_t		 len;
+	const char	*name;
+} target_sigs[] = {
+	{ 1080, "\x53\xef", 2, "an ext2/3/4 filesystem" },
+	{ 0, "XFSB", 4, "an XFS filesystem" },
+	{ 65600, "_BHRfS_M", 8, "a btrfs filesystem" },
+	{ 4086, "SWAPSPACE2", 10, "swap space" },
+	{ 4086, "SWAP-SPACE", 10, "swap space" },
+	{ 512, "EFI PART", 8, "a GPT partition table" },
+	{ 4096, "EFI PART", 8, "a GPT partition table" },
+	{ 0, "LUKS\xba\xbe", 6, "a LUKS volume" },
+	{ 536, "LVM2 001", 8, "an LVM physical volume" },
+	{ 0, "\xfc\x4e\x2b\xa9", 4, "an md RAID member" },
+	{ 4096, "\xfc\x4e\x2b\xa9", 4, "an md RAID member" },
+	{ 1024, "\x10\x20\xf5\xf2", 4, "an F2FS filesystem" },
+	{ 3, "NTFS    ", 8, "an NTFS filesystem" },
+	{ 54, "FAT1", 4, "a FAT filesystem" },
+	{ 82, "FAT32   ", 8, "a FAT filesystem" },
+	{ 0, "hsqs", 4, "a squashfs filesystem" },
+	{ 32769, "CD001", 5, "an ISO 9660 filesystem" },
+};
+
+/* What a device's first bytes say it holds; see target.h. */
+const char *
+target_has_signature(const unsigned char *buf, size_t len)
+{
+	size_t	i, n = sizeof(target_sigs) / sizeof(target_sigs[0]);
+
+	for (i = 0; i < n; i++) {
+		if (target_sigs[i].off + target_sigs[i].len > len)
+			continue;
+		if (memcmp(buf + target_sigs[i].off, target_sigs[i].magic,
+		    target_sigs[i].len) == 0)
+			return (target_sigs[i].name);
+	}
+	/* An MBR: the boot signature, and a partition entry in use. */
+	if (len >= 512 && buf[510] == 0x55 && buf[511] == 0xaa) {
+		for (i = 0; i < 4; i++)
+			if (buf[446 + 16 * i + 4] != 0)
+				return ("a DOS partition table");
+		return ("a boot sector");
+	}
+	return (NULL);
+}
+
+/* The whole disk of a partition (dev itself otherwise), from sysfs. */
+static dev_t
+target_dev_disk(dev_t dev)
+{
+	char		path[128];
+	FILE		*f;
+	unsigned	ma, mi;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition",
+	    major(dev), minor(dev));
+	if (access(path, F_OK) != 0)
+		return (dev);
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../dev",
+	    major(dev), minor(dev));
+	if ((f = fopen(path, "r")) == NULL)
+		return (dev);
+	if (fscanf(f, "%u:%u", &ma, &mi) == 2)
+		dev = makedev(ma, mi);
+	fclose(f);
+	return (dev);
+}
+
+/*
+ * Is dev, or a partition of it, mounted?  Copies the mount point into where
+ * (len bytes) and returns 1, else 0.
+ */
 static int
-target_open_blockdev(struct target *t, const struct target_params *p,
-    char **cause)
+target_dev_mounted(dev_t dev, char *where, size_t len)
+{
+	FILE		*f;
+	char		 line[4096], mnt[2048];
+	unsigned	 ma, mi;
+	dev_t		 d;
+	int		 found = 0;
+
+	if ((f = fopen("/proc/self/mountinfo", "r")) == NULL)
+		return (0);
+	while (!found && fgets(line, sizeof(line), f) != NULL) {
+		/* id parent major:minor root mount-point ... */
+		if (sscanf(line, "%*u %*u %u:%u %*s %2047s", &ma, &mi,
+		    mnt) != 3)
+			continue;
+		d = makedev(ma, mi);
+		if (d == dev || (major(d) == major(dev) &&
+		    target_dev_disk(d) == dev)) {
+			snprintf(where, len, "%s", mnt);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return (found);
+}
+
+/*
+ * First entry of /sys/dev/block/M:m/sub that names a holder (sub
+ * "holders") or a partition (sub "", entries with a "partition" file).
+ * Copies its name into name and returns 1, else 0.
+ */
+static int
+target_dev_child(dev_t dev, const char *sub, char *name, size_t len)
+{
+	char		 path[512];
+	DIR		*d;
+	struct dirent	*de;
+	int		 found = 0;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s", major(dev),
+	    minor(dev), sub);
+	if ((d = opendir(path)) == NULL)
+		return (0);
+	while (!found && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (*sub == '\0') {
+			snprintf(path, sizeof(path),
+			    "/sys/dev/block/%u:%u/%s/partition", major(dev),
+			    minor(dev), de->d_name);
+			if (access(path, F_OK) != 0)
+				continue;
+		}
+		snprintf(name, len, "%s", de->d_name);
+		found = 1;
+	}
+	closedir(d);
+	return (found);
+}
+
+/*
+ * May tierprobe write to block device path (opened or not)?  Never while
+ * it is mounted; not while it has holders or partitions or holds a known
+ * signature unless force_device.  Returns 0 or -1 with *cause.
+ */
+static int
+target_check_blockdev(const char *path, const struct stat *st,
+    int force_device, char **cause)
+{
+	unsigned char	*buf;
+	const char	*what = NULL;
+	char		 name[2048];
+	ssize_t		 n;
+	int		 fd;
+
+	if (target_dev_mounted(st->st_rdev, name, sizeof(name))) {
+		xasprintf(cause, "refusing to write to %s: it is mounted on "
+		    "%s; unmount it first", path, name);
+		return (-1);
+	}
+	if (force_device)
+		return (0);
+	if (target_dev_child(st->st_rdev, "holders", name, sizeof(name))) {
+		xasprintf(cause, "refusing to write to %s: %s uses it (see "
+		    "/sys/class/block/%s/holders); pass --force-device to "
+		    "allow it", path, name, name);
+		return (-1);
+	}
+	if (target_dev_child(st->st_rdev, "", name, sizeof(name))) {
+		xasprintf(cause, "refusing to write to %s: it has partitions "
+		    "(%s); pass --force-device to destroy them", path, name);
+		return (-1);
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	buf = xcalloc(1, TARGET_SIG_BYTES);
+	n = pread(fd, buf, TARGET_SIG_BYTES, 0);
+	close(fd);
+	if (n < 0) {
+		xasprintf(cause, "%s: reading its first blocks: %s", path,
+		    strerror(errno));
+		free(buf);
+		return (-1);
+	}
+	what = target_has_signature(buf, (size_t)n);
+	free(buf);
+	if (what != NULL) {
+		xasprintf(cause, "refusing to write to %s: it holds %s; pass "
+		    "--force-device to destroy it", path, what);
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+target_open_blockdev(struct target *t, const struct stat *st,
+    const struct target_params *p, char **cause)
 {
 	uint64_t	size;
 	int		flags = O_RDONLY | O_CLOEXEC, lbs;
@@ -299,14 +493,23 @@ target_open_blockdev(struct target *t, const struct target_params *p,
 			    "to allow it", t->path);
 			return (-1);
 		}
+		if (target_check_blockdev(t->path, st, p->force_device,
+		    cause) != 0)
+			return (-1);
+		/* O_EXCL: fails with EBUSY while anyone else claims it. */
 		flags = O_RDWR | O_EXCL | O_CLOEXEC;
 	}
 	if (p->direct)
 		flags |= O_DIRECT;
 	if ((t->fd = open(t->path, flags)) < 0) {
 		if (errno == EBUSY)
-			xasprintf(cause, "%s is in use (mounted or held): "
-			    "refusing to write to it", t->path);
+			xasprintf(cause, "refusing to write to %s: it is in "
+			    "use (mounted, swap, device-mapper, RAID or "
+			    "another writer holds it); stop that first",
+			    t->path);
+		else if (errno == EINVAL && p->direct)
+			xasprintf(cause, "%s: the device refuses O_DIRECT "
+			    "(EINVAL); use --buffered", t->path);
 		else
 			xasprintf(cause, "%s: %s", t->path, strerror(errno));
 		return (-1);
@@ -353,8 +556,9 @@ target_check_space(const char *path, uint64_t grow, char **cause)
 		avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 		if (avail < grow + TARGET_SPACE_MARGIN) {
 			xasprintf(cause, "no room for %s: it needs %s more "
-			    "and %s is free; use a smaller --max-ws or "
-			    "another directory", path,
+			    "(plus 64 MiB to spare) and %s is free; use a "
+			    "smaller size (--size, "
+			    "--max-ws, --ws) or another directory", path,
 			    units_format_size(grow, a, sizeof(a)),
 			    units_format_size(avail, b, sizeof(b)));
 			ret = -1;
@@ -362,6 +566,28 @@ target_check_space(const char *path, uint64_t grow, char **cause)
 	}
 	free(dir);
 	return (ret);
+}
+
+/* A one-line message for errno err opening path, with what to do. */
+static void
+target_open_error(char **cause, const char *path, int err, int writing,
+    int direct)
+{
+	if (err == EINVAL && direct)
+		xasprintf(cause, "%s: the filesystem refuses O_DIRECT "
+		    "(EINVAL); use --buffered", path);
+	else if (err == EROFS)
+		xasprintf(cause, "%s: read-only filesystem: tierprobe needs to "
+		    "write it; use a writable directory (reading an existing "
+		    "file needs no write access)", path);
+	else if (err == EACCES || err == EPERM)
+		xasprintf(cause, "%s: permission denied: run tierprobe as a "
+		    "user who may %s it", path, writing ? "write" : "read");
+	else if (err == ENOSPC || err == EDQUOT)
+		xasprintf(cause, "%s: %s: free some space or use another "
+		    "directory", path, strerror(err));
+	else
+		xasprintf(cause, "%s: %s", path, strerror(err));
 }
 
 static int
@@ -376,14 +602,7 @@ target_open_fd(struct target *t, const struct target_params *p,
 		t->direct = p->direct;
 		return (0);
 	}
-	if (errno == EINVAL && p->direct)
-		xasprintf(cause, "%s: the filesystem refuses O_DIRECT "
-		    "(EINVAL); use --buffered", t->path);
-	else if (errno == EACCES || errno == EROFS)
-		xasprintf(cause, "%s: %s%s", t->path, strerror(errno),
-		    t->writable ? " (tierprobe needs to write it)" : "");
-	else
-		xasprintf(cause, "%s: %s", t->path, strerror(errno));
+	target_open_error(cause, t->path, errno, t->writable, p->direct);
 	return (-1);
 }
 
@@ -409,6 +628,7 @@ target_open_file(struct target *t, const struct stat *st,
 		return (-1);
 	}
 	t->writable = p->write;
+	t->keep_bytes = ours ? TARGET_HEADER : 0;
 	t->size = (uint64_t)st->st_size;
 	t->lbs = target_dev_lbs(st->st_dev);
 	if (target_open_fd(t, p, cause) != 0)
@@ -440,11 +660,12 @@ target_create_file(struct target *t, const struct target_params *p,
 		return (-1);
 	if ((fd = open(t->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 	    0644)) < 0) {
-		xasprintf(cause, "%s: %s", t->path, strerror(errno));
+		target_open_error(cause, t->path, errno, 1, 0);
 		return (-1);
 	}
 	close(fd);
 	t->created = 1;
+	t->keep_bytes = TARGET_HEADER;
 	t->type = TARGET_FILE;
 	interrupt_set_cleanup(t->path);
 	if (stat(t->path, &st) != 0) {
@@ -466,31 +687,34 @@ target_open(struct target *t, const char *spec,
     const struct target_params *p, char **cause)
 {
 	struct stat	st;
-	int		ret;
+	int		ret, err;
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
 	if (strncmp(spec, "sim:", 4) == 0)
-		return (target_open_sim(t, spec + 4, p, cause));
-	t->path = xstrdup(spec);
-	if (stat(spec, &st) != 0) {
-		if (errno != ENOENT) {
-			xasprintf(cause, "%s: %s", spec, strerror(errno));
-			return (-1);
+		ret = target_open_sim(t, spec + 4, p, cause);
+	else if (stat(spec, &st) != 0) {
+		err = errno;
+		t->path = xstrdup(spec);
+		if (err == ENOENT)
+			ret = target_create_file(t, p, cause);
+		else {
+			target_open_error(cause, spec, err, p->write, 0);
+			ret = -1;
 		}
-		ret = target_create_file(t, p, cause);
-	} else if (S_ISDIR(st.st_mode)) {
-		xasprintf(cause, "%s is a directory: give a file (created "
-		    "if missing) or a block device", spec);
-		return (-1);
-	} else if (S_ISBLK(st.st_mode))
-		ret = target_open_blockdev(t, p, cause);
-	else if (S_ISREG(st.st_mode))
-		ret = target_open_file(t, &st, p, cause);
-	else {
-		xasprintf(cause, "%s is not a regular file or a block device",
-		    spec);
-		return (-1);
+	} else {
+		t->path = xstrdup(spec);
+		if (S_ISBLK(st.st_mode))
+			ret = target_open_blockdev(t, &st, p, cause);
+		else if (S_ISREG(st.st_mode))
+			ret = target_open_file(t, &st, p, cause);
+		else {
+			xasprintf(cause, "%s is %s: give a file (created if "
+			    "missing) or a block device", spec,
+			    S_ISDIR(st.st_mode) ? "a directory" :
+			    "not a regular file or a block device");
+			ret = -1;
+		}
 	}
 	if (ret != 0)
 		target_close(t, 1);
@@ -550,8 +774,8 @@ fail:
 	if (err == -EINTR)
 		xasprintf(cause, "interrupted while filling %s", t->path);
 	else if (err == -ENOSPC)
-		xasprintf(cause, "no room to fill %s: the filesystem is full",
-		    t->path);
+		xasprintf(cause, "no room to fill %s: the filesystem is full; "
+		    "free some space or use a smaller size", t->path);
 	else
 		xasprintf(cause, "filling %s: %s", t->path, strerror(-err));
 	if (!t->created && ftruncate(t->fd, (off_t)old) != 0)

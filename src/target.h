@@ -7,6 +7,7 @@
 #ifndef TARGET_H
 #define TARGET_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct sim;
@@ -24,6 +25,7 @@ struct target {
 	int		 direct;	/* opened with O_DIRECT */
 	int		 writable;	/* opened for writing */
 	int		 created;	/* this run created the file */
+	uint64_t	 keep_bytes;	/* writes stay off [0, keep): header */
 	uint64_t	 size;		/* usable bytes */
 	uint32_t	 lbs;		/* logical block size: alignment */
 	char		 fstype[32];	/* filesystem of a file target */
@@ -60,6 +62,13 @@ int	target_open(struct target *, const char *, const struct target_params *,
  */
 int	target_prepare(struct target *, uint64_t, const struct target_params *,
 	    char **);
+
+/*
+ * What the first bytes of a device say it holds ("an ext2/3/4 filesystem",
+ * "a DOS partition table", ...), or NULL if no known signature is there.
+ * Pure: buf holds len bytes from offset 0 (68 KiB covers every signature).
+ */
+const char	*target_has_signature(const unsigned char *, size_t);
 
 /* Close; remove the file if this run created it and remove is set. */
 void	target_close(struct target *, int);

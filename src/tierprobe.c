@@ -254,10 +254,35 @@ probe_error(const struct target *t, int err)
 {
 	if (err == -EIO)
 		log_warnx("%s: I/O error or short read: the device failed or "
-		    "the target shrank; partial results kept", t->path);
+		    "the target shrank (see dmesg); partial results kept",
+		    t->path);
 	else
 		log_warnx("%s: %s; partial results kept", t->path,
 		    strerror(-err));
+}
+
+/*
+ * Interrupted before measuring anything (while the test file was filled):
+ * the report still says so.  Returns EXIT_INTERRUPTED.
+ */
+static int
+probe_stopped(const struct cli_opts *o, const char *spec, int direct,
+    uint64_t seed)
+{
+	struct target	t;
+	struct report	rep;
+
+	memset(&t, 0, sizeof(t));
+	t.fd = -1;
+	t.path = (char *)spec;
+	t.type = TARGET_FILE;
+	t.direct = direct;
+	report_begin(&rep, o, &t, o->engine, seed);
+	rep.interrupted = 1;
+	report_utc_now(rep.finished_utc, sizeof(rep.finished_utc));
+	report_output(&rep, o);
+	report_free(&rep);
+	return (EXIT_INTERRUPTED);
 }
 
 /* run, scan and limits: measure a target and report. */
@@ -310,6 +335,8 @@ probe(struct cli_opts *o)
 	if (target_open(&t, spec, &tp, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
+		if (interrupt_requested())
+			return (probe_stopped(o, spec, tp.direct, seed));
 		return (strncmp(spec, "sim:", 4) == 0 ? EXIT_USAGE : 1);
 	}
 	if (o->bs % t.lbs != 0) {
@@ -380,6 +407,7 @@ prep(struct cli_opts *o)
 	}
 	memset(&tp, 0, sizeof(tp));
 	tp.direct = 1;
+	tp.write = 1;		/* prep writes: no foreign file unforced */
 	tp.force = o->force;
 	tp.need_bytes = o->size;
 	tp.quiet = o->quiet;
@@ -493,14 +521,15 @@ main(int argc, char **argv)
 	if (cli_parse(argc, argv, &o, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
+		free(o.args);
 		return (EXIT_USAGE);
 	}
-	if (o.help) {
-		cli_usage(stdout, o.cmd);
-		return (0);
-	}
-	if (o.version) {
-		printf("tierprobe %s\n", PACKAGE_VERSION);
+	if (o.help || o.version) {
+		if (o.help)
+			cli_usage(stdout, o.cmd);
+		else
+			printf("tierprobe %s\n", PACKAGE_VERSION);
+		free(o.args);
 		return (0);
 	}
 	log_set_quiet(o.quiet);

@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: ISC
+# Sourced by tests/safety-*.sh: a scratch directory, a cleanup list run on
+# every exit (loop devices, mounts, background processes, files), and the
+# checks every fault test makes.  Not a test of its own.
+set -u
+: "${TIERPROBE:?TIERPROBE: path of the built binary}"
+
+t_name=$(basename "$0" .sh)
+t_dir=$(mktemp -d "${TMPDIR:-/var/tmp}/tp-$t_name.XXXXXX") || exit 1
+t_undo=""	# shell commands, run last-added first
+
+# Run cmd at exit (before the ones added earlier).
+t_atexit() {
+	t_undo="$1
+$t_undo"
+}
+
+t_cleanup() {
+	st=$?
+	trap - EXIT INT TERM
+	printf '%s\n' "$t_undo" | while IFS= read -r c; do
+		[ -n "$c" ] && eval "$c" >/dev/null 2>&1
+	done
+	rm -rf "$t_dir"
+	exit "$st"
+}
+trap t_cleanup EXIT
+trap 'exit 130' INT TERM
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+skip() {
+	echo "skip: $*"
+	exit 77
+}
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "${1:-this test} needs root"
+}
+need() {
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "$c missing"
+	done
+}
+
+# A loop device over a fresh sparse image of size $1: sets t_dev and t_img
+# (call it directly, not in $(...), so the cleanup is registered here).
+# Detached at exit by image, never by name: a device that was auto-cleared
+# may belong to someone else by then.
+t_loop() {
+	t_img=$(mktemp "$t_dir/loop.XXXXXX") || return 1
+	truncate -s "$1" "$t_img" || return 1
+	t_atexit "losetup -n -O NAME -j $t_img | xargs -r -n1 losetup -d"
+	t_dev=$(losetup -f --show "$t_img" 2>/dev/null)
+}
+
+# Mount (mount's arguments) at a new directory: sets t_mnt; unmounted at
+# exit.  Call it directly, as t_loop.
+t_mount() {
+	t_mnt=$(mktemp -d "$t_dir/mnt.XXXXXX") || return 1
+	mount "$@" "$t_mnt" || return 1
+	t_atexit "umount -l $t_mnt"
+}
+
+# Start a command in the background, killed at exit if still running.
+# Sets t_pid.
+t_bg() {
+	"$@" &
+	t_pid=$!
+	t_atexit "kill -9 $t_pid"
+}
+
+# Wait for pid $1 to end, at most $2 seconds; sets t_rc (124: still alive).
+t_wait() {
+	i=0
+	while kill -0 "$1" 2>/dev/null; do
+		i=$((i + 1))
+		if [ "$i" -gt $(($2 * 10)) ]; then
+			t_rc=124
+			return 1
+		fi
+		sleep 0.1
+	done
+	wait "$1"
+	t_rc=$?
+}
+
+# Wait until shell condition $1 holds (evaluated each time), at most 20 s.
+t_until() {
+	i=0
+	while ! eval "$1"; do
+		i=$((i + 1))
+		[ "$i" -gt 400 ] && return 1
+		sleep 0.05
+	done
+}
+
+# Size of file $1 in bytes, 0 if missing.
+t_size() {
+	stat -c %s "$1" 2>/dev/null || echo 0
+}
+
+# The failure contract: exit status $1 == $2, and stderr file $3 holds one
+# line (tierprobe: ...) that names $4 (a file) when given.
+t_one_line() {
+	[ "$1" = "$2" ] || fail "exit $1, expected $2; stderr: $(cat "$3")"
+	t_n=$(grep -c . "$3")
+	[ "$t_n" = 1 ] || fail "stderr has $t_n lines, expected one: $(cat "$3")"
+	grep -q '^tierprobe: ' "$3" || fail "stderr not prefixed: $(cat "$3")"
+	if [ $# -ge 4 ]; then
+		grep -qF -- "$4" "$3" || fail "stderr does not name $4: $(cat "$3")"
+	fi
+}
+
+# Is $1 a complete JSON document (jq, or python3 as a fallback)?
+t_json_ok() {
+	if command -v jq >/dev/null 2>&1; then
+		jq -e . "$1" >/dev/null 2>&1
+	else
+		python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" \
+		    2>/dev/null
+	fi
+}
+
+# A blkio (cgroup v1) group that holds writes to the disk under directory
+# $2 to $1 bytes/s: sets t_cg, removed at exit.  Returns 1 where there is
+# no such controller.  Run a command in it with t_in_cg CMD...
+t_throttle_writes() {
+	[ -w /sys/fs/cgroup/blkio/cgroup.procs ] || return 1
+	d=$(stat -c '%Hd:%Ld' "$2") || return 1
+	# A partition: throttle its disk.
+	[ -f "/sys/dev/block/$d/partition" ] &&
+	    d=$(cat "/sys/dev/block/$d/../dev")
+	t_cg=/sys/fs/cgroup/blkio/tierprobe-$t_name-$$
+	mkdir "$t_cg" || return 1
+	t_atexit "for i in 1 2 3 4 5 6 7 8 9 10; do rmdir $t_cg && break; sleep 0.2; done"
+	echo "$d $1" >"$t_cg/blkio.throttle.write_bps_device" || return 1
+}
+t_in_cg() {
+	exec sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$t_cg" "$@"
+}
