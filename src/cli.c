@@ -77,7 +77,8 @@ static const struct cli_option cli_options[] = {
 	  NULL, "allow writing to a file or device tierprobe did not create" },
 	{ "force-device", 0, CLI_FLAG, F(force_device), 0, 0, NULL,
 	  PROBE | C(CLI_PREP), 0, NULL,
-	  "with --force: allow writing to a device in use or holding data" },
+	  "with --force: allow writing to a device holding a filesystem, "
+	  "partition table or holders (never a mounted one)" },
 	{ "repeat", 0, CLI_UINT, F(repeat), 1, 100, NULL, PROBE, 0, "N",
 	  "repeat the measurement N times; report mean, sd and CV" },
 	{ "fio-job", 0, CLI_STRING, F(fio_job), 0, 0, NULL, PROBE, 0, "FILE",

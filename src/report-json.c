@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <libgen.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,8 +351,9 @@ report_json_dump(const struct report *r, FILE *f)
 }
 
 /* JSON to path atomically: temp file beside it, fsync, rename. */
-int
-report_json_write(const struct report *r, const char *path, char **cause)
+static int
+report_json_write_file(const struct report *r, const char *path,
+    char **cause)
 {
 	char	*copy, *copy2, *tmp = NULL;
 	FILE	*f = NULL;
@@ -409,4 +411,24 @@ fail:
 	free(tmp);
 	xasprintf(cause, "%s: %s", path, strerror(saved));
 	return (-1);
+}
+
+/*
+ * Write the report atomically, with SIGINT and SIGTERM held off meanwhile:
+ * a second interrupt (which exits at once) then lands after the rename and
+ * never leaves the temp file behind.
+ */
+int
+report_json_write(const struct report *r, const char *path, char **cause)
+{
+	sigset_t	block, old;
+	int		ret;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	ret = report_json_write_file(r, path, cause);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return (ret);
 }
