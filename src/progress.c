@@ -125,6 +125,13 @@ progress_phase(const char *name, size_t n)
 	progress.phase_t0 = progress_now();
 }
 
+/* The phase turned out to have n points (an adaptive scan adds some). */
+void
+progress_set_total(size_t n)
+{
+	progress.n = n;
+}
+
 /* Point i of the phase is starting. */
 void
 progress_point_start(size_t i, const struct point *p)

@@ -15,6 +15,8 @@ struct point;
 void	progress_init(int);			/* quiet */
 /* A new phase ("scan", "iodepth", ...) of n points. */
 void	progress_phase(const char *, size_t);
+/* The phase has n points after all (an adaptive scan adds some). */
+void	progress_set_total(size_t);
 /* Point i (0-based) of the phase is starting. */
 void	progress_point_start(size_t, const struct point *);
 /* Live figures of the running point; a sampler_progress_cb. */

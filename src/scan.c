@@ -315,6 +315,7 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 		ret = scan_adaptive_point(e, r, sp, ws[i], &touched, res);
 		if (ret == 0 && res->tiers.analysed)
 			scan_queue_plan(sp, res, ws[i], &ws, &n, i + 1, &added);
+		progress_set_total(n);
 	}
 	free(ws);
 	if (ret == 0 && sp->step == 0)
