@@ -132,6 +132,27 @@ scan_merge(struct point *pt, const struct point *more)
 }
 
 /*
+ * Measure pt's working set again for up to left seconds (at least as many
+ * reads as it has) and fold the reads into it.
+ */
+static int
+scan_top_up(struct engine *e, struct rng *r, struct sample_spec *ss,
+    struct point *pt, double left, struct scan_result *res)
+{
+	struct point	more;
+	int		ret;
+
+	ss->min_ios = pt->ios;
+	ss->max_time_s = left;
+	ret = sampler_measure(e, r, ss, &more, NULL, progress_update, NULL);
+	res->device_time_s += more.seconds + more.warm_seconds;
+	if (more.ios > 0)
+		scan_merge(pt, &more);
+	point_free(&more);
+	return (ret);
+}
+
+/*
  * Adaptive point: a first look of SCAN_FIRST_IOS reads, then top-ups
  * (doubling the reads, no warm-up) while the analysis of everything so far
  * says this point's hit fractions do not pin the capacity candidates yet,
@@ -184,14 +205,7 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 			break;
 		ss.warm_from = ws;	/* nothing to warm, nor to settle */
 		ss.warm_random = 0;
-		ss.min_ios = pt->ios;
-		ss.max_time_s = left;
-		ret = sampler_measure(e, r, &ss, &more, NULL, progress_update,
-		    NULL);
-		res->device_time_s += more.seconds + more.warm_seconds;
-		if (more.ios > 0)
-			scan_merge(pt, &more);
-		point_free(&more);
+		ret = scan_top_up(e, r, &ss, pt, left, res);
 	}
 	progress_point_done(pt);
 	return (ret);
@@ -209,7 +223,7 @@ scan_adaptive_finish(struct engine *e, struct rng *r,
     const struct scan_spec *sp, struct scan_result *res, uint64_t touched)
 {
 	struct sample_spec	 ss;
-	struct point		*pt = NULL, more;
+	struct point		*pt = NULL;
 	double			 left;
 	size_t			 i;
 	int			 ret = 0;
@@ -231,14 +245,7 @@ scan_adaptive_finish(struct engine *e, struct rng *r,
 		    SCAN_FINISH_FACTOR * sp->max_time_s - pt->seconds;
 		if (left <= 0)
 			break;
-		ss.min_ios = pt->ios;
-		ss.max_time_s = left;
-		ret = sampler_measure(e, r, &ss, &more, NULL, progress_update,
-		    NULL);
-		res->device_time_s += more.seconds + more.warm_seconds;
-		if (more.ios > 0)
-			scan_merge(pt, &more);
-		point_free(&more);
+		ret = scan_top_up(e, r, &ss, pt, left, res);
 		tiers_analyse(res->points, res->npoints, &res->tiers);
 	}
 	return (ret);
