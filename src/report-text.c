@@ -339,6 +339,16 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    report_format_value(REPORT_UNIT_LAT_US,
 			    tr->backing_p99_us, b3, sizeof b3));
 			report_text_sentence(rt, s);
+			/* Warmed reads cannot see a cache beyond the scan. */
+			if (r->scan->npoints > 0) {
+				snprintf(s, sizeof s, "A cache larger than the "
+				    "largest working set scanned (%s) would "
+				    "look the same: raise --max-ws to rule one "
+				    "out.", report_text_size(r->scan->points[
+				    r->scan->npoints - 1].ws_bytes, b1,
+				    sizeof b1));
+				report_text_sentence(rt, s);
+			}
 		}
 		any = 1;
 	}

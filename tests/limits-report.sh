@@ -1,5 +1,7 @@
 #!/bin/sh
-# Description: what limits finds reaches the user: on a simulated volume
+# Description: what the analysis finds reaches the user: a scan that finds
+# no cache says a larger one could hide past its largest working set; on a
+# simulated volume
 # restored from a snapshot the first-read penalty is in the JSON and the
 # text (and not on a fresh volume), the burst of a gp2 bucket and the kind
 # of limit are in the JSON, and a saved report re-renders to the same JSON.
@@ -33,4 +35,10 @@ cmp -s "$dir/a.json" "$dir/b.json" || fail "report round trip differs"
 jq -e --argjson ft "$(jq .limits.first_touch "$r")" \
     '.limits.first_touch == $ft' "$dir/a.json" >/dev/null ||
     fail "first_touch lost in re-rendering"
+# No tier: the text says what the scan could not see.
+"$TIERPROBE" scan sim:ebs-gp3 --seed 5 --max-ws 1G --quiet > "$dir/s.txt" ||
+    fail "scan exited $?"
+grep -q "No cache tier was found" "$dir/s.txt" || fail "no-tier sentence"
+tr -s ' \n' ' ' < "$dir/s.txt" | grep -q "largest working set scanned (1 GiB)" ||
+    fail "no word on caches beyond the scan"
 echo ok
