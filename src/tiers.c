@@ -28,7 +28,9 @@
  *    ln(latency) and a Gaussian mixture is fitted by EM over the bins
  *    (weights = counts), k = 1, 2, ... up to 5 components while BIC keeps
  *    improving.  Adjacent components that are not clearly separated
- *    (Ashman's D = |mu1 - mu2| / sqrt((s1^2 + s2^2) / 2) below 2), or
+ *    (Ashman's D = |mu1 - mu2| / sqrt((s1^2 + s2^2) / 2) below 2, or
+ *    medians less than 1.5x apart: a real disk's latency drifts by more
+ *    than that between points, and real caches differ by far more), or
  *    negligible, are one mode: a skewed latency shape is fitted by several
  *    components, but it is still one place.
  * 2. Fractions.  The mixture is refitted with the components shared and a
@@ -68,6 +70,7 @@
 #define TIERS_BIN		0.01	/* ln units: bins of the reads */
 #define TIERS_MIN_SIGMA		0.01	/* ln units: that resolution */
 #define TIERS_SEPARATION	2.0	/* Ashman's D between modes */
+#define TIERS_MIN_RATIO		1.5	/* latency ratio between modes */
 #define TIERS_MIN_WEIGHT	1e-3	/* smaller components join a mode */
 #define TIERS_SYS_SD		0.01	/* floor on a hit fraction's sd */
 #define TIERS_MAX_RCHI2		9.0	/* misfit allowed, chi2 / dof */
@@ -340,6 +343,7 @@ tiers_modes(struct tiers_work *wk, struct tiers_result *r)
 		if (j > 0 &&
 		    tiers_separation(g->mu[j - 1], g->sigma[j - 1], g->mu[j],
 		    g->sigma[j]) >= TIERS_SEPARATION &&
+		    g->mu[j] - g->mu[j - 1] >= log(TIERS_MIN_RATIO) &&
 		    g->weight[j - 1] >= TIERS_MIN_WEIGHT &&
 		    g->weight[j] >= TIERS_MIN_WEIGHT)
 			m++;

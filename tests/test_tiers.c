@@ -117,6 +117,33 @@ t_models(void **state)
  * Several seeds of the three levels and of a single store, with enough
  * reads a point that +-5% is three standard errors for the second tier.
  */
+/*
+ * Two places whose latencies are 12% apart (a real disk drifting between
+ * points looked like this under load) are one place, not a cache in front
+ * of a store: tiers need medians at least 1.5x apart.
+ */
+static void
+t_close_places(void **state)
+{
+	static const struct t_model close = { 3, {
+	    { 245 * MiB, 1.4, 0.3, 0 },
+	    { 432 * MiB, 53, 0.05, 0 },
+	    { 0, 60, 0.05, 0 } }, 0 };
+	struct tiers_result	 r;
+	struct point		*pts;
+
+	(void)state;
+	tiers_result_init(&r);
+	pts = t_scan(&close, 64 * MiB, 2 * GiB, 16, 1500, 7);
+	assert_int_equal(tiers_analyse(pts, 16, &r), 0);
+	if (r.ntiers != 1)
+		fail_msg("%zu tiers, want 1 (note: %s)", r.ntiers, r.note);
+	assert_true(fabs((double)r.tier[0].capacity_bytes / (245 * MiB) - 1) <
+	    0.05);
+	t_free_points(pts, 16);
+	tiers_result_free(&r);
+}
+
 static void
 t_seeds(void **state)
 {
@@ -342,6 +369,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_models),
+		cmocka_unit_test(t_close_places),
 		cmocka_unit_test(t_seeds),
 		cmocka_unit_test(t_fractions_per_point),
 		cmocka_unit_test(t_disagree),
