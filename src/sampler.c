@@ -321,8 +321,11 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 			stats_add(&cur, (double)q.done[i].lat_ns);
 			tick_lat += (double)q.done[i].lat_ns;
 			if (cur.n == batch_len) {
+				/* The CI only moves when a batch closes. */
 				stats_add(&batches, stats_mean(&cur));
 				stats_init(&cur);
+				if (batches.n >= 2)
+					pt->ci95_rel = stats_ci95_rel(&batches);
 			}
 		}
 		tick_ios += (uint64_t)n;
@@ -348,13 +351,9 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 		if (elapsed >= sp->max_time_s)
 			stop = 1;
 		else if (!sp->fixed_time && pt->hist->count >= min_ios &&
-		    elapsed >= sp->min_time_s && batches.n >= 2) {
-			pt->ci95_rel = stats_ci95_rel(&batches);
+		    elapsed >= sp->min_time_s)
 			stop = pt->ci95_rel <= sp->precision;
-		}
 	}
-	if (batches.n >= 2)
-		pt->ci95_rel = stats_ci95_rel(&batches);
 	pt->ios = pt->hist->count;
 	pt->seconds = (double)(last_done - t0) / 1e9;
 	pt->iops = pt->seconds > 0 ? (double)pt->ios / pt->seconds : 0;
