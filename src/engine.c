@@ -25,13 +25,6 @@ engine_find(const char *name)
 	return (NULL);
 }
 
-/* The user-selectable engines, for messages and --help. */
-const char *
-engine_names(void)
-{
-	return ("io_uring, psync");
-}
-
 /* Open an engine; see engine.h for the fallback rule. */
 int
 engine_open(struct engine *e, const char *name, struct target *t,

@@ -54,8 +54,6 @@ struct engine_ops {
 
 /* The engine called name ("io_uring", "psync", "sim"), or NULL. */
 const struct engine_ops *engine_find(const char *);
-/* Comma-separated list of engine names, for messages. */
-const char	*engine_names(void);
 
 /*
  * Open engine name on target with iodepth slots of max_bs bytes.  When
