@@ -105,6 +105,30 @@ fit_logsumexp(const double *ld, size_t k)
 }
 
 /*
+ * M step of EM for the shapes: each component's mean moves by the
+ * responsibility-weighted mean offset sd/sw (offsets were taken from the
+ * old mean), its sigma is the weighted sd, at least min_sigma.  Returns -1
+ * if a component holds almost none of total.
+ */
+static int
+fit_gmm_mstep(struct fit_gmm *g, size_t k, const double *sw,
+    const double *sd, const double *sdd, double total, double min_sigma)
+{
+	double	mean, d;
+	size_t	j;
+
+	for (j = 0; j < k; j++) {
+		if (sw[j] <= 1e-9 * total)
+			return (-1);
+		mean = sd[j] / sw[j];
+		g->mu[j] += mean;
+		d = sdd[j] / sw[j] - mean * mean;
+		g->sigma[j] = d > min_sigma * min_sigma ? sqrt(d) : min_sigma;
+	}
+	return (0);
+}
+
+/*
  * EM from the start in g until the log-likelihood settles.  Returns 0, or -1
  * when a component loses all its weight.
  */
@@ -113,7 +137,7 @@ fit_gmm_em(const double *x, const double *w, size_t n, double min_sigma,
     int max_iter, struct fit_gmm *g)
 {
 	double	ld[FIT_GMM_MAX], sw[FIT_GMM_MAX], sd[FIT_GMM_MAX];
-	double	sdd[FIT_GMM_MAX], wt, lse, r, d, ll, prev = -INFINITY, mean;
+	double	sdd[FIT_GMM_MAX], wt, lse, r, d, ll, prev = -INFINITY;
 	double	lnorm[FIT_GMM_MAX];
 	size_t	i, j;
 	int	it;
@@ -148,16 +172,10 @@ fit_gmm_em(const double *x, const double *w, size_t n, double min_sigma,
 		if (it > 0 && fabs(ll - prev) <= FIT_EM_TOL * fabs(ll))
 			break;
 		prev = ll;
-		for (j = 0; j < g->k; j++) {
-			if (sw[j] <= 1e-9 * wt)
-				return (-1);
-			mean = sd[j] / sw[j];
-			g->mu[j] += mean;
-			d = sdd[j] / sw[j] - mean * mean;
-			g->sigma[j] = d > min_sigma * min_sigma ? sqrt(d) :
-			    min_sigma;
+		if (fit_gmm_mstep(g, g->k, sw, sd, sdd, wt, min_sigma) != 0)
+			return (-1);
+		for (j = 0; j < g->k; j++)
 			g->weight[j] = sw[j] / wt;
-		}
 	}
 	g->bic = -2 * g->loglik + (3.0 * g->k - 1) * log(wt);
 	fit_gmm_sort(g);
@@ -388,7 +406,7 @@ fit_gmm_groups(const double *x, const double *c, const size_t *off,
 {
 	double	lnorm[FIT_GMM_MAX], ld[FIT_GMM_MAX], sw[FIT_GMM_MAX];
 	double	sd[FIT_GMM_MAX], sdd[FIT_GMM_MAX], nw[FIT_GMM_MAX], total = 0;
-	double	ll, prev = -INFINITY, lse, r, d, n, mean, z;
+	double	ll, prev = -INFINITY, lse, r, d, n, z;
 	size_t	i, j, q, k = g->k;
 	int	it;
 
@@ -435,15 +453,8 @@ fit_gmm_groups(const double *x, const double *c, const size_t *off,
 		if (it > 0 && fabs(ll - prev) <= FIT_EM_TOL * fabs(ll))
 			break;
 		prev = ll;
-		for (j = 0; j < k; j++) {
-			if (sw[j] <= 1e-9 * total)
-				return (-1);
-			mean = sd[j] / sw[j];
-			g->mu[j] += mean;
-			d = sdd[j] / sw[j] - mean * mean;
-			g->sigma[j] = d > min_sigma * min_sigma ? sqrt(d) :
-			    min_sigma;
-		}
+		if (fit_gmm_mstep(g, k, sw, sd, sdd, total, min_sigma) != 0)
+			return (-1);
 	}
 	for (j = 0; j < k; j++)
 		g->weight[j] = total > 0 ? sw[j] / total : 0;
