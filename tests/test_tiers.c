@@ -357,8 +357,15 @@ t_point_enough(void **state)
 	t_point(&t_three, 1.6 * GiB, 64 * MiB, 400, &p);
 	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.02), 0);
 	free(p.hist);
+	/*
+	 * 1,000 reads pin the 78% hit fraction to 2%, but not the 22% of
+	 * the second class to 5%: every class's share counts.
+	 */
+	t_point(&t_three, 1.6 * GiB, 64 * MiB, 1000, &p);
+	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.05), 0);
+	free(p.hist);
 	t_point(&t_three, 1.6 * GiB, 64 * MiB, 5000, &p);
-	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.02), 1);
+	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.05), 1);
 	free(p.hist);
 	t_free_points(pts, 12);
 	tiers_result_free(&r);
