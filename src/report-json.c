@@ -133,6 +133,7 @@ report_json_scan(const struct scan_result *s)
 {
 	const struct tiers_result	*tr = &s->tiers;
 	const struct tier		*t;
+	const struct tiers_unexplained	*u;
 	json_t				*o, *a, *to, *b;
 	size_t				 i;
 
@@ -167,6 +168,20 @@ report_json_scan(const struct scan_result *s)
 	    tr->backing_p99_us : NAN));
 	report_json_set(o, "backing", b);
 	report_json_set(o, "note", report_json_str_or_null(tr->note));
+	a = json_array();
+	for (i = 0; i < tr->nunexplained; i++) {
+		u = &tr->unexplained[i];
+		to = json_object();
+		report_json_set(to, "lat_us_p50",
+		    report_json_real(u->lat_us_p50));
+		report_json_set(to, "share_max",
+		    report_json_real(u->share_max));
+		report_json_set(to, "from_ws_bytes",
+		    report_json_uint(u->from_ws));
+		report_json_set(to, "to_ws_bytes", report_json_uint(u->to_ws));
+		json_array_append_new(a, to);
+	}
+	report_json_set(o, "unexplained", a);
 	report_json_set(o, "points", report_json_points(s->points,
 	    s->npoints));
 	return (o);

@@ -372,6 +372,7 @@ report_load_scan(struct report_load *ld, const json_t *o,
 {
 	struct tiers_result	*tr = &s->tiers;
 	struct tier		*t;
+	struct tiers_unexplained *u;
 	json_t			*a, *e, *b;
 	char			 tp[64];
 	size_t			 i;
@@ -420,6 +421,27 @@ report_load_scan(struct report_load *ld, const json_t *o,
 	    &tr->backing_p99_us);
 	report_load_str(ld, o, "scan", "note", REPORT_OPTIONAL, tr->note,
 	    sizeof tr->note);
+	a = report_load_array(ld, o, "scan", "unexplained", REPORT_OPTIONAL);
+	json_array_foreach(a, i, e) {
+		snprintf(tp, sizeof tp, "scan.unexplained[%zu]", i);
+		if (!json_is_object(e)) {
+			report_load_fail(ld, tp, "", "expected an object, "
+			    "not %s", report_load_type(e));
+			return;
+		}
+		if (i == TIERS_MAX_UNEXPLAINED)
+			break;
+		u = &tr->unexplained[i];
+		report_load_real(ld, e, tp, "lat_us_p50", REPORT_REQUIRED,
+		    &u->lat_us_p50);
+		report_load_real(ld, e, tp, "share_max", REPORT_REQUIRED,
+		    &u->share_max);
+		report_load_uint(ld, e, tp, "from_ws_bytes", REPORT_REQUIRED,
+		    UINT64_MAX, &u->from_ws);
+		report_load_uint(ld, e, tp, "to_ws_bytes", REPORT_REQUIRED,
+		    UINT64_MAX, &u->to_ws);
+		tr->nunexplained = i + 1;
+	}
 	/* Without the flag, a result with any figure counts as analysed. */
 	if (analysed == -1)
 		analysed = tr->ntiers > 0 || !isnan(tr->backing_p50_us);
