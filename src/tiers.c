@@ -63,18 +63,18 @@
  *    The 95% interval of C comes from the chi2 profile (Student t, scaled
  *    up by the misfit), widened where classes overlap to +-1.96 sd of a
  *    bootstrap that redraws every bin count and refits the whole chain, as
- *    the shapes' error is shared by all points.  The candidate is a cache only if the curve fits
- *    (chi2 / dof <= 9), explains the data far better than a constant
- *    fraction (a device whose own latency is bimodal has fractions that do
- *    not depend on S), follows the law itself (min(1, (C / S)^alpha) fitted
- *    alongside must not put alpha clearly away from 1: a bimodal store
- *    behind a cache gives F = a + b C / S, alpha well below 1), and has an
- *    interval that excludes 0 and the largest ws scanned; when it reaches
- *    the largest ws from above half of it, the cache is reported as at
- *    least its interval's lower end.  The classes between two accepted
- *    boundaries make one tier; those after the last are the backing store.
- *    Latencies are quantiles of the pooled bins weighted by their
- *    responsibilities for the tier's classes.
+ *    the shapes' error is shared by all points.  The candidate is a cache
+ *    only if the curve fits (chi2 / dof <= 9), explains the data far better
+ *    than a constant fraction (a device whose own latency is bimodal has
+ *    fractions that do not depend on S), follows the law itself (min(1,
+ *    (C / S)^alpha) fitted alongside must not put alpha clearly away from
+ *    1: a bimodal store behind a cache gives F = a + b C / S, alpha well
+ *    below 1), and has an interval that excludes 0 and the largest ws
+ *    scanned; when it reaches the largest ws from above half of it, the
+ *    cache is reported as at least its interval's lower end.  The classes
+ *    between two accepted boundaries make one tier; those after the last
+ *    are the backing store.  Latencies are quantiles of the pooled bins
+ *    weighted by their responsibilities for the tier's classes.
  * 4. Cross-check.  PELT (L2 cost) segments the mean ln(latency) of the points
  *    in ws order.  Under the model that series is flat up to the smallest
  *    cache and moves towards the backing latency beyond it, so the two
@@ -85,21 +85,23 @@
  *    most half the peaks on either side) sets classes of reads apart.  One
  *    whose share changes with ws is explained by a tier boundary in its
  *    valley, by moving with the main class of its tier or store (the one
- *    with the most reads where that tier's share peaks), or, beyond the
- *    backing store's main class, by growing with it (the store's slow
+ *    with the most reads where that tier's share peaks) at all but two
+ *    points, by a median within 1.5x of that class's (one place whose
+ *    latency shifted with the load, as a throttled disk's does), or, beyond
+ *    the backing store's main class, by growing with it (the store's slow
  *    tail).  Any other is reported, and the analysis is not trusted.
  */
 
 #define TIERS_BIN		0.02	/* ln units: bins of the reads */
 #define TIERS_SMOOTH		0.05	/* ln units: pooled density kernel */
-#define TIERS_CUT_STEP		0.05	/* ln units: cuts tried this far apart */
+#define TIERS_CUT_STEP		0.05	/* ln units between cuts tried */
 #define TIERS_CUT_GRID		40	/* capacities tried per cut */
 #define TIERS_CUT_RCHI2		16.0	/* a cut's law may misfit this much */
 #define TIERS_CUT_SPLIT		0.7	/* a - b: reads set apart by a cut */
 #define TIERS_CUT_SHARE		0.05	/* either side: of some point's reads */
-#define TIERS_CUT_MIN_READS	20	/* a point's reads in a range, to count */
-#define TIERS_CUT_FREE		5	/* fewer points: the law, no overlap */
-#define TIERS_CUT_NEAR		0.9	/* cuts gaining this much of the best */
+#define TIERS_CUT_MIN_READS	20	/* reads in a range to count a point */
+#define TIERS_CUT_FREE		5	/* fewer points: the plain law */
+#define TIERS_CUT_NEAR		0.9	/* cuts scoring this much of the best */
 #define TIERS_CUT_APART		1.1	/* capacities this far apart */
 #define TIERS_MIN_RATIO		1.5	/* latency ratio between places */
 #define TIERS_INIT_ITER		20	/* an overlapping class's first EM */
@@ -130,10 +132,11 @@
 #define TIERS_VALLEY		0.5	/* valley: at most this of its peaks */
 #define TIERS_HARD		0.3	/* a valley this deep parts classes */
 #define TIERS_MOVES		0.1	/* a share off by this moves apart, */
+#define TIERS_APART_POINTS	3	/* at this many points */
 #define TIERS_TOGETHER		0.3	/* or within 30% of it: one place */
 #define TIERS_TAIL_TOP		0.8	/* a slow tail holds this of its most at
 					   the largest ws */
-#define TIERS_GROWS		0.1	/* a class grows from this of its most */
+#define TIERS_GROWS		0.1	/* grows from this of its largest */
 
 /* Per-point bins: count of each nonzero bin. */
 struct tiers_pt {
@@ -177,8 +180,8 @@ struct tiers_work {
 	double		*f;		/* [m * nb + j] class shapes */
 	double		*pw;		/* [p * k + m] point shares */
 	double		*s;		/* ws / max ws of each point */
-	double		*bvar;		/* [i * np + p] variance of point p's
-					   fraction of reads in classes [0, i] */
+	double		*bvar;		/* [i * np + p] variance of point
+					   p's fraction in classes [0, i] */
 	double		*modew;		/* [m * nb + j] counts per class */
 };
 
@@ -215,6 +218,14 @@ tiers_cmp_pt(const void *a, const void *b)
 	if (pa->p->ws_bytes != pb->p->ws_bytes)
 		return (pa->p->ws_bytes < pb->p->ws_bytes ? -1 : 1);
 	return ((pa->p > pb->p) - (pa->p < pb->p));
+}
+
+static int
+tiers_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
 }
 
 static int
@@ -1477,6 +1488,14 @@ tiers_seg_share(const struct tiers_work *wk, const struct tiers_seg *g,
 	    wk->pt[p].n);
 }
 
+/* The median ln(ns) of the pooled reads of segment g. */
+static double
+tiers_seg_median(const struct tiers_work *wk, const struct tiers_seg *g)
+{
+	return (tiers_quantile(wk->x + g->lo, wk->w + g->lo, g->hi - g->lo,
+	    0.5));
+}
+
 /* Join segment i and i + 1 of n; returns n - 1. */
 static size_t
 tiers_seg_join(const struct tiers_work *wk, struct tiers_seg *g, size_t n,
@@ -1576,34 +1595,37 @@ tiers_bin_group(const struct tiers_work *wk, const struct tiers_result *r,
 }
 
 /*
- * Whether segment x moves with segment lead of its group: at every point,
- * x's share is within TIERS_MOVES (or TIERS_TOGETHER of itself) of what
- * lead's predicts, their ratio taken over the points where lead holds
- * TIERS_CUT_SHARE or more.
+ * Whether segment x moves with segment lead of its group: x's share is
+ * within TIERS_MOVES (or TIERS_TOGETHER of itself) of what lead's predicts,
+ * by the median ratio of the two over the points where lead holds
+ * TIERS_CUT_SHARE or more, at all points but fewer than TIERS_APART_POINTS
+ * (a place whose latency shifts at a point splits over a valley there, but
+ * does not move apart over a range of working sets as a cache does).
  */
 static int
 tiers_seg_together(const struct tiers_work *wk, const struct tiers_seg *x,
     const struct tiers_seg *lead)
 {
-	double	sx = 0, sm = 0, rho, a, b;
-	size_t	p;
+	double	*ratio, rho, a, b;
+	size_t	 p, n = 0, apart = 0;
 
+	ratio = xcalloc(wk->np, sizeof *ratio);
 	for (p = 0; p < wk->np; p++) {
 		b = tiers_seg_share(wk, lead, p);
-		if (b < TIERS_CUT_SHARE)
-			continue;
-		sx += tiers_seg_share(wk, x, p);
-		sm += b;
+		if (b >= TIERS_CUT_SHARE)
+			ratio[n++] = tiers_seg_share(wk, x, p) / b;
 	}
-	rho = sm > 0 ? sx / sm : 0;
+	qsort(ratio, n, sizeof *ratio, tiers_cmp_double);
+	rho = n == 0 ? 0 : (ratio[(n - 1) / 2] + ratio[n / 2]) / 2;
+	free(ratio);
 	for (p = 0; p < wk->np; p++) {
 		a = tiers_seg_share(wk, x, p);
 		b = tiers_seg_share(wk, lead, p);
 		if (fabs(a - rho * b) > TIERS_MOVES &&
 		    fabs(a - rho * b) > TIERS_TOGETHER * a)
-			return (0);
+			apart++;
 	}
-	return (1);
+	return (apart < TIERS_APART_POINTS);
 }
 
 /*
@@ -1654,6 +1676,10 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 			if (g[i].group != grp || &g[i] == lead ||
 			    tiers_seg_together(wk, &g[i], lead))
 				continue;
+			/* Medians close: one place whose latency shifted. */
+			if (fabs(tiers_seg_median(wk, &g[i]) -
+			    tiers_seg_median(wk, lead)) < log(TIERS_MIN_RATIO))
+				continue;
 			/* The store's slow tail grows up to the top. */
 			if (grp == -1 && g[i].lo > lead->lo &&
 			    tiers_seg_share(wk, &g[i], wk->np - 1) >=
@@ -1670,8 +1696,7 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 			    TIERS_GROWS * g[i].share_max; pfrom++)
 				;
 			u = &r->unexplained[r->nunexplained++];
-			u->lat_us_p50 = exp(tiers_quantile(wk->x + g[i].lo,
-			    wk->w + g[i].lo, g[i].hi - g[i].lo, 0.5)) / 1000;
+			u->lat_us_p50 = exp(tiers_seg_median(wk, &g[i])) / 1000;
 			u->share_max = g[i].share_max;
 			u->from_ws = wk->pt[pfrom].p->ws_bytes;
 			u->to_ws = wk->pt[pmax].p->ws_bytes;
