@@ -81,8 +81,8 @@
  *    methods agree when there is no shift without a cache and no cache
  *    without a shift, no shift before the smallest cache's interval, and a
  *    shift within [C, 4C] of every cache.
- * 5. Nothing silent.  Every valley of the pooled histogram (smoothed, at
- *    most half the peaks on either side) sets classes of reads apart.  One
+ * 5. Nothing silent.  Every deep valley of the pooled histogram (smoothed,
+ *    below 0.3 of the lower peak either side) sets classes of reads apart.  One
  *    whose share changes with ws is explained by a tier boundary in its
  *    valley, by moving with the main class of its tier or store (the one
  *    with the most reads where that tier's share peaks) at all but two
@@ -129,8 +129,8 @@
 #define TIERS_BOOT_REPS		16	/* bootstrap replicates */
 #define TIERS_BOOT_ITER		20	/* EM rounds of a replicate */
 #define TIERS_BOOT_SEED		0x7469657273ULL	/* fixed: pure function */
-#define TIERS_VALLEY		0.5	/* valley: at most this of its peaks */
-#define TIERS_HARD		0.3	/* a valley this deep parts classes */
+#define TIERS_HARD		0.3	/* a valley this deep (of the lower of
+					   its peaks) parts classes */
 #define TIERS_MOVES		0.1	/* a share off by this moves apart, */
 #define TIERS_APART_POINTS	3	/* at this many points */
 #define TIERS_TOGETHER		0.3	/* or within 30% of it: one place */
@@ -1518,7 +1518,7 @@ tiers_seg_join(const struct tiers_work *wk, struct tiers_seg *g, size_t n,
  * local minimum of the smoothed density (and every gap), then join each
  * segment holding less than TIERS_CUT_SHARE of every point's reads to its
  * neighbour across the shallower minimum, then any two whose minimum is
- * above TIERS_VALLEY of the lower peak.  g holds wk->nb entries; returns
+ * above TIERS_HARD of the lower peak.  g holds wk->nb entries; returns
  * how many segments.
  */
 static size_t
@@ -1565,7 +1565,7 @@ tiers_segments(const struct tiers_work *wk, struct tiers_seg *g)
 			break;
 		}
 		if (best == n) {
-			worst = TIERS_VALLEY;
+			worst = TIERS_HARD;
 			for (i = 0; i + 1 < n; i++) {
 				r = g[i].valley / fmin(g[i].peak,
 				    g[i + 1].peak);

@@ -217,11 +217,12 @@ fio_at() {
 }
 
 # classes NAME [EDGE1 EDGE2]: fio's reads in three classes, parted at the
-# edges (ns) given or else at the lowest bin between the three highest
-# peaks of the log-latency histogram (20 bins a decade, each peak half a
-# decade from any higher one).  Prints the fraction of reads in class 1,
-# in classes 1 and 2, each class's median (us, from fio's own bins), the
-# reads and the edges.
+# edges (ns) given or else at the two deepest valleys of the log-latency
+# histogram (20 bins a decade; a bin's depth is its count over the lower of
+# the highest counts on either side, each at least 1% of the reads; the
+# second half a decade from the first).  Prints the fraction of reads in
+# class 1, in classes 1 and 2, each class's median (us, from fio's own
+# bins), the reads and the edges.
 classes_awk='
 {
 	v[NR] = $1; c[NR] = $2; n += $2
@@ -229,28 +230,29 @@ classes_awk='
 	if (NR == 1) lo = b
 	hi = b
 }
-function peaks(	k, b, j, ok, best, at, t, i, m) {
+function valleys(	b, L, R, k, best, at, m, r, t) {
 	for (b = lo; b <= hi; b++) h[b] += 0
-	for (k = 0; k < 3; k++) {
-		best = -1
-		for (b = lo; b <= hi; b++) {
-			ok = 1
-			for (j = 0; j < k; j++)
-				if (b - pk[j] < 10 && pk[j] - b < 10) ok = 0
-			if (ok && h[b] > best) { best = h[b]; at = b }
-		}
-		pk[k] = at
-	}
-	for (i = 0; i < 3; i++) for (j = i + 1; j < 3; j++)
-		if (pk[j] < pk[i]) { t = pk[i]; pk[i] = pk[j]; pk[j] = t }
+	L[lo] = h[lo]
+	for (b = lo + 1; b <= hi; b++) L[b] = L[b - 1] > h[b] ? L[b - 1] : h[b]
+	R[hi] = h[hi]
+	for (b = hi - 1; b >= lo; b--) R[b] = R[b + 1] > h[b] ? R[b + 1] : h[b]
 	for (k = 0; k < 2; k++) {
-		m = pk[k]
-		for (b = pk[k]; b <= pk[k + 1]; b++) if (h[b] < h[m]) m = b
-		edge[k] = 10 ^ (m / 20)
+		best = 2
+		for (b = lo + 1; b < hi; b++) {
+			if (k == 1 && b - vv[0] < 10 && vv[0] - b < 10) continue
+			m = L[b] < R[b] ? L[b] : R[b]
+			if (m > n / 100 && h[b] / m < best) {
+				best = h[b] / m
+				at = b
+			}
+		}
+		vv[k] = at
 	}
+	if (vv[1] < vv[0]) { t = vv[0]; vv[0] = vv[1]; vv[1] = t }
+	for (k = 0; k < 2; k++) edge[k] = 10 ^ (vv[k] / 20)
 }
 END {
-	if (e1 == "") peaks()
+	if (e1 == "") valleys()
 	else { edge[0] = e1; edge[1] = e2 }
 	edge[2] = 1e300
 	for (i = 1; i <= NR; i++) {
@@ -380,7 +382,9 @@ echo "fio after the scan: cache hits at ~$q1 us and ~$q2 us"
 # 3. The verdict.  Cache 1's truth gains what fio held more than tierprobe.
 # A tier's p50 is compared with the nearer of fio's two measurements, and a
 # microsecond-fast one within 0.5 us too (the two programs' own time per
-# read differs by a few hundred nanoseconds).
+# read differs by a few hundred nanoseconds).  The disk's p50 moves by a
+# quarter between runs here (a shared virtual disk, and the cap's stalls):
+# within 35%, which still tells it from a cache's.
 truth1=$(awk -v f="$f1" -v ws=$maxws -v a="$other_fio" -v b="$other_tp" \
     'BEGIN { printf "%.0f", f * ws * 1048576 + (a - b) * 1024 }')
 truth2=$(awk -v f="$f12" -v ws=$maxws \
@@ -399,7 +403,7 @@ within "cache 2 MiB" "$(jq '.scan.tiers[1].capacity_bytes / 1048576' "$r")" \
     "$(awk -v t="$truth2" 'BEGIN { print t / 1048576 }')" 10
 within "cache 1 p50 us" "$t1" "$(near "$t1" "$p1" "$q1")" 20 0.5
 within "cache 2 p50 us" "$t2" "$(near "$t2" "$p2" "$q2")" 20
-within "disk p50 us" "$(jq '.scan.backing.lat_us_p50' "$r")" "$p3" 20
+within "disk p50 us" "$(jq '.scan.backing.lat_us_p50' "$r")" "$p3" 35
 
 # 4. With io_uring, the default: never a silent merge.  Either the same
 # two caches, or the report says a class of reads is unexplained, and that
