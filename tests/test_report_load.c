@@ -79,7 +79,9 @@ test_bad_files(void **state)
 		    " 3}}", "tool.version: expected a string, not an integer" },
 		{ T_HEAD "}", "" },
 		{ T_HEAD ", \"interrupted\": \"no\"}", "duplicate" },
-		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"points\": {}}}",
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [], "
+		    "\"backing\": {\"lat_us_p50\": null, \"lat_us_p99\": null}, "
+		    "\"points\": {}}}",
 		    "scan.points: expected an array, not an object" },
 		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [], "
 		    "\"backing\": {\"lat_us_p50\": null, \"lat_us_p99\": null}, "
