@@ -186,15 +186,6 @@ report_json_value(const struct report_schema_key *k, const void *obj)
 	return (report_json_types[k->type](k, obj));
 }
 
-static json_t *
-report_json_build(const struct report *r)
-{
-	json_t	*root = json_object();
-
-	report_json_keys(&report_schema_root, r, root);
-	return (root);
-}
-
 /* JSON to a stream (one document and a newline).  Returns 0 or -1. */
 int
 report_json_dump(const struct report *r, FILE *f)
@@ -202,7 +193,8 @@ report_json_dump(const struct report *r, FILE *f)
 	json_t	*root;
 	int	 rc;
 
-	root = report_json_build(r);
+	root = json_object();
+	report_json_keys(&report_schema_root, r, root);
 	rc = json_dumpf(root, f, REPORT_JSON_FLAGS);
 	json_decref(root);
 	if (rc != 0 || fputc('\n', f) == EOF || fflush(f) != 0 || ferror(f))

@@ -55,6 +55,16 @@ report_load_member(const struct report_schema_key *k, void *obj)
 	return ((char *)obj + k->offset);
 }
 
+/* Zeroed structs for the pointer member; returns them. */
+static void *
+report_load_alloc(void *member, size_t n, size_t size)
+{
+	void	**pp = member;
+
+	*pp = xcalloc(n, size);
+	return (*pp);
+}
+
 /* A whole number in the range of the member; null or absent give 0. */
 static void
 report_load_uint(struct report_load *ld, const struct report_schema_key *k,
@@ -122,8 +132,8 @@ report_load_bool(struct report_load *ld, const struct report_schema_key *k,
 }
 
 /*
- * A string, null or absent; "" leaves the member as it is (zeroed, or set
- * by an ALIAS key read before).  A POINTER string is never left NULL.
+ * A string.  Null, absent or "" leave the member as it is: zeroed, or set
+ * by an ALIAS key read before.  A POINTER string is never left NULL.
  */
 static void
 report_load_string(struct report_load *ld,
@@ -205,10 +215,8 @@ report_load_object(struct report_load *ld,
 		    report_schema_json_type(v));
 		return;
 	}
-	if (k->flags & REPORT_SCHEMA_POINTER) {
-		*(void **)p = xcalloc(1, k->sub->size);
-		p = *(void **)p;
-	}
+	if (k->flags & REPORT_SCHEMA_POINTER)
+		p = report_load_alloc(p, 1, k->sub->size);
 	report_load_keys(ld, k->sub, v, p, key);
 }
 
@@ -235,10 +243,8 @@ report_load_array(struct report_load *ld, const struct report_schema_key *k,
 		report_load_fail(ld, key, "more than %zu elements", k->max);
 		return;
 	}
-	if (k->flags & REPORT_SCHEMA_POINTER) {
-		*(void **)p = xcalloc(n, k->sub->size);
-		p = *(void **)p;
-	}
+	if (k->flags & REPORT_SCHEMA_POINTER)
+		p = report_load_alloc(p, n, k->sub->size);
 	*count = n;
 	json_array_foreach(v, i, e) {
 		snprintf(ekey, sizeof ekey, "%s[%zu]", key, i);
@@ -291,8 +297,7 @@ report_load_keys(struct report_load *ld, const struct report_schema *t,
 				if (json_object_get(o, k->sub->keys[0].name) ==
 				    NULL)
 					continue;
-				*(void **)p = xcalloc(1, k->sub->size);
-				p = *(void **)p;
+				p = report_load_alloc(p, 1, k->sub->size);
 			}
 			report_load_keys(ld, k->sub, o, p, prefix);
 			continue;
