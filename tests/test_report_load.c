@@ -110,8 +110,9 @@ test_bad_files(void **state)
 		    "\"io_accounting_bytes\": null, \"iops_limit\": \"fast\"}}",
 		    "limits.iops_limit: \"fast\" is not unknown, cap, "
 		    "unsaturated, cpu or queue" },
-		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [{}, {}, "
-		    "{}, {}, {}]}}", "scan.tiers: more than 4 elements" },
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, "
+		    "\"tiers\": [{}, {}, {}, {}, {}]}}",
+		    "scan.tiers: more than 4 elements" },
 		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [7]}}",
 		    "scan.tiers[0]: expected an object, not an integer" },
 		{ T_HEAD ", \"config\": {\"seed\": \"12x\"}}",

@@ -28,7 +28,8 @@
 #include "t_report.h"
 #include "xmalloc.h"
 
-#define T_FLAGS	(JSON_INDENT(2) | JSON_REAL_PRECISION(6) | JSON_ENSURE_ASCII)
+#define T_FLAGS	(JSON_INDENT(2) | JSON_REAL_PRECISION(6) | \
+	JSON_ENSURE_ASCII)
 #define T_MAX	1024
 
 /* A simulated volume that makes every section of a report appear. */
@@ -72,9 +73,9 @@ struct t_man {
 /* What a walk of the table met. */
 struct t_walk {
 	struct t_man			*man;
-	const struct report_schema	*table[64];	/* documented once */
+	const struct report_schema	*table[64]; /* documented once */
 	size_t				 ntables;
-	const struct report_schema_key	*row[T_MAX];	/* in the report */
+	const struct report_schema_key	*row[T_MAX]; /* in the report */
 	size_t				 nrows;
 	int				 errors;
 };
@@ -191,8 +192,9 @@ t_documented(struct t_walk *w, const struct report_schema *t,
 		snprintf(name, sizeof name, "%s%s", prefix, k->name);
 		if (!t_man_has(w->man, name, section) &&
 		    k->type != REPORT_SCHEMA_OBJECT)
-			t_error(w, "%s: not documented in tierprobe-report.5%s%s",
-			    name, section != NULL ? " under .Ss " : "",
+			t_error(w, "%s: not documented in "
+			    "tierprobe-report.5%s%s", name,
+			    section != NULL ? " under .Ss " : "",
 			    section != NULL ? section : "");
 		if (k->sub == NULL)
 			continue;
@@ -340,21 +342,55 @@ t_teardown(void **state)
 	return (0);
 }
 
-/* Rows a walker can follow: sizes fit the type, names unique, docs. */
+/* The unit a key's name gives (tierprobe-report.5), or NULL. */
+static const char *
+t_unit_of_name(const char *name)
+{
+	static const struct {
+		const char	*suffix;
+		const char	*unit;
+	} units[] = {
+		{ "_bytes_per_s", "bytes/s" }, { "_per_s", "bytes/s" },
+		{ "_bytes", "bytes" }, { "_us", "us" }, { "_ns", "ns" },
+		{ "_s", "s" }, { "_kb", "KiB" }, { "_iops", "IOPS" },
+		{ "_ios", "I/Os" },
+	};
+	size_t	i, n = strlen(name), len;
+
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		len = strlen(units[i].suffix);
+		if (n > len && strcmp(name + n - len, units[i].suffix) == 0)
+			return (units[i].unit);
+	}
+	return (NULL);
+}
+
+/*
+ * Rows a walker can follow: sizes fit the type, names unique, hooks in
+ * pairs, and the unit the name says.
+ */
 static void
-t_table_sane(const struct report_schema *t, int *errors)
+t_table_sane(struct t_walk *w, const struct report_schema *t)
 {
 	const struct report_schema_key	*k;
+	const char			*unit;
 	size_t				 i;
 
+	if (t_table_seen(w, t))
+		return;
 	for (i = 0; i < t->nkeys; i++) {
 		k = &t->keys[i];
+		unit = k->name != NULL && k->type != REPORT_SCHEMA_OBJECT ?
+		    t_unit_of_name(k->name) : NULL;
+		if (unit != NULL && (k->unit == NULL ||
+		    strcmp(unit, k->unit) != 0))
+			t_error(w, "%s.%s: unit %s, the name says %s", t->name,
+			    k->name, k->unit != NULL ? k->unit : "none", unit);
 		if ((k->get == NULL) != (k->set == NULL) ||
 		    (k->name == NULL) != ((k->flags & REPORT_SCHEMA_INLINE) !=
 		    0) || (k->name != NULL && t_find(t, k->name) != k)) {
-			fprintf(stderr, "%s: row %zu: hooks, name or a "
-			    "duplicate\n", t->name, i);
-			(*errors)++;
+			t_error(w, "%s: row %zu: hooks, name or a duplicate",
+			    t->name, i);
 			continue;
 		}
 		if (k->get != NULL)
@@ -387,25 +423,25 @@ t_table_sane(const struct report_schema *t, int *errors)
 		case REPORT_SCHEMA_OBJECT:
 		case REPORT_SCHEMA_ARRAY:
 			if (k->sub != NULL) {
-				t_table_sane(k->sub, errors);
+				t_table_sane(w, k->sub);
 				continue;
 			}
 			break;
 		}
-		fprintf(stderr, "%s.%s: size %zu, word or sub does not fit "
-		    "its type\n", t->name, k->name, k->size);
-		(*errors)++;
+		t_error(w, "%s.%s: size %zu, word or sub does not fit its "
+		    "type", t->name, k->name, k->size);
 	}
 }
 
 static void
 test_table_sane(void **state)
 {
-	int	errors = 0;
+	struct t_walk	w;
 
 	(void)state;
-	t_table_sane(&report_schema_root, &errors);
-	assert_int_equal(errors, 0);
+	memset(&w, 0, sizeof w);
+	t_table_sane(&w, &report_schema_root);
+	assert_int_equal(w.errors, 0);
 }
 
 /*
