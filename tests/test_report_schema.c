@@ -70,14 +70,18 @@ struct t_man {
 	int	 used[T_MAX];
 };
 
+/* A set of pointers. */
+struct t_set {
+	size_t		 n;
+	const void	*p[T_MAX];
+};
+
 /* What a walk of the table met. */
 struct t_walk {
-	struct t_man			*man;
-	const struct report_schema	*table[64]; /* documented once */
-	size_t				 ntables;
-	const struct report_schema_key	*row[T_MAX]; /* in the report */
-	size_t				 nrows;
-	int				 errors;
+	struct t_man	*man;
+	struct t_set	 tables;	/* documented or checked once */
+	struct t_set	 rows;		/* in the full report */
+	int		 errors;
 };
 
 static void
@@ -154,15 +158,24 @@ t_man_has(struct t_man *m, const char *name, const char *section)
 }
 
 static int
-t_table_seen(struct t_walk *w, const struct report_schema *t)
+t_set_has(const struct t_set *set, const void *p)
 {
 	size_t	i;
 
-	for (i = 0; i < w->ntables; i++)
-		if (w->table[i] == t)
+	for (i = 0; i < set->n; i++)
+		if (set->p[i] == p)
 			return (1);
-	assert_true(w->ntables < sizeof w->table / sizeof w->table[0]);
-	w->table[w->ntables++] = t;
+	return (0);
+}
+
+/* Whether p was in the set; it is now. */
+static int
+t_set_add(struct t_set *set, const void *p)
+{
+	if (t_set_has(set, p))
+		return (1);
+	assert_true(set->n < T_MAX);
+	set->p[set->n++] = p;
 	return (0);
 }
 
@@ -178,7 +191,7 @@ t_documented(struct t_walk *w, const struct report_schema *t,
 	char				 name[256], sub[300];
 	size_t				 i;
 
-	if (t_table_seen(w, t))
+	if (t_set_add(&w->tables, t))
 		return;
 	for (i = 0; i < t->nkeys; i++) {
 		k = &t->keys[i];
@@ -225,18 +238,6 @@ t_find(const struct report_schema *t, const char *name)
 	return (NULL);
 }
 
-static void
-t_row_met(struct t_walk *w, const struct report_schema_key *k)
-{
-	size_t	i;
-
-	for (i = 0; i < w->nrows; i++)
-		if (w->row[i] == k)
-			return;
-	assert_true(w->nrows < T_MAX);
-	w->row[w->nrows++] = k;
-}
-
 /* Every key of the JSON object o (at path) is a row of t. */
 static void
 t_keys_in_table(struct t_walk *w, const struct report_schema *t,
@@ -254,7 +255,7 @@ t_keys_in_table(struct t_walk *w, const struct report_schema *t,
 			t_error(w, "%s: in the report, not in the table", p);
 			continue;
 		}
-		t_row_met(w, k);
+		t_set_add(&w->rows, k);
 		if (k->type == REPORT_SCHEMA_OBJECT)
 			t_keys_in_table(w, k->sub, v, p);
 		if (k->type != REPORT_SCHEMA_ARRAY || k->sub == NULL)
@@ -274,7 +275,7 @@ t_rows_met(struct t_walk *w, const struct report_schema *t,
 {
 	const struct report_schema_key	*k;
 	char				 name[256];
-	size_t				 i, j;
+	size_t				 i;
 
 	for (i = 0; i < t->nkeys; i++) {
 		k = &t->keys[i];
@@ -283,9 +284,7 @@ t_rows_met(struct t_walk *w, const struct report_schema *t,
 			continue;
 		}
 		snprintf(name, sizeof name, "%s%s", prefix, k->name);
-		for (j = 0; j < w->nrows && w->row[j] != k; j++)
-			continue;
-		if (j == w->nrows)
+		if (!t_set_has(&w->rows, k))
 			t_error(w, "%s: not in the full report (make the "
 			    "test's run produce it)", name);
 		else if (k->sub != NULL) {
@@ -376,7 +375,7 @@ t_table_sane(struct t_walk *w, const struct report_schema *t)
 	const char			*unit;
 	size_t				 i;
 
-	if (t_table_seen(w, t))
+	if (t_set_add(&w->tables, t))
 		return;
 	for (i = 0; i < t->nkeys; i++) {
 		k = &t->keys[i];
