@@ -44,8 +44,10 @@
  * any key the page misses or the round trip loses.  A table reached from
  * several places is documented once, under the path of its first use
  * (or in its own man_section).  A new per-tier key is one row in
- * report_schema_tier_keys.  New keys keep schema_version; changing the
- * meaning of one raises it.
+ * report_schema_tier_keys.  A section whose shape no table can say is one
+ * OBJECT | POINTER row with a get/set pair and no sub (its keys are then
+ * the pair's to document and test).  New keys keep schema_version;
+ * changing the meaning of one raises it.
  */
 
 #define AT(type, member) \

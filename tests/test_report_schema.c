@@ -256,10 +256,12 @@ t_keys_in_table(struct t_walk *w, const struct report_schema *t,
 			continue;
 		}
 		t_set_add(&w->rows, k);
-		if (k->type == REPORT_SCHEMA_OBJECT)
-			t_keys_in_table(w, k->sub, v, p);
-		if (k->type != REPORT_SCHEMA_ARRAY || k->sub == NULL)
+		if (k->sub == NULL)
 			continue;
+		if (k->type == REPORT_SCHEMA_OBJECT) {
+			t_keys_in_table(w, k->sub, v, p);
+			continue;
+		}
 		json_array_foreach(v, i, e) {
 			snprintf(p, sizeof p, "%s%s%s[%zu]", path,
 			    *path ? "." : "", name, i);
@@ -632,7 +634,7 @@ t_change_all(struct t_walk *w, json_t *root, const struct report_schema *t,
 		if ((k = t_find(t, name)) == NULL)
 			continue;
 		p->key[p->n++] = k->name;
-		if (k->type == REPORT_SCHEMA_OBJECT)
+		if (k->type == REPORT_SCHEMA_OBJECT && k->sub != NULL)
 			t_change_all(w, root, k->sub, v, p);
 		else if (k->type == REPORT_SCHEMA_ARRAY && k->sub != NULL &&
 		    json_array_size(v) > 0) {
