@@ -10,7 +10,8 @@
 #include "ceilings.h"
 #include "changepoint.h"
 #include "fit.h"
-#include "sampler.h"
+#include "point.h"
+#include "timeline.h"
 #include "xmalloc.h"
 
 /*

@@ -7,7 +7,8 @@
 #include <stdint.h>
 
 #include "ceilings.h"
-#include "sampler.h"
+#include "point.h"
+#include "timeline.h"
 
 struct rng;
 struct target;

@@ -11,7 +11,7 @@
 
 #include "progress.h"
 #include "report.h"
-#include "sampler.h"
+#include "point.h"
 #include "units.h"
 
 #define PROGRESS_REDRAW_S	0.1	/* at most ten redraws a second */

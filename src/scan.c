@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "hist.h"
 #include "progress.h"
+#include "sampler.h"
 #include "scan.h"
 #include "xmalloc.h"
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sampler.h"
+#include "point.h"
 #include "tiers.h"
 
 struct engine;

@@ -12,7 +12,7 @@
 #include "fit.h"
 #include "hist.h"
 #include "rng.h"
-#include "sampler.h"
+#include "point.h"
 #include "tiers.h"
 #include "units.h"
 #include "xmalloc.h"

@@ -16,8 +16,9 @@
 
 #include "ceilings.h"
 #include "fit.h"
+#include "point.h"
 #include "rng.h"
-#include "sampler.h"
+#include "timeline.h"
 
 #define T_SEEDS		20
 #define KiB		1024.0

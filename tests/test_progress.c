@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
+#include "point.h"
 #include "progress.h"
-#include "sampler.h"
 
 static void
 t_pt(struct point *p, uint64_t ws, unsigned qd)

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "engine.h"
+#include "point.h"
 #include "profiles.h"
 #include "rng.h"
 #include "sampler.h"

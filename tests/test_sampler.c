@@ -17,9 +17,11 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "point.h"
 #include "rng.h"
 #include "sampler.h"
 #include "target.h"
+#include "timeline.h"
 
 /* A virtual-time engine: every I/O takes lat_ns (+/- jitter). */
 struct t_engine {
