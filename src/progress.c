@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "progress.h"
-#include "report.h"
 #include "point.h"
 #include "units.h"
 
@@ -172,7 +171,7 @@ progress_update(const struct point *p, double elapsed, void *arg)
 	fprintf(progress.f, "\r\033[K%s %zu/%zu  %s  %s IOPS  p50 %s  "
 	    "elapsed %s  ETA %s", progress.phase, progress.i + 1, progress.n,
 	    progress_what(p, what, sizeof what),
-	    report_format_value(REPORT_UNIT_IOPS, p->iops, iops, sizeof iops),
+	    units_format_value(UNITS_IOPS, p->iops, iops, sizeof iops),
 	    isfinite(p->lat_us.p50) && p->lat_us.p50 > 0 ?
 	    units_format_lat_us(p->lat_us.p50, p50, sizeof p50) : "?",
 	    progress_clock(now - progress.t0, el, sizeof el),
@@ -195,11 +194,11 @@ progress_point_done(const struct point *p)
 	fprintf(progress.f, "%s %zu/%zu: %s, %s IOPS, p50 %s, p99 %s, %s\n",
 	    progress.phase, progress.i + 1, progress.n,
 	    progress_what(p, what, sizeof what),
-	    report_format_value(REPORT_UNIT_IOPS, p->iops, iops, sizeof iops),
-	    report_format_value(REPORT_UNIT_LAT_US, p->lat_us.p50, p50,
-	    sizeof p50), report_format_value(REPORT_UNIT_LAT_US,
-	    p->lat_us.p99, p99, sizeof p99), report_format_value(
-	    REPORT_UNIT_SECONDS, p->seconds, secs, sizeof secs));
+	    units_format_value(UNITS_IOPS, p->iops, iops, sizeof iops),
+	    units_format_value(UNITS_LAT_US, p->lat_us.p50, p50,
+	    sizeof p50), units_format_value(UNITS_LAT_US,
+	    p->lat_us.p99, p99, sizeof p99), units_format_value(
+	    UNITS_SECONDS, p->seconds, secs, sizeof secs));
 	fflush(progress.f);
 }
 

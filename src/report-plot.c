@@ -425,8 +425,8 @@ report_plot_iodepth(struct report_plot *rp, char **cause)
 	fprintf(f, "ceiling = %.6g\n", isfinite(l->iops_ceiling) ?
 	    l->iops_ceiling : 0);
 	fputs("ceiling_label = ", f);
-	report_plot_quote(f, isfinite(l->iops_ceiling) ? report_format_value(
-	    REPORT_UNIT_IOPS, l->iops_ceiling, b, sizeof b) : "");
+	report_plot_quote(f, isfinite(l->iops_ceiling) ? units_format_value(
+	    UNITS_IOPS, l->iops_ceiling, b, sizeof b) : "");
 	fputc('\n', f);
 	fclose(f);
 	if (report_plot_run(rp, "iodepth.gp", cause) != 0)
