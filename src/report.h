@@ -158,4 +158,13 @@ const struct report_stat *report_repeat_find(const struct report_repeat *,
 int	report_plot(const struct report *, const char *, const char *,
 	    char **);
 
+/* Print the built-in profiles, one a line.  Returns 0 or -1 with *cause. */
+int	report_profile_list(FILE *, char **);
+/*
+ * Print profile name (or path) for people: its tiers, backing store,
+ * ceilings and buckets, and the figures a perfect detector would report
+ * (sim_truth_profile).  Returns 0 or -1 with *cause.
+ */
+int	report_profile_show(const char *, FILE *, char **);
+
 #endif

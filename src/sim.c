@@ -69,9 +69,9 @@ struct sim_entry {
 
 struct sim_cache {
 	unsigned	 ntiers;
-	uint32_t	 cap[SIM_TIERS_MAX];	/* entries of each segment */
-	uint32_t	 size[SIM_TIERS_MAX];
-	uint32_t	 tail[SIM_TIERS_MAX];	/* least recent of each */
+	uint32_t	 cap[PROFILES_TIERS_MAX]; /* entries of each segment */
+	uint32_t	 size[PROFILES_TIERS_MAX];
+	uint32_t	 tail[PROFILES_TIERS_MAX]; /* least recent of each */
 	uint32_t	 head;			/* most recent of all */
 	uint32_t	 max;			/* entries: the largest tier */
 	uint32_t	 count;
@@ -94,8 +94,8 @@ struct sim {
 	unsigned	 nbucket;
 	uint64_t	 io_accounting;
 
-	double		 tier_ns[SIM_TIERS_MAX];	/* medians */
-	double		 tier_sigma[SIM_TIERS_MAX];
+	double		 tier_ns[PROFILES_TIERS_MAX];	/* medians */
+	double		 tier_sigma[PROFILES_TIERS_MAX];
 	double		 backing_ns;
 	double		 backing_sigma;
 	double		 first_ns;

@@ -10,9 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIM_TIERS_MAX	4
+#include "profiles.h"
 
-struct profile;
 struct sim;
 
 /* Which ceiling binds, for the truth of a profile. */
@@ -45,7 +44,7 @@ struct sim_truth {
 	uint32_t	block_size;
 
 	size_t		ntiers;		/* caches, fastest first */
-	struct sim_tier_truth tier[SIM_TIERS_MAX];
+	struct sim_tier_truth tier[PROFILES_TIERS_MAX];
 	double		backing_p50_us;
 	double		backing_p99_us;
 	double		backing_mean_us;	/* mean service time at bs */
@@ -81,7 +80,7 @@ struct sim_truth {
 /* Counters of what the model did, for tests and the benchmark. */
 struct sim_stats {
 	uint64_t	ios;
-	uint64_t	hits[SIM_TIERS_MAX];	/* I/Os served by each tier */
+	uint64_t	hits[PROFILES_TIERS_MAX]; /* I/Os served by each tier */
 	uint64_t	misses;			/* served by the backing store */
 	uint64_t	first_reads;
 	uint64_t	cached_blocks;		/* entries in the LRU stack */

@@ -21,7 +21,6 @@
 #include "interrupt.h"
 #include "limits.h"
 #include "log.h"
-#include "profiles.h"
 #include "progress.h"
 #include "report.h"
 #include "rng.h"
@@ -499,9 +498,9 @@ profiles(struct cli_opts *o)
 	int	 ret;
 
 	if (o->show != NULL)
-		ret = profiles_show(o->show, stdout, &cause);
+		ret = report_profile_show(o->show, stdout, &cause);
 	else
-		ret = profiles_list(stdout, &cause);
+		ret = report_profile_list(stdout, &cause);
 	if (ret != 0) {
 		log_warnx("%s", cause);
 		free(cause);

@@ -2,7 +2,8 @@
 /*
  * report.c and report-json.c: JSON of a built report (null for unknown
  * figures, escaping, big seeds), write -> load -> write identity,
- * atomic report_json_write, headline figures and --repeat aggregation.
+ * atomic report_json_write, headline figures and --repeat aggregation;
+ * report-profile.c: the profile list and one profile's truth.
  */
 #include <sys/stat.h>
 
@@ -20,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "profiles.h"
 #include "report.h"
 #include "t_report.h"
 
@@ -338,6 +340,43 @@ test_text_unknowns(void **state)
 	report_free(&r);
 }
 
+/* profiles: every built-in one listed; one shown with its truth. */
+static void
+test_profiles(void **state)
+{
+	char	**names, *buf = NULL, *cause = NULL;
+	size_t	  n, i, len;
+	FILE	 *f;
+
+	(void)state;
+	names = profiles_names(&n);
+	assert_true(n >= 9);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_profile_list(f, &cause), 0);
+	fclose(f);
+	for (i = 0; i < n; i++)
+		assert_non_null(strstr(buf, names[i]));
+	assert_null(strstr(buf, "invalid"));
+	free(buf);
+	profiles_names_free(names, n);
+
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_profile_show("ebs-gp2-100g", f, &cause), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "lasts 2000 s"));
+	assert_non_null(strstr(buf, "5400000 credits"));
+	assert_non_null(strstr(buf,
+	    "iops_ceiling      3000 IOPS (burst iops)"));
+	free(buf);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_profile_show("nope", f, &cause), -1);
+	fclose(f);
+	assert_string_equal(buf, "");
+	free(buf);
+	assert_non_null(strstr(cause, "ebs-gp2-100g"));
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -350,6 +389,7 @@ main(void)
 		cmocka_unit_test(test_repeat_rendered),
 		cmocka_unit_test(test_utc_now),
 		cmocka_unit_test(test_text_unknowns),
+		cmocka_unit_test(test_profiles),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -917,9 +917,8 @@ test_builtin(void **state)
 {
 	struct sim_truth t;
 	struct sim	*s;
-	char		*cause = NULL, *buf;
-	size_t		 i, len;
-	FILE		*f;
+	char		*cause = NULL;
+	size_t		 i;
 
 	(void)state;
 	for (i = 0; i < sizeof t_builtin / sizeof t_builtin[0]; i++) {
@@ -1004,27 +1003,6 @@ test_builtin(void **state)
 	assert_non_null(strstr(cause, "\"ebs-gp9\""));
 	for (i = 0; i < sizeof t_builtin / sizeof t_builtin[0]; i++)
 		assert_non_null(strstr(cause, t_builtin[i]));
-	free(cause);
-
-	/* profiles list and show. */
-	f = open_memstream(&buf, &len);
-	assert_int_equal(profiles_list(f, &cause), 0);
-	fclose(f);
-	for (i = 0; i < sizeof t_builtin / sizeof t_builtin[0]; i++)
-		assert_non_null(strstr(buf, t_builtin[i]));
-	assert_null(strstr(buf, "invalid"));
-	free(buf);
-	f = open_memstream(&buf, &len);
-	assert_int_equal(profiles_show("ebs-gp2-100g", f, &cause), 0);
-	fclose(f);
-	assert_non_null(strstr(buf, "lasts 2000 s"));
-	assert_non_null(strstr(buf, "5400000 credits"));
-	free(buf);
-	f = open_memstream(&buf, &len);
-	assert_int_equal(profiles_show("nope", f, &cause), -1);
-	fclose(f);
-	free(buf);
-	assert_non_null(strstr(cause, "ebs-gp2-100g"));
 	free(cause);
 }
 
