@@ -16,7 +16,6 @@
 #include "progress.h"
 #include "rng.h"
 #include "sampler.h"
-#include "sim.h"
 #include "target.h"
 #include "xmalloc.h"
 
@@ -62,8 +61,6 @@
 #define LIMITS_FT_MIN_BLOCKS	64
 #define LIMITS_FT_BUDGET_S	20.0	/* first pass, at most */
 #define LIMITS_FLUSH_DEPTH	8
-#define LIMITS_SIM_BURSTS	3	/* sim: run this many bucket lengths */
-#define LIMITS_SIM_MAX_S	(6 * 3600.0)
 
 /* Append a note to r->note, "; "-separated (cut short if it is full). */
 static void
@@ -113,29 +110,6 @@ limits_result_free(struct limits_result *r)
 	timeline_free(&r->timeline);
 	r->qd_points = r->bs_points = NULL;
 	r->nqd = r->nbs = 0;
-}
-
-/*
- * Default length of the sustained run.  A real volume gets
- * LIMITS_SUSTAIN_S.  A simulated one runs in virtual time, which is cheap,
- * so it runs LIMITS_SIM_BURSTS times as long as its profile's bucket lasts
- * from full (at least LIMITS_SUSTAIN_S, at most LIMITS_SIM_MAX_S): long
- * enough to see any bucket empty and the baseline after it.  Only the
- * length comes from the profile; the analysis never sees it.
- */
-double
-limits_sustain_default(const struct target *t)
-{
-	struct sim_truth	tr;
-	double			s = LIMITS_SUSTAIN_S;
-
-	if (t->type != TARGET_SIM || t->sim == NULL)
-		return (s);
-	sim_truth(t->sim, 4096, &tr);
-	if (tr.burst_detected && isfinite(tr.burst_duration_s) &&
-	    LIMITS_SIM_BURSTS * tr.burst_duration_s > s)
-		s = LIMITS_SIM_BURSTS * tr.burst_duration_s;
-	return (s < LIMITS_SIM_MAX_S ? s : LIMITS_SIM_MAX_S);
 }
 
 /* Bytes of a file target the run touches. */
@@ -430,7 +404,7 @@ limits_ft_first(struct target *t, struct rng *rng,
 
 	memset(ft, 0, sizeof *ft);
 	ft->bs = bs;
-	if (!t->direct && t->type != TARGET_SIM) {
+	if (!t->direct) {
 		limits_note(r, "first touch skipped: needs O_DIRECT (the "
 		    "second read would hit the page cache)");
 		return (0);
@@ -672,7 +646,7 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	limits_result_init(r);
 	memset(&ft, 0, sizeof ft);
 	r->write = spec->write;
-	if (spec->write && t->type != TARGET_SIM && !t->writable)
+	if (spec->write && !t->writable)
 		return (-EPERM);
 	if (spec->max_iodepth == 0)
 		return (-EINVAL);
@@ -741,8 +715,7 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	if ((rc = limits_ft_second(t, rng, spec, &ft, r)) != 0)
 		goto out;
 
-	seconds = spec->sustain_s > 0 ? spec->sustain_s :
-	    limits_sustain_default(t);
+	seconds = spec->sustain_s > 0 ? spec->sustain_s : LIMITS_SUSTAIN_S;
 	rc = limits_sustain(t, rng, spec, bs, depth, seconds, r);
 	limits_analyse_burst(spec, r, &ft);
 

@@ -147,7 +147,7 @@ limits_spec_from(const struct cli_opts *o, const struct scan_result *scan,
 	ls->ws_bytes = limits_ws(o, scan, t);
 	ls->bs = o->bs;
 	ls->max_iodepth = o->max_iodepth;
-	ls->sustain_s = (o->set_mask & CLI_SET_SUSTAIN) ? o->sustain_s : 0;
+	ls->sustain_s = o->sustain_s;
 	ls->write = o->write;
 	ls->precision = o->precision;
 	ls->max_time_s = o->max_time_s;
