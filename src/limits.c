@@ -119,15 +119,6 @@ limits_need_bytes(const struct limits_spec *spec)
 	return (spec->ws_bytes + (spec->first_touch ? LIMITS_FT_SPAN : 0));
 }
 
-/* The engine to open: a simulated volume has its own. */
-static const char *
-limits_engine(const struct target *t, const struct limits_spec *spec)
-{
-	if (t->type == TARGET_SIM)
-		return ("sim");
-	return (spec->engine != NULL ? spec->engine : "io_uring");
-}
-
 /* The sampler's settings for one sweep point. */
 static void
 limits_sample_spec(const struct limits_spec *spec, uint64_t ws, uint32_t bs,
@@ -195,8 +186,7 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 	double			 g1, g2;
 	int			 rc;
 
-	rc = engine_open(&e, limits_engine(t, spec), t, spec->max_iodepth, bs,
-	    1);
+	rc = engine_open(&e, spec->engine, t, spec->max_iodepth, bs, 1);
 	if (rc != 0)
 		return (rc);
 	/* The psync fallback keeps one I/O in flight: sweep what it can. */
@@ -261,7 +251,7 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 	int			 rc;
 
 	n = limits_sizes(min_bs, top, sizes, 32);
-	rc = engine_open(&e, limits_engine(t, spec), t, depth, top, 1);
+	rc = engine_open(&e, spec->engine, t, depth, top, 1);
 	if (rc != 0)
 		return (rc);
 	depth = e.iodepth;
@@ -298,7 +288,7 @@ limits_sustain(struct target *t, struct rng *rng,
 	struct engine		 e;
 	int			 rc;
 
-	rc = engine_open(&e, limits_engine(t, spec), t, depth, bs, 1);
+	rc = engine_open(&e, spec->engine, t, depth, bs, 1);
 	if (rc != 0)
 		return (rc);
 	r->sustain_iodepth = e.iodepth;
@@ -430,8 +420,8 @@ limits_ft_first(struct target *t, struct rng *rng,
 		ft->off[i] = from + i * stride +
 		    rng_below(rng, stride / bs) * bs;
 	limits_shuffle(rng, ft->order, n);
-	got = limits_ft_pass(t, limits_engine(t, spec), ft->off, ft->order, n,
-	    bs, LIMITS_FT_BUDGET_S, ft->first);
+	got = limits_ft_pass(t, spec->engine, ft->off, ft->order, n, bs,
+	    LIMITS_FT_BUDGET_S, ft->first);
 	if (got < 0)
 		return ((int)got);
 	/* Keep the blocks read, in the order they were read. */
@@ -482,8 +472,8 @@ limits_ft_flush(struct target *t, const struct limits_spec *spec,
 	if (need == 0)
 		return (0);
 
-	rc = engine_open(&e, limits_engine(t, spec), t, LIMITS_FLUSH_DEPTH,
-	    LIMITS_MAX_BS, 1);
+	rc = engine_open(&e, spec->engine, t, LIMITS_FLUSH_DEPTH, LIMITS_MAX_BS,
+	    1);
 	if (rc != 0)
 		return (rc);
 	t0 = e.ops->now_ns(&e);
@@ -534,7 +524,7 @@ limits_ft_second(struct target *t, struct rng *rng,
 	if (ft->n == 0)
 		return (0);
 	limits_shuffle(rng, ft->order, ft->n);
-	got = limits_ft_pass(t, limits_engine(t, spec), ft->off, ft->order,
+	got = limits_ft_pass(t, spec->engine, ft->off, ft->order,
 	    ft->n, ft->bs, 0, ft->second);
 	if (got < 0)
 		return ((int)got);

@@ -25,7 +25,8 @@ struct limits_spec {
 	int		write;
 	double		precision;	/* 0: 2% */
 	double		max_time_s;	/* per point; 0: 10 s */
-	const char	*engine;	/* engine name; one is opened per sweep */
+	const char	*engine;	/* engine name (plan.c chooses it); one
+					   is opened per sweep */
 	int		first_touch;	/* compare first and second reads */
 	uint64_t	first_touch_from; /* bytes below were read already this
 					   run (the scan's max ws), or 0 */

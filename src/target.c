@@ -37,6 +37,7 @@
 #include "xmalloc.h"
 
 #define TARGET_MAGIC		"TIERPROBE-TESTFILE-1\n"
+#define TARGET_SIM_PREFIX	"sim:"
 #define TARGET_HEADER		4096
 #define TARGET_FILL_CHUNK	(1U << 20)
 #define TARGET_SPACE_MARGIN	(64ULL << 20)
@@ -72,6 +73,35 @@ target_type_name(enum target_type type)
 		return ("sim");
 	}
 	return ("unknown");
+}
+
+/* The volume name of a "sim:NAME" spec, or NULL for any other spec. */
+static const char *
+target_sim_name(const char *spec)
+{
+	size_t	len = strlen(TARGET_SIM_PREFIX);
+
+	if (strncmp(spec, TARGET_SIM_PREFIX, len) != 0)
+		return (NULL);
+	return (spec + len);
+}
+
+/* What spec names, without opening it. */
+enum target_type
+target_classify(const char *spec, uint64_t *file_bytes)
+{
+	struct stat	st;
+
+	*file_bytes = 0;
+	if (target_sim_name(spec) != NULL)
+		return (TARGET_SIM);
+	if (stat(spec, &st) != 0)
+		return (TARGET_FILE);
+	if (S_ISBLK(st.st_mode))
+		return (TARGET_BLOCKDEV);
+	if (S_ISREG(st.st_mode))
+		*file_bytes = (uint64_t)st.st_size;
+	return (TARGET_FILE);
 }
 
 /* Logical block size of the device holding dev, from sysfs; 4096 if unknown. */
@@ -686,13 +716,14 @@ int
 target_open(struct target *t, const char *spec,
     const struct target_params *p, char **cause)
 {
-	struct stat	st;
-	int		ret, err;
+	struct stat	 st;
+	const char	*name;
+	int		 ret, err;
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
-	if (strncmp(spec, "sim:", 4) == 0)
-		ret = target_open_sim(t, spec + 4, p, cause);
+	if ((name = target_sim_name(spec)) != NULL)
+		ret = target_open_sim(t, name, p, cause);
 	else if (stat(spec, &st) != 0) {
 		err = errno;
 		t->path = xstrdup(spec);

@@ -47,6 +47,14 @@ struct target_params {
 const char	*target_type_name(enum target_type);
 
 /*
+ * What spec names, without opening it: TARGET_SIM for "sim:NAME", else
+ * TARGET_BLOCKDEV for a block device, else TARGET_FILE (which may not
+ * exist yet, or be something target_open refuses).  *file_bytes gets the
+ * size of an existing regular file, else 0.
+ */
+enum target_type target_classify(const char *, uint64_t *);
+
+/*
  * Open spec.  A missing regular file is created and filled to need_bytes;
  * a short file that tierprobe created is extended.  Returns 0, or -1 with an
  * allocated one-line message in *cause (caller frees); nothing is left
