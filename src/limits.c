@@ -94,12 +94,14 @@ limits_result_init(struct limits_result *r)
 	ceilings_first_touch(NULL, NULL, 0, &r->first_touch);
 }
 
-/* Release what a result owns. */
+/* Release what a result owns; the struct stays.  NULL is a no-op. */
 void
 limits_result_free(struct limits_result *r)
 {
 	size_t	i;
 
+	if (r == NULL)
+		return;
 	for (i = 0; i < r->nqd; i++)
 		point_free(&r->qd_points[i]);
 	for (i = 0; i < r->nbs; i++)

@@ -97,6 +97,7 @@ void	limits_result_init(struct limits_result *);
  */
 int	limits_run(struct target *, struct rng *, const struct limits_spec *,
 	    struct limits_result *);
+/* Release the points and timeline of a result; NULL is a no-op. */
 void	limits_result_free(struct limits_result *);
 
 /*

@@ -14,39 +14,21 @@
 #include "units.h"
 #include "xmalloc.h"
 
-static void
-report_free_points(struct point *v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		free(v[i].hist);
-	free(v);
-}
-
 /*
  * Release what a report owns: path, repeat, and scan and limits, heap
- * objects the report took over (freed with their points and timeline).
+ * objects the report took over (freed by their modules).
  */
 void
 report_free(struct report *r)
 {
 	if (r == NULL)
 		return;
-	if (r->scan != NULL) {
-		report_free_points(r->scan->points, r->scan->npoints);
-		tiers_result_free(&r->scan->tiers);
-		free(r->scan);
-		r->scan = NULL;
-	}
-	if (r->limits != NULL) {
-		report_free_points(r->limits->qd_points, r->limits->nqd);
-		report_free_points(r->limits->bs_points, r->limits->nbs);
-		free(r->limits->sustain.hist);
-		free(r->limits->timeline.v);
-		free(r->limits);
-		r->limits = NULL;
-	}
+	scan_result_free(r->scan);
+	free(r->scan);
+	r->scan = NULL;
+	limits_result_free(r->limits);
+	free(r->limits);
+	r->limits = NULL;
 	free(r->repeat);
 	r->repeat = NULL;
 	free(r->target.path);

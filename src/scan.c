@@ -336,7 +336,7 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 	return (ret);
 }
 
-/* Free what a scan result owns. */
+/* Free what a scan result owns; the struct stays. */
 void
 scan_result_free(struct scan_result *res)
 {

@@ -45,6 +45,7 @@ size_t	scan_grid(const struct scan_spec *, uint64_t **);
  */
 int	scan_run(struct engine *, struct rng *, const struct scan_spec *,
 	    struct scan_result *);
+/* Release the points and tiers of a result; NULL is a no-op. */
 void	scan_result_free(struct scan_result *);
 
 #endif
