@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "report.h"
+#include "stats.h"
 #include "units.h"
 #include "xmalloc.h"
 
@@ -35,14 +36,6 @@ report_free(struct report *r)
 	r->target.path = NULL;
 }
 
-static int
-report_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return ((x > y) - (x < y));
-}
-
 /* Median of the points' ci95_rel that are known; NAN if none. */
 static double
 report_median_ci(const struct point *v, size_t n)
@@ -57,12 +50,7 @@ report_median_ci(const struct point *v, size_t n)
 		if (isfinite(v[i].ci95_rel) && v[i].ci95_rel >= 0)
 			x[k++] = v[i].ci95_rel;
 	}
-	if (k == 0)
-		m = NAN;
-	else {
-		qsort(x, k, sizeof *x, report_cmp_double);
-		m = (k % 2) ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2;
-	}
+	m = stats_median(x, k);
 	free(x);
 	return (m);
 }

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: ISC */
 /* Tests for stats.c: Welford on known data (and large offsets), Student t
  * quantiles, coverage of the 95% interval, the steady-state rule, least
- * squares, mean and sd of arrays. */
+ * squares, mean, sd and median of arrays. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -224,6 +225,33 @@ t_mean_sd(void **state)
 	assert_true(mean == 0 && sd == 0);
 }
 
+/* The median: odd and even counts, any order, the input left alone. */
+static void
+t_median(void **state)
+{
+	static const struct {
+		double	v[6];
+		size_t	n;
+		double	want;
+	} cases[] = {
+		{ { 3 }, 1, 3 },
+		{ { 9, -1, 4 }, 3, 4 },
+		{ { 5, 1, 10, 2 }, 4, 3.5 },
+		{ { 7, 7, 7, 1, 100, 7 }, 6, 7 },
+		{ { -2, -8 }, 2, -5 },
+	};
+	double	v[6];
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memcpy(v, cases[i].v, sizeof v);
+		T_NEAR(stats_median(v, cases[i].n), cases[i].want, 0);
+		assert_memory_equal(v, cases[i].v, sizeof v);
+	}
+	assert_true(isnan(stats_median(v, 0)));
+}
+
 int
 main(void)
 {
@@ -234,6 +262,7 @@ main(void)
 		cmocka_unit_test(t_steady),
 		cmocka_unit_test(t_linfit),
 		cmocka_unit_test(t_mean_sd),
+		cmocka_unit_test(t_median),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
