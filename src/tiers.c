@@ -1196,3 +1196,36 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 	free(x);
 	return (rc);
 }
+
+/* Share of reads each tier serves at working set ws, by the model. */
+void
+tiers_model_share(const struct tiers_result *r, double ws, double *share)
+{
+	double	prev = 0, hit;
+	size_t	i;
+
+	for (i = 0; i < r->ntiers; i++) {
+		hit = fmin(1, r->tier[i].capacity_bytes / ws);
+		share[i] = hit - prev;
+		prev = hit;
+	}
+	share[r->ntiers] = 1 - prev;
+}
+
+/* Mean latency the model predicts at working set ws, from tier p50s. */
+double
+tiers_model_lat_us(const struct tiers_result *r, double ws)
+{
+	double	share[TIERS_MAX + 1], sum = 0;
+	size_t	i;
+
+	tiers_model_share(r, ws, share);
+	for (i = 0; i < r->ntiers; i++)
+		sum += share[i] * r->tier[i].lat_us_p50;
+	if (share[r->ntiers] > 0) {
+		if (!isfinite(r->backing_p50_us))
+			return (NAN);
+		sum += share[r->ntiers] * r->backing_p50_us;
+	}
+	return (sum);
+}
