@@ -602,20 +602,6 @@ ceilings_first_touch(const double *first, const double *second, size_t n,
 	    out->first_p50_us >= CEILINGS_FT_RATIO * out->second_p50_us;
 }
 
-/* Mean latency at iodepth under an IOPS ceiling, by Little's law. */
-double
-ceilings_lat_us_at(double ceiling, double lat0_us, unsigned iodepth)
-{
-	double	lat;
-
-	if (!isfinite(ceiling) || !(ceiling > 0))
-		return (NAN);
-	lat = 1e6 * iodepth / ceiling;
-	if (isfinite(lat0_us) && lat0_us > lat)
-		lat = lat0_us;
-	return (lat);
-}
-
 /* Name of an IOPS limit, for reports. */
 const char *
 ceilings_iops_limit_name(enum ceilings_iops_limit l)

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "engine.h"
 #include "units.h"
 #include "xmalloc.h"
 

@@ -42,8 +42,11 @@ scan_round(double v, uint32_t align)
 	return (x < align ? align : x);
 }
 
-/* The grid of working-set sizes; see scan.h. */
-size_t
+/*
+ * The grid of working-set sizes of spec, ascending, each a multiple of
+ * spec->align.  Returns the count; *ws is allocated (caller frees).
+ */
+static size_t
 scan_grid(const struct scan_spec *sp, uint64_t **out)
 {
 	uint64_t	*ws, v;

@@ -34,12 +34,6 @@ struct scan_result {
 };
 
 /*
- * The grid of working-set sizes of spec, ascending, each a multiple of
- * spec->align.  Returns the count; *ws is allocated (caller frees).
- */
-size_t	scan_grid(const struct scan_spec *, uint64_t **);
-
-/*
  * Run the scan on an open engine.  Returns 0, 1 if interrupted (partial
  * result kept), or -errno on an I/O error (partial result kept).
  */

@@ -496,13 +496,6 @@ sim_block_size(const struct sim *s)
 	return (s->p->block_size);
 }
 
-/* The profile's name. */
-const char *
-sim_name(const struct sim *s)
-{
-	return (s->p->name);
-}
-
 /* The profile the volume runs (owned by the volume). */
 const struct profile *
 sim_profile(const struct sim *s)
@@ -739,13 +732,6 @@ sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 			t->bw_burst_credit_bytes = p->burst_credit_bytes;
 		}
 	}
-}
-
-/* The truth of a volume's profile. */
-void
-sim_truth(const struct sim *s, uint32_t bs, struct sim_truth *t)
-{
-	sim_truth_profile(s->p, bs, t);
 }
 
 /* Short name of a limiter. */

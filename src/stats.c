@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* Online mean and variance (Welford), Student t confidence intervals, least
- * squares, the median, and the SNIA steady-state rule. */
+/* Online mean and variance (Welford), Student t confidence intervals, the
+ * median, and the SNIA steady-state rule. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -143,37 +143,6 @@ stats_is_steady(const double *xs, size_t n, double max_excursion,
 	if (fabs(slope) * (double)(n - 1) > max_slope * fabs(mean))
 		return (0);
 	return (1);
-}
-
-/*
- * Least-squares line y = slope * x + intercept through n points, centred for
- * accuracy.  Returns -1 if n < 2 or all x are equal.
- */
-int
-stats_linfit(const double *x, const double *y, size_t n, double *slope,
-    double *intercept)
-{
-	double	xbar = 0, ybar = 0, sxx = 0, sxy = 0, dx;
-	size_t	i;
-
-	if (n < 2)
-		return (-1);
-	for (i = 0; i < n; i++) {
-		xbar += x[i];
-		ybar += y[i];
-	}
-	xbar /= (double)n;
-	ybar /= (double)n;
-	for (i = 0; i < n; i++) {
-		dx = x[i] - xbar;
-		sxx += dx * dx;
-		sxy += dx * (y[i] - ybar);
-	}
-	if (sxx == 0 || !isfinite(sxx))
-		return (-1);
-	*slope = sxy / sxx;
-	*intercept = ybar - *slope * xbar;
-	return (0);
 }
 
 /* Mean and sample standard deviation of xs[0..n); both 0 when n is 0. */

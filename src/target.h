@@ -64,14 +64,6 @@ int	target_open(struct target *, const char *, const struct target_params *,
 	    char **);
 
 /*
- * Make sure [0, bytes) of a file target holds real data: extend and fill a
- * file this run created (or any, with force), and check with FIEMAP that no
- * extent in range is unwritten.  Returns 0 or -1 with *cause.
- */
-int	target_prepare(struct target *, uint64_t, const struct target_params *,
-	    char **);
-
-/*
  * What the first bytes of a device say it holds ("an ext2/3/4 filesystem",
  * "a DOS partition table", ...), or NULL if no known signature is there.
  * Pure: buf holds len bytes from offset 0 (68 KiB covers every signature).

@@ -229,12 +229,6 @@ t_iops_edges(void **state)
 	T_WITHIN(c.ceiling, 1000, 1e-9);
 	assert_int_equal(c.knee_iodepth, 1);
 	assert_true(isnan(c.cpu_util));
-
-	/* Little's law for the text report: 32 deep under 3,000 IOPS. */
-	T_WITHIN(ceilings_lat_us_at(3000, 500, 32), 10666.7, 1e-4);
-	T_WITHIN(ceilings_lat_us_at(3000, 500, 1), 500, 1e-9);
-	T_WITHIN(ceilings_lat_us_at(3000, NAN, 1), 333.33, 1e-4);
-	assert_true(isnan(ceilings_lat_us_at(NAN, 500, 32)));
 }
 
 static const struct {

@@ -160,7 +160,7 @@ t_profiles_truth(void **state)
 			snprintf(what, sizeof what, "%s seed %d",
 			    t_profiles[i].profile, (int)seed);
 			t_target(&t, name, seed);
-			sim_truth(t.sim, 4096, &tr);
+			sim_truth_profile(sim_profile(t.sim), 4096, &tr);
 			t_spec(&s, t_profiles[i].ws);
 			s.sustain_s = t_profiles[i].sustain_s > 0 ?
 			    t_profiles[i].sustain_s : t_sustain(&tr);
@@ -236,7 +236,7 @@ t_prior_scan(void **state)
 	for (seed = 1; seed <= T_SEEDS; seed++) {
 		snprintf(what, sizeof what, "prior scan seed %d", (int)seed);
 		t_target(&t, t_data("limits-burst.ini"), seed);
-		sim_truth(t.sim, 4096, &tr);
+		sim_truth_profile(sim_profile(t.sim), 4096, &tr);
 		rng_seed(&rng, seed);
 
 		/* 30 s at depth 4: about 81,000 of the 300,000 credits. */
@@ -313,7 +313,7 @@ t_first_touch(void **state)
 			snprintf(what, sizeof what, "%s seed %d",
 			    cases[i].profile, (int)seed);
 			t_target(&t, cases[i].profile, seed);
-			sim_truth(t.sim, 4096, &tr);
+			sim_truth_profile(sim_profile(t.sim), 4096, &tr);
 			t_spec(&s, cases[i].ws);
 			s.first_touch = 1;
 			s.sustain_s = 20;
@@ -349,7 +349,7 @@ t_writes(void **state)
 
 	(void)state;
 	t_target(&t, "ebs-gp3", 7);
-	sim_truth(t.sim, 4096, &tr);
+	sim_truth_profile(sim_profile(t.sim), 4096, &tr);
 	t_spec(&s, 16 * GiB);
 	s.write = 1;
 	s.sustain_s = 20;
