@@ -16,12 +16,11 @@ command -v tsort >/dev/null || { echo "skip: tsort missing"; exit 77; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-layers.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 
-# Lowest first.
+# Lowest first; mk/LAYER.am builds each.
 cat > "$dir/layers" <<'EOF'
 base		xmalloc log units rng stats hist interrupt
-data		point timeline profiles
-analysis	changepoint fit tiers ceilings
-device		sim engine engine-psync engine-uring engine-sim target
+analysis	point timeline changepoint fit tiers ceilings
+device		profiles sim engine engine-psync engine-uring engine-sim target
 measure		progress sampler scan limits
 plan		cli plan
 report		report report-json report-load report-text report-plot
