@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <gsl/gsl_errno.h>
 
 #include "ceilings.h"
 #include "fit.h"
@@ -514,6 +513,6 @@ main(void)
 		cmocka_unit_test(t_first_touch),
 	};
 
-	gsl_set_error_handler_off();
+	fit_init();
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

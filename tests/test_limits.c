@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <gsl/gsl_errno.h>
 
 #include "engine.h"
+#include "fit.h"
 #include "limits.h"
 #include "progress.h"
 #include "rng.h"
@@ -413,7 +413,7 @@ main(void)
 		cmocka_unit_test(t_short),
 	};
 
-	gsl_set_error_handler_off();
+	fit_init();
 	progress_init(1);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

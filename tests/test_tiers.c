@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <gsl/gsl_errno.h>
 
+#include "fit.h"
 #include "t_synth.h"
 #include "tiers.h"
 
@@ -414,6 +414,6 @@ main(void)
 		cmocka_unit_test(t_model_curve),
 	};
 
-	gsl_set_error_handler_off();
+	fit_init();
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }
