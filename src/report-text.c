@@ -468,13 +468,14 @@ report_text_context(struct report_text *rt, const struct report *r)
 		if (x->device_model[0] != '\0')
 			o += snprintf(line + o, sizeof line - o, " (%s)",
 			    x->device_model);
-		if (x->rotational >= 0 && o < sizeof line)
-			o += snprintf(line + o, sizeof line - o, ", %s",
-			    x->rotational ? "rotational" : "non-rotational");
 		report_text_kv(rt, "device", line);
-		snprintf(line, sizeof line, "scheduler %s, nr_requests %u, "
+		/* As sysfs queue/ says: virtio disks always say rotational. */
+		o = snprintf(line, sizeof line, "scheduler %s, nr_requests %u, "
 		    "read_ahead %u KiB", x->scheduler[0] ? x->scheduler :
 		    "unknown", x->nr_requests, x->read_ahead_kb);
+		if (x->rotational >= 0 && o < sizeof line)
+			snprintf(line + o, sizeof line - o, ", rotational %d",
+			    x->rotational);
 		report_text_kv(rt, "queue", line);
 	}
 	if (x->logical_block || x->physical_block) {
