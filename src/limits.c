@@ -197,7 +197,7 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 		    "--max-iodepth: depth sweep cut short");
 	n = limits_depths(e.iodepth, depths, 32);
 	r->qd_points = xcalloc(n, sizeof *r->qd_points);
-	progress_phase("iodepth", n);
+	progress_phase("iodepth", n, PROGRESS_IODEPTH);
 	for (i = 0; i < n; i++) {
 		if (interrupt_requested()) {
 			rc = 1;
@@ -259,7 +259,7 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 	depth = e.iodepth;
 	r->bs_iodepth = depth;
 	r->bs_points = xcalloc(n, sizeof *r->bs_points);
-	progress_phase("block size", n);
+	progress_phase("block size", n, PROGRESS_BS);
 	for (i = 0; i < n; i++) {
 		if (interrupt_requested()) {
 			rc = 1;
@@ -300,7 +300,7 @@ limits_sustain(struct target *t, struct rng *rng,
 	ss.max_time_s = seconds;
 	ss.min_time_s = seconds;
 	ss.interval_s = 1;
-	progress_phase("sustained", 1);
+	progress_phase("sustained", 1, PROGRESS_NONE);
 	rc = limits_measure(&e, rng, &ss, 0, &r->sustain, &r->timeline);
 	progress_end();
 	engine_close(&e);

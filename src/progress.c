@@ -21,6 +21,7 @@ static struct {
 	int		 quiet;
 	int		 live;		/* a live line is on screen */
 	char		 phase[32];
+	enum progress_vary vary;
 	size_t		 n;		/* points in the phase */
 	size_t		 i;		/* current point, 0-based */
 	size_t		 done;		/* points finished */
@@ -66,17 +67,23 @@ progress_what(const struct point *p, char *buf, size_t len)
 {
 	char	b[UNITS_BUFSZ];
 
-	if (strcmp(progress.phase, "iodepth") == 0)
-		snprintf(buf, len, "iodepth %u", p->iodepth);
-	else if (strcmp(progress.phase, "bs") == 0)
-		snprintf(buf, len, "bs %s", units_format_size(p->bs, b,
-		    sizeof b));
-	else if (strcmp(progress.phase, "scan") == 0)
+	switch (progress.vary) {
+	case PROGRESS_WS:
 		snprintf(buf, len, "ws %s", units_format_size(p->ws_bytes, b,
 		    sizeof b));
-	else
+		break;
+	case PROGRESS_IODEPTH:
+		snprintf(buf, len, "iodepth %u", p->iodepth);
+		break;
+	case PROGRESS_BS:
+		snprintf(buf, len, "bs %s", units_format_size(p->bs, b,
+		    sizeof b));
+		break;
+	case PROGRESS_NONE:
 		snprintf(buf, len, "ws %s qd %u", units_format_size(
 		    p->ws_bytes, b, sizeof b), p->iodepth);
+		break;
+	}
 	return (buf);
 }
 
@@ -111,13 +118,14 @@ progress_clear(void)
 	}
 }
 
-/* A new phase of n points. */
+/* A new phase of n points differing in vary. */
 void
-progress_phase(const char *name, size_t n)
+progress_phase(const char *name, size_t n, enum progress_vary vary)
 {
 	if (progress.f == NULL)
 		progress_init(0);
 	snprintf(progress.phase, sizeof progress.phase, "%s", name);
+	progress.vary = vary;
 	progress.n = n;
 	progress.i = 0;
 	progress.done = 0;

@@ -310,7 +310,7 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 	memset(res, 0, sizeof(*res));
 	tiers_result_init(&res->tiers);
 	n = scan_grid(sp, &ws);
-	progress_phase("scan", n);
+	progress_phase("scan", n, PROGRESS_WS);
 	for (i = 0; i < n && ret == 0; i++) {
 		if (sp->budget_s > 0 && res->device_time_s >= sp->budget_s)
 			break;
