@@ -12,6 +12,7 @@
 
 #include "limits.h"
 #include "scan.h"
+#include "units.h"
 
 #define REPORT_SCHEMA_VERSION	1
 
@@ -68,22 +69,11 @@ struct report_repeat {
 	struct report_stat	stat[REPORT_STATS_MAX];
 };
 
-/* Units of a headline figure, for rendering. */
-enum report_unit {
-	REPORT_UNIT_BYTES,
-	REPORT_UNIT_LAT_US,
-	REPORT_UNIT_IOPS,
-	REPORT_UNIT_RATE,		/* bytes per second */
-	REPORT_UNIT_SECONDS,
-	REPORT_UNIT_COUNT,		/* large counts: 5.40M */
-	REPORT_UNIT_PLAIN,		/* small integers: an iodepth */
-};
-
 /* A headline figure of one report (report_headlines). */
 struct report_figure {
 	char		 name[48];	/* JSON path */
 	char		 label[48];	/* for people */
-	enum report_unit unit;
+	enum units_kind unit;
 	double		 value;		/* NAN: unknown */
 	double		 rel_noise;	/* 95% half-width / value, or NAN */
 	int		 at_least;	/* value is a lower bound */
@@ -139,8 +129,6 @@ size_t	report_headlines(const struct report *, struct report_figure *,
  */
 void	report_repeat_aggregate(const struct report *, int,
 	    struct report_repeat *);
-/* Format a figure for people into buf (UNITS_BUFSZ); NAN gives "unknown". */
-char	*report_format_value(enum report_unit, double, char *, size_t);
 /* An aligned table for text and markdown renderers; row 0 is the header. */
 struct report_table {
 	size_t		  ncols;
@@ -171,5 +159,14 @@ const struct report_stat *report_repeat_find(const struct report_repeat *,
  */
 int	report_plot(const struct report *, const char *, const char *,
 	    char **);
+
+/* Print the built-in profiles, one a line.  Returns 0 or -1 with *cause. */
+int	report_profile_list(FILE *, char **);
+/*
+ * Print profile name (or path) for people: its tiers, backing store,
+ * ceilings and buckets, and the figures a perfect detector would report
+ * (sim_truth_profile).  Returns 0 or -1 with *cause.
+ */
+int	report_profile_show(const char *, FILE *, char **);
 
 #endif
