@@ -23,7 +23,10 @@
  * an unsaturated device by the last doubling of depth: a gain below
  * CEILINGS_FLAT_GAIN means the curve has flattened.  A flat curve is only
  * the volume's if the queue really was full (IOPS x latency / d near 1)
- * and our own CPU was not saturated.  The ceiling is the knee fit's (fit.c,
+ * and our own CPU was not saturated.  IOPS falling by more than
+ * 1 - CEILINGS_DROP_MAX as the queue deepens is no knee but a change of
+ * state (a burst bucket running dry): only the points before the fall are
+ * analysed.  The ceiling is the knee fit's (fit.c,
  * a smooth min(d / lat0, c)) when at least CEILINGS_FIT_PLATEAU points lie
  * on the plateau and the fit agrees with their median within
  * CEILINGS_FIT_AGREE; otherwise the median (with a knee at the plateau's
@@ -171,8 +174,13 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 		return (-1);
 
 	v = ceilings_sorted(pts, n, 0);
-	imax = 0;
-	for (i = 1; i < n; i++) {
+	/* A fall is a change of state, not a knee: keep what came before. */
+	for (i = 1, imax = 0; i < n; i++) {
+		if (v[i].iops < CEILINGS_DROP_MAX * v[imax].iops) {
+			out->fell_iodepth = v[i].x;
+			n = i;
+			break;
+		}
 		if (v[i].iops > v[imax].iops)
 			imax = i;
 	}

@@ -52,6 +52,9 @@ struct ceilings_iops {
 	double		little_ratio;	/* IOPS x mean latency / depth, same:
 					   1 when the queue was kept full */
 	int		fit_converged;
+	unsigned	fell_iodepth;	/* IOPS fell below 0.8 x a shallower
+					   depth's here: the points from it
+					   on are left out; 0 if not */
 };
 
 /* The block-size sweep, analysed. */

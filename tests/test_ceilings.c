@@ -229,6 +229,45 @@ t_iops_edges(void **state)
 	T_WITHIN(c.ceiling, 1000, 1e-9);
 	assert_int_equal(c.knee_iodepth, 1);
 	assert_true(isnan(c.cpu_util));
+	assert_int_equal(c.fell_iodepth, 0);
+}
+
+/*
+ * A sweep that falls as the queue deepens (a bucket ran dry after depth
+ * 2, as under blk-throttle: 2,628 IOPS, then 366) is no knee: the points
+ * before the fall are the sweep, and a mild dip at depth is kept.
+ */
+static void
+t_iops_falling(void **state)
+{
+	static const double	 fell[] = { 1400, 2628, 366, 366, 367 };
+	static const double	 dip[] = { 1400, 2628, 2700, 2600, 2300 };
+	struct point		 pts[5];
+	struct ceilings_iops	 c;
+	size_t			 i;
+
+	(void)state;
+	memset(pts, 0, sizeof pts);
+	for (i = 0; i < 5; i++) {
+		pts[i].iodepth = 1U << i;
+		pts[i].iops = fell[i];
+		pts[i].lat_us.mean = pts[i].iodepth / fell[i] * 1e6;
+		pts[i].cpu_util = NAN;
+	}
+	assert_int_equal(ceilings_iops(pts, 5, &c), 0);
+	assert_int_equal(c.fell_iodepth, 4);
+	assert_true(c.limit != CEILINGS_IOPS_CAP || c.ceiling > 2000);
+	assert_true(c.max_seen == 2628 && c.max_seen_iodepth == 2);
+	assert_true(c.knee_iodepth == 0 || c.knee_iodepth == 2);
+
+	for (i = 0; i < 5; i++) {
+		pts[i].iops = dip[i];
+		pts[i].lat_us.mean = pts[i].iodepth / dip[i] * 1e6;
+	}
+	assert_int_equal(ceilings_iops(pts, 5, &c), 0);
+	assert_int_equal(c.fell_iodepth, 0);
+	assert_int_equal(c.limit, CEILINGS_IOPS_CAP);
+	T_WITHIN(c.ceiling, 2600, 0.04);
 }
 
 static const struct {
@@ -666,6 +705,7 @@ main(void)
 		cmocka_unit_test(t_fit_knee),
 		cmocka_unit_test(t_iops_cases),
 		cmocka_unit_test(t_iops_edges),
+		cmocka_unit_test(t_iops_falling),
 		cmocka_unit_test(t_bw_cases),
 		cmocka_unit_test(t_burst_gp2),
 		cmocka_unit_test(t_burst_prior),
