@@ -291,12 +291,22 @@ report_schema_first_touch_loaded(void *first_touch)
 	ft->measured = 1;
 }
 
+static const char *
+report_schema_phase(int phase)
+{
+	return (limits_phase_name(phase));
+}
+
+/* Files without long_run_iops: a bucket that ran dry gives it. */
 static void
 report_schema_limits_loaded(void *limits)
 {
 	struct limits_result	*l = limits;
 
 	l->timeline.cap = l->timeline.n;
+	l->sweep_timeline.cap = l->sweep_timeline.n;
+	if (isnan(l->long_run_iops) && l->burst.detected)
+		l->long_run_iops = l->burst.baseline_iops;
 }
 
 static const struct report_schema_key report_schema_lat_keys[] = {
@@ -529,6 +539,19 @@ static const struct report_schema_key report_schema_burst_keys[] = {
 	{ .name = "variable", .type = REPORT_SCHEMA_BOOL,
 	  AT(struct burst, variable),
 	  .doc = "the rate changed and recovered: no bucket" },
+	{ .name = "drop_sweep_t_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, drop_sweep_t_s),
+	  .shown = report_schema_burst_detected, .unit = "s",
+	  .doc = "time of a drop during the sweeps, on their clock" },
+	{ .name = "held_iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, held_iops), .unit = "IOPS",
+	  .doc = "no drop: the rate the sustained run held" },
+	{ .name = "held_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, held_s), .unit = "s",
+	  .doc = "no drop: how long a drop would have shown" },
+	{ .name = "ruled_out_below_ios", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, ruled_out_below_ios), .unit = "I/Os",
+	  .doc = "no drop: the I/O a bucket had to supply to stay unseen" },
 };
 static const struct report_schema report_schema_burst =
     TABLE("burst", struct burst, report_schema_burst_keys, NULL, NULL);
@@ -550,6 +573,36 @@ static const struct report_schema_key report_schema_timeline_keys[] = {
 static const struct report_schema report_schema_timeline =
     TABLE("timeline", struct timeline_sample, report_schema_timeline_keys,
     NULL, NULL);
+
+static const struct report_schema_key report_schema_sweep_sample_keys[] = {
+	{ .name = "t_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct timeline_sample, t_s),
+	  .unit = "s", .doc = "end of the interval, from the first I/O" },
+	{ .name = "dt_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct timeline_sample, dt_s), .unit = "s",
+	  .doc = "length of the interval" },
+	{ .name = "phase", .type = REPORT_SCHEMA_WORD,
+	  AT(struct timeline_sample, phase), .word = report_schema_phase,
+	  .doc = "iodepth, bs, first_touch or flush" },
+	{ .name = "iodepth", .type = REPORT_SCHEMA_UINT,
+	  AT(struct timeline_sample, iodepth), .unit = "I/Os",
+	  .doc = "I/Os kept in flight" },
+	{ .name = "bs", .type = REPORT_SCHEMA_UINT,
+	  AT(struct timeline_sample, bs), .unit = "bytes",
+	  .doc = "I/O size" },
+	{ .name = "iops", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct timeline_sample, iops),
+	  .unit = "IOPS", .doc = "I/Os per second in the interval" },
+	{ .name = "bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct timeline_sample, bytes_per_s), .unit = "bytes/s",
+	  .doc = "throughput in the interval" },
+	{ .name = "lat_us_mean", .type = REPORT_SCHEMA_REAL,
+	  AT(struct timeline_sample, lat_us_mean), .unit = "us",
+	  .doc = "mean latency in the interval" },
+};
+static const struct report_schema report_schema_sweep_sample =
+    TABLE("sweep_timeline", struct timeline_sample,
+    report_schema_sweep_sample_keys, NULL, NULL);
 
 static const struct report_schema_key report_schema_limits_keys[] = {
 	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
@@ -614,6 +667,15 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	{ .name = "sustain_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct limits_result, sustain_s), .unit = "s",
 	  .doc = "length of the sustained run" },
+	{ .name = "sustain_start_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, sustain_start_s), .unit = "s",
+	  .doc = "when the sustained run began, on the sweeps' clock" },
+	{ .name = "long_run_iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, long_run_iops), .unit = "IOPS",
+	  .doc = "the rate a bucket fell to, when one ran dry" },
+	{ .name = "baseline_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, baseline_bandwidth), .unit = "bytes/s",
+	  .doc = "bytes per second after a bucket ran dry" },
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct limits_result, note),
 	  .doc = "what was skipped and why" },
@@ -641,6 +703,12 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	  .count = offsetof(struct limits_result, timeline.n),
 	  .sub = &report_schema_timeline,
 	  .doc = "the sustained run per interval" },
+	{ .name = "sweep_timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER,
+	  AT(struct limits_result, sweep_timeline.v),
+	  .count = offsetof(struct limits_result, sweep_timeline.n),
+	  .sub = &report_schema_sweep_sample,
+	  .doc = "the work before the sustained run per interval" },
 };
 static const struct report_schema report_schema_limits =
     TABLE("limits", struct limits_result, report_schema_limits_keys, NULL,
