@@ -498,8 +498,9 @@ ceilings_burst_level(const struct ceilings_prior *p, size_t n)
  * standard errors (var is the run's noise variance per interval of dt
  * seconds, scaled to the entry's length), and confirmed by the entries
  * of its load ending with it (two at least, CEILINGS_MIN_SEG at most,
- * most of them as clearly above), so one noisy interval does not decide.  Returns how many entries
- * came before the drop (*burst the rate before it), 0 if none did.
+ * most of them as clearly above), so one noisy interval does not decide.
+ * Returns how many entries came before the drop (*burst the rate before
+ * it), 0 if none did.
  */
 static size_t
 ceilings_burst_before(const struct ceilings_prior *p, size_t n, double base,
@@ -689,7 +690,8 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	drop = start[k - 1];
 	out->detected = 1;
 	out->baseline_iops = base;
-	deficit = out->prior_credits_ios = ceilings_deficit(prior, nprior, base);
+	deficit = ceilings_deficit(prior, nprior, base);
+	out->prior_credits_ios = deficit;
 	for (i = 0; i < drop; i++) {
 		d = deficit + (x[i] - base) * dt[i];
 		deficit = d > 0 ? d : 0;

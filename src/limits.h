@@ -99,10 +99,11 @@ struct limits_result {
 	struct point	 sustain;		/* the sustained run as a whole
 						   (ios == 0: not run) */
 	struct timeline	 timeline;		/* per interval, not cumulative */
-	struct timeline	 sweep_timeline;	/* all the work before the
+	struct timeline	 sweep_timeline;	/* the work before the
 						   sustained run, per interval,
-						   on one clock */
-	uint64_t	 clock0_ns;		/* (limits.c) that clock's zero */
+						   on one clock ... */
+	uint64_t	 clock0_ns;		/* ... from this engine time
+						   (limits.c's) */
 	int		 clock_set;
 	int		 interrupted;
 	char		 note[256];		/* what was skipped and why; "" */

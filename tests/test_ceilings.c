@@ -604,8 +604,8 @@ t_burst_in_sweeps(void **state)
 			for (i = 0, t = 0; i < out.prior_drop; i++)
 				t += p[i].seconds;
 			if (!(fabs(t - drop_at) <= 0.5))
-				fail_msg("%.0f credits seed %d: drop at %.2f s, "
-				    "want %.2f", b.credits, (int)seed, t,
+				fail_msg("%.0f credits seed %d: drop at %.2f "
+				    "s, want %.2f", b.credits, (int)seed, t,
 				    drop_at);
 			assert_true(isnan(out.held_iops));
 		}
