@@ -291,6 +291,48 @@ report_schema_first_touch_loaded(void *first_touch)
 	ft->measured = 1;
 }
 
+/* A figure's value in each run: numbers, null where unknown. */
+static json_t *
+report_schema_runs_get(const void *stat)
+{
+	const struct report_stat	*st = stat;
+	json_t				*a;
+	size_t				 i;
+
+	a = json_array();
+	for (i = 0; i < st->nrun && i < REPORT_RUNS_MAX; i++)
+		json_array_append_new(a, isfinite(st->run[i]) ?
+		    json_real(st->run[i]) : json_null());
+	return (a);
+}
+
+static int
+report_schema_runs_set(const json_t *a, void *stat, const char *key,
+    char **cause)
+{
+	struct report_stat	*st = stat;
+	json_t			*v;
+	size_t			 i;
+
+	if (json_is_null(a))
+		return (0);
+	if (!json_is_array(a) || json_array_size(a) > REPORT_RUNS_MAX) {
+		xasprintf(cause, "%s: expected an array of at most %d numbers",
+		    key, REPORT_RUNS_MAX);
+		return (-1);
+	}
+	json_array_foreach(a, i, v) {
+		if (!json_is_number(v) && !json_is_null(v)) {
+			xasprintf(cause, "%s[%zu]: expected a number or null, "
+			    "not %s", key, i, report_schema_json_type(v));
+			return (-1);
+		}
+		st->run[i] = json_is_null(v) ? NAN : json_number_value(v);
+	}
+	st->nrun = i;
+	return (0);
+}
+
 static const char *
 report_schema_phase(int phase)
 {
@@ -730,6 +772,12 @@ static const struct report_schema_key report_schema_stat_keys[] = {
 	{ .name = "cv", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_stat, cv),
 	  .unit = "ratio", .doc = "coefficient of variation, sd/mean" },
+	{ .name = "trend", .type = REPORT_SCHEMA_WORD,
+	  AT(struct report_stat, trend), .word = report_trend_name,
+	  .doc = "none, falling or rising run after run" },
+	{ .name = "runs", .type = REPORT_SCHEMA_ARRAY,
+	  .get = report_schema_runs_get, .set = report_schema_runs_set,
+	  .doc = "the figure in each run, null where unknown" },
 };
 static const struct report_schema report_schema_stat =
     TABLE("figure", struct report_stat, report_schema_stat_keys, NULL,
@@ -744,6 +792,9 @@ static const struct report_schema_key report_schema_repeat_keys[] = {
 	  .count = offsetof(struct report_repeat, nstats),
 	  .max = REPORT_STATS_MAX, .sub = &report_schema_stat,
 	  .doc = "one per headline figure" },
+	{ .name = "reason", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_repeat, reason),
+	  .doc = "why figures moved run after run" },
 };
 static const struct report_schema report_schema_repeat =
     TABLE("repeat", struct report_repeat, report_schema_repeat_keys, NULL,

@@ -511,23 +511,75 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		report_text_sentence(rt, "Nothing was established.");
 }
 
+#define TEXT_RUNS_SHOWN	12	/* runs of a moving figure, at most */
+
+/* A moving figure's values run by run: all, or the first and last few. */
+static void
+report_text_runs(struct report_table *tab, const struct report_stat *st,
+    const char *label, enum units_kind unit)
+{
+	char		 v[TEXT_RUNS_SHOWN + 2][UNITS_BUFSZ];
+	const char	*c[15];
+	size_t		 i, k, n = st->nrun;
+
+	for (i = 0; i < 15; i++)
+		c[i] = NULL;
+	c[0] = label;
+	for (i = 0, k = 1; i < n; i++) {
+		if (n > TEXT_RUNS_SHOWN && i == TEXT_RUNS_SHOWN / 2) {
+			c[k++] = "...";
+			i = n - TEXT_RUNS_SHOWN / 2;
+		}
+		if (label != NULL)
+			report_text_cell(unit, st->run[i], v[k], sizeof v[k]);
+		else
+			snprintf(v[k], sizeof v[k], "run %zu", i + 1);
+		c[k] = v[k];
+		k++;
+	}
+	c[k] = label != NULL ? report_trend_name(st->trend) : "trend";
+	if (label == NULL)
+		c[0] = "figure";
+	report_table_add(tab, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+	    c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
+}
+
+/*
+ * Mean, sd and cv over the runs; a figure that moved run after run is
+ * given run by run instead, with the reason.
+ */
 static void
 report_text_repeat(struct report_text *rt, const struct report *r)
 {
 	const struct report_repeat	*rr = r->repeat;
 	const struct report_stat	*st;
 	struct report_figure		 fig[REPORT_STATS_MAX];
-	struct report_table		 tab;
+	struct report_table		 tab, runs;
 	char				 title[64], m[UNITS_BUFSZ];
 	char				 sd[UNITS_BUFSZ], cv[16], n[16];
+	char				 align[16], line[320];
 	const char			*label;
 	enum units_kind		 unit;
-	size_t				 nf, i, j;
+	size_t				 nf, i, j, cols, moved = 0;
 
 	nf = report_headlines(r, fig, REPORT_STATS_MAX);
 	snprintf(title, sizeof title, "Repeatability (%u runs)", rr->runs);
 	report_text_heading(rt, title);
+	if (rr->reason[0] != '\0') {
+		snprintf(line, sizeof line, "The runs differ beyond noise, in "
+		    "a trend: %s.", rr->reason);
+		report_text_sentence(rt, line);
+		report_text_sentence(rt, "Figures that moved are given run by "
+		    "run, not averaged; the sections above are run 1's.");
+		if (rt->md)
+			fputc('\n', rt->f);
+	}
+	cols = rr->runs > TEXT_RUNS_SHOWN ? TEXT_RUNS_SHOWN + 1 : rr->runs;
+	memset(align, 0, sizeof align);
+	memset(align, 'r', cols + 2);
+	align[0] = 'l';
 	report_table_init(&tab, "lrrrr");
+	report_table_init(&runs, align);
 	report_table_add(&tab, "figure", "mean", "sd", "cv", "runs");
 	for (i = 0; i < rr->nstats; i++) {
 		st = &rr->stat[i];
@@ -539,6 +591,12 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 				unit = fig[j].unit;
 			}
 		}
+		if (st->trend != REPORT_TREND_NONE) {
+			if (moved++ == 0)
+				report_text_runs(&runs, st, NULL, unit);
+			report_text_runs(&runs, st, label, unit);
+			continue;
+		}
 		if (isfinite(st->cv))
 			snprintf(cv, sizeof cv, "%.1f%%", st->cv * 100);
 		else
@@ -549,6 +607,9 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 		    cv, n);
 	}
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+	if (moved > 0)
+		fputc('\n', rt->f);
+	report_table_write(&runs, rt->f, rt->md, TEXT_INDENT);
 }
 
 static void
