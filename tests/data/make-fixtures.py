@@ -188,7 +188,8 @@ d["limits"] = {
     "bandwidth_ceiling_bytes_per_s": 262144000.0,
     "io_accounting_bytes": 262144,
     "burst": {"detected": True, "burst_iops": 3000.0, "baseline_iops": 300.0,
-              "duration_s": 20.0, "credits_ios": 54000.0},
+              "duration_s": 20.0, "credits_ios": 54000.0, "observed_s": 20.0,
+              "drop_t_s": 20.0, "prior_credits_ios": 0.0},
     "long_run_iops": 300.0, "baseline_bandwidth_bytes_per_s": 75 * MiB,
     "qd_points": qd, "bs_points": bsp, "timeline": tl}
 d["repeat"] = {"runs": 3, "figures": [
