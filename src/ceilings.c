@@ -75,6 +75,7 @@
 #define CEILINGS_DROP_MAX	0.80	/* baseline at most this x burst */
 #define CEILINGS_EMPTY_MAX	0.70	/* run at most this x ref_iops */
 #define CEILINGS_MIN_SEG	3	/* intervals */
+#define CEILINGS_HELD_Z		1.645	/* one-sided 95% */
 #define CEILINGS_FT_RATIO	1.5
 #define CEILINGS_FT_Z		3.0
 
@@ -725,6 +726,35 @@ done:
 	free(x);
 	free(dt);
 	return (0);
+}
+
+/*
+ * Whether a sustained run's rate held: one level (no change, no drop, no
+ * variability), and a drop of 1 - CEILINGS_DROP_MAX from its first third
+ * to its last ruled out at 95% (one-sided, noise from successive
+ * intervals).
+ */
+int
+ceilings_held(const struct timeline_sample *tl, size_t n)
+{
+	struct burst	 b;
+	double		*x, var, a = 0, z = 0;
+	size_t		 i, k = n / 3;
+
+	if (n < 2 * CEILINGS_MIN_SEG || ceilings_burst(tl, n, NULL, 0, NAN,
+	    &b) != 0 || b.detected || b.variable || b.nchanges != 0)
+		return (0);
+	x = xcalloc(n, sizeof *x);
+	for (i = 0; i < n; i++)
+		x[i] = tl[i].iops;
+	var = changepoint_noise_var(x, n);
+	for (i = 0; i < k; i++) {
+		a += x[i] / k;
+		z += x[n - k + i] / k;
+	}
+	free(x);
+	return (z - a > -(1 - CEILINGS_DROP_MAX) * a +
+	    CEILINGS_HELD_Z * sqrt(2 * var / k));
 }
 
 /* Compare paired first and second read latencies; see ceilings.h. */

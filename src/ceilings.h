@@ -162,6 +162,13 @@ int	ceilings_burst(const struct timeline_sample *, size_t,
 	    const struct ceilings_prior *, size_t, double, struct burst *);
 
 /*
+ * Whether the rate of a sustained run of n intervals held: one level, and
+ * a drop of a fifth or more from its first third to its last ruled out at
+ * 95% confidence.  0 when it did not, or n is too short to tell.
+ */
+int	ceilings_held(const struct timeline_sample *, size_t);
+
+/*
  * Compare n paired latencies (us) of first and second reads of the same
  * blocks.  Fills out; never fails.
  */

@@ -43,7 +43,8 @@
  *    beyond the caches), sequential 1 MiB reads from offset 0 make up the
  *    difference first.  This comes before the sustained run, which may
  *    leave a lower rate cap in force than the first pass saw.
- * 5. Sustained run at twice the knee depth for sustain_s (fixed time) with
+ * 5. Sustained run at twice the knee depth for sustain_s (fixed time, or
+ *    past sustain_min_s until its rate held: the quick preset) with
  *    a 1 s timeline.  All earlier I/O is handed to ceilings_burst() as
  *    work done before it, so a bucket the sweeps drained in part is still
  *    sized whole: the sweeps and first-touch passes keep one timeline on
@@ -354,6 +355,23 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 	return (rc);
 }
 
+/* When the sustained run may end early: after min_s, once it held. */
+struct limits_early {
+	double	min_s;
+	int	ended;
+};
+
+static int
+limits_sustain_enough(const struct timeline *tl, void *arg)
+{
+	struct limits_early	*le = arg;
+
+	if (tl->n == 0 || tl->v[tl->n - 1].t_s < le->min_s)
+		return (0);
+	le->ended = ceilings_held(tl->v, tl->n);
+	return (le->ended);
+}
+
 /* The sustained run.  Returns 0, 1 (interrupted) or -errno. */
 static int
 limits_sustain(struct target *t, struct rng *rng,
@@ -362,6 +380,7 @@ limits_sustain(struct target *t, struct rng *rng,
 {
 	struct sample_spec	 ss;
 	struct engine		 e;
+	struct limits_early	 le = { spec->sustain_min_s, 0 };
 	int			 rc;
 
 	rc = engine_open(&e, spec->engine, t, depth, bs, 1);
@@ -374,6 +393,10 @@ limits_sustain(struct target *t, struct rng *rng,
 	ss.max_time_s = seconds;
 	ss.min_time_s = seconds;
 	ss.interval_s = 1;
+	if (le.min_s > 0 && le.min_s < seconds) {
+		ss.tl_enough = limits_sustain_enough;
+		ss.tl_arg = &le;
+	}
 	r->sustain_start_s = (double)(e.ops->now_ns(&e) -
 	    limits_clock0(r, &e)) / 1e9;
 	progress_phase("sustained", 1, PROGRESS_NONE);
@@ -382,6 +405,7 @@ limits_sustain(struct target *t, struct rng *rng,
 	engine_close(&e);
 	if (r->timeline.n > 0)
 		r->sustain_s = r->timeline.v[r->timeline.n - 1].t_s;
+	r->sustain_early = le.ended;
 	return (rc);
 }
 

@@ -14,6 +14,7 @@ struct rng;
 struct target;
 
 #define LIMITS_SUSTAIN_S	120.0	/* default sustained run */
+#define LIMITS_SUSTAIN_QUICK_S	8.0	/* a quick run's, at least */
 #define LIMITS_SWEEP_INTERVAL_S	0.25	/* the sweeps' timeline */
 #define LIMITS_MAX_BS		(1024 * 1024)	/* block-size sweep's top */
 #define LIMITS_FT_SPAN		(256ULL << 20)	/* first-touch region */
@@ -33,6 +34,9 @@ struct limits_spec {
 	uint32_t	bs;		/* for the iodepth sweep, 4 KiB */
 	unsigned	max_iodepth;
 	double		sustain_s;	/* 0: LIMITS_SUSTAIN_S */
+	double		sustain_min_s;	/* > 0: end the sustained run after
+					   this once its rate held
+					   (ceilings_held) */
 	int		write;
 	double		precision;	/* 0: 2% */
 	double		max_time_s;	/* per point; 0: 10 s */
@@ -80,6 +84,7 @@ struct limits_result {
 	/* The sustained run at sustain_iodepth, 1 s intervals. */
 	unsigned	 sustain_iodepth;
 	double		 sustain_s;		/* as run (may be cut short) */
+	int		 sustain_early;		/* ended once the rate held */
 	double		 sustain_start_s;	/* on the sweeps' clock */
 	struct burst	 burst;
 	double		 long_run_iops;		/* the baseline a bucket fell

@@ -319,9 +319,13 @@ report_text_limits(struct report_text *rt, const struct report *r)
 		report_text_kv(rt, "note", l->note);
 }
 
-/* What a bucket that ran dry, or one that could not, means. */
+/*
+ * What a bucket that ran dry, or one that could not, means (sustain_asked:
+ * the length of the sustained run asked for).
+ */
 static void
-report_text_burst_meaning(struct report_text *rt, const struct limits_result *l)
+report_text_burst_meaning(struct report_text *rt,
+    const struct limits_result *l, double sustain_asked)
 {
 	const struct burst	*b = &l->burst;
 	char			 s[640], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
@@ -381,6 +385,14 @@ report_text_burst_meaning(struct report_text *rt, const struct limits_result *l)
 		    units_format_value(UNITS_COUNT, TEXT_GP2_CREDITS, b5,
 		    sizeof b5), b->ruled_out_below_ios >= TEXT_GP2_CREDITS ?
 		    ", fewer: a larger bucket still could" : "");
+	report_text_sentence(rt, s);
+	if (!l->sustain_early)
+		return;
+	snprintf(s, sizeof s, "The sustained run ended after %s of the %s "
+	    "asked, once it had ruled out a drop of a fifth or more within it "
+	    "(95%% confidence): a longer one would rule out larger buckets.",
+	    units_format_value(UNITS_SECONDS, l->sustain_s, b1, sizeof b1),
+	    units_format_value(UNITS_SECONDS, sustain_asked, b2, sizeof b2));
 	report_text_sentence(rt, s);
 }
 
@@ -497,7 +509,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		any = 1;
 	}
 	if (l != NULL && (l->burst.detected || isfinite(l->burst.held_iops))) {
-		report_text_burst_meaning(rt, l);
+		report_text_burst_meaning(rt, l, r->config.sustain_s);
 		any = 1;
 	} else if (l != NULL && l->timeline.n > 0) {
 		report_text_sentence(rt, "No burst bucket showed: the rate "

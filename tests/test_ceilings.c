@@ -2,7 +2,8 @@
 /* Tests for ceilings.c and the knee fit in fit.c on synthetic sweeps:
  * rate caps, unsaturated devices, host-bound plateaus, accounting sizes,
  * bandwidth caps, burst buckets (with credits spent before the run, or
- * run dry during the sweeps; what a run without a drop rules out),
+ * run dry during the sweeps; what a run without a drop rules out; when
+ * a short run's rate held),
  * variability, first-read penalties; 20 noise seeds each. */
 #include <math.h>
 #include <setjmp.h>
@@ -660,6 +661,51 @@ t_burst_held(void **state)
 	}
 }
 
+/*
+ * A sustained run's rate held: one level, a drop of a fifth ruled out.
+ * A drop at the end, a slide over the run, or too few intervals: not.
+ */
+static void
+t_held(void **state)
+{
+	static const struct {
+		struct t_run	r;
+		int		held;
+	} cases[] = {
+		{ { "flat", { 3000 }, { 10 }, 0.02 }, 1 },
+		{ { "flat, noisier", { 45000 }, { 15 }, 0.05 }, 1 },
+		{ { "drop at the end", { 3000, 2200 }, { 6, 9 }, 0.02 }, 0 },
+		{ { "bucket dry", { 3000, 300 }, { 5, 9 }, 0.03 }, 0 },
+		{ { "too short", { 3000 }, { 5 }, 0.03 }, 0 },
+	};
+	static struct timeline_sample	 v[100];
+	struct rng			 rng;
+	size_t				 i, n;
+	uint64_t			 seed;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (seed = 1; seed <= T_SEEDS; seed++) {
+			rng_seed(&rng, seed);
+			n = t_timeline(&cases[i].r, &rng, v);
+			if (ceilings_held(v, n) != cases[i].held)
+				fail_msg("%s seed %d: held %d", cases[i].r.name,
+				    (int)seed, !cases[i].held);
+		}
+	}
+	/* A slide by a third over 12 s, each step within noise. */
+	for (seed = 1; seed <= T_SEEDS; seed++) {
+		rng_seed(&rng, seed);
+		for (i = 0; i < 12; i++) {
+			memset(&v[i], 0, sizeof v[i]);
+			v[i].t_s = i + 1;
+			v[i].iops = 3000 * (1 - i / 33.0) *
+			    (1 + 0.02 * rng_normal(&rng));
+		}
+		assert_false(ceilings_held(v, 12));
+	}
+}
+
 static void
 t_first_touch(void **state)
 {
@@ -712,6 +758,7 @@ main(void)
 		cmocka_unit_test(t_burst_cases),
 		cmocka_unit_test(t_burst_in_sweeps),
 		cmocka_unit_test(t_burst_held),
+		cmocka_unit_test(t_held),
 		cmocka_unit_test(t_first_touch),
 	};
 

@@ -357,6 +357,49 @@ t_drained_in_sweeps(void **state)
 	}
 }
 
+/*
+ * The quick preset's sustained run ends once its rate held, after 8 s at
+ * least: the report says so and how long a bucket could go unseen.  A
+ * fixed run does not end early.
+ */
+static void
+t_quick_sustain(void **state)
+{
+	struct limits_result	r;
+	struct limits_spec	s;
+	struct target		t;
+	struct rng		rng;
+	uint64_t		seed;
+	char			what[64];
+
+	(void)state;
+	for (seed = 1; seed <= T_SEEDS; seed++) {
+		snprintf(what, sizeof what, "ebs-gp3 seed %d", (int)seed);
+		t_target(&t, "ebs-gp3", seed);
+		t_spec(&s, 16 * GiB);
+		s.sustain_s = 15;
+		s.sustain_min_s = LIMITS_SUSTAIN_QUICK_S;
+		rng_seed(&rng, seed);
+		assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
+		if (!r.sustain_early || r.timeline.n < 8 || r.timeline.n >= 15)
+			fail_msg("%s: early %d after %zu s", what,
+			    r.sustain_early, r.timeline.n);
+		assert_false(r.burst.detected);
+		assert_true(r.burst.held_s == r.timeline.v[r.timeline.n -
+		    4].t_s);
+		limits_result_free(&r);
+		t_target_close(&t);
+
+		t_target(&t, "ebs-gp3", seed);
+		s.sustain_min_s = 0;
+		assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
+		assert_false(r.sustain_early);
+		assert_int_equal(r.timeline.n, 15);
+		limits_result_free(&r);
+		t_target_close(&t);
+	}
+}
+
 /* First reads: a snapshot-restored volume against caches and a plain one. */
 static void
 t_first_touch(void **state)
@@ -481,6 +524,7 @@ main(void)
 		cmocka_unit_test(t_profiles_truth),
 		cmocka_unit_test(t_prior_scan),
 		cmocka_unit_test(t_drained_in_sweeps),
+		cmocka_unit_test(t_quick_sustain),
 		cmocka_unit_test(t_first_touch),
 		cmocka_unit_test(t_writes),
 		cmocka_unit_test(t_short),

@@ -300,6 +300,40 @@ test_repeat_rendered(void **state)
 	free(dir);
 }
 
+/*
+ * A quick run's sustained phase ended once its rate held: the text says
+ * after how long of what was asked, what that rules out and at which
+ * confidence, and how long a bucket could be and still go unseen.
+ */
+static void
+test_text_held_early(void **state)
+{
+	struct report	 r;
+	char		*s = NULL;
+	size_t		 len;
+	FILE		*f;
+
+	(void)state;
+	t_report_make(&r);
+	r.config.sustain_s = 15;
+	r.limits->sustain_s = 8;
+	r.limits->sustain_early = 1;
+	r.limits->burst.held_iops = 5000;
+	r.limits->burst.held_s = 5;
+	r.limits->burst.ruled_out_below_ios = 61000;
+	f = open_memstream(&s, &len);
+	report_text_write(&r, f, 0);
+	fclose(f);
+	assert_non_null(strstr(s, "held at 5,000 IOPS over 8.0 s of"));
+	assert_non_null(strstr(s, "the 61k I/Os the run drew"));
+	assert_non_null(strstr(s, "lasting longer than 5.0 s"));
+	assert_non_null(strstr(s, "ended after 8.0 s of the 15.0 s asked"));
+	assert_non_null(strstr(s, "(95% confidence)"));
+	assert_non_null(strstr(s, "unknown: at most 5,000 IOPS"));
+	free(s);
+	report_free(&r);
+}
+
 /* A line of text with label, then the three values and word, in order. */
 static void
 t_runs_line(const char *text, const char *label, const double *v,
@@ -492,6 +526,7 @@ main(void)
 		cmocka_unit_test(test_repeat_trend),
 		cmocka_unit_test(test_utc_now),
 		cmocka_unit_test(test_text_unknowns),
+		cmocka_unit_test(test_text_held_early),
 		cmocka_unit_test(test_profiles),
 	};
 
