@@ -612,7 +612,6 @@ limits_ft_flush(struct target *t, const struct limits_spec *spec,
 	while (nfree < e.iodepth &&
 	    (got = e.ops->reap(&e, done, e.iodepth, 1)) > 0)
 		nfree += got;
-	r->first_touch_flush_s = (e.ops->now_ns(&e) - t0) * 1e-9;
 	limits_sweep_work(r, &e, LIMITS_PHASE_FLUSH, t0, e.ops->now_ns(&e),
 	    (double)r->first_touch_flush_bytes / LIMITS_MAX_BS, LIMITS_MAX_BS,
 	    e.iodepth);

@@ -95,7 +95,6 @@ struct limits_result {
 	struct first_touch first_touch;		/* measured == 0: not run */
 	uint64_t	 first_touch_flush_bytes; /* read between the passes
 						   to empty the caches */
-	double		 first_touch_flush_s;	/* device time it took */
 
 	struct point	*qd_points;
 	size_t		 nqd;
