@@ -616,10 +616,12 @@ static const struct report_schema report_schema_timeline =
     TABLE("timeline", struct timeline_sample, report_schema_timeline_keys,
     NULL, NULL);
 
+/* An interval of the sweeps: one of a timeline, and what was read. */
 static const struct report_schema_key report_schema_sweep_sample_keys[] = {
-	{ .name = "t_s", .type = REPORT_SCHEMA_REAL,
-	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct timeline_sample, t_s),
-	  .unit = "s", .doc = "end of the interval, from the first I/O" },
+	{ .type = REPORT_SCHEMA_OBJECT, .flags = REPORT_SCHEMA_INLINE,
+	  .offset = 0, .size = sizeof(struct timeline_sample),
+	  .sub = &report_schema_timeline,
+	  .doc = "the keys of an interval of the sustained run" },
 	{ .name = "dt_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct timeline_sample, dt_s), .unit = "s",
 	  .doc = "length of the interval" },
@@ -632,15 +634,6 @@ static const struct report_schema_key report_schema_sweep_sample_keys[] = {
 	{ .name = "bs", .type = REPORT_SCHEMA_UINT,
 	  AT(struct timeline_sample, bs), .unit = "bytes",
 	  .doc = "I/O size" },
-	{ .name = "iops", .type = REPORT_SCHEMA_REAL,
-	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct timeline_sample, iops),
-	  .unit = "IOPS", .doc = "I/Os per second in the interval" },
-	{ .name = "bytes_per_s", .type = REPORT_SCHEMA_REAL,
-	  AT(struct timeline_sample, bytes_per_s), .unit = "bytes/s",
-	  .doc = "throughput in the interval" },
-	{ .name = "lat_us_mean", .type = REPORT_SCHEMA_REAL,
-	  AT(struct timeline_sample, lat_us_mean), .unit = "us",
-	  .doc = "mean latency in the interval" },
 };
 static const struct report_schema report_schema_sweep_sample =
     TABLE("sweep_timeline", struct timeline_sample,
