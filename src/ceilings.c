@@ -57,6 +57,16 @@
  * before the drop, counted as a deficit that starts at zero (a full bucket)
  * and refills at the baseline rate: D = max(0, D + ios - baseline x t)
  * over the prior work (sweeps, scan), then over the run's intervals.
+ *
+ * A run that holds one level may follow a drop in the sweeps: their
+ * per-interval work at the run's working set is searched from the end for
+ * the last interval clearly above the run's level (ceilings_burst_before);
+ * the credits are D up to it.  The sweeps vary the load, so only a level
+ * above the run's counts, never one below.  Without a drop, the I/O drawn
+ * until a drop could last have shown is what a bucket had to supply to
+ * stay unseen: for a bucket of C credits refilling at b over the time T,
+ * C + b x T below it means it ran dry within the run, before the sweeps
+ * (then the level held is its baseline) or after (and seen).
  */
 #define CEILINGS_FLAT_GAIN	1.10	/* per doubling of depth or size */
 #define CEILINGS_CPU_BUSY	0.90	/* of one core */
@@ -603,7 +613,8 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 		sum += x[i] * dt[i];
 		tsum += dt[i];
 	}
-	whole = out->baseline_iops = sum / tsum;
+	whole = sum / tsum;
+	out->baseline_iops = whole;
 	if (n < 2 * CEILINGS_MIN_SEG) {
 		free(x);
 		free(dt);

@@ -352,9 +352,9 @@ report_text_burst_meaning(struct report_text *rt,
 			    "than that overstate it.", units_format_value(
 			    UNITS_SECONDS, b->duration_s, b2, sizeof b2),
 			    units_format_value(UNITS_IOPS, b->burst_iops, b3,
-			    sizeof b3),
-			    units_format_value(UNITS_IOPS, b->baseline_iops,
-			    b4, sizeof b4), bw, isfinite(b->drop_sweep_t_s) ?
+			    sizeof b3), units_format_value(UNITS_IOPS,
+			    b->baseline_iops, b4, sizeof b4), bw,
+			    isfinite(b->drop_sweep_t_s) ?
 			    " (here it ran dry during the sweeps)" : "");
 		if (b->baseline_iops > 0 && o < sizeof s)
 			snprintf(s + o, sizeof s - o, " For the long run, plan "
@@ -379,12 +379,14 @@ report_text_burst_meaning(struct report_text *rt,
 	    "that recovered)" : "", units_format_value(UNITS_COUNT,
 	    b->ruled_out_below_ios, b3, sizeof b3), units_format_value(
 	    UNITS_SECONDS, b->held_s, b4, sizeof b4));
-	if (o < sizeof s)
+	units_format_value(UNITS_COUNT, TEXT_GP2_CREDITS, b5, sizeof b5);
+	if (o < sizeof s && b->ruled_out_below_ios < TEXT_GP2_CREDITS)
 		snprintf(s + o, sizeof s - o, " (gp2 volumes under 1 TiB hold "
-		    "%s I/Os%s), so the long-run rate is unknown.",
-		    units_format_value(UNITS_COUNT, TEXT_GP2_CREDITS, b5,
-		    sizeof b5), b->ruled_out_below_ios >= TEXT_GP2_CREDITS ?
-		    ", fewer: a larger bucket still could" : "");
+		    "%s I/Os), so the long-run rate is unknown.", b5);
+	else if (o < sizeof s)
+		snprintf(s + o, sizeof s - o, " (the %s I/Os of a gp2 volume "
+		    "under 1 TiB would have shown), so the long-run rate is "
+		    "unknown.", b5);
 	report_text_sentence(rt, s);
 	if (!l->sustain_early)
 		return;
@@ -478,9 +480,8 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		    "(Little's law).", isnan(l->long_run_iops) ?
 		    "While this rate holds, a" : "A", units_format_value(
 		    UNITS_IOPS, l->iops_ceiling, b1, sizeof b1),
-		    TEXT_DB_IODEPTH,
-		    TEXT_DB_IODEPTH, units_format_value(UNITS_IOPS,
-		    l->iops_ceiling, b2, sizeof b2),
+		    TEXT_DB_IODEPTH, TEXT_DB_IODEPTH, units_format_value(
+		    UNITS_IOPS, l->iops_ceiling, b2, sizeof b2),
 		    units_format_value(UNITS_LAT_US,
 		    TEXT_DB_IODEPTH / l->iops_ceiling * 1e6, b3, sizeof b3));
 		report_text_sentence(rt, s);
@@ -512,8 +513,9 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		report_text_burst_meaning(rt, l, r->config.sustain_s);
 		any = 1;
 	} else if (l != NULL && l->timeline.n > 0) {
-		report_text_sentence(rt, "No burst bucket showed: the rate "
-		    "held over the sustained run.");
+		report_text_sentence(rt, "No burst bucket ran dry during the "
+		    "sustained run; that does not make its rate the long-run "
+		    "rate.");
 		any = 1;
 	}
 	if (r->interrupted)
