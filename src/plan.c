@@ -28,8 +28,10 @@ plan_quick(const struct cli_opts *o, struct scan_spec *s,
 		s->max_time_s = l->max_time_s = 2;
 	if (!(o->set_mask & CLI_SET_MAX_IODEPTH))
 		l->max_iodepth = 64;
-	if (!(o->set_mask & CLI_SET_SUSTAIN))
+	if (!(o->set_mask & CLI_SET_SUSTAIN)) {
 		l->sustain_s = 15;
+		l->sustain_min_s = LIMITS_SUSTAIN_QUICK_S;
+	}
 }
 
 /* Bytes of the target the phases read (a file is grown to them). */

@@ -291,12 +291,64 @@ report_schema_first_touch_loaded(void *first_touch)
 	ft->measured = 1;
 }
 
+/* A figure's value in each run: numbers, null where unknown. */
+static json_t *
+report_schema_runs_get(const void *stat)
+{
+	const struct report_stat	*st = stat;
+	json_t				*a;
+	size_t				 i;
+
+	a = json_array();
+	for (i = 0; i < st->nrun && i < REPORT_RUNS_MAX; i++)
+		json_array_append_new(a, isfinite(st->run[i]) ?
+		    json_real(st->run[i]) : json_null());
+	return (a);
+}
+
+static int
+report_schema_runs_set(const json_t *a, void *stat, const char *key,
+    char **cause)
+{
+	struct report_stat	*st = stat;
+	json_t			*v;
+	size_t			 i;
+
+	if (json_is_null(a))
+		return (0);
+	if (!json_is_array(a) || json_array_size(a) > REPORT_RUNS_MAX) {
+		xasprintf(cause, "%s: expected an array of at most %d numbers",
+		    key, REPORT_RUNS_MAX);
+		return (-1);
+	}
+	json_array_foreach(a, i, v) {
+		if (!json_is_number(v) && !json_is_null(v)) {
+			xasprintf(cause, "%s[%zu]: expected a number or null, "
+			    "not %s", key, i, report_schema_json_type(v));
+			return (-1);
+		}
+		st->run[i] = json_is_null(v) ? NAN : json_number_value(v);
+	}
+	st->nrun = i;
+	return (0);
+}
+
+static const char *
+report_schema_phase(int phase)
+{
+	return (limits_phase_name(phase));
+}
+
+/* Files without long_run_iops: a bucket that ran dry gives it. */
 static void
 report_schema_limits_loaded(void *limits)
 {
 	struct limits_result	*l = limits;
 
 	l->timeline.cap = l->timeline.n;
+	l->sweep_timeline.cap = l->sweep_timeline.n;
+	if (isnan(l->long_run_iops) && l->burst.detected)
+		l->long_run_iops = l->burst.baseline_iops;
 }
 
 static const struct report_schema_key report_schema_lat_keys[] = {
@@ -529,6 +581,19 @@ static const struct report_schema_key report_schema_burst_keys[] = {
 	{ .name = "variable", .type = REPORT_SCHEMA_BOOL,
 	  AT(struct burst, variable),
 	  .doc = "the rate changed and recovered: no bucket" },
+	{ .name = "drop_sweep_t_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, drop_sweep_t_s),
+	  .shown = report_schema_burst_detected, .unit = "s",
+	  .doc = "time of a drop during the sweeps, on their clock" },
+	{ .name = "held_iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, held_iops), .unit = "IOPS",
+	  .doc = "no drop: the rate the sustained run held" },
+	{ .name = "held_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, held_s), .unit = "s",
+	  .doc = "no drop: how long a drop would have shown" },
+	{ .name = "ruled_out_below_ios", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, ruled_out_below_ios), .unit = "I/Os",
+	  .doc = "no drop: the I/O a bucket had to supply to stay unseen" },
 };
 static const struct report_schema report_schema_burst =
     TABLE("burst", struct burst, report_schema_burst_keys, NULL, NULL);
@@ -550,6 +615,29 @@ static const struct report_schema_key report_schema_timeline_keys[] = {
 static const struct report_schema report_schema_timeline =
     TABLE("timeline", struct timeline_sample, report_schema_timeline_keys,
     NULL, NULL);
+
+/* An interval of the sweeps: one of a timeline, and what was read. */
+static const struct report_schema_key report_schema_sweep_sample_keys[] = {
+	{ .type = REPORT_SCHEMA_OBJECT, .flags = REPORT_SCHEMA_INLINE,
+	  .offset = 0, .size = sizeof(struct timeline_sample),
+	  .sub = &report_schema_timeline,
+	  .doc = "the keys of an interval of the sustained run" },
+	{ .name = "dt_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct timeline_sample, dt_s), .unit = "s",
+	  .doc = "length of the interval" },
+	{ .name = "phase", .type = REPORT_SCHEMA_WORD,
+	  AT(struct timeline_sample, phase), .word = report_schema_phase,
+	  .doc = "iodepth, bs, first_touch or flush" },
+	{ .name = "iodepth", .type = REPORT_SCHEMA_UINT,
+	  AT(struct timeline_sample, iodepth), .unit = "I/Os",
+	  .doc = "I/Os kept in flight" },
+	{ .name = "bs", .type = REPORT_SCHEMA_UINT,
+	  AT(struct timeline_sample, bs), .unit = "bytes",
+	  .doc = "I/O size" },
+};
+static const struct report_schema report_schema_sweep_sample =
+    TABLE("sweep_timeline", struct timeline_sample,
+    report_schema_sweep_sample_keys, NULL, NULL);
 
 static const struct report_schema_key report_schema_limits_keys[] = {
 	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
@@ -614,6 +702,18 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	{ .name = "sustain_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct limits_result, sustain_s), .unit = "s",
 	  .doc = "length of the sustained run" },
+	{ .name = "sustain_early", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, sustain_early),
+	  .doc = "the sustained run ended early: its rate held" },
+	{ .name = "sustain_start_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, sustain_start_s), .unit = "s",
+	  .doc = "when the sustained run began, on the sweeps' clock" },
+	{ .name = "long_run_iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, long_run_iops), .unit = "IOPS",
+	  .doc = "the rate a bucket fell to, when one ran dry" },
+	{ .name = "baseline_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, baseline_bandwidth), .unit = "bytes/s",
+	  .doc = "bytes per second after a bucket ran dry" },
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct limits_result, note),
 	  .doc = "what was skipped and why" },
@@ -641,6 +741,12 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	  .count = offsetof(struct limits_result, timeline.n),
 	  .sub = &report_schema_timeline,
 	  .doc = "the sustained run per interval" },
+	{ .name = "sweep_timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER,
+	  AT(struct limits_result, sweep_timeline.v),
+	  .count = offsetof(struct limits_result, sweep_timeline.n),
+	  .sub = &report_schema_sweep_sample,
+	  .doc = "the work before the sustained run per interval" },
 };
 static const struct report_schema report_schema_limits =
     TABLE("limits", struct limits_result, report_schema_limits_keys, NULL,
@@ -662,6 +768,12 @@ static const struct report_schema_key report_schema_stat_keys[] = {
 	{ .name = "cv", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_stat, cv),
 	  .unit = "ratio", .doc = "coefficient of variation, sd/mean" },
+	{ .name = "trend", .type = REPORT_SCHEMA_WORD,
+	  AT(struct report_stat, trend), .word = report_trend_name,
+	  .doc = "none, falling or rising run after run" },
+	{ .name = "runs", .type = REPORT_SCHEMA_ARRAY,
+	  .get = report_schema_runs_get, .set = report_schema_runs_set,
+	  .doc = "the figure in each run, null where unknown" },
 };
 static const struct report_schema report_schema_stat =
     TABLE("figure", struct report_stat, report_schema_stat_keys, NULL,
@@ -676,6 +788,9 @@ static const struct report_schema_key report_schema_repeat_keys[] = {
 	  .count = offsetof(struct report_repeat, nstats),
 	  .max = REPORT_STATS_MAX, .sub = &report_schema_stat,
 	  .doc = "one per headline figure" },
+	{ .name = "reason", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_repeat, reason),
+	  .doc = "why figures moved run after run" },
 };
 static const struct report_schema report_schema_repeat =
     TABLE("repeat", struct report_repeat, report_schema_repeat_keys, NULL,

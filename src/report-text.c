@@ -12,6 +12,8 @@
 
 #define TEXT_INDENT	"  "
 #define TEXT_DB_IODEPTH	32	/* the queue a busy database keeps */
+#define TEXT_GP2_CREDITS 5.4e6	/* an EBS gp2 bucket under 1 TiB (AWS
+				   docs, 2023; FIELD-NOTES.md) */
 
 struct report_text {
 	FILE	*f;
@@ -211,14 +213,71 @@ report_text_first_touch(struct report_text *rt, const struct first_touch *ft)
 	report_text_kv(rt, "first-read cost", line);
 }
 
+/* The burst line, the long-run rate and the bandwidth after a drop. */
+static void
+report_text_burst(struct report_text *rt, const struct limits_result *l)
+{
+	const struct burst	*b = &l->burst;
+	char			 line[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char			 b3[UNITS_BUFSZ], b4[UNITS_BUFSZ];
+	size_t			 o;
+
+	if (b->detected && b->exhausted && isnan(b->credits_ios))
+		snprintf(line, sizeof line, "%s IOPS, then %s IOPS; empty "
+		    "before the sustained run, size unknown",
+		    units_format_value(UNITS_IOPS, b->burst_iops, b1,
+		    sizeof b1), units_format_value(UNITS_IOPS,
+		    b->baseline_iops, b2, sizeof b2));
+	else if (b->detected) {
+		o = snprintf(line, sizeof line, "%s IOPS for %s, then %s IOPS; "
+		    "bucket %s I/Os", units_format_value(UNITS_IOPS,
+		    b->burst_iops, b1, sizeof b1),
+		    units_format_value(UNITS_SECONDS, b->duration_s, b2,
+		    sizeof b2), units_format_value(UNITS_IOPS,
+		    b->baseline_iops, b3, sizeof b3),
+		    units_format_value(UNITS_COUNT, b->credits_ios, b4,
+		    sizeof b4));
+		if (isfinite(b->drop_sweep_t_s) && o < sizeof line)
+			snprintf(line + o, sizeof line - o, " (ran dry during "
+			    "the sweeps, at %s)", units_format_value(
+			    UNITS_SECONDS, b->drop_sweep_t_s, b1, sizeof b1));
+	} else if (l->timeline.n > 0 && isfinite(b->held_iops))
+		snprintf(line, sizeof line, "none ran dry: %s IOPS held over "
+		    "%s of sustained load%s", units_format_value(UNITS_IOPS,
+		    b->held_iops, b1, sizeof b1), units_format_value(
+		    UNITS_SECONDS, l->sustain_s, b2, sizeof b2), b->variable ?
+		    ", with changes that recovered" : "");
+	else if (l->timeline.n > 0)
+		snprintf(line, sizeof line, "none detected over %s of "
+		    "sustained load", units_format_value(UNITS_SECONDS,
+		    l->timeline.v[l->timeline.n - 1].t_s, b1, sizeof b1));
+	else
+		snprintf(line, sizeof line, "not measured");
+	report_text_kv(rt, "burst", line);
+
+	if (isfinite(l->long_run_iops))
+		snprintf(line, sizeof line, "%s IOPS, the baseline",
+		    units_format_value(UNITS_IOPS, l->long_run_iops, b1,
+		    sizeof b1));
+	else if (isfinite(b->held_iops))
+		snprintf(line, sizeof line, "unknown: at most %s IOPS, held "
+		    "for %s", units_format_value(UNITS_IOPS, b->held_iops, b1,
+		    sizeof b1), units_format_value(UNITS_SECONDS,
+		    l->sustain_s, b2, sizeof b2));
+	else
+		return;
+	report_text_kv(rt, "long-run IOPS", line);
+	if (isfinite(l->baseline_bandwidth))
+		report_text_kv(rt, "baseline bandwidth", units_format_value(
+		    UNITS_RATE, l->baseline_bandwidth, b1, sizeof b1));
+}
+
 static void
 report_text_limits(struct report_text *rt, const struct report *r)
 {
 	const struct limits_result	*l = r->limits;
-	const struct burst		*b = &l->burst;
 	char				 line[256], b1[UNITS_BUFSZ];
-	char				 b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
-	char				 b4[UNITS_BUFSZ], title[96];
+	char				 title[96];
 
 	snprintf(title, sizeof title, "Ceilings (random %s, working set %s)",
 	    r->config.write ? "writes" : "reads", report_text_size(
@@ -254,26 +313,89 @@ report_text_limits(struct report_text *rt, const struct report *r)
 		report_text_kv(rt, "accounting size", line);
 	} else
 		report_text_kv(rt, "accounting size", "not observable");
-	if (b->detected) {
-		snprintf(line, sizeof line, "%s IOPS for %s, then %s IOPS; "
-		    "bucket %s I/Os", units_format_value(UNITS_IOPS,
-		    b->burst_iops, b1, sizeof b1),
-		    units_format_value(UNITS_SECONDS, b->duration_s, b2,
-		    sizeof b2), units_format_value(UNITS_IOPS,
-		    b->baseline_iops, b3, sizeof b3),
-		    units_format_value(UNITS_COUNT, b->credits_ios, b4,
-		    sizeof b4));
-		report_text_kv(rt, "burst", line);
-	} else if (l->timeline.n > 0) {
-		snprintf(line, sizeof line, "none detected over %s of "
-		    "sustained load", units_format_value(UNITS_SECONDS,
-		    l->timeline.v[l->timeline.n - 1].t_s, b1, sizeof b1));
-		report_text_kv(rt, "burst", line);
-	} else
-		report_text_kv(rt, "burst", "not measured");
+	report_text_burst(rt, l);
 	report_text_first_touch(rt, &l->first_touch);
 	if (l->note[0] != '\0')
 		report_text_kv(rt, "note", l->note);
+}
+
+/*
+ * What a bucket that ran dry, or one that could not, means (sustain_asked:
+ * the length of the sustained run asked for).
+ */
+static void
+report_text_burst_meaning(struct report_text *rt,
+    const struct limits_result *l, double sustain_asked)
+{
+	const struct burst	*b = &l->burst;
+	char			 s[640], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char			 b3[UNITS_BUFSZ], b4[UNITS_BUFSZ];
+	char			 b5[UNITS_BUFSZ], bw[UNITS_BUFSZ + 32];
+	size_t			 o;
+
+	if (b->detected) {
+		bw[0] = '\0';
+		if (isfinite(l->baseline_bandwidth))
+			snprintf(bw, sizeof bw, ", and large reads to %s",
+			    units_format_value(UNITS_RATE,
+			    l->baseline_bandwidth, b1, sizeof b1));
+		if (isnan(b->duration_s))
+			o = snprintf(s, sizeof s, "A burst bucket ran dry "
+			    "before the sustained run: the volume dropped from "
+			    "%s to %s IOPS%s.", units_format_value(UNITS_IOPS,
+			    b->burst_iops, b2, sizeof b2), units_format_value(
+			    UNITS_IOPS, b->baseline_iops, b3, sizeof b3), bw);
+		else
+			o = snprintf(s, sizeof s, "Sustained load drains a "
+			    "burst bucket: after about %s at %s IOPS the "
+			    "volume drops to %s IOPS%s%s. Benchmarks shorter "
+			    "than that overstate it.", units_format_value(
+			    UNITS_SECONDS, b->duration_s, b2, sizeof b2),
+			    units_format_value(UNITS_IOPS, b->burst_iops, b3,
+			    sizeof b3), units_format_value(UNITS_IOPS,
+			    b->baseline_iops, b4, sizeof b4), bw,
+			    isfinite(b->drop_sweep_t_s) ?
+			    " (here it ran dry during the sweeps)" : "");
+		if (b->baseline_iops > 0 && o < sizeof s)
+			snprintf(s + o, sizeof s - o, " For the long run, plan "
+			    "for %s IOPS: at iodepth %d, latency ~ %d/%s s = "
+			    "%s.", units_format_value(UNITS_IOPS,
+			    b->baseline_iops, b1, sizeof b1), TEXT_DB_IODEPTH,
+			    TEXT_DB_IODEPTH, units_format_value(UNITS_IOPS,
+			    b->baseline_iops, b2, sizeof b2),
+			    units_format_value(UNITS_LAT_US, TEXT_DB_IODEPTH /
+			    b->baseline_iops * 1e6, b5, sizeof b5));
+		report_text_sentence(rt, s);
+		return;
+	}
+	if (!isfinite(b->held_iops))
+		return;
+	o = snprintf(s, sizeof s, "No burst bucket ran dry: the rate held at "
+	    "%s IOPS over %s of sustained load%s. Any bucket smaller than the "
+	    "%s I/Os the run drew is ruled out; one lasting longer than %s at "
+	    "this rate could go unseen", units_format_value(UNITS_IOPS,
+	    b->held_iops, b1, sizeof b1), units_format_value(UNITS_SECONDS,
+	    l->sustain_s, b2, sizeof b2), b->variable ? " (with changes "
+	    "that recovered)" : "", units_format_value(UNITS_COUNT,
+	    b->ruled_out_below_ios, b3, sizeof b3), units_format_value(
+	    UNITS_SECONDS, b->held_s, b4, sizeof b4));
+	units_format_value(UNITS_COUNT, TEXT_GP2_CREDITS, b5, sizeof b5);
+	if (o < sizeof s && b->ruled_out_below_ios < TEXT_GP2_CREDITS)
+		snprintf(s + o, sizeof s - o, " (gp2 volumes under 1 TiB hold "
+		    "%s I/Os), so the long-run rate is unknown.", b5);
+	else if (o < sizeof s)
+		snprintf(s + o, sizeof s - o, " (the %s I/Os of a gp2 volume "
+		    "under 1 TiB would have shown), so the long-run rate is "
+		    "unknown.", b5);
+	report_text_sentence(rt, s);
+	if (!l->sustain_early)
+		return;
+	snprintf(s, sizeof s, "The sustained run ended after %s of the %s "
+	    "asked, once it had ruled out a drop of a fifth or more within it "
+	    "(95%% confidence): a longer one would rule out larger buckets.",
+	    units_format_value(UNITS_SECONDS, l->sustain_s, b1, sizeof b1),
+	    units_format_value(UNITS_SECONDS, sustain_asked, b2, sizeof b2));
+	report_text_sentence(rt, s);
 }
 
 /* Plain sentences: what the figures mean for a database on this volume. */
@@ -353,12 +475,13 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		any = 1;
 	}
 	if (l != NULL && isfinite(l->iops_ceiling) && l->iops_ceiling > 0) {
-		snprintf(s, sizeof s, "A workload needing more than %s IOPS "
+		snprintf(s, sizeof s, "%s workload needing more than %s IOPS "
 		    "will queue: at iodepth %d, latency ~ %d/%s s = %s "
-		    "(Little's law).", units_format_value(UNITS_IOPS,
-		    l->iops_ceiling, b1, sizeof b1), TEXT_DB_IODEPTH,
-		    TEXT_DB_IODEPTH, units_format_value(UNITS_IOPS,
-		    l->iops_ceiling, b2, sizeof b2),
+		    "(Little's law).", isnan(l->long_run_iops) ?
+		    "While this rate holds, a" : "A", units_format_value(
+		    UNITS_IOPS, l->iops_ceiling, b1, sizeof b1),
+		    TEXT_DB_IODEPTH, TEXT_DB_IODEPTH, units_format_value(
+		    UNITS_IOPS, l->iops_ceiling, b2, sizeof b2),
 		    units_format_value(UNITS_LAT_US,
 		    TEXT_DB_IODEPTH / l->iops_ceiling * 1e6, b3, sizeof b3));
 		report_text_sentence(rt, s);
@@ -386,20 +509,13 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		report_text_sentence(rt, s);
 		any = 1;
 	}
-	if (l != NULL && l->burst.detected) {
-		snprintf(s, sizeof s, "Sustained load drains a burst bucket: "
-		    "after about %s at %s IOPS the volume drops to %s IOPS. "
-		    "Benchmarks shorter than that overstate it.",
-		    units_format_value(UNITS_SECONDS,
-		    l->burst.duration_s, b1, sizeof b1),
-		    units_format_value(UNITS_IOPS, l->burst.burst_iops,
-		    b2, sizeof b2), units_format_value(UNITS_IOPS,
-		    l->burst.baseline_iops, b3, sizeof b3));
-		report_text_sentence(rt, s);
+	if (l != NULL && (l->burst.detected || isfinite(l->burst.held_iops))) {
+		report_text_burst_meaning(rt, l, r->config.sustain_s);
 		any = 1;
 	} else if (l != NULL && l->timeline.n > 0) {
-		report_text_sentence(rt, "No burst bucket showed: the rate "
-		    "held over the sustained run.");
+		report_text_sentence(rt, "No burst bucket ran dry during the "
+		    "sustained run; that does not make its rate the long-run "
+		    "rate.");
 		any = 1;
 	}
 	if (r->interrupted)
@@ -409,23 +525,75 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		report_text_sentence(rt, "Nothing was established.");
 }
 
+#define TEXT_RUNS_SHOWN	12	/* runs of a moving figure, at most */
+
+/* A moving figure's values run by run: all, or the first and last few. */
+static void
+report_text_runs(struct report_table *tab, const struct report_stat *st,
+    const char *label, enum units_kind unit)
+{
+	char		 v[TEXT_RUNS_SHOWN + 2][UNITS_BUFSZ];
+	const char	*c[15];
+	size_t		 i, k, n = st->nrun;
+
+	for (i = 0; i < 15; i++)
+		c[i] = NULL;
+	c[0] = label;
+	for (i = 0, k = 1; i < n; i++) {
+		if (n > TEXT_RUNS_SHOWN && i == TEXT_RUNS_SHOWN / 2) {
+			c[k++] = "...";
+			i = n - TEXT_RUNS_SHOWN / 2;
+		}
+		if (label != NULL)
+			report_text_cell(unit, st->run[i], v[k], sizeof v[k]);
+		else
+			snprintf(v[k], sizeof v[k], "run %zu", i + 1);
+		c[k] = v[k];
+		k++;
+	}
+	c[k] = label != NULL ? report_trend_name(st->trend) : "trend";
+	if (label == NULL)
+		c[0] = "figure";
+	report_table_add(tab, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+	    c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
+}
+
+/*
+ * Mean, sd and cv over the runs; a figure that moved run after run is
+ * given run by run instead, with the reason.
+ */
 static void
 report_text_repeat(struct report_text *rt, const struct report *r)
 {
 	const struct report_repeat	*rr = r->repeat;
 	const struct report_stat	*st;
 	struct report_figure		 fig[REPORT_STATS_MAX];
-	struct report_table		 tab;
+	struct report_table		 tab, runs;
 	char				 title[64], m[UNITS_BUFSZ];
 	char				 sd[UNITS_BUFSZ], cv[16], n[16];
+	char				 align[16], line[320];
 	const char			*label;
 	enum units_kind		 unit;
-	size_t				 nf, i, j;
+	size_t				 nf, i, j, cols, moved = 0;
 
 	nf = report_headlines(r, fig, REPORT_STATS_MAX);
 	snprintf(title, sizeof title, "Repeatability (%u runs)", rr->runs);
 	report_text_heading(rt, title);
+	if (rr->reason[0] != '\0') {
+		snprintf(line, sizeof line, "The runs differ beyond noise, in "
+		    "a trend: %s.", rr->reason);
+		report_text_sentence(rt, line);
+		report_text_sentence(rt, "Figures that moved are given run by "
+		    "run, not averaged; the sections above are run 1's.");
+		if (rt->md)
+			fputc('\n', rt->f);
+	}
+	cols = rr->runs > TEXT_RUNS_SHOWN ? TEXT_RUNS_SHOWN + 1 : rr->runs;
+	memset(align, 0, sizeof align);
+	memset(align, 'r', cols + 2);
+	align[0] = 'l';
 	report_table_init(&tab, "lrrrr");
+	report_table_init(&runs, align);
 	report_table_add(&tab, "figure", "mean", "sd", "cv", "runs");
 	for (i = 0; i < rr->nstats; i++) {
 		st = &rr->stat[i];
@@ -437,6 +605,12 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 				unit = fig[j].unit;
 			}
 		}
+		if (st->trend != REPORT_TREND_NONE) {
+			if (moved++ == 0)
+				report_text_runs(&runs, st, NULL, unit);
+			report_text_runs(&runs, st, label, unit);
+			continue;
+		}
 		if (isfinite(st->cv))
 			snprintf(cv, sizeof cv, "%.1f%%", st->cv * 100);
 		else
@@ -447,6 +621,9 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 		    cv, n);
 	}
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+	if (moved > 0)
+		fputc('\n', rt->f);
+	report_table_write(&runs, rt->f, rt->md, TEXT_INDENT);
 }
 
 static void

@@ -15,6 +15,9 @@
 #include "units.h"
 #include "xmalloc.h"
 
+#define REPORT_TREND_REL	0.25	/* a trend moves a figure this much */
+#define REPORT_STEP_REL		0.05	/* a step of unknown noise counts */
+
 /*
  * Release what a report owns: path, repeat, and scan and limits, heap
  * objects the report took over (freed by their modules).
@@ -171,6 +174,13 @@ report_headlines(const struct report *r, struct report_figure *fig,
 		report_add(fig, max, &n, "limits.burst.credits_ios",
 		    "burst credits", UNITS_COUNT, l->burst.detected ?
 		    l->burst.credits_ios : NAN, NAN);
+		/* Without a drop, only the rate held: the most it can be. */
+		j = n;
+		report_add(fig, max, &n, "limits.long_run_iops",
+		    "long-run IOPS", UNITS_IOPS, isfinite(l->long_run_iops) ?
+		    l->long_run_iops : l->burst.held_iops, NAN);
+		if (n > j)
+			fig[j].at_most = !isfinite(l->long_run_iops);
 	}
 	for (i = 0; i < n; i++) {
 		if (!isfinite(fig[i].rel_noise) || fig[i].rel_noise < 0)
@@ -194,6 +204,99 @@ report_repeat_find(const struct report_repeat *rr, const char *name)
 	return (NULL);
 }
 
+/* Name of a trend, for reports; NULL past the last. */
+const char *
+report_trend_name(int trend)
+{
+	static const char *const names[] = {
+		[REPORT_TREND_NONE] = "none",
+		[REPORT_TREND_FALLING] = "falling",
+		[REPORT_TREND_RISING] = "rising",
+	};
+
+	if (trend < 0 || trend > REPORT_TREND_RISING)
+		return (NULL);
+	return (names[trend]);
+}
+
+/* The 95% noise of the difference of a and b (half-widths ha, hb). */
+static double
+report_pair_noise(double a, double ha, double b, double hb)
+{
+	if (isfinite(ha) && isfinite(hb))
+		return (sqrt(ha * ha + hb * hb));
+	return (REPORT_STEP_REL * fmax(fabs(a), fabs(b)));
+}
+
+/*
+ * A trend in s->run[] (noise h[], 95% half-widths): every step beyond its
+ * noise (REPORT_STEP_REL where unknown) goes the same way, and first to
+ * last moved beyond both noise and REPORT_TREND_REL.  Back and forth is
+ * noise, which sd and cv describe.
+ */
+static int
+report_trend(const struct report_stat *s, const double *h)
+{
+	double	d, tol;
+	size_t	k, a = SIZE_MAX, first = SIZE_MAX;
+	int	sign = 0, step;
+
+	for (k = 0; k < s->nrun; k++) {
+		if (!isfinite(s->run[k]))
+			continue;
+		if (first == SIZE_MAX)
+			first = k;
+		if (a != SIZE_MAX) {
+			d = s->run[k] - s->run[a];
+			if (fabs(d) > report_pair_noise(s->run[a], h[a],
+			    s->run[k], h[k])) {
+				step = d > 0 ? 1 : -1;
+				if (sign != 0 && step != sign)
+					return (REPORT_TREND_NONE);
+				sign = step;
+			}
+		}
+		a = k;
+	}
+	if (sign == 0)
+		return (REPORT_TREND_NONE);
+	d = s->run[a] - s->run[first];
+	tol = fmax(report_pair_noise(s->run[first], h[first], s->run[a], h[a]),
+	    REPORT_TREND_REL * fmax(fabs(s->run[first]), fabs(s->run[a])));
+	if (!(fabs(d) > tol) || (d > 0) != (sign > 0))
+		return (REPORT_TREND_NONE);
+	return (sign > 0 ? REPORT_TREND_RISING : REPORT_TREND_FALLING);
+}
+
+/* Why figures moved run after run, into out->reason. */
+static void
+report_repeat_reason(const struct report *reps, int n,
+    struct report_repeat *out)
+{
+	size_t	j;
+	int	k;
+
+	for (j = 0; j < out->nstats; j++) {
+		if (out->stat[j].trend != REPORT_TREND_NONE)
+			break;
+	}
+	if (j == out->nstats)
+		return;
+	for (k = 0; k < n; k++) {
+		if (reps[k].limits != NULL && reps[k].limits->burst.detected)
+			break;
+	}
+	if (k < n)
+		snprintf(out->reason, sizeof out->reason, "a burst bucket "
+		    "ran dry in run %d and the volume kept its state from run "
+		    "to run: runs before measured the burst, runs after the "
+		    "baseline", k + 1);
+	else
+		snprintf(out->reason, sizeof out->reason, "figures moved run "
+		    "after run beyond their noise: the volume kept its state "
+		    "from run to run (burst credits, caches or throttling)");
+}
+
 /* Mean, sd and cv of the headline figures of n reports, matched by name. */
 void
 report_repeat_aggregate(const struct report *reps, int n,
@@ -203,8 +306,9 @@ report_repeat_aggregate(const struct report *reps, int n,
 	struct report_stat	*s;
 	double			 sum[REPORT_STATS_MAX];
 	double			 sq[REPORT_STATS_MAX];
+	double			*noise;
 	double			 d;
-	size_t			 nf, i, j;
+	size_t			 nf, i, j, r;
 	int			 k;
 
 	memset(out, 0, sizeof *out);
@@ -212,7 +316,8 @@ report_repeat_aggregate(const struct report *reps, int n,
 		return;
 	out->runs = n;
 	memset(sum, 0, sizeof sum);
-	/* First pass: names in order of appearance, and means. */
+	noise = xcalloc(REPORT_STATS_MAX * REPORT_RUNS_MAX, sizeof *noise);
+	/* First pass: names in order of appearance, values, means. */
 	for (k = 0; k < n; k++) {
 		nf = report_headlines(&reps[k], fig, REPORT_STATS_MAX);
 		for (i = 0; i < nf; i++) {
@@ -226,6 +331,15 @@ report_repeat_aggregate(const struct report *reps, int n,
 				s = &out->stat[out->nstats++];
 				memcpy(s->name, fig[i].name, sizeof s->name);
 				s->name[sizeof s->name - 1] = '\0';
+				s->nrun = n < REPORT_RUNS_MAX ? n :
+				    REPORT_RUNS_MAX;
+				for (r = 0; r < s->nrun; r++)
+					s->run[r] = NAN;
+			}
+			if (k < REPORT_RUNS_MAX) {
+				out->stat[j].run[k] = fig[i].value;
+				noise[j * REPORT_RUNS_MAX + k] =
+				    fig[i].rel_noise * fabs(fig[i].value);
 			}
 			if (isfinite(fig[i].value)) {
 				out->stat[j].n++;
@@ -258,7 +372,10 @@ report_repeat_aggregate(const struct report *reps, int n,
 		s->sd = s->n >= 2 ? sqrt(sq[j] / (s->n - 1)) : NAN;
 		s->cv = (s->n >= 2 && s->mean != 0) ? s->sd / fabs(s->mean) :
 		    NAN;
+		s->trend = report_trend(s, &noise[j * REPORT_RUNS_MAX]);
 	}
+	free(noise);
+	report_repeat_reason(reps, n, out);
 }
 
 /* Start a table with one column per character of align ('l' or 'r'). */

@@ -51,6 +51,15 @@ struct report_context {			/* where it ran; "" when unknown */
 	char		mount_options[256];
 };
 
+#define REPORT_RUNS_MAX		100	/* runs of a repeat kept apart */
+
+/* How a figure moved over repeated runs. */
+enum report_trend {
+	REPORT_TREND_NONE,		/* within noise, or back and forth */
+	REPORT_TREND_FALLING,		/* run after run, beyond noise */
+	REPORT_TREND_RISING,
+};
+
 /* One headline figure and its spread over repeated runs. */
 struct report_stat {
 	char		name[48];	/* JSON path: limits.iops_ceiling */
@@ -58,6 +67,9 @@ struct report_stat {
 	double		sd;		/* sample sd; NAN with n < 2 */
 	double		cv;		/* sd / mean */
 	unsigned	n;		/* runs that established it */
+	int		trend;		/* enum report_trend */
+	unsigned	nrun;		/* runs in run[] */
+	double		run[REPORT_RUNS_MAX]; /* per run; NAN: unknown */
 };
 
 #define REPORT_STATS_MAX	40
@@ -67,6 +79,8 @@ struct report_repeat {
 	unsigned		runs;
 	size_t			nstats;
 	struct report_stat	stat[REPORT_STATS_MAX];
+	char			reason[192];	/* why figures moved run
+						   after run; "" */
 };
 
 /* A headline figure of one report (report_headlines). */
@@ -77,6 +91,7 @@ struct report_figure {
 	double		 value;		/* NAN: unknown */
 	double		 rel_noise;	/* 95% half-width / value, or NAN */
 	int		 at_least;	/* value is a lower bound */
+	int		 at_most;	/* value is an upper bound */
 };
 
 struct report_target {			/* what was measured */
@@ -125,7 +140,10 @@ size_t	report_headlines(const struct report *, struct report_figure *,
 	    size_t);
 /*
  * Mean, sd and cv of every headline figure over n reports of the same
- * command (pure).  Figures are matched by name; n < 1 gives runs = 0.
+ * command (pure), and each run's value.  Figures are matched by name;
+ * n < 1 gives runs = 0.  A figure that moved one way run after run, by
+ * more than the runs' noise and REPORT_TREND_REL, has a trend, and the
+ * repeat a reason (state carried between runs: a bucket running dry).
  */
 void	report_repeat_aggregate(const struct report *, int,
 	    struct report_repeat *);
@@ -148,6 +166,8 @@ void	report_table_write(struct report_table *, FILE *, int,
 /* The time now as ISO 8601 UTC, for started_utc and finished_utc. */
 char	*report_utc_now(char *, size_t);
 
+/* Name of a trend: "none", "falling", "rising"; NULL past the last. */
+const char *report_trend_name(int);
 /* Find a figure of a repeat summary by name; NULL if absent. */
 const struct report_stat *report_repeat_find(const struct report_repeat *,
 	    const char *);

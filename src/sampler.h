@@ -28,6 +28,19 @@ struct sample_spec {
 	uint64_t	min_ios;	/* and not before this many I/Os */
 	int		fixed_time;	/* run exactly max_time_s */
 	double		interval_s;	/* > 0: fill a timeline at this step */
+	int		tl_whole;	/* the timeline also covers the random
+					   warm-up and ends with the last,
+					   partial interval ... */
+	uint64_t	tl_origin_ns;	/* ... its t_s from this engine time
+					   (otherwise from the measuring's
+					   start) */
+	int		tl_phase;	/* timeline_sample.phase */
+	/*
+	 * NULL, or called each time an interval of the timeline closes
+	 * while measuring: nonzero ends the point before max_time_s.
+	 */
+	int		(*tl_enough)(const struct timeline *, void *);
+	void		*tl_arg;
 };
 
 /* Progress hook, called about ten times a second with the partial point. */

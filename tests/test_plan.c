@@ -137,6 +137,7 @@ test_quick(void **state)
 	assert_true(pt->scan.max_time_s == 2 && pt->limits.max_time_s == 2);
 	assert_int_equal(pt->limits.max_iodepth, 64);
 	assert_true(pt->limits.sustain_s == 15);
+	assert_true(pt->limits.sustain_min_s == LIMITS_SUSTAIN_QUICK_S);
 	t_done(&o, &pl);
 
 	/* Options given win over the preset; --keep keeps the file. */
@@ -145,6 +146,7 @@ test_quick(void **state)
 	assert_false(pt->remove);
 	assert_int_equal(pt->scan.points, 4);
 	assert_true(pt->limits.sustain_s == 30);
+	assert_true(pt->limits.sustain_min_s == 0);
 	t_done(&o, &pl);
 	assert_int_equal(chdir(cwd), 0);
 	assert_int_equal(rmdir(dir), 0);

@@ -3,7 +3,9 @@
  * Description: the sampler on the test engine (t_engine.c) with known
  * latencies: offsets aligned, inside [0, ws) and drawn with replacement;
  * the queue kept at the iodepth asked; the precision and time stopping
- * rules; warm-up coverage; timelines per interval; I/O errors reported.
+ * rules; warm-up coverage; timelines per interval (of the measuring, or
+ * of a whole point on the caller's clock) and the hook that ends a point
+ * early; I/O errors reported.
  */
 #include <errno.h>
 #include <math.h>
@@ -221,6 +223,77 @@ test_timeline(void **state)
 	point_free(&pt);
 }
 
+static int
+t_enough_after_five(const struct timeline *tl, void *arg)
+{
+	(void)arg;
+	return (tl->n >= 5);
+}
+
+/*
+ * A whole-point timeline: the random warm-up included, the last partial
+ * interval closed with its length, times on the caller's clock; and a
+ * hook that ends a fixed-time point once enough intervals closed.
+ */
+static void
+test_timeline_whole(void **state)
+{
+	struct engine		 e;
+	struct target		 t;
+	struct sample_spec	 sp;
+	struct point		 pt;
+	struct timeline		 tl = { 0 };
+	struct rng		 r;
+	double			 ios = 0, prev;
+	size_t			 i;
+
+	(void)state;
+	t_setup(&e, &t, 2, 200000, 0, 1 << 20, 4096);
+	te.now = 7000000000ULL;
+	t_spec(&sp, 1 << 20, 4096, 2);
+	sp.warm_random = 1;
+	sp.max_time_s = 2.3;
+	sp.fixed_time = 1;
+	sp.interval_s = 0.25;
+	sp.tl_whole = 1;
+	sp.tl_origin_ns = 5000000000ULL;
+	sp.tl_phase = 3;
+	rng_seed(&r, 1);
+	assert_int_equal(sampler_measure(&e, &r, &sp, &pt, &tl, NULL, NULL),
+	    0);
+	assert_true(pt.warm_seconds > 0);
+	prev = 2;		/* the point began 2 s after the origin */
+	for (i = 0; i < tl.n; i++) {
+		assert_true(fabs(tl.v[i].t_s - tl.v[i].dt_s - prev) < 1e-6);
+		assert_true(tl.v[i].dt_s > 0 && tl.v[i].dt_s <= 0.25 + 1e-9);
+		assert_int_equal(tl.v[i].iodepth, 2);
+		assert_int_equal(tl.v[i].bs, 4096);
+		assert_int_equal(tl.v[i].phase, 3);
+		ios += tl.v[i].iops * tl.v[i].dt_s;
+		prev = tl.v[i].t_s;
+	}
+	/* Every I/O, warm-up and the last partial interval included. */
+	assert_true(tl.v[tl.n - 1].dt_s < 0.25 - 1e-6);
+	assert_true(fabs(ios - (double)te.nio) < 0.5);
+	assert_true(fabs(prev - 2 - pt.warm_seconds - pt.seconds) < 1e-6);
+	timeline_free(&tl);
+	point_free(&pt);
+
+	/* The hook ends a fixed-time point early. */
+	t_setup(&e, &t, 2, 200000, 0, 1 << 20, 4096);
+	t_spec(&sp, 1 << 20, 4096, 2);
+	sp.fixed_time = 1;
+	sp.max_time_s = 100;
+	sp.interval_s = 1;
+	sp.tl_enough = t_enough_after_five;
+	assert_int_equal(sampler_measure(&e, &r, &sp, &pt, &tl, NULL, NULL),
+	    0);
+	assert_int_equal(tl.n, 5);
+	assert_true(pt.seconds < 5.01);
+	timeline_free(&tl);
+	point_free(&pt);
+}
+
 /* An I/O error ends the point with -EIO and keeps what was measured. */
 static void
 test_io_error(void **state)
@@ -254,6 +327,7 @@ main(void)
 		cmocka_unit_test(test_time_rule),
 		cmocka_unit_test(test_warm_range),
 		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_timeline_whole),
 		cmocka_unit_test(test_io_error),
 	};
 
