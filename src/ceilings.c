@@ -10,7 +10,9 @@
 #include "ceilings.h"
 #include "changepoint.h"
 #include "fit.h"
-#include "sampler.h"
+#include "point.h"
+#include "stats.h"
+#include "timeline.h"
 #include "xmalloc.h"
 
 /*
@@ -21,7 +23,10 @@
  * an unsaturated device by the last doubling of depth: a gain below
  * CEILINGS_FLAT_GAIN means the curve has flattened.  A flat curve is only
  * the volume's if the queue really was full (IOPS x latency / d near 1)
- * and our own CPU was not saturated.  The ceiling is the knee fit's (fit.c,
+ * and our own CPU was not saturated.  IOPS falling by more than
+ * 1 - CEILINGS_DROP_MAX as the queue deepens is no knee but a change of
+ * state (a burst bucket running dry): only the points before the fall are
+ * analysed.  The ceiling is the knee fit's (fit.c,
  * a smooth min(d / lat0, c)) when at least CEILINGS_FIT_PLATEAU points lie
  * on the plateau and the fit agrees with their median within
  * CEILINGS_FIT_AGREE; otherwise the median (with a knee at the plateau's
@@ -52,6 +57,16 @@
  * before the drop, counted as a deficit that starts at zero (a full bucket)
  * and refills at the baseline rate: D = max(0, D + ios - baseline x t)
  * over the prior work (sweeps, scan), then over the run's intervals.
+ *
+ * A run that holds one level may follow a drop in the sweeps: their
+ * per-interval work at the run's working set is searched from the end for
+ * the last interval clearly above the run's level (ceilings_burst_before);
+ * the credits are D up to it.  The sweeps vary the load, so only a level
+ * above the run's counts, never one below.  Without a drop, the I/O drawn
+ * until a drop could last have shown is what a bucket had to supply to
+ * stay unseen: for a bucket of C credits refilling at b over the time T,
+ * C + b x T below it means it ran dry within the run, before the sweeps
+ * (then the level held is its baseline) or after (and seen).
  */
 #define CEILINGS_FLAT_GAIN	1.10	/* per doubling of depth or size */
 #define CEILINGS_CPU_BUSY	0.90	/* of one core */
@@ -70,6 +85,7 @@
 #define CEILINGS_DROP_MAX	0.80	/* baseline at most this x burst */
 #define CEILINGS_EMPTY_MAX	0.70	/* run at most this x ref_iops */
 #define CEILINGS_MIN_SEG	3	/* intervals */
+#define CEILINGS_HELD_Z		1.645	/* one-sided 95% */
 #define CEILINGS_FT_RATIO	1.5
 #define CEILINGS_FT_Z		3.0
 
@@ -87,30 +103,6 @@ ceilings_cmp_x(const void *a, const void *b)
 	const struct ceilings_xy	*pa = a, *pb = b;
 
 	return ((pa->x > pb->x) - (pa->x < pb->x));
-}
-
-static int
-ceilings_cmp_double(const void *a, const void *b)
-{
-	const double	*pa = a, *pb = b;
-
-	return ((*pa > *pb) - (*pa < *pb));
-}
-
-/* Median of n values (copied, so v is untouched); NAN when n is 0. */
-static double
-ceilings_median(const double *v, size_t n)
-{
-	double	*c, m;
-
-	if (n == 0)
-		return (NAN);
-	c = xcalloc(n, sizeof *c);
-	memcpy(c, v, n * sizeof *c);
-	qsort(c, n, sizeof *c, ceilings_cmp_double);
-	m = (n % 2) ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-	free(c);
-	return (m);
 }
 
 /* Points as (x, iops, ...) sorted by x; x is depth or size.  Caller frees. */
@@ -165,8 +157,8 @@ ceilings_host(const struct ceilings_xy *v, size_t from, size_t to,
 		if (isfinite(v[i].lat_us) && v[i].lat_us > 0)
 			lit[nl++] = v[i].iops * v[i].lat_us * 1e-6 / v[i].x;
 	}
-	out->cpu_util = ceilings_median(cpu, nc);
-	out->little_ratio = ceilings_median(lit, nl);
+	out->cpu_util = stats_median(cpu, nc);
+	out->little_ratio = stats_median(lit, nl);
 	free(cpu);
 	free(lit);
 }
@@ -193,8 +185,13 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 		return (-1);
 
 	v = ceilings_sorted(pts, n, 0);
-	imax = 0;
-	for (i = 1; i < n; i++) {
+	/* A fall is a change of state, not a knee: keep what came before. */
+	for (i = 1, imax = 0; i < n; i++) {
+		if (v[i].iops < CEILINGS_DROP_MAX * v[imax].iops) {
+			out->fell_iodepth = v[i].x;
+			n = i;
+			break;
+		}
 		if (v[i].iops > v[imax].iops)
 			imax = i;
 	}
@@ -235,7 +232,7 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 	plat = xcalloc(n, sizeof *plat);
 	for (i = first, np = 0; i < n; i++)
 		plat[np++] = v[i].iops;
-	median = ceilings_median(plat, np);
+	median = stats_median(plat, np);
 	free(plat);
 	ceilings_host(v, first, n, out);
 
@@ -320,7 +317,7 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	plat = xcalloc(n, sizeof *plat);
 	for (i = first, np = 0; i < n; i++)
 		plat[np++] = v[i].bw;
-	median = ceilings_median(plat, np);
+	median = stats_median(plat, np);
 	free(plat);
 	x = xcalloc(n, sizeof *x);
 	y = xcalloc(n, sizeof *y);
@@ -363,17 +360,17 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	for (j = n - 2; j-- > 1;) {
 		for (i = 0; i <= j; i++)
 			iops[i] = v[i].iops;
-		level = ceilings_median(iops, j + 1);
+		level = stats_median(iops, j + 1);
 		for (k = j + 1, np = 0; k < n; k++)
 			tail[np++] = v[k].bw;
-		tmed = ceilings_median(tail, np);
+		tmed = stats_median(tail, np);
 
 		/* Noise: the flat run before v[j], the tail after v[j+1]. */
 		for (i = 0, nd = 0; i < j; i++)
 			iops[nd++] = fabs(v[i].iops / level - 1);
 		for (k = j + 2; k < n; k++)
 			iops[nd++] = fabs(v[k].bw / tmed - 1);
-		tol = 3 * 1.4826 * ceilings_median(iops, nd);
+		tol = 3 * 1.4826 * stats_median(iops, nd);
 		tol = fmax(CEILINGS_ACCT_TOL_MIN, fmin(tol,
 		    CEILINGS_ACCT_TOL_MAX));
 
@@ -443,6 +440,140 @@ ceilings_merge(size_t *start, double *mean, double *len, size_t k,
 	}
 }
 
+/* Rate of a prior entry in accounted I/Os per second; NAN for idle time. */
+static double
+ceilings_prior_rate(const struct ceilings_prior *p)
+{
+	return (p->seconds > 0 && p->ios > 0 ? p->ios / p->seconds : NAN);
+}
+
+/* Median rate of the entries of load in p[0..n); NAN if none. */
+static double
+ceilings_load_median(const struct ceilings_prior *p, size_t n, unsigned load,
+    double *buf)
+{
+	size_t	i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (p[i].load == load && isfinite(ceilings_prior_rate(&p[i])))
+			buf[k++] = ceilings_prior_rate(&p[i]);
+	}
+	return (stats_median(buf, k));
+}
+
+/* Whether entry p is clearly above base (see ceilings_burst_before). */
+static int
+ceilings_prior_above(const struct ceilings_prior *p, double base, double var,
+    double dt)
+{
+	double	rate = ceilings_prior_rate(p);
+
+	return (p->load != 0 && rate >= base / CEILINGS_DROP_MAX &&
+	    rate - base >= CEILINGS_MERGE_SE * sqrt(var * dt / p->seconds));
+}
+
+/*
+ * The burst rate before a drop after p[n - 1]: the loads that reached the
+ * highest level (their medians within CEILINGS_PLATEAU_FRAC of the
+ * highest), all their intervals pooled.
+ */
+static double
+ceilings_burst_level(const struct ceilings_prior *p, size_t n)
+{
+	double	*buf, *med, top = 0, ios = 0, sec = 0;
+	size_t	 i;
+
+	buf = xcalloc(n, sizeof *buf);
+	med = xcalloc(n, sizeof *med);
+	for (i = 0; i < n; i++) {
+		med[i] = p[i].load != 0 ? ceilings_load_median(p, n, p[i].load,
+		    buf) : NAN;
+		if (med[i] > top)
+			top = med[i];
+	}
+	for (i = 0; i < n; i++) {
+		if (med[i] >= CEILINGS_PLATEAU_FRAC * top) {
+			ios += p[i].ios;
+			sec += p[i].seconds;
+		}
+	}
+	free(med);
+	free(buf);
+	return (ios / sec);
+}
+
+/*
+ * The run held one level, base: did a bucket run dry in the comparable
+ * work before it (the sweeps)?  The drop follows the last comparable entry
+ * clearly above base, by 1 / CEILINGS_DROP_MAX and by CEILINGS_MERGE_SE
+ * standard errors (var is the run's noise variance per interval of dt
+ * seconds, scaled to the entry's length), and confirmed by the entries
+ * of its load ending with it (two at least, CEILINGS_MIN_SEG at most,
+ * most of them as clearly above), so one noisy interval does not decide.
+ * Returns how many entries came before the drop (*burst the rate before
+ * it), 0 if none did.
+ */
+static size_t
+ceilings_burst_before(const struct ceilings_prior *p, size_t n, double base,
+    double var, double dt, double *burst)
+{
+	size_t	i, j, k, above;
+
+	*burst = NAN;
+	for (j = n; j-- > 0;) {
+		if (!ceilings_prior_above(&p[j], base, var, dt))
+			continue;
+		for (i = j + 1, k = above = 0; i-- > 0 &&
+		    k < CEILINGS_MIN_SEG && p[i].load == p[j].load;) {
+			k++;
+			above += ceilings_prior_above(&p[i], base, var, dt);
+		}
+		if (k >= 2 && 2 * above > k)
+			break;
+	}
+	if (j == (size_t)-1)
+		return (0);
+	*burst = ceilings_burst_level(p, j + 1);
+	return (j + 1);
+}
+
+/* Credits spent above base over the first n prior entries. */
+static double
+ceilings_deficit(const struct ceilings_prior *p, size_t n, double base)
+{
+	double	deficit = 0, d;
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		d = deficit + p[i].ios - base * p[i].seconds;
+		deficit = d > 0 ? d : 0;
+	}
+	return (deficit);
+}
+
+/*
+ * No bucket ran dry: what the run rules out.  A drop is seen if it leaves
+ * CEILINGS_MIN_SEG intervals after it, so the I/O drawn until then (the
+ * prior work and the run's first n - CEILINGS_MIN_SEG intervals) is what
+ * a bucket would have had to supply to stay unseen.
+ */
+static void
+ceilings_burst_held(const struct ceilings_prior *p, size_t np,
+    const struct timeline_sample *tl, const double *x, const double *dt,
+    size_t n, double level, struct burst *out)
+{
+	double	ios = 0;
+	size_t	i;
+
+	for (i = 0; i < np; i++)
+		ios += p[i].ios;
+	for (i = 0; i + CEILINGS_MIN_SEG < n; i++)
+		ios += x[i] * dt[i];
+	out->held_iops = level;
+	out->held_s = tl[n - CEILINGS_MIN_SEG - 1].t_s;
+	out->ruled_out_below_ios = ios;
+}
+
 /* Find a burst bucket in a sustained run's timeline; see ceilings.h. */
 int
 ceilings_burst(const struct timeline_sample *tl, size_t n,
@@ -450,9 +581,9 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
     struct burst *out)
 {
 	double	*x, *dt, *mean, *len, var, floor_var, med, pen, t0, d;
-	double	 sum, tsum, base, deficit;
+	double	 sum, tsum, base, deficit, whole, burst;
 	size_t	*cps, *start, ncp, k, i, s, e, first, drop;
-	int	 monotone, long_only;
+	int	 monotone, long_only, comparable = 0;
 
 	memset(out, 0, sizeof *out);
 	out->burst_iops = NAN;
@@ -462,6 +593,10 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	out->observed_s = NAN;
 	out->drop_t_s = NAN;
 	out->prior_credits_ios = NAN;
+	out->drop_sweep_t_s = NAN;
+	out->held_iops = NAN;
+	out->held_s = NAN;
+	out->ruled_out_below_ios = NAN;
 	if (n == 0)
 		return (-1);
 
@@ -471,22 +606,25 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	sum = tsum = 0;
 	for (i = 0; i < n; i++) {
 		x[i] = tl[i].iops;
-		dt[i] = tl[i].t_s - t0;
+		dt[i] = tl[i].dt_s > 0 ? tl[i].dt_s : tl[i].t_s - t0;
 		if (!(dt[i] > 0))
 			dt[i] = 1;
 		t0 = tl[i].t_s;
 		sum += x[i] * dt[i];
 		tsum += dt[i];
 	}
-	out->baseline_iops = sum / tsum;
+	whole = sum / tsum;
+	out->baseline_iops = whole;
 	if (n < 2 * CEILINGS_MIN_SEG) {
 		free(x);
 		free(dt);
 		return (-1);
 	}
+	for (i = 0; i < nprior; i++)
+		comparable |= prior[i].load != 0;
 
 	/* Segments of constant mean; a deterministic series has no noise. */
-	med = ceilings_median(x, n);
+	med = stats_median(x, n);
 	var = changepoint_noise_var(x, n);
 	floor_var = 1e-4 * med * med + 1;
 	if (!(var >= floor_var))
@@ -528,17 +666,35 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	base = mean[k - 1];
 
 	if (k - first < 2) {
-		/* One level: no drop, unless the bucket was empty already. */
+		/*
+		 * One level: no drop, unless the bucket ran dry before the
+		 * run, found in the sweeps (or, without them to search, a
+		 * run well below the rate they measured at its depth).
+		 */
 		out->baseline_iops = base;
-		if (isfinite(ref_iops) && base < CEILINGS_EMPTY_MAX * ref_iops) {
+		drop = ceilings_burst_before(prior, nprior, base, var,
+		    stats_median(dt, n), &burst);
+		if (drop > 0) {
+			out->detected = 1;
+			out->exhausted = 1;
+			out->burst_iops = burst;
+			out->prior_drop = drop;
+			out->credits_ios = out->prior_credits_ios =
+			    ceilings_deficit(prior, drop, base);
+			out->duration_s = out->credits_ios / (burst - base);
+		} else if (!comparable && isfinite(ref_iops) &&
+		    base < CEILINGS_EMPTY_MAX * ref_iops) {
 			out->detected = 1;
 			out->exhausted = 1;
 			out->burst_iops = ref_iops;
-		}
+		} else
+			ceilings_burst_held(prior, nprior, tl, x, dt, n, base,
+			    out);
 		goto done;
 	}
 	if (!monotone || !(base <= CEILINGS_DROP_MAX * mean[first])) {
 		out->variable = 1;
+		ceilings_burst_held(prior, nprior, tl, x, dt, n, whole, out);
 		goto done;
 	}
 
@@ -546,11 +702,7 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	drop = start[k - 1];
 	out->detected = 1;
 	out->baseline_iops = base;
-	deficit = 0;
-	for (i = 0; i < nprior; i++) {
-		d = deficit + prior[i].ios - base * prior[i].seconds;
-		deficit = d > 0 ? d : 0;
-	}
+	deficit = ceilings_deficit(prior, nprior, base);
 	out->prior_credits_ios = deficit;
 	for (i = 0; i < drop; i++) {
 		d = deficit + (x[i] - base) * dt[i];
@@ -587,6 +739,35 @@ done:
 	return (0);
 }
 
+/*
+ * Whether a sustained run's rate held: one level (no change, no drop, no
+ * variability), and a drop of 1 - CEILINGS_DROP_MAX from its first third
+ * to its last ruled out at 95% (one-sided, noise from successive
+ * intervals).
+ */
+int
+ceilings_held(const struct timeline_sample *tl, size_t n)
+{
+	struct burst	 b;
+	double		*x, var, a = 0, z = 0;
+	size_t		 i, k = n / 3;
+
+	if (n < 2 * CEILINGS_MIN_SEG || ceilings_burst(tl, n, NULL, 0, NAN,
+	    &b) != 0 || b.detected || b.variable || b.nchanges != 0)
+		return (0);
+	x = xcalloc(n, sizeof *x);
+	for (i = 0; i < n; i++)
+		x[i] = tl[i].iops;
+	var = changepoint_noise_var(x, n);
+	for (i = 0; i < k; i++) {
+		a += x[i] / k;
+		z += x[n - k + i] / k;
+	}
+	free(x);
+	return (z - a > -(1 - CEILINGS_DROP_MAX) * a +
+	    CEILINGS_HELD_Z * sqrt(2 * var / k));
+}
+
 /* Compare paired first and second read latencies; see ceilings.h. */
 void
 ceilings_first_touch(const double *first, const double *second, size_t n,
@@ -611,8 +792,8 @@ ceilings_first_touch(const double *first, const double *second, size_t n,
 	}
 	out->first_mean_us = s1 / n;
 	out->second_mean_us = s2 / n;
-	out->first_p50_us = ceilings_median(first, n);
-	out->second_p50_us = ceilings_median(second, n);
+	out->first_p50_us = stats_median(first, n);
+	out->second_p50_us = stats_median(second, n);
 	if (out->second_mean_us > 0)
 		out->ratio = out->first_mean_us / out->second_mean_us;
 	out->slower_fraction = (double)slower / n;
@@ -622,20 +803,6 @@ ceilings_first_touch(const double *first, const double *second, size_t n,
 	out->detected = z >= CEILINGS_FT_Z &&
 	    out->ratio >= CEILINGS_FT_RATIO &&
 	    out->first_p50_us >= CEILINGS_FT_RATIO * out->second_p50_us;
-}
-
-/* Mean latency at iodepth under an IOPS ceiling, by Little's law. */
-double
-ceilings_lat_us_at(double ceiling, double lat0_us, unsigned iodepth)
-{
-	double	lat;
-
-	if (!isfinite(ceiling) || !(ceiling > 0))
-		return (NAN);
-	lat = 1e6 * iodepth / ceiling;
-	if (isfinite(lat0_us) && lat0_us > lat)
-		lat = lat0_us;
-	return (lat);
 }
 
 /* Name of an IOPS limit, for reports. */

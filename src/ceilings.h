@@ -52,6 +52,9 @@ struct ceilings_iops {
 	double		little_ratio;	/* IOPS x mean latency / depth, same:
 					   1 when the queue was kept full */
 	int		fit_converged;
+	unsigned	fell_iodepth;	/* IOPS fell below 0.8 x a shallower
+					   depth's here: the points from it
+					   on are left out; 0 if not */
 };
 
 /* The block-size sweep, analysed. */
@@ -71,9 +74,9 @@ struct ceilings_bw {
 
 /*
  * Burst bucket from a sustained run.  Rates are I/Os per second; the
- * bucket size counts the I/O spent above baseline before the sustained run
- * (sweeps, a scan), so it is the size of a full bucket, or of what was left
- * in it when the run began if something had drained it before.
+ * bucket size counts the I/O spent above baseline before the drop (sweeps,
+ * a scan), so it is the size of a full bucket, or of what was left in it
+ * when the run began if something had drained it before.
  */
 struct burst {
 	int	detected;		/* a lasting drop: a bucket ran dry */
@@ -88,11 +91,25 @@ struct burst {
 	double	drop_t_s;		/* time of the drop in the run */
 	double	prior_credits_ios;	/* spent above baseline before it */
 	int	exhausted;		/* empty before the sustained run: the
-					   sweeps ran faster than it; rates
-					   known, size not */
+					   drop came in the work before it
+					   (prior_drop), or, with no sweeps
+					   to search, the run went well below
+					   the sweeps' rate (size unknown) */
+	size_t	prior_drop;		/* the prior entries before the drop;
+					   0: it was not in them */
+	double	drop_sweep_t_s;		/* when, on the sweeps' clock (set by
+					   limits.c); NAN */
 	int	variable;		/* level changes that recovered:
 					   variability, not a bucket */
 	size_t	nchanges;		/* level changes kept after merging */
+	double	held_iops;		/* no drop: the rate the run held */
+	double	held_s;			/* no drop: how long a drop would
+					   still have shown (the run less its
+					   last CEILINGS_MIN_SEG intervals) */
+	double	ruled_out_below_ios;	/* no drop: the I/O drawn in that
+					   time and before; a bucket that
+					   cannot supply as much (credits
+					   and refill) would have shown */
 };
 
 /* First reads of blocks against second reads of the same blocks. */
@@ -110,8 +127,13 @@ struct first_touch {
 
 /* Work done on the volume before the sustained run, in time order. */
 struct ceilings_prior {
-	double	ios;			/* accounted I/Os */
-	double	seconds;		/* device time they took */
+	double		ios;		/* accounted I/Os (0: idle time) */
+	double		seconds;	/* device time they took */
+	unsigned	load;		/* 0: not comparable with the run
+					   (other offsets: a scan, first
+					   reads); else shared by the
+					   intervals of one sweep point over
+					   the run's working set */
 };
 
 /*
@@ -127,14 +149,24 @@ int	ceilings_iops(const struct point *, size_t, struct ceilings_iops *);
 int	ceilings_bandwidth(const struct point *, size_t, struct ceilings_bw *);
 
 /*
- * Find a burst bucket in a sustained run's timeline of n intervals.  prior
- * lists the work done before it (nprior may be 0); ref_iops is the rate the
- * sweeps measured at the run's depth (NAN if unknown), used to tell a
- * bucket that was empty before the run began.  Returns 0, or -1 if the run
- * is too short to tell (out says "not detected").
+ * Find a burst bucket in a sustained run's timeline of n intervals (at one
+ * load, rates in accounted I/Os).  prior lists the work done before it
+ * (nprior may be 0); when the run holds one level, the comparable entries
+ * (per-interval, load != 0) are searched for a drop before it.  Without
+ * such entries ref_iops, the rate the sweeps measured at the run's depth
+ * (NAN if unknown), tells a bucket that was empty before the run began.
+ * A pure function of the timeline and the priors.  Returns 0, or -1 if
+ * the run is too short to tell (out says "not detected").
  */
 int	ceilings_burst(const struct timeline_sample *, size_t,
 	    const struct ceilings_prior *, size_t, double, struct burst *);
+
+/*
+ * Whether the rate of a sustained run of n intervals held: one level, and
+ * a drop of a fifth or more from its first third to its last ruled out at
+ * 95% confidence.  0 when it did not, or n is too short to tell.
+ */
+int	ceilings_held(const struct timeline_sample *, size_t);
 
 /*
  * Compare n paired latencies (us) of first and second reads of the same
@@ -142,13 +174,6 @@ int	ceilings_burst(const struct timeline_sample *, size_t,
  */
 void	ceilings_first_touch(const double *, const double *, size_t,
 	    struct first_touch *);
-
-/*
- * Mean latency (us) at iodepth under an IOPS ceiling, by Little's law:
- * iodepth / ceiling, but not below lat0_us (NAN: unknown).  NAN when the
- * ceiling is.  For reports: "at iodepth 32, latency ~ 10.7 ms".
- */
-double	ceilings_lat_us_at(double, double, unsigned);
 
 /* Names for reports: "cap", "unsaturated", "cpu", ... */
 const char *ceilings_iops_limit_name(enum ceilings_iops_limit);

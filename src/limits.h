@@ -7,24 +7,41 @@
 #include <stdint.h>
 
 #include "ceilings.h"
-#include "sampler.h"
+#include "point.h"
+#include "timeline.h"
 
 struct rng;
 struct target;
 
-#define LIMITS_SUSTAIN_S	120.0	/* default sustained run, real time */
+#define LIMITS_SUSTAIN_S	120.0	/* default sustained run */
+#define LIMITS_SUSTAIN_QUICK_S	8.0	/* a quick run's, at least */
+#define LIMITS_SWEEP_INTERVAL_S	0.25	/* the sweeps' timeline */
 #define LIMITS_MAX_BS		(1024 * 1024)	/* block-size sweep's top */
 #define LIMITS_FT_SPAN		(256ULL << 20)	/* first-touch region */
+
+/* What a sample of the sweeps' timeline measured (timeline_sample.phase). */
+enum limits_phase {
+	LIMITS_PHASE_NONE,
+	LIMITS_PHASE_IODEPTH,		/* the iodepth sweep */
+	LIMITS_PHASE_BS,		/* the block-size sweep */
+	LIMITS_PHASE_FIRST_TOUCH,	/* a first-touch pass (one sample) */
+	LIMITS_PHASE_FLUSH,		/* emptying the caches (one sample) */
+};
+#define LIMITS_NPHASES	(LIMITS_PHASE_FLUSH + 1)
 
 struct limits_spec {
 	uint64_t	ws_bytes;	/* beyond the caches; 0: whole target */
 	uint32_t	bs;		/* for the iodepth sweep, 4 KiB */
 	unsigned	max_iodepth;
-	double		sustain_s;	/* 0: limits_sustain_default() */
+	double		sustain_s;	/* 0: LIMITS_SUSTAIN_S */
+	double		sustain_min_s;	/* > 0: end the sustained run after
+					   this once its rate held
+					   (ceilings_held) */
 	int		write;
 	double		precision;	/* 0: 2% */
 	double		max_time_s;	/* per point; 0: 10 s */
-	const char	*engine;	/* engine name; one is opened per sweep */
+	const char	*engine;	/* engine name (plan.c chooses it); one
+					   is opened per sweep */
 	int		first_touch;	/* compare first and second reads */
 	uint64_t	first_touch_from; /* bytes below were read already this
 					   run (the scan's max ws), or 0 */
@@ -67,12 +84,17 @@ struct limits_result {
 	/* The sustained run at sustain_iodepth, 1 s intervals. */
 	unsigned	 sustain_iodepth;
 	double		 sustain_s;		/* as run (may be cut short) */
+	int		 sustain_early;		/* ended once the rate held */
+	double		 sustain_start_s;	/* on the sweeps' clock */
 	struct burst	 burst;
+	double		 long_run_iops;		/* the baseline a bucket fell
+						   to; NAN: not known */
+	double		 baseline_bandwidth;	/* bytes/s after the bucket
+						   ran dry; NAN */
 
 	struct first_touch first_touch;		/* measured == 0: not run */
 	uint64_t	 first_touch_flush_bytes; /* read between the passes
 						   to empty the caches */
-	double		 first_touch_flush_s;	/* device time it took */
 
 	struct point	*qd_points;
 	size_t		 nqd;
@@ -81,6 +103,12 @@ struct limits_result {
 	struct point	 sustain;		/* the sustained run as a whole
 						   (ios == 0: not run) */
 	struct timeline	 timeline;		/* per interval, not cumulative */
+	struct timeline	 sweep_timeline;	/* the work before the
+						   sustained run, per interval,
+						   on one clock ... */
+	uint64_t	 clock0_ns;		/* ... from this engine time
+						   (limits.c's) */
+	int		 clock_set;
 	int		 interrupted;
 	char		 note[256];		/* what was skipped and why; "" */
 };
@@ -95,19 +123,16 @@ void	limits_result_init(struct limits_result *);
  */
 int	limits_run(struct target *, struct rng *, const struct limits_spec *,
 	    struct limits_result *);
+/* Release the points and timeline of a result; NULL is a no-op. */
 void	limits_result_free(struct limits_result *);
 
-/*
- * Default length of the sustained run on target: LIMITS_SUSTAIN_S on real
- * volumes; on a simulated one, long enough to see its bucket empty (see
- * limits.c).
- */
-double	limits_sustain_default(const struct target *);
 /*
  * Work a point did on the volume, for limits_spec.prior: its I/Os (those of
  * its warm-up estimated at the measured rate) and device time.
  */
 void	limits_prior_from_point(const struct point *, struct ceilings_prior *);
+/* Name of a phase of the sweeps' timeline ("iodepth", ...); NULL past. */
+const char *limits_phase_name(int);
 /* Bytes of a file target the run touches (ws, plus the first-touch span). */
 uint64_t limits_need_bytes(const struct limits_spec *);
 

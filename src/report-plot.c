@@ -242,26 +242,6 @@ report_plot_skip(struct report_plot *rp, const char *name, const char *why)
 	    strlen(rp->skipped), "%s%s", rp->skipped[0] ? " " : "", name);
 }
 
-/* Mean latency of the tier model at working set ws (caches, then store). */
-static double
-report_plot_model(const struct tiers_result *tr, double ws)
-{
-	double	prev = 0, hit, sum = 0;
-	size_t	i;
-
-	for (i = 0; i < tr->ntiers; i++) {
-		hit = fmin(1, tr->tier[i].capacity_bytes / ws);
-		sum += (hit - prev) * tr->tier[i].lat_us_p50;
-		prev = hit;
-	}
-	if (prev < 1) {
-		if (!isfinite(tr->backing_p50_us))
-			return (NAN);
-		sum += (1 - prev) * tr->backing_p50_us;
-	}
-	return (sum);
-}
-
 static int
 report_plot_latency(struct report_plot *rp, char **cause)
 {
@@ -294,7 +274,7 @@ report_plot_latency(struct report_plot *rp, char **cause)
 		hi = (double)s->points[s->npoints - 1].ws_bytes;
 		for (i = 0; i <= 200 && hi > lo; i++) {
 			ws = lo * pow(hi / lo, i / 200.0);
-			if (isfinite(m = report_plot_model(tr, ws))) {
+			if (isfinite(m = tiers_model_lat_us(tr, ws))) {
 				fprintf(f, "%.6g %.6g\n", ws, m);
 				model = 1;
 			}
@@ -343,7 +323,8 @@ report_plot_hits(struct report_plot *rp, char **cause)
 	const struct scan_result	*s = rp->r->scan;
 	const struct tiers_result	*tr = &s->tiers;
 	const struct point		*p;
-	double				 thr[TIERS_MAX], below, prev, cap;
+	double				 thr[TIERS_MAX], below, prev;
+	double				 share[TIERS_MAX + 1];
 	size_t				 i, k, nthr;
 	int				 backing;
 	FILE				*f;
@@ -368,14 +349,9 @@ report_plot_hits(struct report_plot *rp, char **cause)
 			fprintf(f, " %.6g", below - prev);
 			prev = below;
 		}
-		prev = 0;
-		for (k = 0; k <= nthr; k++) {
-			cap = k < tr->ntiers ? fmin(1,
-			    tr->tier[k].capacity_bytes / (double)p->ws_bytes) :
-			    1;
-			fprintf(f, " %.6g", cap - prev);
-			prev = cap;
-		}
+		tiers_model_share(tr, (double)p->ws_bytes, share);
+		for (k = 0; k <= nthr; k++)
+			fprintf(f, " %.6g", share[k]);
 		fputc('\n', f);
 	}
 	fclose(f);
@@ -425,8 +401,8 @@ report_plot_iodepth(struct report_plot *rp, char **cause)
 	fprintf(f, "ceiling = %.6g\n", isfinite(l->iops_ceiling) ?
 	    l->iops_ceiling : 0);
 	fputs("ceiling_label = ", f);
-	report_plot_quote(f, isfinite(l->iops_ceiling) ? report_format_value(
-	    REPORT_UNIT_IOPS, l->iops_ceiling, b, sizeof b) : "");
+	report_plot_quote(f, isfinite(l->iops_ceiling) ? units_format_value(
+	    UNITS_IOPS, l->iops_ceiling, b, sizeof b) : "");
 	fputc('\n', f);
 	fclose(f);
 	if (report_plot_run(rp, "iodepth.gp", cause) != 0)
@@ -467,40 +443,81 @@ fail:
 	return (-1);
 }
 
+/* Write a timeline's t (shifted by off) and IOPS to name. */
+static int
+report_plot_series(struct report_plot *rp, const char *name,
+    const struct timeline *tl, double off)
+{
+	FILE	*f;
+	size_t	 i;
+
+	if ((f = report_plot_open(rp, name)) == NULL)
+		return (-1);
+	fputs("# t_s iops\n", f);
+	for (i = 0; i < tl->n; i++)
+		fprintf(f, "%.6g %.6g\n", off + tl->v[i].t_s, tl->v[i].iops);
+	return (fclose(f));
+}
+
+/*
+ * IOPS over time: the sustained run, after the sweeps on their clock when
+ * the report has them.  A drop is marked where the rate fell (in the run,
+ * or during the sweeps); how long a full bucket lasts is a label apart,
+ * since the sweeps spent credits before the run.
+ */
 static int
 report_plot_timeline(struct report_plot *rp, char **cause)
 {
 	const struct limits_result	*l = rp->r->limits;
 	const struct burst		*bu = &l->burst;
 	FILE				*f;
-	double				 end;
-	size_t				 i;
+	char				 t[160], b1[UNITS_BUFSZ];
+	char				 b2[UNITS_BUFSZ];
+	double				 off = 0, end, drop = NAN;
+	int				 sweeps;
 
-	if ((f = report_plot_open(rp, "timeline.dat")) == NULL)
+	sweeps = l->sweep_timeline.n > 0 && isfinite(l->sustain_start_s);
+	if (sweeps)
+		off = l->sustain_start_s;
+	if (report_plot_series(rp, "timeline.dat", &l->timeline, off) != 0 ||
+	    report_plot_series(rp, "sweeps.dat", &l->sweep_timeline, 0) != 0)
 		goto fail;
-	fputs("# t_s iops bytes_per_s lat_us_mean\n", f);
-	for (i = 0; i < l->timeline.n; i++)
-		fprintf(f, "%.6g %.6g %.6g %.6g\n", l->timeline.v[i].t_s,
-		    l->timeline.v[i].iops, l->timeline.v[i].bytes_per_s,
-		    l->timeline.v[i].lat_us_mean);
-	fclose(f);
-	end = l->timeline.v[l->timeline.n - 1].t_s;
+	end = off + l->timeline.v[l->timeline.n - 1].t_s;
+	if (bu->detected && isfinite(bu->drop_t_s))
+		drop = off + bu->drop_t_s;
+	else if (bu->detected && sweeps)
+		drop = bu->drop_sweep_t_s;
 	if ((f = report_plot_open(rp, "segments.dat")) == NULL)
 		goto fail;
-	if (bu->detected && isfinite(bu->burst_iops) &&
-	    isfinite(bu->baseline_iops) && isfinite(bu->duration_s)) {
-		fprintf(f, "0 %.6g\n%.6g %.6g\n\n", bu->burst_iops,
-		    bu->duration_s, bu->burst_iops);
-		fprintf(f, "%.6g %.6g\n%.6g %.6g\n", bu->duration_s,
-		    bu->baseline_iops, end > bu->duration_s ? end :
-		    bu->duration_s, bu->baseline_iops);
-	}
+	if (isfinite(drop) && isfinite(bu->burst_iops) &&
+	    isfinite(bu->baseline_iops))
+		fprintf(f, "0 %.6g\n%.6g %.6g\n\n%.6g %.6g\n%.6g %.6g\n",
+		    bu->burst_iops, drop, bu->burst_iops, drop,
+		    bu->baseline_iops, end > drop ? end : drop,
+		    bu->baseline_iops);
 	fclose(f);
+
 	if ((f = report_plot_vars(rp, "IOPS over time")) == NULL)
 		goto fail;
-	fprintf(f, "burst = %d\nburst_end = %.6g\n", bu->detected &&
-	    isfinite(bu->duration_s), isfinite(bu->duration_s) ?
-	    bu->duration_s : 0);
+	fprintf(f, "sweeps = %d\nburst = %d\ndrop_t = %.6g\n", sweeps,
+	    isfinite(drop), isfinite(drop) ? drop : 0);
+	fputs("xlabel_text = ", f);
+	report_plot_quote(f, sweeps ? "time since the first I/O of the "
+	    "sweeps (seconds)" : "time since the start of the sustained run "
+	    "(seconds)");
+	snprintf(t, sizeof t, "rate fell at %.0f s%s", drop,
+	    isfinite(bu->drop_sweep_t_s) ? ", during the sweeps" : "");
+	fputs("\ndrop_label = ", f);
+	report_plot_quote(f, isfinite(drop) ? t : "");
+	t[0] = '\0';
+	if (bu->detected && isfinite(bu->duration_s))
+		snprintf(t, sizeof t, "a full bucket lasts %s at %s IOPS",
+		    units_format_value(UNITS_SECONDS, bu->duration_s, b1,
+		    sizeof b1), units_format_value(UNITS_IOPS, bu->burst_iops,
+		    b2, sizeof b2));
+	fputs("\nbucket_label = ", f);
+	report_plot_quote(f, t);
+	fputc('\n', f);
 	fclose(f);
 	if (report_plot_run(rp, "timeline.gp", cause) != 0)
 		return (-1);
@@ -515,7 +532,8 @@ report_plot_cleanup(struct report_plot *rp)
 {
 	static const char *const files[] = { "vars.gp", "gnuplot.log",
 	    "scan.dat", "model.dat", "hits.dat", "qd.dat", "bs.dat",
-	    "timeline.dat", "segments.dat", "out.png", "out.svg", NULL };
+	    "timeline.dat", "sweeps.dat", "segments.dat", "out.png",
+	    "out.svg", NULL };
 	char	path[PATH_MAX];
 	size_t	i;
 

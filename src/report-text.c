@@ -12,6 +12,8 @@
 
 #define TEXT_INDENT	"  "
 #define TEXT_DB_IODEPTH	32	/* the queue a busy database keeps */
+#define TEXT_GP2_CREDITS 5.4e6	/* an EBS gp2 bucket under 1 TiB (AWS
+				   docs, 2023; FIELD-NOTES.md) */
 
 struct report_text {
 	FILE	*f;
@@ -20,13 +22,13 @@ struct report_text {
 
 /* A figure for a table cell: NAN is "n/a". */
 static char *
-report_text_cell(enum report_unit unit, double v, char *buf, size_t len)
+report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
 {
 	if (!isfinite(v)) {
 		snprintf(buf, len, "n/a");
 		return (buf);
 	}
-	return (report_format_value(unit, v, buf, len));
+	return (units_format_value(unit, v, buf, len));
 }
 
 static char *
@@ -44,29 +46,18 @@ report_text_heading(struct report_text *rt, const char *title)
 		fprintf(rt->f, "\n%s\n", title);
 }
 
-/* A line of a key-value block: "  key   value" or "- **key**: value". */
+/*
+ * Text s in lines of 96 columns at most: the first behind prefix first,
+ * the others behind next (as wide), broken at spaces.
+ */
 static void
-report_text_kv(struct report_text *rt, const char *key, const char *value)
+report_text_wrap(struct report_text *rt, const char *first,
+    const char *next, const char *s)
 {
-	if (rt->md)
-		fprintf(rt->f, "- **%s**: %s\n", key, value);
-	else
-		fprintf(rt->f, "%s%-18s %s\n", TEXT_INDENT, key, value);
-}
+	const char	*p = s, *brk, *prefix = first;
+	size_t		 width = 96 - strlen(first), n;
 
-/* A sentence of the summary, wrapped for text at 96 columns. */
-static void
-report_text_sentence(struct report_text *rt, const char *s)
-{
-	const char	*p = s, *brk;
-	size_t		 width = 96 - 4, n;
-	int		 first = 1;
-
-	if (rt->md) {
-		fprintf(rt->f, "- %s\n", s);
-		return;
-	}
-	while (*p != '\0') {
+	do {
 		n = strlen(p);
 		if (n > width) {
 			brk = p + width;
@@ -76,13 +67,36 @@ report_text_sentence(struct report_text *rt, const char *s)
 				brk = p + width;
 			n = brk - p;
 		}
-		fprintf(rt->f, "%s%s%.*s\n", TEXT_INDENT, first ? "- " : "  ",
-		    (int)n, p);
+		fprintf(rt->f, "%s%.*s\n", prefix, (int)n, p);
 		p += n;
 		while (*p == ' ')
 			p++;
-		first = 0;
+		prefix = next;
+	} while (*p != '\0');
+}
+
+/* A line of a key-value block: "  key   value" or "- **key**: value". */
+static void
+report_text_kv(struct report_text *rt, const char *key, const char *value)
+{
+	char	first[64];
+
+	if (rt->md) {
+		fprintf(rt->f, "- **%s**: %s\n", key, value);
+		return;
 	}
+	snprintf(first, sizeof first, "%s%-18s ", TEXT_INDENT, key);
+	report_text_wrap(rt, first, TEXT_INDENT "                   ", value);
+}
+
+/* A sentence of the summary, wrapped for text at 96 columns. */
+static void
+report_text_sentence(struct report_text *rt, const char *s)
+{
+	if (rt->md)
+		fprintf(rt->f, "- %s\n", s);
+	else if (*s != '\0')
+		report_text_wrap(rt, TEXT_INDENT "- ", TEXT_INDENT "  ", s);
 }
 
 static const char *
@@ -174,13 +188,13 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 			snprintf(iv, sizeof iv, "%s", t->at_least ?
 			    "beyond the scan" : "n/a");
 		report_table_add(&tab, n, cap, iv,
-		    report_text_cell(REPORT_UNIT_LAT_US, t->lat_us_p50, p50,
-		    sizeof p50), report_text_cell(REPORT_UNIT_LAT_US,
+		    report_text_cell(UNITS_LAT_US, t->lat_us_p50, p50,
+		    sizeof p50), report_text_cell(UNITS_LAT_US,
 		    t->lat_us_p99, p99, sizeof p99));
 	}
 	report_table_add(&tab, "backing", "", "",
-	    report_text_cell(REPORT_UNIT_LAT_US, tr->backing_p50_us, p50,
-	    sizeof p50), report_text_cell(REPORT_UNIT_LAT_US,
+	    report_text_cell(UNITS_LAT_US, tr->backing_p50_us, p50,
+	    sizeof p50), report_text_cell(UNITS_LAT_US,
 	    tr->backing_p99_us, p99, sizeof p99));
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
 	if (tr->note[0] != '\0') {
@@ -201,26 +215,83 @@ report_text_first_touch(struct report_text *rt, const struct first_touch *ft)
 	if (ft->detected)
 		snprintf(line, sizeof line, "first reads %.1fx slower (%s vs "
 		    "%s): snapshot restore, not a cache",
-		    ft->ratio, report_format_value(REPORT_UNIT_LAT_US,
-		    ft->first_mean_us, b1, sizeof b1), report_format_value(
-		    REPORT_UNIT_LAT_US, ft->second_mean_us, b2, sizeof b2));
+		    ft->ratio, units_format_value(UNITS_LAT_US,
+		    ft->first_mean_us, b1, sizeof b1), units_format_value(
+		    UNITS_LAT_US, ft->second_mean_us, b2, sizeof b2));
 	else
 		snprintf(line, sizeof line, "none (mean %s on a first read, "
-		    "%s on a second)", report_format_value(
-		    REPORT_UNIT_LAT_US, ft->first_mean_us, b1, sizeof b1),
-		    report_format_value(REPORT_UNIT_LAT_US, ft->second_mean_us,
+		    "%s on a second)", units_format_value(
+		    UNITS_LAT_US, ft->first_mean_us, b1, sizeof b1),
+		    units_format_value(UNITS_LAT_US, ft->second_mean_us,
 		    b2, sizeof b2));
 	report_text_kv(rt, "first-read cost", line);
+}
+
+/* The burst line, the long-run rate and the bandwidth after a drop. */
+static void
+report_text_burst(struct report_text *rt, const struct limits_result *l)
+{
+	const struct burst	*b = &l->burst;
+	char			 line[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char			 b3[UNITS_BUFSZ], b4[UNITS_BUFSZ];
+	size_t			 o;
+
+	if (b->detected && b->exhausted && isnan(b->credits_ios))
+		snprintf(line, sizeof line, "%s IOPS, then %s IOPS; empty "
+		    "before the sustained run, size unknown",
+		    units_format_value(UNITS_IOPS, b->burst_iops, b1,
+		    sizeof b1), units_format_value(UNITS_IOPS,
+		    b->baseline_iops, b2, sizeof b2));
+	else if (b->detected) {
+		o = snprintf(line, sizeof line, "%s IOPS for %s, then %s IOPS; "
+		    "bucket %s I/Os", units_format_value(UNITS_IOPS,
+		    b->burst_iops, b1, sizeof b1),
+		    units_format_value(UNITS_SECONDS, b->duration_s, b2,
+		    sizeof b2), units_format_value(UNITS_IOPS,
+		    b->baseline_iops, b3, sizeof b3),
+		    units_format_value(UNITS_COUNT, b->credits_ios, b4,
+		    sizeof b4));
+		if (isfinite(b->drop_sweep_t_s) && o < sizeof line)
+			snprintf(line + o, sizeof line - o, " (ran dry during "
+			    "the sweeps, at %s)", units_format_value(
+			    UNITS_SECONDS, b->drop_sweep_t_s, b1, sizeof b1));
+	} else if (l->timeline.n > 0 && isfinite(b->held_iops))
+		snprintf(line, sizeof line, "none ran dry: %s IOPS held over "
+		    "%s of sustained load%s", units_format_value(UNITS_IOPS,
+		    b->held_iops, b1, sizeof b1), units_format_value(
+		    UNITS_SECONDS, l->sustain_s, b2, sizeof b2), b->variable ?
+		    ", with changes that recovered" : "");
+	else if (l->timeline.n > 0)
+		snprintf(line, sizeof line, "none detected over %s of "
+		    "sustained load", units_format_value(UNITS_SECONDS,
+		    l->timeline.v[l->timeline.n - 1].t_s, b1, sizeof b1));
+	else
+		snprintf(line, sizeof line, "not measured");
+	report_text_kv(rt, "burst", line);
+
+	if (isfinite(l->long_run_iops))
+		snprintf(line, sizeof line, "%s IOPS, the baseline",
+		    units_format_value(UNITS_IOPS, l->long_run_iops, b1,
+		    sizeof b1));
+	else if (isfinite(b->held_iops))
+		snprintf(line, sizeof line, "unknown: at most %s IOPS, held "
+		    "for %s", units_format_value(UNITS_IOPS, b->held_iops, b1,
+		    sizeof b1), units_format_value(UNITS_SECONDS,
+		    l->sustain_s, b2, sizeof b2));
+	else
+		return;
+	report_text_kv(rt, "long-run IOPS", line);
+	if (isfinite(l->baseline_bandwidth))
+		report_text_kv(rt, "baseline bandwidth", units_format_value(
+		    UNITS_RATE, l->baseline_bandwidth, b1, sizeof b1));
 }
 
 static void
 report_text_limits(struct report_text *rt, const struct report *r)
 {
 	const struct limits_result	*l = r->limits;
-	const struct burst		*b = &l->burst;
 	char				 line[256], b1[UNITS_BUFSZ];
-	char				 b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
-	char				 b4[UNITS_BUFSZ], title[96];
+	char				 title[96];
 
 	snprintf(title, sizeof title, "Ceilings (random %s, working set %s)",
 	    r->config.write ? "writes" : "reads", report_text_size(
@@ -229,17 +300,17 @@ report_text_limits(struct report_text *rt, const struct report *r)
 	if (isfinite(l->iops_ceiling)) {
 		if (l->iops_knee_iodepth)
 			snprintf(line, sizeof line, "%s IOPS, reached at "
-			    "iodepth %u", report_format_value(REPORT_UNIT_IOPS,
+			    "iodepth %u", units_format_value(UNITS_IOPS,
 			    l->iops_ceiling, b1, sizeof b1),
 			    l->iops_knee_iodepth);
 		else
 			snprintf(line, sizeof line, "%s IOPS",
-			    report_format_value(REPORT_UNIT_IOPS,
+			    units_format_value(UNITS_IOPS,
 			    l->iops_ceiling, b1, sizeof b1));
 	} else if (isfinite(l->iops_max_seen) && l->iops_max_seen > 0)
 		snprintf(line, sizeof line, "none found (at most %s IOPS "
-		    "seen)", report_format_value(
-		    REPORT_UNIT_IOPS, l->iops_max_seen, b1, sizeof b1));
+		    "seen)", units_format_value(
+		    UNITS_IOPS, l->iops_max_seen, b1, sizeof b1));
 	else
 		snprintf(line, sizeof line, "unknown");
 	report_text_kv(rt, "IOPS ceiling", line);
@@ -247,7 +318,7 @@ report_text_limits(struct report_text *rt, const struct report *r)
 		report_text_kv(rt, "CPU-bound", "yes: this machine's CPU "
 		    "limited the IOPS measured");
 	report_text_kv(rt, "bandwidth ceiling",
-	    report_format_value(REPORT_UNIT_RATE,
+	    units_format_value(UNITS_RATE,
 	    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
 	if (l->io_accounting_bytes) {
 		snprintf(line, sizeof line, "%s (larger I/Os count as "
@@ -256,26 +327,89 @@ report_text_limits(struct report_text *rt, const struct report *r)
 		report_text_kv(rt, "accounting size", line);
 	} else
 		report_text_kv(rt, "accounting size", "not observable");
-	if (b->detected) {
-		snprintf(line, sizeof line, "%s IOPS for %s, then %s IOPS; "
-		    "bucket %s I/Os", report_format_value(REPORT_UNIT_IOPS,
-		    b->burst_iops, b1, sizeof b1),
-		    report_format_value(REPORT_UNIT_SECONDS, b->duration_s, b2,
-		    sizeof b2), report_format_value(REPORT_UNIT_IOPS,
-		    b->baseline_iops, b3, sizeof b3),
-		    report_format_value(REPORT_UNIT_COUNT, b->credits_ios, b4,
-		    sizeof b4));
-		report_text_kv(rt, "burst", line);
-	} else if (l->timeline.n > 0) {
-		snprintf(line, sizeof line, "none detected over %s of "
-		    "sustained load", report_format_value(REPORT_UNIT_SECONDS,
-		    l->timeline.v[l->timeline.n - 1].t_s, b1, sizeof b1));
-		report_text_kv(rt, "burst", line);
-	} else
-		report_text_kv(rt, "burst", "not measured");
+	report_text_burst(rt, l);
 	report_text_first_touch(rt, &l->first_touch);
 	if (l->note[0] != '\0')
 		report_text_kv(rt, "note", l->note);
+}
+
+/*
+ * What a bucket that ran dry, or one that could not, means (sustain_asked:
+ * the length of the sustained run asked for).
+ */
+static void
+report_text_burst_meaning(struct report_text *rt,
+    const struct limits_result *l, double sustain_asked)
+{
+	const struct burst	*b = &l->burst;
+	char			 s[640], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char			 b3[UNITS_BUFSZ], b4[UNITS_BUFSZ];
+	char			 b5[UNITS_BUFSZ], bw[UNITS_BUFSZ + 32];
+	size_t			 o;
+
+	if (b->detected) {
+		bw[0] = '\0';
+		if (isfinite(l->baseline_bandwidth))
+			snprintf(bw, sizeof bw, ", and large reads to %s",
+			    units_format_value(UNITS_RATE,
+			    l->baseline_bandwidth, b1, sizeof b1));
+		if (isnan(b->duration_s))
+			o = snprintf(s, sizeof s, "A burst bucket ran dry "
+			    "before the sustained run: the volume dropped from "
+			    "%s to %s IOPS%s.", units_format_value(UNITS_IOPS,
+			    b->burst_iops, b2, sizeof b2), units_format_value(
+			    UNITS_IOPS, b->baseline_iops, b3, sizeof b3), bw);
+		else
+			o = snprintf(s, sizeof s, "Sustained load drains a "
+			    "burst bucket: after about %s at %s IOPS the "
+			    "volume drops to %s IOPS%s%s. Benchmarks shorter "
+			    "than that overstate it.", units_format_value(
+			    UNITS_SECONDS, b->duration_s, b2, sizeof b2),
+			    units_format_value(UNITS_IOPS, b->burst_iops, b3,
+			    sizeof b3), units_format_value(UNITS_IOPS,
+			    b->baseline_iops, b4, sizeof b4), bw,
+			    isfinite(b->drop_sweep_t_s) ?
+			    " (here it ran dry during the sweeps)" : "");
+		if (b->baseline_iops > 0 && o < sizeof s)
+			snprintf(s + o, sizeof s - o, " For the long run, plan "
+			    "for %s IOPS: at iodepth %d, latency ~ %d/%s s = "
+			    "%s.", units_format_value(UNITS_IOPS,
+			    b->baseline_iops, b1, sizeof b1), TEXT_DB_IODEPTH,
+			    TEXT_DB_IODEPTH, units_format_value(UNITS_IOPS,
+			    b->baseline_iops, b2, sizeof b2),
+			    units_format_value(UNITS_LAT_US, TEXT_DB_IODEPTH /
+			    b->baseline_iops * 1e6, b5, sizeof b5));
+		report_text_sentence(rt, s);
+		return;
+	}
+	if (!isfinite(b->held_iops))
+		return;
+	o = snprintf(s, sizeof s, "No burst bucket ran dry: the rate held at "
+	    "%s IOPS over %s of sustained load%s. Any bucket smaller than the "
+	    "%s I/Os the run drew is ruled out; one lasting longer than %s at "
+	    "this rate could go unseen", units_format_value(UNITS_IOPS,
+	    b->held_iops, b1, sizeof b1), units_format_value(UNITS_SECONDS,
+	    l->sustain_s, b2, sizeof b2), b->variable ? " (with changes "
+	    "that recovered)" : "", units_format_value(UNITS_COUNT,
+	    b->ruled_out_below_ios, b3, sizeof b3), units_format_value(
+	    UNITS_SECONDS, b->held_s, b4, sizeof b4));
+	units_format_value(UNITS_COUNT, TEXT_GP2_CREDITS, b5, sizeof b5);
+	if (o < sizeof s && b->ruled_out_below_ios < TEXT_GP2_CREDITS)
+		snprintf(s + o, sizeof s - o, " (gp2 volumes under 1 TiB hold "
+		    "%s I/Os), so the long-run rate is unknown.", b5);
+	else if (o < sizeof s)
+		snprintf(s + o, sizeof s - o, " (the %s I/Os of a gp2 volume "
+		    "under 1 TiB would have shown), so the long-run rate is "
+		    "unknown.", b5);
+	report_text_sentence(rt, s);
+	if (!l->sustain_early)
+		return;
+	snprintf(s, sizeof s, "The sustained run ended after %s of the %s "
+	    "asked, once it had ruled out a drop of a fifth or more within it "
+	    "(95%% confidence): a longer one would rule out larger buckets.",
+	    units_format_value(UNITS_SECONDS, l->sustain_s, b1, sizeof b1),
+	    units_format_value(UNITS_SECONDS, sustain_asked, b2, sizeof b2));
+	report_text_sentence(rt, s);
 }
 
 /* Plain sentences: what the figures mean for a database on this volume. */
@@ -300,10 +434,10 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 				    "%s%s is served from cache tier 1 (p50 %s, "
 				    "p99 %s).", t->at_least ? "at least " : "",
 				    report_text_size(t->capacity_bytes, b1,
-				    sizeof b1), report_format_value(
-				    REPORT_UNIT_LAT_US, t->lat_us_p50, b2,
-				    sizeof b2), report_format_value(
-				    REPORT_UNIT_LAT_US, t->lat_us_p99, b3,
+				    sizeof b1), units_format_value(
+				    UNITS_LAT_US, t->lat_us_p50, b2,
+				    sizeof b2), units_format_value(
+				    UNITS_LAT_US, t->lat_us_p99, b3,
 				    sizeof b3));
 			else
 				snprintf(s, sizeof s, "Up to %s%s, reads that "
@@ -311,9 +445,9 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 				    "%zu (p50 %s, p99 %s).", t->at_least ?
 				    "at least " : "", report_text_size(
 				    t->capacity_bytes, b1, sizeof b1), i, i + 1,
-				    report_format_value(REPORT_UNIT_LAT_US,
+				    units_format_value(UNITS_LAT_US,
 				    t->lat_us_p50, b2, sizeof b2),
-				    report_format_value(REPORT_UNIT_LAT_US,
+				    units_format_value(UNITS_LAT_US,
 				    t->lat_us_p99, b3, sizeof b3));
 			report_text_sentence(rt, s);
 			any = 1;
@@ -328,17 +462,17 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    "served at backing-store latency (p50 %s, p99 %s).",
 			    report_text_size(tr->tier[tr->ntiers -
 			    1].capacity_bytes, b1, sizeof b1),
-			    report_format_value(REPORT_UNIT_LAT_US,
+			    units_format_value(UNITS_LAT_US,
 			    tr->backing_p50_us, b2, sizeof b2),
-			    report_format_value(REPORT_UNIT_LAT_US,
+			    units_format_value(UNITS_LAT_US,
 			    tr->backing_p99_us, b3, sizeof b3));
 			report_text_sentence(rt, s);
 		} else {
 			snprintf(s, sizeof s, "No cache tier was found: every "
 			    "working set scanned was served at p50 %s, p99 %s.",
-			    report_format_value(REPORT_UNIT_LAT_US,
+			    units_format_value(UNITS_LAT_US,
 			    tr->backing_p50_us, b2, sizeof b2),
-			    report_format_value(REPORT_UNIT_LAT_US,
+			    units_format_value(UNITS_LAT_US,
 			    tr->backing_p99_us, b3, sizeof b3));
 			report_text_sentence(rt, s);
 			/* Warmed reads cannot see a cache beyond the scan. */
@@ -355,13 +489,14 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		any = 1;
 	}
 	if (l != NULL && isfinite(l->iops_ceiling) && l->iops_ceiling > 0) {
-		snprintf(s, sizeof s, "A workload needing more than %s IOPS "
+		snprintf(s, sizeof s, "%s workload needing more than %s IOPS "
 		    "will queue: at iodepth %d, latency ~ %d/%s s = %s "
-		    "(Little's law).", report_format_value(REPORT_UNIT_IOPS,
-		    l->iops_ceiling, b1, sizeof b1), TEXT_DB_IODEPTH,
-		    TEXT_DB_IODEPTH, report_format_value(REPORT_UNIT_IOPS,
-		    l->iops_ceiling, b2, sizeof b2),
-		    report_format_value(REPORT_UNIT_LAT_US,
+		    "(Little's law).", isnan(l->long_run_iops) ?
+		    "While this rate holds, a" : "A", units_format_value(
+		    UNITS_IOPS, l->iops_ceiling, b1, sizeof b1),
+		    TEXT_DB_IODEPTH, TEXT_DB_IODEPTH, units_format_value(
+		    UNITS_IOPS, l->iops_ceiling, b2, sizeof b2),
+		    units_format_value(UNITS_LAT_US,
 		    TEXT_DB_IODEPTH / l->iops_ceiling * 1e6, b3, sizeof b3));
 		report_text_sentence(rt, s);
 		any = 1;
@@ -372,8 +507,8 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 	}
 	if (l != NULL && isfinite(l->bandwidth_ceiling_bytes_per_s)) {
 		snprintf(s, sizeof s, "Large reads (table scans, backups, "
-		    "bulk loads) top out at %s.", report_format_value(
-		    REPORT_UNIT_RATE, l->bandwidth_ceiling_bytes_per_s, b1,
+		    "bulk loads) top out at %s.", units_format_value(
+		    UNITS_RATE, l->bandwidth_ceiling_bytes_per_s, b1,
 		    sizeof b1));
 		report_text_sentence(rt, s);
 		any = 1;
@@ -388,20 +523,13 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		report_text_sentence(rt, s);
 		any = 1;
 	}
-	if (l != NULL && l->burst.detected) {
-		snprintf(s, sizeof s, "Sustained load drains a burst bucket: "
-		    "after about %s at %s IOPS the volume drops to %s IOPS. "
-		    "Benchmarks shorter than that overstate it.",
-		    report_format_value(REPORT_UNIT_SECONDS,
-		    l->burst.duration_s, b1, sizeof b1),
-		    report_format_value(REPORT_UNIT_IOPS, l->burst.burst_iops,
-		    b2, sizeof b2), report_format_value(REPORT_UNIT_IOPS,
-		    l->burst.baseline_iops, b3, sizeof b3));
-		report_text_sentence(rt, s);
+	if (l != NULL && (l->burst.detected || isfinite(l->burst.held_iops))) {
+		report_text_burst_meaning(rt, l, r->config.sustain_s);
 		any = 1;
 	} else if (l != NULL && l->timeline.n > 0) {
-		report_text_sentence(rt, "No burst bucket showed: the rate "
-		    "held over the sustained run.");
+		report_text_sentence(rt, "No burst bucket ran dry during the "
+		    "sustained run; that does not make its rate the long-run "
+		    "rate.");
 		any = 1;
 	}
 	if (r->interrupted)
@@ -411,33 +539,91 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		report_text_sentence(rt, "Nothing was established.");
 }
 
+#define TEXT_RUNS_SHOWN	12	/* runs of a moving figure, at most */
+
+/* A moving figure's values run by run: all, or the first and last few. */
+static void
+report_text_runs(struct report_table *tab, const struct report_stat *st,
+    const char *label, enum units_kind unit)
+{
+	char		 v[TEXT_RUNS_SHOWN + 2][UNITS_BUFSZ];
+	const char	*c[15];
+	size_t		 i, k, n = st->nrun;
+
+	for (i = 0; i < 15; i++)
+		c[i] = NULL;
+	c[0] = label;
+	for (i = 0, k = 1; i < n; i++) {
+		if (n > TEXT_RUNS_SHOWN && i == TEXT_RUNS_SHOWN / 2) {
+			c[k++] = "...";
+			i = n - TEXT_RUNS_SHOWN / 2;
+		}
+		if (label != NULL)
+			report_text_cell(unit, st->run[i], v[k], sizeof v[k]);
+		else
+			snprintf(v[k], sizeof v[k], "run %zu", i + 1);
+		c[k] = v[k];
+		k++;
+	}
+	c[k] = label != NULL ? report_trend_name(st->trend) : "trend";
+	if (label == NULL)
+		c[0] = "figure";
+	report_table_add(tab, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+	    c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
+}
+
+/*
+ * Mean, sd and cv over the runs; a figure that moved run after run is
+ * given run by run instead, with the reason.
+ */
 static void
 report_text_repeat(struct report_text *rt, const struct report *r)
 {
 	const struct report_repeat	*rr = r->repeat;
 	const struct report_stat	*st;
 	struct report_figure		 fig[REPORT_STATS_MAX];
-	struct report_table		 tab;
+	struct report_table		 tab, runs;
 	char				 title[64], m[UNITS_BUFSZ];
 	char				 sd[UNITS_BUFSZ], cv[16], n[16];
+	char				 align[16], line[320];
 	const char			*label;
-	enum report_unit		 unit;
-	size_t				 nf, i, j;
+	enum units_kind		 unit;
+	size_t				 nf, i, j, cols, moved = 0;
 
 	nf = report_headlines(r, fig, REPORT_STATS_MAX);
 	snprintf(title, sizeof title, "Repeatability (%u runs)", rr->runs);
 	report_text_heading(rt, title);
+	if (rr->reason[0] != '\0') {
+		snprintf(line, sizeof line, "The runs differ beyond noise, in "
+		    "a trend: %s.", rr->reason);
+		report_text_sentence(rt, line);
+		report_text_sentence(rt, "Figures that moved are given run by "
+		    "run, not averaged; the sections above are run 1's.");
+		if (rt->md)
+			fputc('\n', rt->f);
+	}
+	cols = rr->runs > TEXT_RUNS_SHOWN ? TEXT_RUNS_SHOWN + 1 : rr->runs;
+	memset(align, 0, sizeof align);
+	memset(align, 'r', cols + 2);
+	align[0] = 'l';
 	report_table_init(&tab, "lrrrr");
+	report_table_init(&runs, align);
 	report_table_add(&tab, "figure", "mean", "sd", "cv", "runs");
 	for (i = 0; i < rr->nstats; i++) {
 		st = &rr->stat[i];
 		label = st->name;
-		unit = REPORT_UNIT_COUNT;
+		unit = UNITS_COUNT;
 		for (j = 0; j < nf; j++) {
 			if (strcmp(fig[j].name, st->name) == 0) {
 				label = fig[j].label;
 				unit = fig[j].unit;
 			}
+		}
+		if (st->trend != REPORT_TREND_NONE) {
+			if (moved++ == 0)
+				report_text_runs(&runs, st, NULL, unit);
+			report_text_runs(&runs, st, label, unit);
+			continue;
 		}
 		if (isfinite(st->cv))
 			snprintf(cv, sizeof cv, "%.1f%%", st->cv * 100);
@@ -449,6 +635,9 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 		    cv, n);
 	}
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+	if (moved > 0)
+		fputc('\n', rt->f);
+	report_table_write(&runs, rt->f, rt->md, TEXT_INDENT);
 }
 
 static void
@@ -470,13 +659,14 @@ report_text_context(struct report_text *rt, const struct report *r)
 		if (x->device_model[0] != '\0')
 			o += snprintf(line + o, sizeof line - o, " (%s)",
 			    x->device_model);
-		if (x->rotational >= 0 && o < sizeof line)
-			o += snprintf(line + o, sizeof line - o, ", %s",
-			    x->rotational ? "rotational" : "non-rotational");
 		report_text_kv(rt, "device", line);
-		snprintf(line, sizeof line, "scheduler %s, nr_requests %u, "
+		/* As sysfs queue/ says: virtio disks always say rotational. */
+		o = snprintf(line, sizeof line, "scheduler %s, nr_requests %u, "
 		    "read_ahead %u KiB", x->scheduler[0] ? x->scheduler :
 		    "unknown", x->nr_requests, x->read_ahead_kb);
+		if (x->rotational >= 0 && o < sizeof line)
+			snprintf(line + o, sizeof line - o, ", rotational %d",
+			    x->rotational);
 		report_text_kv(rt, "queue", line);
 	}
 	if (x->logical_block || x->physical_block) {
@@ -550,26 +740,26 @@ report_text_points(struct report_text *rt, const char *title,
 			snprintf(ci, sizeof ci, "%.1f%%", p->ci95_rel * 100);
 		else
 			snprintf(ci, sizeof ci, "n/a");
-		report_text_cell(REPORT_UNIT_IOPS, p->iops, iops, sizeof iops);
-		report_text_cell(REPORT_UNIT_LAT_US, p->lat_us.mean, mean,
+		report_text_cell(UNITS_IOPS, p->iops, iops, sizeof iops);
+		report_text_cell(UNITS_LAT_US, p->lat_us.mean, mean,
 		    sizeof mean);
-		report_text_cell(REPORT_UNIT_LAT_US, p->lat_us.p50, p50,
+		report_text_cell(UNITS_LAT_US, p->lat_us.p50, p50,
 		    sizeof p50);
-		report_text_cell(REPORT_UNIT_LAT_US, p->lat_us.p99, p99,
+		report_text_cell(UNITS_LAT_US, p->lat_us.p99, p99,
 		    sizeof p99);
-		report_text_cell(REPORT_UNIT_LAT_US, p->lat_us.p999, p999,
+		report_text_cell(UNITS_LAT_US, p->lat_us.p999, p999,
 		    sizeof p999);
-		report_text_cell(REPORT_UNIT_COUNT, (double)p->ios, ios,
+		report_text_cell(UNITS_COUNT, (double)p->ios, ios,
 		    sizeof ios);
-		report_text_cell(REPORT_UNIT_SECONDS, p->seconds, secs,
+		report_text_cell(UNITS_SECONDS, p->seconds, secs,
 		    sizeof secs);
 		if (key == TEXT_KEY_WS) {
-			report_text_cell(REPORT_UNIT_LAT_US, p->lat_us.p90, bw,
+			report_text_cell(UNITS_LAT_US, p->lat_us.p90, bw,
 			    sizeof bw);
 			report_table_add(&tab, k, iops, mean, p50, bw, p99,
 			    p999, ci, ios, secs);
 		} else {
-			report_text_cell(REPORT_UNIT_RATE, p->bytes_per_s, bw,
+			report_text_cell(UNITS_RATE, p->bytes_per_s, bw,
 			    sizeof bw);
 			report_table_add(&tab, k, iops, bw, mean, p50, p99,
 			    p999, ci, ios, secs);
@@ -596,9 +786,9 @@ report_text_timeline(struct report_text *rt, const struct timeline *tl)
 	}
 	snprintf(line, sizeof line, "%zu intervals over %s, IOPS from %s to "
 	    "%s (the JSON report and the timeline plot hold them all)", tl->n,
-	    report_format_value(REPORT_UNIT_SECONDS, tl->v[tl->n - 1].t_s, b1,
-	    sizeof b1), report_format_value(REPORT_UNIT_IOPS, lo, b2,
-	    sizeof b2), report_format_value(REPORT_UNIT_IOPS, hi, b3,
+	    units_format_value(UNITS_SECONDS, tl->v[tl->n - 1].t_s, b1,
+	    sizeof b1), units_format_value(UNITS_IOPS, lo, b2,
+	    sizeof b2), units_format_value(UNITS_IOPS, hi, b3,
 	    sizeof b3));
 	report_text_heading(rt, "Sustained run");
 	report_text_sentence(rt, line);

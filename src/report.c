@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * What every renderer shares: freeing a report, its headline figures and
- * their spread over repeated runs, and formatting a figure for people.
+ * their spread over repeated runs, aligned tables, the time stamp.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -11,54 +11,32 @@
 #include <time.h>
 
 #include "report.h"
+#include "stats.h"
 #include "units.h"
 #include "xmalloc.h"
 
-static void
-report_free_points(struct point *v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		free(v[i].hist);
-	free(v);
-}
+#define REPORT_TREND_REL	0.25	/* a trend moves a figure this much */
+#define REPORT_STEP_REL		0.05	/* a step of unknown noise counts */
 
 /*
  * Release what a report owns: path, repeat, and scan and limits, heap
- * objects the report took over (freed with their points and timeline).
+ * objects the report took over (freed by their modules).
  */
 void
 report_free(struct report *r)
 {
 	if (r == NULL)
 		return;
-	if (r->scan != NULL) {
-		report_free_points(r->scan->points, r->scan->npoints);
-		tiers_result_free(&r->scan->tiers);
-		free(r->scan);
-		r->scan = NULL;
-	}
-	if (r->limits != NULL) {
-		report_free_points(r->limits->qd_points, r->limits->nqd);
-		report_free_points(r->limits->bs_points, r->limits->nbs);
-		free(r->limits->sustain.hist);
-		free(r->limits->timeline.v);
-		free(r->limits);
-		r->limits = NULL;
-	}
+	scan_result_free(r->scan);
+	free(r->scan);
+	r->scan = NULL;
+	limits_result_free(r->limits);
+	free(r->limits);
+	r->limits = NULL;
 	free(r->repeat);
 	r->repeat = NULL;
 	free(r->target.path);
 	r->target.path = NULL;
-}
-
-static int
-report_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return ((x > y) - (x < y));
 }
 
 /* Median of the points' ci95_rel that are known; NAN if none. */
@@ -75,19 +53,14 @@ report_median_ci(const struct point *v, size_t n)
 		if (isfinite(v[i].ci95_rel) && v[i].ci95_rel >= 0)
 			x[k++] = v[i].ci95_rel;
 	}
-	if (k == 0)
-		m = NAN;
-	else {
-		qsort(x, k, sizeof *x, report_cmp_double);
-		m = (k % 2) ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2;
-	}
+	m = stats_median(x, k);
 	free(x);
 	return (m);
 }
 
 static void
 report_add(struct report_figure *fig, size_t max, size_t *n,
-    const char *name, const char *label, enum report_unit unit, double value,
+    const char *name, const char *label, enum units_kind unit, double value,
     double rel_noise)
 {
 	struct report_figure	*f;
@@ -134,7 +107,7 @@ report_headlines(const struct report *r, struct report_figure *fig,
 			    i + 1);
 			j = n;
 			report_add(fig, max, &n, name, label,
-			    REPORT_UNIT_BYTES, t->capacity_bytes > 0 ?
+			    UNITS_BYTES, t->capacity_bytes > 0 ?
 			    (double)t->capacity_bytes : NAN, noise);
 			if (n > j)
 				fig[j].at_least = t->at_least;
@@ -142,17 +115,17 @@ report_headlines(const struct report *r, struct report_figure *fig,
 			    "scan.tiers[%zu].lat_us_p50", i);
 			snprintf(label, sizeof label, "tier %zu p50", i + 1);
 			report_add(fig, max, &n, name, label,
-			    REPORT_UNIT_LAT_US, t->lat_us_p50, ci);
+			    UNITS_LAT_US, t->lat_us_p50, ci);
 			snprintf(name, sizeof name,
 			    "scan.tiers[%zu].lat_us_p99", i);
 			snprintf(label, sizeof label, "tier %zu p99", i + 1);
 			report_add(fig, max, &n, name, label,
-			    REPORT_UNIT_LAT_US, t->lat_us_p99, NAN);
+			    UNITS_LAT_US, t->lat_us_p99, NAN);
 		}
 		report_add(fig, max, &n, "scan.backing.lat_us_p50",
-		    "backing p50", REPORT_UNIT_LAT_US, tr->backing_p50_us, ci);
+		    "backing p50", UNITS_LAT_US, tr->backing_p50_us, ci);
 		report_add(fig, max, &n, "scan.backing.lat_us_p99",
-		    "backing p99", REPORT_UNIT_LAT_US, tr->backing_p99_us,
+		    "backing p99", UNITS_LAT_US, tr->backing_p99_us,
 		    NAN);
 	}
 	if (r->limits != NULL) {
@@ -169,9 +142,9 @@ report_headlines(const struct report *r, struct report_figure *fig,
 			}
 		}
 		report_add(fig, max, &n, "limits.iops_ceiling", "IOPS ceiling",
-		    REPORT_UNIT_IOPS, l->iops_ceiling, noise);
+		    UNITS_IOPS, l->iops_ceiling, noise);
 		report_add(fig, max, &n, "limits.iops_knee_iodepth",
-		    "knee iodepth", REPORT_UNIT_PLAIN,
+		    "knee iodepth", UNITS_PLAIN,
 		    l->iops_knee_iodepth ? l->iops_knee_iodepth : NAN, NAN);
 		noise = NAN;
 		best = -1;
@@ -183,24 +156,31 @@ report_headlines(const struct report *r, struct report_figure *fig,
 			}
 		}
 		report_add(fig, max, &n, "limits.bandwidth_ceiling_bytes_per_s",
-		    "bandwidth ceiling", REPORT_UNIT_RATE,
+		    "bandwidth ceiling", UNITS_RATE,
 		    l->bandwidth_ceiling_bytes_per_s, noise);
 		report_add(fig, max, &n, "limits.io_accounting_bytes",
-		    "accounting size", REPORT_UNIT_BYTES,
+		    "accounting size", UNITS_BYTES,
 		    l->io_accounting_bytes ? l->io_accounting_bytes : NAN,
 		    NAN);
 		report_add(fig, max, &n, "limits.burst.burst_iops",
-		    "burst IOPS", REPORT_UNIT_IOPS, l->burst.detected ?
+		    "burst IOPS", UNITS_IOPS, l->burst.detected ?
 		    l->burst.burst_iops : NAN, NAN);
 		report_add(fig, max, &n, "limits.burst.baseline_iops",
-		    "baseline IOPS", REPORT_UNIT_IOPS, l->burst.detected ?
+		    "baseline IOPS", UNITS_IOPS, l->burst.detected ?
 		    l->burst.baseline_iops : NAN, NAN);
 		report_add(fig, max, &n, "limits.burst.duration_s",
-		    "burst duration", REPORT_UNIT_SECONDS, l->burst.detected ?
+		    "burst duration", UNITS_SECONDS, l->burst.detected ?
 		    l->burst.duration_s : NAN, NAN);
 		report_add(fig, max, &n, "limits.burst.credits_ios",
-		    "burst credits", REPORT_UNIT_COUNT, l->burst.detected ?
+		    "burst credits", UNITS_COUNT, l->burst.detected ?
 		    l->burst.credits_ios : NAN, NAN);
+		/* Without a drop, only the rate held: the most it can be. */
+		j = n;
+		report_add(fig, max, &n, "limits.long_run_iops",
+		    "long-run IOPS", UNITS_IOPS, isfinite(l->long_run_iops) ?
+		    l->long_run_iops : l->burst.held_iops, NAN);
+		if (n > j)
+			fig[j].at_most = !isfinite(l->long_run_iops);
 	}
 	for (i = 0; i < n; i++) {
 		if (!isfinite(fig[i].rel_noise) || fig[i].rel_noise < 0)
@@ -224,6 +204,99 @@ report_repeat_find(const struct report_repeat *rr, const char *name)
 	return (NULL);
 }
 
+/* Name of a trend, for reports; NULL past the last. */
+const char *
+report_trend_name(int trend)
+{
+	static const char *const names[] = {
+		[REPORT_TREND_NONE] = "none",
+		[REPORT_TREND_FALLING] = "falling",
+		[REPORT_TREND_RISING] = "rising",
+	};
+
+	if (trend < 0 || trend > REPORT_TREND_RISING)
+		return (NULL);
+	return (names[trend]);
+}
+
+/* The 95% noise of the difference of a and b (half-widths ha, hb). */
+static double
+report_pair_noise(double a, double ha, double b, double hb)
+{
+	if (isfinite(ha) && isfinite(hb))
+		return (sqrt(ha * ha + hb * hb));
+	return (REPORT_STEP_REL * fmax(fabs(a), fabs(b)));
+}
+
+/*
+ * A trend in s->run[] (noise h[], 95% half-widths): every step beyond its
+ * noise (REPORT_STEP_REL where unknown) goes the same way, and first to
+ * last moved beyond both noise and REPORT_TREND_REL.  Back and forth is
+ * noise, which sd and cv describe.
+ */
+static int
+report_trend(const struct report_stat *s, const double *h)
+{
+	double	d, tol;
+	size_t	k, a = SIZE_MAX, first = SIZE_MAX;
+	int	sign = 0, step;
+
+	for (k = 0; k < s->nrun; k++) {
+		if (!isfinite(s->run[k]))
+			continue;
+		if (first == SIZE_MAX)
+			first = k;
+		if (a != SIZE_MAX) {
+			d = s->run[k] - s->run[a];
+			if (fabs(d) > report_pair_noise(s->run[a], h[a],
+			    s->run[k], h[k])) {
+				step = d > 0 ? 1 : -1;
+				if (sign != 0 && step != sign)
+					return (REPORT_TREND_NONE);
+				sign = step;
+			}
+		}
+		a = k;
+	}
+	if (sign == 0)
+		return (REPORT_TREND_NONE);
+	d = s->run[a] - s->run[first];
+	tol = fmax(report_pair_noise(s->run[first], h[first], s->run[a], h[a]),
+	    REPORT_TREND_REL * fmax(fabs(s->run[first]), fabs(s->run[a])));
+	if (!(fabs(d) > tol) || (d > 0) != (sign > 0))
+		return (REPORT_TREND_NONE);
+	return (sign > 0 ? REPORT_TREND_RISING : REPORT_TREND_FALLING);
+}
+
+/* Why figures moved run after run, into out->reason. */
+static void
+report_repeat_reason(const struct report *reps, int n,
+    struct report_repeat *out)
+{
+	size_t	j;
+	int	k;
+
+	for (j = 0; j < out->nstats; j++) {
+		if (out->stat[j].trend != REPORT_TREND_NONE)
+			break;
+	}
+	if (j == out->nstats)
+		return;
+	for (k = 0; k < n; k++) {
+		if (reps[k].limits != NULL && reps[k].limits->burst.detected)
+			break;
+	}
+	if (k < n)
+		snprintf(out->reason, sizeof out->reason, "a burst bucket "
+		    "ran dry in run %d and the volume kept its state from run "
+		    "to run: runs before measured the burst, runs after the "
+		    "baseline", k + 1);
+	else
+		snprintf(out->reason, sizeof out->reason, "figures moved run "
+		    "after run beyond their noise: the volume kept its state "
+		    "from run to run (burst credits, caches or throttling)");
+}
+
 /* Mean, sd and cv of the headline figures of n reports, matched by name. */
 void
 report_repeat_aggregate(const struct report *reps, int n,
@@ -233,8 +306,9 @@ report_repeat_aggregate(const struct report *reps, int n,
 	struct report_stat	*s;
 	double			 sum[REPORT_STATS_MAX];
 	double			 sq[REPORT_STATS_MAX];
+	double			*noise;
 	double			 d;
-	size_t			 nf, i, j;
+	size_t			 nf, i, j, r;
 	int			 k;
 
 	memset(out, 0, sizeof *out);
@@ -242,7 +316,8 @@ report_repeat_aggregate(const struct report *reps, int n,
 		return;
 	out->runs = n;
 	memset(sum, 0, sizeof sum);
-	/* First pass: names in order of appearance, and means. */
+	noise = xcalloc(REPORT_STATS_MAX * REPORT_RUNS_MAX, sizeof *noise);
+	/* First pass: names in order of appearance, values, means. */
 	for (k = 0; k < n; k++) {
 		nf = report_headlines(&reps[k], fig, REPORT_STATS_MAX);
 		for (i = 0; i < nf; i++) {
@@ -256,6 +331,15 @@ report_repeat_aggregate(const struct report *reps, int n,
 				s = &out->stat[out->nstats++];
 				memcpy(s->name, fig[i].name, sizeof s->name);
 				s->name[sizeof s->name - 1] = '\0';
+				s->nrun = n < REPORT_RUNS_MAX ? n :
+				    REPORT_RUNS_MAX;
+				for (r = 0; r < s->nrun; r++)
+					s->run[r] = NAN;
+			}
+			if (k < REPORT_RUNS_MAX) {
+				out->stat[j].run[k] = fig[i].value;
+				noise[j * REPORT_RUNS_MAX + k] =
+				    fig[i].rel_noise * fabs(fig[i].value);
 			}
 			if (isfinite(fig[i].value)) {
 				out->stat[j].n++;
@@ -288,66 +372,10 @@ report_repeat_aggregate(const struct report *reps, int n,
 		s->sd = s->n >= 2 ? sqrt(sq[j] / (s->n - 1)) : NAN;
 		s->cv = (s->n >= 2 && s->mean != 0) ? s->sd / fabs(s->mean) :
 		    NAN;
+		s->trend = report_trend(s, &noise[j * REPORT_RUNS_MAX]);
 	}
-}
-
-/* An integer with thousands separators: 12,345. */
-static char *
-report_format_thousands(double v, char *buf, size_t len)
-{
-	char		 tmp[UNITS_BUFSZ];
-	size_t		 n, i, o = 0;
-	const char	*s = tmp;
-
-	snprintf(tmp, sizeof tmp, "%.0f", v);
-	if (*s == '-' && o + 1 < len) {
-		buf[o++] = '-';
-		s++;
-	}
-	n = strlen(s);
-	for (i = 0; i < n && o + 2 < len; i++) {
-		if (i > 0 && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = s[i];
-	}
-	buf[o] = '\0';
-	return (buf);
-}
-
-/* Format a figure for people into buf; NAN gives "unknown". */
-char *
-report_format_value(enum report_unit unit, double v, char *buf, size_t len)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, len, "unknown");
-		return (buf);
-	}
-	switch (unit) {
-	case REPORT_UNIT_BYTES:
-		return (units_format_size(v < 0 ? 0 : (uint64_t)llround(v),
-		    buf, len));
-	case REPORT_UNIT_LAT_US:
-		return (units_format_lat_us(v, buf, len));
-	case REPORT_UNIT_RATE:
-		return (units_format_rate(v, buf, len));
-	case REPORT_UNIT_SECONDS:
-		if (v >= 3600)
-			snprintf(buf, len, "%.1f h", v / 3600);
-		else if (v >= 100)
-			snprintf(buf, len, "%.0f s", v);
-		else
-			snprintf(buf, len, "%.1f s", v);
-		return (buf);
-	case REPORT_UNIT_COUNT:
-		return (units_format_count(v, buf, len));
-	case REPORT_UNIT_IOPS:
-		if (v >= 1e7)
-			return (units_format_count(v, buf, len));
-		/* FALLTHROUGH */
-	case REPORT_UNIT_PLAIN:
-		break;
-	}
-	return (report_format_thousands(v, buf, len));
+	free(noise);
+	report_repeat_reason(reps, n, out);
 }
 
 /* Start a table with one column per character of align ('l' or 'r'). */

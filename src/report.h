@@ -12,6 +12,7 @@
 
 #include "limits.h"
 #include "scan.h"
+#include "units.h"
 
 #define REPORT_SCHEMA_VERSION	1
 
@@ -50,6 +51,15 @@ struct report_context {			/* where it ran; "" when unknown */
 	char		mount_options[256];
 };
 
+#define REPORT_RUNS_MAX		100	/* runs of a repeat kept apart */
+
+/* How a figure moved over repeated runs. */
+enum report_trend {
+	REPORT_TREND_NONE,		/* within noise, or back and forth */
+	REPORT_TREND_FALLING,		/* run after run, beyond noise */
+	REPORT_TREND_RISING,
+};
+
 /* One headline figure and its spread over repeated runs. */
 struct report_stat {
 	char		name[48];	/* JSON path: limits.iops_ceiling */
@@ -57,6 +67,9 @@ struct report_stat {
 	double		sd;		/* sample sd; NAN with n < 2 */
 	double		cv;		/* sd / mean */
 	unsigned	n;		/* runs that established it */
+	int		trend;		/* enum report_trend */
+	unsigned	nrun;		/* runs in run[] */
+	double		run[REPORT_RUNS_MAX]; /* per run; NAN: unknown */
 };
 
 #define REPORT_STATS_MAX	40
@@ -66,27 +79,28 @@ struct report_repeat {
 	unsigned		runs;
 	size_t			nstats;
 	struct report_stat	stat[REPORT_STATS_MAX];
-};
-
-/* Units of a headline figure, for rendering. */
-enum report_unit {
-	REPORT_UNIT_BYTES,
-	REPORT_UNIT_LAT_US,
-	REPORT_UNIT_IOPS,
-	REPORT_UNIT_RATE,		/* bytes per second */
-	REPORT_UNIT_SECONDS,
-	REPORT_UNIT_COUNT,		/* large counts: 5.40M */
-	REPORT_UNIT_PLAIN,		/* small integers: an iodepth */
+	char			reason[192];	/* why figures moved run
+						   after run; "" */
 };
 
 /* A headline figure of one report (report_headlines). */
 struct report_figure {
 	char		 name[48];	/* JSON path */
 	char		 label[48];	/* for people */
-	enum report_unit unit;
+	enum units_kind unit;
 	double		 value;		/* NAN: unknown */
 	double		 rel_noise;	/* 95% half-width / value, or NAN */
 	int		 at_least;	/* value is a lower bound */
+	int		 at_most;	/* value is an upper bound */
+};
+
+struct report_target {			/* what was measured */
+	char		*path;
+	char		 type[16];	/* file, blockdev, sim */
+	int		 direct;
+	char		 engine[16];
+	uint32_t	 bs;
+	uint64_t	 size_bytes;
 };
 
 struct report {
@@ -95,14 +109,7 @@ struct report {
 	char			 started_utc[32];	/* ISO 8601, Z */
 	char			 finished_utc[32];
 	struct report_config	 config;
-	struct {
-		char		*path;
-		char		 type[16];	/* file, blockdev, sim */
-		int		 direct;
-		char		 engine[16];
-		uint32_t	 bs;
-		uint64_t	 size_bytes;
-	}			 target;
+	struct report_target	 target;
 	struct report_context	 context;
 	struct scan_result	*scan;		/* NULL: not run */
 	struct limits_result	*limits;	/* NULL: not run */
@@ -133,12 +140,13 @@ size_t	report_headlines(const struct report *, struct report_figure *,
 	    size_t);
 /*
  * Mean, sd and cv of every headline figure over n reports of the same
- * command (pure).  Figures are matched by name; n < 1 gives runs = 0.
+ * command (pure), and each run's value.  Figures are matched by name;
+ * n < 1 gives runs = 0.  A figure that moved one way run after run, by
+ * more than the runs' noise and REPORT_TREND_REL, has a trend, and the
+ * repeat a reason (state carried between runs: a bucket running dry).
  */
 void	report_repeat_aggregate(const struct report *, int,
 	    struct report_repeat *);
-/* Format a figure for people into buf (UNITS_BUFSZ); NAN gives "unknown". */
-char	*report_format_value(enum report_unit, double, char *, size_t);
 /* An aligned table for text and markdown renderers; row 0 is the header. */
 struct report_table {
 	size_t		  ncols;
@@ -158,6 +166,8 @@ void	report_table_write(struct report_table *, FILE *, int,
 /* The time now as ISO 8601 UTC, for started_utc and finished_utc. */
 char	*report_utc_now(char *, size_t);
 
+/* Name of a trend: "none", "falling", "rising"; NULL past the last. */
+const char *report_trend_name(int);
 /* Find a figure of a repeat summary by name; NULL if absent. */
 const struct report_stat *report_repeat_find(const struct report_repeat *,
 	    const char *);
@@ -169,5 +179,14 @@ const struct report_stat *report_repeat_find(const struct report_repeat *,
  */
 int	report_plot(const struct report *, const char *, const char *,
 	    char **);
+
+/* Print the built-in profiles, one a line.  Returns 0 or -1 with *cause. */
+int	report_profile_list(FILE *, char **);
+/*
+ * Print profile name (or path) for people: its tiers, backing store,
+ * ceilings and buckets, and the figures a perfect detector would report
+ * (sim_truth_profile).  Returns 0 or -1 with *cause.
+ */
+int	report_profile_show(const char *, FILE *, char **);
 
 #endif

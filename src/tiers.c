@@ -12,7 +12,7 @@
 #include "fit.h"
 #include "hist.h"
 #include "rng.h"
-#include "sampler.h"
+#include "point.h"
 #include "tiers.h"
 #include "units.h"
 #include "xmalloc.h"
@@ -137,6 +137,8 @@
 #define TIERS_TAIL_TOP		0.8	/* a slow tail holds this of its most at
 					   the largest ws */
 #define TIERS_GROWS		0.1	/* grows from this of its largest */
+#define TIERS_SEEN_POINTS	2	/* holding that much at this many points:
+					   one point is no trend with ws */
 
 /* Per-point bins: count of each nonzero bin. */
 struct tiers_pt {
@@ -1388,6 +1390,31 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 }
 
 /*
+ * Say in words what a shift in mean latency without a second latency mode
+ * means: how far latency drifted, between which sizes, and that it is not
+ * a cache (the drift is the ratio of the segments' geometric means).
+ */
+static void
+tiers_drift(const struct tiers_result *r, const size_t *cps, size_t ncp,
+    char *why, size_t len)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	size_t	end = ncp > 1 ? cps[1] : r->npoints, p;
+	double	lo = 0, hi = 0, pct;
+
+	for (p = 0; p < cps[0]; p++)
+		lo += r->point_mlog[p] / cps[0];
+	for (p = cps[0]; p < end; p++)
+		hi += r->point_mlog[p] / (end - cps[0]);
+	pct = 100 * (exp(hi - lo) - 1);
+	snprintf(why, len, "latency drifted %s %.0f%% between %s and %s but "
+	    "no second class of latency appeared, so no cache",
+	    pct >= 0 ? "up" : "down", fabs(pct),
+	    units_format_size(r->point_ws[cps[0] - 1], a, sizeof a),
+	    units_format_size(r->point_ws[cps[0]], b, sizeof b));
+}
+
+/*
  * Cross-check with a change-point segmentation of the points' mean
  * ln(latency); sets r->agree and, on disagreement, why.
  */
@@ -1422,9 +1449,7 @@ tiers_crosscheck(const struct tiers_work *wk, struct tiers_result *r,
 	if (r->ntiers == 0) {
 		if (ncp > 0) {
 			r->agree = 0;
-			snprintf(why, len, "mean latency shifts at %s with no "
-			    "separate latency mode that depends on ws",
-			    units_format_size(r->cp_ws[0], a, sizeof a));
+			tiers_drift(r, cps, ncp, why, len);
 		}
 		return;
 	}
@@ -1629,6 +1654,25 @@ tiers_seg_together(const struct tiers_work *wk, const struct tiers_seg *x,
 }
 
 /*
+ * Whether segments x and y take turns: both hold TIERS_CUT_SHARE of a
+ * point's reads at fewer than TIERS_SEEN_POINTS points.  One place whose
+ * latency switched between regimes (hits paced by a cap's bucket, then
+ * not) does so; a second cache shares the points past it with the store.
+ */
+static int
+tiers_seg_turns(const struct tiers_work *wk, const struct tiers_seg *x,
+    const struct tiers_seg *y)
+{
+	size_t	p, both = 0;
+
+	for (p = 0; p < wk->np; p++)
+		if (tiers_seg_share(wk, x, p) >= TIERS_CUT_SHARE &&
+		    tiers_seg_share(wk, y, p) >= TIERS_CUT_SHARE)
+			both++;
+	return (both < TIERS_SEEN_POINTS);
+}
+
+/*
  * Step 5: the classes of reads set apart by valleys whose shares change
  * with ws and that no tier explains; clears r->analysed if any.
  */
@@ -1638,7 +1682,7 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 	struct tiers_seg	*g, *lead;
 	struct tiers_unexplained *u;
 	double			 best, s, top, gs;
-	size_t			 n, i, m, p, pmax, pfrom;
+	size_t			 n, i, m, p, pmax, pfrom, seen;
 	int			 grp;
 
 	g = xcalloc(wk->nb + 1, sizeof *g);
@@ -1674,7 +1718,8 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 		}
 		for (i = 0; i < n && lead != NULL; i++) {
 			if (g[i].group != grp || &g[i] == lead ||
-			    tiers_seg_together(wk, &g[i], lead))
+			    tiers_seg_together(wk, &g[i], lead) ||
+			    tiers_seg_turns(wk, &g[i], lead))
 				continue;
 			/* Medians close: one place whose latency shifted. */
 			if (fabs(tiers_seg_median(wk, &g[i]) -
@@ -1684,6 +1729,12 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 			if (grp == -1 && g[i].lo > lead->lo &&
 			    tiers_seg_share(wk, &g[i], wk->np - 1) >=
 			    TIERS_TAIL_TOP * g[i].share_max)
+				continue;
+			for (seen = 0, p = 0; p < wk->np; p++)
+				if (tiers_seg_share(wk, &g[i], p) >=
+				    TIERS_GROWS * g[i].share_max)
+					seen++;
+			if (seen < TIERS_SEEN_POINTS)
 				continue;
 			if (r->nunexplained == TIERS_MAX_UNEXPLAINED)
 				break;
@@ -1730,8 +1781,9 @@ tiers_note(struct tiers_result *r, const char *why)
 	}
 	if (r->agree == 0) {
 		len = strlen(r->note);
-		snprintf(r->note + len, sizeof r->note - len,
-		    "%smethods disagree: %s", len > 0 ? "; " : "", why);
+		snprintf(r->note + len, sizeof r->note - len, "%s%s%s",
+		    len > 0 ? "; " : "", r->ntiers > 0 ?
+		    "methods disagree: " : "", why);
 	}
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
@@ -2007,4 +2059,37 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 	free(c);
 	free(bin);
 	return (rc);
+}
+
+/* Share of reads each tier serves at working set ws, by the model. */
+void
+tiers_model_share(const struct tiers_result *r, double ws, double *share)
+{
+	double	prev = 0, hit;
+	size_t	i;
+
+	for (i = 0; i < r->ntiers; i++) {
+		hit = fmin(1, r->tier[i].capacity_bytes / ws);
+		share[i] = hit - prev;
+		prev = hit;
+	}
+	share[r->ntiers] = 1 - prev;
+}
+
+/* Mean latency the model predicts at working set ws, from tier p50s. */
+double
+tiers_model_lat_us(const struct tiers_result *r, double ws)
+{
+	double	share[TIERS_MAX + 1], sum = 0;
+	size_t	i;
+
+	tiers_model_share(r, ws, share);
+	for (i = 0; i < r->ntiers; i++)
+		sum += share[i] * r->tier[i].lat_us_p50;
+	if (share[r->ntiers] > 0) {
+		if (!isfinite(r->backing_p50_us))
+			return (NAN);
+		sum += share[r->ntiers] * r->backing_p50_us;
+	}
+	return (sum);
 }

@@ -4,7 +4,9 @@
 # simulated volume
 # restored from a snapshot the first-read penalty is in the JSON and the
 # text (and not on a fresh volume), the burst of a gp2 bucket and the kind
-# of limit are in the JSON, and a saved report re-renders to the same JSON.
+# of limit are in the JSON, and a saved report re-renders to the same JSON;
+# a gp2 bucket a 120 s run cannot see is not reported as none, and runs
+# repeated on a volume whose bucket runs dry are reported apart.
 set -u
 : "${TIERPROBE:?}"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
@@ -41,4 +43,32 @@ jq -e --argjson ft "$(jq .limits.first_touch "$r")" \
 grep -q "No cache tier was found" "$dir/s.txt" || fail "no-tier sentence"
 tr -s ' \n' ' ' < "$dir/s.txt" | grep -q "largest working set scanned (1 GiB)" ||
     fail "no word on caches beyond the scan"
+
+# A gp2 volume in 120 s: its bucket cannot run dry, and the report must
+# not pass the rate held off as the long-run rate: it says what the run
+# rules out (fewer I/Os than a gp2 bucket holds) and that the rest is
+# unknown.
+"$TIERPROBE" run sim:ebs-gp2-100g --seed 5 --quiet --sustain 120 \
+    --json "$dir/gp2.json" > "$dir/gp2.txt" || fail "run gp2 exited $?"
+jq -e '.limits.burst.detected == false and .limits.long_run_iops == null
+    and .limits.burst.held_iops > 2900
+    and .limits.burst.ruled_out_below_ios > 360000
+    and .limits.burst.ruled_out_below_ios < 5400000' "$dir/gp2.json" \
+    >/dev/null || fail "unseen bucket: $(jq -c .limits.burst "$dir/gp2.json")"
+tr -s ' \n' ' ' < "$dir/gp2.txt" | grep -q "so the long-run rate is unknown" ||
+    fail "the text does not say the long-run rate is unknown"
+grep -q "No burst bucket showed" "$dir/gp2.txt" &&
+    fail "an unseen bucket reported as no bucket"
+
+# Three runs on one gp2 volume: the bucket runs dry in the second, so the
+# ceiling falls run after run; the runs are given apart, with the reason.
+"$TIERPROBE" run sim:ebs-gp2-100g --seed 5 --quiet --sustain 1000 \
+    --repeat 3 --json "$dir/rep.json" > "$dir/rep.txt" ||
+    fail "repeat exited $?"
+jq -e '.repeat.reason != null and ([.repeat.figures[] |
+    select(.name == "limits.iops_ceiling")][0] | .trend == "falling"
+    and .runs[0] > 2900 and .runs[2] < 330)' "$dir/rep.json" >/dev/null ||
+    fail "repeat: $(jq -c .repeat "$dir/rep.json")"
+tr -s ' \n' ' ' < "$dir/rep.txt" | grep -q "in a trend: a burst bucket ran dry in run 2" ||
+    fail "the repeat text does not give the reason"
 echo ok

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /* Tests for ceilings.c and the knee fit in fit.c on synthetic sweeps:
  * rate caps, unsaturated devices, host-bound plateaus, accounting sizes,
- * bandwidth caps, burst buckets (with credits spent before the run),
+ * bandwidth caps, burst buckets (with credits spent before the run, or
+ * run dry during the sweeps; what a run without a drop rules out; when
+ * a short run's rate held),
  * variability, first-read penalties; 20 noise seeds each. */
 #include <math.h>
 #include <setjmp.h>
@@ -12,12 +14,12 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <gsl/gsl_errno.h>
 
 #include "ceilings.h"
 #include "fit.h"
+#include "point.h"
 #include "rng.h"
-#include "sampler.h"
+#include "timeline.h"
 
 #define T_SEEDS		20
 #define KiB		1024.0
@@ -228,12 +230,45 @@ t_iops_edges(void **state)
 	T_WITHIN(c.ceiling, 1000, 1e-9);
 	assert_int_equal(c.knee_iodepth, 1);
 	assert_true(isnan(c.cpu_util));
+	assert_int_equal(c.fell_iodepth, 0);
+}
 
-	/* Little's law for the text report: 32 deep under 3,000 IOPS. */
-	T_WITHIN(ceilings_lat_us_at(3000, 500, 32), 10666.7, 1e-4);
-	T_WITHIN(ceilings_lat_us_at(3000, 500, 1), 500, 1e-9);
-	T_WITHIN(ceilings_lat_us_at(3000, NAN, 1), 333.33, 1e-4);
-	assert_true(isnan(ceilings_lat_us_at(NAN, 500, 32)));
+/*
+ * A sweep that falls as the queue deepens (a bucket ran dry after depth
+ * 2, as under blk-throttle: 2,628 IOPS, then 366) is no knee: the points
+ * before the fall are the sweep, and a mild dip at depth is kept.
+ */
+static void
+t_iops_falling(void **state)
+{
+	static const double	 fell[] = { 1400, 2628, 366, 366, 367 };
+	static const double	 dip[] = { 1400, 2628, 2700, 2600, 2300 };
+	struct point		 pts[5];
+	struct ceilings_iops	 c;
+	size_t			 i;
+
+	(void)state;
+	memset(pts, 0, sizeof pts);
+	for (i = 0; i < 5; i++) {
+		pts[i].iodepth = 1U << i;
+		pts[i].iops = fell[i];
+		pts[i].lat_us.mean = pts[i].iodepth / fell[i] * 1e6;
+		pts[i].cpu_util = NAN;
+	}
+	assert_int_equal(ceilings_iops(pts, 5, &c), 0);
+	assert_int_equal(c.fell_iodepth, 4);
+	assert_true(c.limit != CEILINGS_IOPS_CAP || c.ceiling > 2000);
+	assert_true(c.max_seen == 2628 && c.max_seen_iodepth == 2);
+	assert_true(c.knee_iodepth == 0 || c.knee_iodepth == 2);
+
+	for (i = 0; i < 5; i++) {
+		pts[i].iops = dip[i];
+		pts[i].lat_us.mean = pts[i].iodepth / dip[i] * 1e6;
+	}
+	assert_int_equal(ceilings_iops(pts, 5, &c), 0);
+	assert_int_equal(c.fell_iodepth, 0);
+	assert_int_equal(c.limit, CEILINGS_IOPS_CAP);
+	T_WITHIN(c.ceiling, 2600, 0.04);
 }
 
 static const struct {
@@ -382,7 +417,8 @@ t_burst_prior(void **state)
 	/* Sweeps drank part of the bucket: 30 s below baseline (no refill:
 	 * the bucket was full), 60 s at the burst rate, 10 s at 1,000. */
 	static const struct ceilings_prior prior[] = {
-		{ 100 * 30.0, 30 }, { 3000 * 60.0, 60 }, { 1000 * 10.0, 10 },
+		{ 100 * 30.0, 30, 0 }, { 3000 * 60.0, 60, 0 },
+		{ 1000 * 10.0, 10, 0 },
 	};
 	static const struct t_run	 r = { "gp2 after sweeps",
 					     { 3000, 300 }, { 200, 400 },
@@ -467,6 +503,209 @@ t_burst_cases(void **state)
 	assert_int_equal(ceilings_burst(v, 0, NULL, 0, 3000, &b), -1);
 }
 
+/* A gp2-like bucket under sweeps of rising demand, 0.25 s intervals. */
+struct t_bucket {
+	double	burst;
+	double	base;
+	double	credits;		/* INFINITY: no bucket */
+};
+
+/*
+ * The work of sweeps of nload loads (demand in I/Os per second, seconds
+ * each) on bucket b, starting full, as prior entries (an idle 0.05 s
+ * between loads); *drop_at is the time the bucket ran dry (NAN never).
+ */
+static size_t
+t_sweeps(const double (*load)[2], size_t nload, const struct t_bucket *b,
+    struct rng *rng, struct ceilings_prior *p, double *drop_at)
+{
+	const double	dt = 0.25;
+	double		c = b->credits, t = 0, rate, tau, io;
+	size_t		n = 0, l, k;
+
+	*drop_at = NAN;
+	for (l = 0; l < nload; l++) {
+		for (k = 0; k < load[l][1] / dt; k++) {
+			rate = fmin(load[l][0], c > 0 ? b->burst : b->base);
+			io = rate * dt;
+			if (c > 0 && (rate - b->base) * dt > c) {
+				tau = c / (rate - b->base);
+				io = rate * tau + fmin(load[l][0], b->base) *
+				    (dt - tau);
+				if (isnan(*drop_at))
+					*drop_at = t + tau;
+				c = 0;
+			} else if (c > 0)
+				c = fmin(b->credits, c - (rate - b->base) *
+				    dt);
+			io += rng_normal(rng) * (sqrt(io) + 0.03 * io);
+			p[n].ios = io;
+			p[n].seconds = dt;
+			p[n++].load = l + 1;
+			t += dt;
+		}
+		p[n].ios = 0;
+		p[n].seconds = 0.05;
+		p[n++].load = 0;
+		c = fmin(b->credits, c + b->base * 0.05);
+		t += 0.05;
+	}
+	return (n);
+}
+
+/* Depths 1, 2, 4, 8 at 4 KiB, then block sizes up to bandwidth-bound. */
+static const double t_sweep_loads[][2] = {
+	{ 1800, 3 }, { 3600, 3 }, { 7200, 3 }, { 14400, 3 },
+	{ 14400, 3 }, { 14400, 3 }, { 9000, 3 }, { 2000, 3 }, { 512, 3 },
+};
+#define T_NLOADS	(sizeof t_sweep_loads / sizeof t_sweep_loads[0])
+
+/*
+ * The bucket ran dry during the sweeps (inside a load, at the edge of
+ * one, or in the last), the run after them holds the baseline: the drop
+ * is found in the sweeps, both rates and the bucket recovered.
+ */
+static void
+t_burst_in_sweeps(void **state)
+{
+	static const struct t_run	 run = { "baseline", { 300 }, { 60 },
+					     0.03 };
+	static const double		 credits[] = { 20000, 12600, 44000,
+					     56000 };
+	static struct timeline_sample	 v[1000];
+	struct ceilings_prior		 p[400];
+	struct t_bucket			 b = { 3000, 300, 0 };
+	struct burst			 out;
+	struct rng			 rng;
+	double				 drop_at, t;
+	size_t				 n, np, i, c;
+	uint64_t			 seed;
+
+	(void)state;
+	for (c = 0; c < sizeof credits / sizeof credits[0]; c++) {
+		b.credits = credits[c];
+		for (seed = 1; seed <= T_SEEDS; seed++) {
+			rng_seed(&rng, seed);
+			np = t_sweeps(t_sweep_loads, T_NLOADS, &b, &rng, p,
+			    &drop_at);
+			assert_true(isfinite(drop_at));
+			n = t_timeline(&run, &rng, v);
+			assert_int_equal(ceilings_burst(v, n, p, np, 14400,
+			    &out), 0);
+			if (!out.detected || !out.exhausted)
+				fail_msg("%.0f credits seed %d: detected %d "
+				    "exhausted %d", b.credits, (int)seed,
+				    out.detected, out.exhausted);
+			/* 12 intervals of 6.7% noise at least: 4 sd. */
+			T_WITHIN(out.burst_iops, 3000, 0.08);
+			T_WITHIN(out.baseline_iops, 300, 0.05);
+			T_WITHIN(out.credits_ios, b.credits, 0.10);
+			T_WITHIN(out.duration_s, b.credits / 2700, 0.10);
+			/* The drop is placed within an interval or two. */
+			for (i = 0, t = 0; i < out.prior_drop; i++)
+				t += p[i].seconds;
+			if (!(fabs(t - drop_at) <= 0.5))
+				fail_msg("%.0f credits seed %d: drop at %.2f "
+				    "s, want %.2f", b.credits, (int)seed, t,
+				    drop_at);
+			assert_true(isnan(out.held_iops));
+		}
+	}
+}
+
+/*
+ * No bucket ran dry: nothing is detected, even with a noisy spike in the
+ * sweeps, and the run says what it rules out: the I/O drawn until a drop
+ * could last have shown.
+ */
+static void
+t_burst_held(void **state)
+{
+	static const struct t_run	 run = { "held", { 3000 }, { 120 },
+					     0.03 };
+	static struct timeline_sample	 v[1000];
+	struct ceilings_prior		 p[400];
+	struct t_bucket			 b = { 3000, 300, INFINITY };
+	struct burst			 out;
+	struct rng			 rng;
+	double				 drop_at, ios;
+	size_t				 n, np, i;
+	uint64_t			 seed;
+
+	(void)state;
+	for (seed = 1; seed <= T_SEEDS; seed++) {
+		rng_seed(&rng, seed);
+		np = t_sweeps(t_sweep_loads, T_NLOADS, &b, &rng, p, &drop_at);
+		assert_true(isnan(drop_at));
+		p[30].ios *= 3;
+		n = t_timeline(&run, &rng, v);
+		assert_int_equal(ceilings_burst(v, n, p, np, 3000, &out), 0);
+		assert_false(out.detected);
+		T_WITHIN(out.held_iops, 3000, 0.02);
+		assert_true(out.held_s == v[n - 4].t_s);
+		for (i = 0, ios = 0; i < np; i++)
+			ios += p[i].ios;
+		for (i = 0; i + 3 < n; i++)
+			ios += v[i].iops;
+		T_WITHIN(out.ruled_out_below_ios, ios, 1e-9);
+
+		/* A volume capped at its baseline: a spike is no burst. */
+		b.burst = 300;
+		np = t_sweeps(t_sweep_loads, T_NLOADS, &b, &rng, p, &drop_at);
+		p[40].ios *= 3;
+		n = t_timeline(&(struct t_run){ "capped", { 300 }, { 60 },
+		    0.03 }, &rng, v);
+		assert_int_equal(ceilings_burst(v, n, p, np, 300, &out), 0);
+		assert_false(out.detected);
+		b.burst = 3000;
+	}
+}
+
+/*
+ * A sustained run's rate held: one level, a drop of a fifth ruled out.
+ * A drop at the end, a slide over the run, or too few intervals: not.
+ */
+static void
+t_held(void **state)
+{
+	static const struct {
+		struct t_run	r;
+		int		held;
+	} cases[] = {
+		{ { "flat", { 3000 }, { 10 }, 0.02 }, 1 },
+		{ { "flat, noisier", { 45000 }, { 15 }, 0.05 }, 1 },
+		{ { "drop at the end", { 3000, 2200 }, { 6, 9 }, 0.02 }, 0 },
+		{ { "bucket dry", { 3000, 300 }, { 5, 9 }, 0.03 }, 0 },
+		{ { "too short", { 3000 }, { 5 }, 0.03 }, 0 },
+	};
+	static struct timeline_sample	 v[100];
+	struct rng			 rng;
+	size_t				 i, n;
+	uint64_t			 seed;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (seed = 1; seed <= T_SEEDS; seed++) {
+			rng_seed(&rng, seed);
+			n = t_timeline(&cases[i].r, &rng, v);
+			if (ceilings_held(v, n) != cases[i].held)
+				fail_msg("%s seed %d: held %d", cases[i].r.name,
+				    (int)seed, !cases[i].held);
+		}
+	}
+	/* A slide by a third over 12 s, each step within noise. */
+	for (seed = 1; seed <= T_SEEDS; seed++) {
+		rng_seed(&rng, seed);
+		for (i = 0; i < 12; i++) {
+			memset(&v[i], 0, sizeof v[i]);
+			v[i].t_s = i + 1;
+			v[i].iops = 3000 * (1 - i / 33.0) *
+			    (1 + 0.02 * rng_normal(&rng));
+		}
+		assert_false(ceilings_held(v, 12));
+	}
+}
+
 static void
 t_first_touch(void **state)
 {
@@ -512,13 +751,17 @@ main(void)
 		cmocka_unit_test(t_fit_knee),
 		cmocka_unit_test(t_iops_cases),
 		cmocka_unit_test(t_iops_edges),
+		cmocka_unit_test(t_iops_falling),
 		cmocka_unit_test(t_bw_cases),
 		cmocka_unit_test(t_burst_gp2),
 		cmocka_unit_test(t_burst_prior),
 		cmocka_unit_test(t_burst_cases),
+		cmocka_unit_test(t_burst_in_sweeps),
+		cmocka_unit_test(t_burst_held),
+		cmocka_unit_test(t_held),
 		cmocka_unit_test(t_first_touch),
 	};
 
-	gsl_set_error_handler_off();
+	fit_init();
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }
