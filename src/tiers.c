@@ -137,8 +137,8 @@
 #define TIERS_TAIL_TOP		0.8	/* a slow tail holds this of its most at
 					   the largest ws */
 #define TIERS_GROWS		0.1	/* grows from this of its largest */
-#define TIERS_SEEN_POINTS	2	/* holding that much at this many points:
-					   one point is no trend with ws */
+#define TIERS_BOTH_POINTS	2	/* two classes sharing fewer points take
+					   turns: one place */
 
 /* Per-point bins: count of each nonzero bin. */
 struct tiers_pt {
@@ -1655,7 +1655,7 @@ tiers_seg_together(const struct tiers_work *wk, const struct tiers_seg *x,
 
 /*
  * Whether segments x and y take turns: both hold TIERS_CUT_SHARE of a
- * point's reads at fewer than TIERS_SEEN_POINTS points.  One place whose
+ * point's reads at fewer than TIERS_BOTH_POINTS points.  One place whose
  * latency switched between regimes (hits paced by a cap's bucket, then
  * not) does so; a second cache shares the points past it with the store.
  */
@@ -1669,7 +1669,7 @@ tiers_seg_turns(const struct tiers_work *wk, const struct tiers_seg *x,
 		if (tiers_seg_share(wk, x, p) >= TIERS_CUT_SHARE &&
 		    tiers_seg_share(wk, y, p) >= TIERS_CUT_SHARE)
 			both++;
-	return (both < TIERS_SEEN_POINTS);
+	return (both < TIERS_BOTH_POINTS);
 }
 
 /*
@@ -1682,7 +1682,7 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 	struct tiers_seg	*g, *lead;
 	struct tiers_unexplained *u;
 	double			 best, s, top, gs;
-	size_t			 n, i, m, p, pmax, pfrom, seen;
+	size_t			 n, i, m, p, pmax, pfrom;
 	int			 grp;
 
 	g = xcalloc(wk->nb + 1, sizeof *g);
@@ -1729,12 +1729,6 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 			if (grp == -1 && g[i].lo > lead->lo &&
 			    tiers_seg_share(wk, &g[i], wk->np - 1) >=
 			    TIERS_TAIL_TOP * g[i].share_max)
-				continue;
-			for (seen = 0, p = 0; p < wk->np; p++)
-				if (tiers_seg_share(wk, &g[i], p) >=
-				    TIERS_GROWS * g[i].share_max)
-					seen++;
-			if (seen < TIERS_SEEN_POINTS)
 				continue;
 			if (r->nunexplained == TIERS_MAX_UNEXPLAINED)
 				break;
