@@ -13,9 +13,8 @@
 # sequential pass: at the largest working set its reads are classed by the
 # valleys of their log-latency histogram, and each cache's capacity is its
 # class's cumulative fraction times the working set; the first cache's is
-# corrected by what the two
-# programs charge to the reader's cgroup besides the file's pages (a
-# program's own memory is taken from the cache).  A cache hit is slower
+# corrected by what the two programs charge to the reader's cgroup besides
+# the file's pages (a program's own memory is taken from the cache).  A cache hit is slower
 # while most reads miss, so each cache's latency is fio's where it serves
 # the reads (within it), before and after the scan.  With pread, as fio
 # reads, the scan must report two tiers, capacities within 10%, p50s within
