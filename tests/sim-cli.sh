@@ -1,6 +1,7 @@
 #!/bin/sh
 # Description: simulated volumes from the command line: `profiles` lists
-# every built-in profile and `--show` prints its truth; a simulated scan is
+# every built-in profile and `--show` prints its truth, tiers numbered
+# from 1 as in reports; a simulated scan is
 # deterministic for a seed (the JSON byte for byte) and another seed gives
 # other noise; an unknown name, a missing file and a bad profile are usage
 # errors (exit 2) reported in one line naming the file, line and key.
@@ -28,6 +29,11 @@ done
 [ $n -ge 8 ] || fail "only $n built-in profiles"
 "$TIERPROBE" profiles --show ebs-gp2-100g | grep -q "lasts 2000 s" ||
     fail "gp2 100 GiB: burst of 5.4M / (3000 - 300) is not 2000 s"
+# Tiers are numbered from 1, as the reports number them.
+"$TIERPROBE" profiles --show classic-three-level > "$dir/show"
+[ "$(grep -c '^  tier [12] ' "$dir/show")" = 4 ] ||
+    fail "--show numbers its two tiers other than 1 and 2: $(cat "$dir/show")"
+! grep -q '^  tier 0' "$dir/show" || fail "--show has a tier 0"
 
 # Usage errors: exit 2, one line on stderr.
 usage_error() {	# want-in-message, then the command's arguments
