@@ -314,7 +314,8 @@ static const struct report_schema_key report_schema_lat_keys[] = {
 	  .unit = "us", .doc = "99th percentile of the latency" },
 	{ .name = "p999", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct lat_summary, p999),
-	  .unit = "us", .doc = "99.9th percentile of the latency" },
+	  .unit = "us", .doc = "99.9th percentile of the latency; null "
+	  "under 10,000 reads" },
 };
 static const struct report_schema report_schema_lat =
     TABLE("lat_us", struct lat_summary, report_schema_lat_keys, NULL, NULL);

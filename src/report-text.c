@@ -556,8 +556,12 @@ report_text_points(struct report_text *rt, const char *title,
 		    sizeof p50);
 		report_text_cell(UNITS_LAT_US, p->lat_us.p99, p99,
 		    sizeof p99);
-		report_text_cell(UNITS_LAT_US, p->lat_us.p999, p999,
-		    sizeof p999);
+		/* Too few reads for a p99.9: not a figure at all. */
+		if (isfinite(p->lat_us.p999))
+			report_text_cell(UNITS_LAT_US, p->lat_us.p999, p999,
+			    sizeof p999);
+		else
+			snprintf(p999, sizeof p999, "\u2014");
 		report_text_cell(UNITS_COUNT, (double)p->ios, ios,
 		    sizeof ios);
 		report_text_cell(UNITS_SECONDS, p->seconds, secs,

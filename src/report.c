@@ -289,21 +289,34 @@ report_table_add(struct report_table *t, ...)
 	t->nrows++;
 }
 
+/* Columns a cell takes on a terminal: UTF-8 characters, not bytes. */
+static size_t
+report_table_width(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return (n);
+}
+
 /* Print a table aligned (text) or as a pipe table (markdown), and free it. */
 void
 report_table_write(struct report_table *t, FILE *f, int markdown,
     const char *indent)
 {
-	size_t		 w[16], r, c, len, total = 0, o;
+	size_t		 w[16], r, c, len, total = 0, o, pad;
 	const char	*s;
 	char		*line;
 
 	memset(w, 0, sizeof w);
 	for (r = 0; r < t->nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
-			len = strlen(t->cell[r * t->ncols + c]);
+			s = t->cell[r * t->ncols + c];
+			len = report_table_width(s);
 			if (len > w[c])
 				w[c] = len;
+			total += strlen(s) - len;
 		}
 	}
 	for (c = 0; c < t->ncols; c++)
@@ -318,12 +331,14 @@ report_table_write(struct report_table *t, FILE *f, int markdown,
 			line[o++] = '|';
 		for (c = 0; c < t->ncols; c++) {
 			s = t->cell[r * t->ncols + c];
+			pad = w[c] - report_table_width(s);
 			if (markdown)
 				o += sprintf(line + o, " %s |", s);
 			else
-				o += sprintf(line + o, "%s%*s", c ? "  " : "",
-				    t->align[c] == 'r' ? (int)w[c] : -(int)w[c],
-				    s);
+				o += sprintf(line + o, "%s%*s%s%*s",
+				    c ? "  " : "", t->align[c] == 'r' ?
+				    (int)pad : 0, "", s, t->align[c] == 'r' ?
+				    0 : (int)pad, "");
 		}
 		while (o > 0 && line[o - 1] == ' ')
 			o--;
