@@ -44,6 +44,10 @@
 #define TARGET_TMPFS_MAGIC	0x01021994
 #define TARGET_RAMFS_MAGIC	0x858458f6
 #define TARGET_SIG_BYTES	(68U << 10)	/* btrfs magic: up to 65608 */
+/* Advice for a file tierprobe did not create: never --force. */
+#define TARGET_OWN_FILE		"point tierprobe at a test file of its own " \
+	"(a path that does not exist yet, or one made by 'tierprobe prep " \
+	"FILE --size SIZE')"
 
 static const struct {
 	long		 magic;
@@ -656,8 +660,9 @@ target_prepare(struct target *t, uint64_t bytes,
 	if (bytes > old) {
 		if (!ours && !p->force) {
 			xasprintf(cause, "%s is smaller than the %s the run "
-			    "needs; pass --force to extend it", t->path,
-			    units_format_size(bytes, a, sizeof(a)));
+			    "needs and tierprobe did not create it: %s",
+			    t->path, units_format_size(bytes, a, sizeof(a)),
+			    TARGET_OWN_FILE);
 			return (-1);
 		}
 		if (!t->created &&
@@ -673,8 +678,8 @@ target_prepare(struct target *t, uint64_t bytes,
 		if (!ours && !p->force) {
 			xasprintf(cause, "%s has unallocated or unwritten "
 			    "space from byte %" PRId64 ": reads there return "
-			    "zeros without touching the disk; fill it (tierprobe "
-			    "prep) or pass --force", t->path, gap);
+			    "zeros without touching the disk; %s", t->path,
+			    gap, TARGET_OWN_FILE);
 			return (-1);
 		}
 		from = (uint64_t)gap & ~(uint64_t)(TARGET_FILL_CHUNK - 1);
@@ -712,15 +717,15 @@ target_open_file(struct target *t, const struct stat *st,
 	t->type = TARGET_FILE;
 	if (p->write && !ours && !p->force) {
 		xasprintf(cause, "refusing to write to %s: tierprobe did not "
-		    "create it; pass --force to allow it", t->path);
+		    "create it; %s", t->path, TARGET_OWN_FILE);
 		return (-1);
 	}
 	if ((uint64_t)st->st_size < p->need_bytes && !ours && !p->force) {
 		xasprintf(cause, "%s holds %s, less than the %s needed, and "
 		    "tierprobe did not create it: measure less (--max-ws, "
-		    "--ws), use another file, or pass --force to extend it",
-		    t->path, units_format_size((uint64_t)st->st_size, a,
-		    sizeof(a)), units_format_size(p->need_bytes, b, sizeof(b)));
+		    "--ws) or %s", t->path, units_format_size(
+		    (uint64_t)st->st_size, a, sizeof(a)), units_format_size(
+		    p->need_bytes, b, sizeof(b)), TARGET_OWN_FILE);
 		return (-1);
 	}
 	t->writable = p->write;
