@@ -3,12 +3,17 @@
  * What every renderer shares: freeing a report, its headline figures and
  * their spread over repeated runs, aligned tables, the time stamp.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "report.h"
 #include "stats.h"
@@ -34,6 +39,56 @@ report_free(struct report *r)
 	r->repeat = NULL;
 	free(r->target.path);
 	r->target.path = NULL;
+}
+
+/* Whether a file can be written at path once the run is over; see report.h. */
+int
+report_output_check(const char *opt, const char *path, int replace,
+    char **cause)
+{
+	struct stat	 st;
+	char		*copy, *dir, *tmp;
+	int		 fd, exists;
+
+	exists = stat(path, &st) == 0;
+	if (!exists && errno != ENOENT) {
+		xasprintf(cause, "%s %s: %s", opt, path, strerror(errno));
+		return (-1);
+	}
+	if (exists && S_ISDIR(st.st_mode)) {
+		xasprintf(cause, "%s %s: is a directory; give a file name",
+		    opt, path);
+		return (-1);
+	}
+	if (exists && replace && !S_ISREG(st.st_mode)) {
+		xasprintf(cause, "%s %s: not a regular file; give the path of "
+		    "a file to create or replace", opt, path);
+		return (-1);
+	}
+	copy = xstrdup(path);
+	dir = dirname(copy);
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		xasprintf(cause, "%s %s: directory %s does not exist", opt,
+		    path, dir);
+		free(copy);
+		return (-1);
+	}
+	xasprintf(&tmp, "%s/.tierprobe-check.XXXXXX", dir);
+	fd = mkstemp(tmp);
+	if (fd == -1)
+		xasprintf(cause, "%s %s: cannot create a file in %s: %s", opt,
+		    path, dir, strerror(errno));
+	else {
+		close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	free(copy);
+	if (fd != -1 && exists && access(path, W_OK) != 0) {
+		xasprintf(cause, "%s %s: %s", opt, path, strerror(errno));
+		return (-1);
+	}
+	return (fd == -1 ? -1 : 0);
 }
 
 /* Median of the points' ci95_rel that are known; NAN if none. */

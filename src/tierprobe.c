@@ -115,13 +115,18 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 static int
 report_output(const struct report *rep, const struct cli_opts *o)
 {
-	char	*cause = NULL;
-	int	 ret = 0;
+	char	*cause = NULL, *used = NULL;
+	int	 ret = 0, rc;
 
 	if (o->json_path != NULL &&
-	    report_json_write(rep, o->json_path, &cause) != 0) {
-		log_warnx("%s", cause);
+	    (rc = report_json_save(rep, o->json_path, &used, &cause)) != 0) {
+		if (rc > 0)
+			log_warnx("%s; the JSON report is in %s instead", cause,
+			    used);
+		else
+			log_warnx("%s: the JSON report is lost", cause);
 		free(cause);
+		free(used);
 		ret = 1;
 	}
 	if (o->fio_job != NULL && fiojob_write(rep, o->fio_job, &cause) != 0) {
@@ -224,6 +229,26 @@ probe_target(const struct plan *pl, const struct plan_target *pt,
 	return (status);
 }
 
+/*
+ * Whether the reports asked for can be written, before any I/O: a run
+ * whose report cannot be saved loses its measurements.  Returns 0, or -1
+ * (said on stderr).
+ */
+static int
+probe_outputs(const struct cli_opts *o)
+{
+	char	*cause = NULL;
+
+	if ((o->json_path != NULL && report_output_check("--json",
+	    o->json_path, 1, &cause) != 0) || (o->fio_job != NULL &&
+	    report_output_check("--fio-job", o->fio_job, 0, &cause) != 0)) {
+		log_warnx("%s", cause);
+		free(cause);
+		return (-1);
+	}
+	return (0);
+}
+
 /* run, scan and limits: plan, measure, report. */
 static int
 probe(const struct cli_opts *o)
@@ -235,6 +260,8 @@ probe(const struct cli_opts *o)
 	char			*cause = NULL;
 	int			 status, interrupted;
 
+	if (probe_outputs(o) != 0)
+		return (EXIT_USAGE);
 	plan_make(&pl, o);
 	pt = &pl.target[0];
 	if (target_open(&t, pt->spec, &pt->params, &cause) != 0) {
