@@ -13,6 +13,7 @@
 
 #include "ceilings.h"
 #include "plan.h"
+#include "units.h"
 #include "xmalloc.h"
 
 /* The quick preset of 'run' without a target: about a minute here. */
@@ -67,6 +68,7 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 
 	pt->spec = spec;
 	pt->remove = quick && !o->keep;
+	pt->max_ws_given = (o->set_mask & CLI_SET_MAX_WS) != 0;
 	pt->type = target_classify(spec, &file_bytes);
 	pt->engine = pt->type == TARGET_SIM ? "sim" : o->engine;
 
@@ -140,6 +142,20 @@ plan_free(struct plan *pl)
 	pl->ntargets = 0;
 }
 
+/* Say in pt->note that the size opt asked for was cut to t's size. */
+static void
+plan_note(struct plan_target *pt, const char *opt, uint64_t asked,
+    const struct target *t)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	size_t	len = strlen(pt->note);
+
+	snprintf(pt->note + len, sizeof pt->note - len, "%s%s %s is more "
+	    "than %s holds: %s used", len > 0 ? "; " : "", opt,
+	    units_format_size(asked, a, sizeof a), t->path,
+	    units_format_size(t->size - t->size % pt->scan.bs, b, sizeof b));
+}
+
 /* Fit a target's settings to it, once open. */
 int
 plan_fit(struct plan_target *pt, const struct target *t, char **cause)
@@ -152,8 +168,16 @@ plan_fit(struct plan_target *pt, const struct target *t, char **cause)
 		    t->lbs);
 		return (-1);
 	}
-	if (s->max_ws > t->size)
+	pt->note[0] = '\0';
+	if (s->max_ws > t->size) {
+		if (pt->max_ws_given)
+			plan_note(pt, "--max-ws", s->max_ws, t);
 		s->max_ws = t->size - t->size % s->bs;
+	}
+	if (pt->limits.ws_bytes > t->size) {
+		plan_note(pt, "--ws", pt->limits.ws_bytes, t);
+		pt->limits.ws_bytes = t->size - t->size % pt->limits.bs;
+	}
 	if (s->min_ws > s->max_ws) {
 		xasprintf(cause, "%s holds only %" PRIu64 " bytes, less than "
 		    "--min-ws: lower --min-ws", t->path, t->size);

@@ -32,6 +32,9 @@ struct plan_target {
 	const char		*engine;	/* "sim" on a simulated one */
 	struct scan_spec	 scan;		/* each phase's settings, */
 	struct limits_spec	 limits;	/* as asked: see plan_limits */
+	int			 max_ws_given;	/* --max-ws was on the line */
+	char			 note[256];	/* what plan_fit cut to fit the
+						   target; "" if nothing */
 };
 
 struct plan {
@@ -54,9 +57,11 @@ void	plan_make(struct plan *, const struct cli_opts *);
 void	plan_free(struct plan *);
 
 /*
- * Fit the settings of pt to its target t, once open: the scan stays
- * within the target.  Returns 0, or -1 with an allocated message in *cause
- * (a usage error: the I/O size or the scan do not fit the target).
+ * Fit the settings of pt to its target t, once open: the scan and the
+ * sweeps stay within the target, and pt->note says so when that cuts a
+ * size the command line gave.  Returns 0, or -1 with an allocated message
+ * in *cause (a usage error: the I/O size or the scan do not fit the
+ * target).
  */
 int	plan_fit(struct plan_target *, const struct target *, char **);
 

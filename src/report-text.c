@@ -91,6 +91,20 @@ report_text_type(const struct report *r)
 	return (r->target.type[0] != '\0' ? r->target.type : "target");
 }
 
+/*
+ * Whether the scan reached the end of a volume (a device or a simulated
+ * one), which no --max-ws can take it past; a test file can grow.
+ */
+static int
+report_text_whole(const struct report *r)
+{
+	const struct scan_result	*s = r->scan;
+
+	return (s != NULL && s->npoints > 0 && r->target.size_bytes > 0 &&
+	    strcmp(r->target.type, "file") != 0 && s->points[s->npoints -
+	    1].ws_bytes + r->target.bs >= r->target.size_bytes);
+}
+
 static void
 report_text_header(struct report_text *rt, const struct report *r)
 {
@@ -316,7 +330,14 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			report_text_sentence(rt, s);
 			any = 1;
 		}
-		if (tr->ntiers > 0 && tr->tier[tr->ntiers - 1].at_least) {
+		if (tr->ntiers > 0 && tr->tier[tr->ntiers - 1].at_least &&
+		    report_text_whole(r)) {
+			snprintf(s, sizeof s, "The scan covered the whole "
+			    "volume (%s) and never outgrew tier %zu: it holds "
+			    "every block read.", report_text_size(
+			    r->target.size_bytes, b1, sizeof b1), tr->ntiers);
+			report_text_sentence(rt, s);
+		} else if (tr->ntiers > 0 && tr->tier[tr->ntiers - 1].at_least) {
 			snprintf(s, sizeof s, "The scan never outgrew tier %zu:"
 			    " scan larger working sets to find what lies "
 			    "behind it.", tr->ntiers);
@@ -340,7 +361,13 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    tr->backing_p99_us, b3, sizeof b3));
 			report_text_sentence(rt, s);
 			/* Warmed reads cannot see a cache beyond the scan. */
-			if (r->scan->npoints > 0) {
+			if (report_text_whole(r)) {
+				snprintf(s, sizeof s, "The scan covered the "
+				    "whole volume (%s): no larger cache can "
+				    "hide behind it.", report_text_size(
+				    r->target.size_bytes, b1, sizeof b1));
+				report_text_sentence(rt, s);
+			} else if (r->scan->npoints > 0) {
 				snprintf(s, sizeof s, "A cache larger than the "
 				    "largest working set scanned (%s) would "
 				    "look the same: raise --max-ws to rule one "

@@ -281,6 +281,8 @@ probe(const struct cli_opts *o)
 		plan_free(&pl);
 		return (EXIT_USAGE);
 	}
+	if (pt->note[0] != '\0')
+		log_info("%s", pt->note);
 	status = probe_target(&pl, pt, &t, &rep);
 	if (report_output(&rep, o) != 0 && status == 0)
 		status = 1;

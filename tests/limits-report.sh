@@ -4,7 +4,8 @@
 # simulated volume
 # restored from a snapshot the first-read penalty is in the JSON and the
 # text (and not on a fresh volume), the burst of a gp2 bucket and the kind
-# of limit are in the JSON, and a saved report re-renders to the same JSON.
+# of limit are in the JSON, and a saved report re-renders to the same JSON;
+# a --max-ws past the volume's end is said and not advised.
 set -u
 : "${TIERPROBE:?}"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
@@ -41,4 +42,13 @@ jq -e --argjson ft "$(jq .limits.first_touch "$r")" \
 grep -q "No cache tier was found" "$dir/s.txt" || fail "no-tier sentence"
 tr -s ' \n' ' ' < "$dir/s.txt" | grep -q "largest working set scanned (1 GiB)" ||
     fail "no word on caches beyond the scan"
+# A size past the end of the volume is cut and said; the report advises
+# nothing the volume cannot give.
+"$TIERPROBE" scan sim:ebs-gp3 --seed 5 --max-ws 20T --points 4 \
+    > "$dir/w.txt" 2> "$dir/w.err" || fail "scan --max-ws 20T exited $?"
+grep -q -- "--max-ws 20 TiB is more than .* holds: 100 GiB used" \
+    "$dir/w.err" || fail "the cut --max-ws is not said: $(cat "$dir/w.err")"
+tr -s ' \n' ' ' < "$dir/w.txt" | grep -q "covered the whole volume (100 GiB)" ||
+    fail "no word on the scan covering the volume"
+! grep -q -- "--max-ws" "$dir/w.txt" || fail "advises --max-ws past the end"
 echo ok

@@ -185,7 +185,8 @@ test_file_bounds(void **state)
 	unlink(path);
 }
 
-/* plan_fit: the scan within the target; bs and min-ws refused. */
+/* plan_fit: the scan within the target, said when cut; bs and min-ws
+ * refused. */
 static void
 test_fit(void **state)
 {
@@ -202,6 +203,17 @@ test_fit(void **state)
 	t_plan("scan sim:x", &o, &pl);
 	assert_int_equal(plan_fit(&pl.target[0], &t, &cause), 0);
 	assert_int_equal(pl.target[0].scan.max_ws, 3 * GiB);
+	assert_string_equal(pl.target[0].note, "");
+	t_done(&o, &pl);
+
+	/* Sizes given past the end are cut, and the note says so. */
+	t_plan("run sim:x --max-ws 20T --ws 1P", &o, &pl);
+	assert_int_equal(plan_fit(&pl.target[0], &t, &cause), 0);
+	assert_int_equal(pl.target[0].scan.max_ws, 3 * GiB);
+	assert_int_equal(pl.target[0].limits.ws_bytes, 3 * GiB);
+	assert_non_null(strstr(pl.target[0].note, "--max-ws 20 TiB"));
+	assert_non_null(strstr(pl.target[0].note, "--ws 1 PiB"));
+	assert_non_null(strstr(pl.target[0].note, "3 GiB used"));
 	t_done(&o, &pl);
 
 	t_plan("scan sim:x --bs 512", &o, &pl);
