@@ -4,7 +4,8 @@
  * latencies: offsets aligned, inside [0, ws) and drawn with replacement;
  * the queue kept at the iodepth asked; the precision and time stopping
  * rules; a p99.9 only with reads enough beyond it; warm-up coverage;
- * timelines per interval; I/O errors reported.
+ * timelines per interval; the progress hook's live p50; I/O errors
+ * reported.
  */
 #include <errno.h>
 #include <math.h>
@@ -229,6 +230,50 @@ test_warm_range(void **state)
 	point_free(&pt);
 }
 
+/* What the progress hook saw: calls, and how many had a live p50. */
+struct t_live {
+	unsigned	calls;
+	unsigned	with_p50;
+	double		last_p50;
+};
+
+static void
+t_live_cb(const struct point *p, double elapsed, void *arg)
+{
+	struct t_live	*lv = arg;
+
+	lv->calls++;
+	if (isfinite(p->lat_us.p50) && p->lat_us.p50 > 0 && elapsed > 0)
+		lv->with_p50++;
+	lv->last_p50 = p->lat_us.p50;
+}
+
+/* The progress hook gets the partial point's p50, not an empty one. */
+static void
+test_progress_p50(void **state)
+{
+	struct engine		 e;
+	struct target		 t;
+	struct sample_spec	 sp;
+	struct point		 pt;
+	struct rng		 r;
+	struct t_live		 lv;
+
+	(void)state;
+	memset(&lv, 0, sizeof lv);
+	t_setup(&e, &t, 1, 100000, 0, 1 << 20, 4096);
+	t_spec(&sp, 1 << 20, 4096, 1);
+	sp.fixed_time = 1;
+	sp.max_time_s = 1;
+	rng_seed(&r, 1);
+	assert_int_equal(sampler_measure(&e, &r, &sp, &pt, NULL, t_live_cb,
+	    &lv), 0);
+	assert_true(lv.calls >= 5);
+	assert_int_equal(lv.with_p50, lv.calls);
+	assert_true(fabs(lv.last_p50 - 100) < 1);
+	point_free(&pt);
+}
+
 /* A timeline holds per-interval rates, not cumulative ones. */
 static void
 test_timeline(void **state)
@@ -293,6 +338,7 @@ main(void)
 		cmocka_unit_test(test_tail_support),
 		cmocka_unit_test(test_warm_range),
 		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_progress_p50),
 		cmocka_unit_test(test_io_error),
 	};
 
