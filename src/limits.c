@@ -240,6 +240,24 @@ limits_sizes(uint32_t min, uint32_t top, uint32_t *v, size_t cap)
 	return (n);
 }
 
+/* Device time the sweeps (not the sustained run) may take at most. */
+double
+limits_max_seconds(const struct limits_spec *spec)
+{
+	unsigned	depths[32];
+	uint32_t	sizes[32];
+	double		per;
+	size_t		n;
+
+	per = spec->max_time_s > 0 ? spec->max_time_s : LIMITS_MAX_TIME_S;
+	n = limits_depths(spec->max_iodepth, depths, 32) +
+	    limits_sizes(spec->bs > 0 ? spec->bs : 4096, LIMITS_MAX_BS, sizes,
+	    32);
+	/* Each point settles for up to a quarter of its time first. */
+	return (n * per * 1.25 + (spec->first_touch ? 2 *
+	    LIMITS_FT_BUDGET_S : 0));
+}
+
 /* The block-size sweep at depth.  Returns 0, 1 (interrupted) or -errno. */
 static int
 limits_bs_sweep(struct target *t, struct rng *rng,
@@ -301,6 +319,7 @@ limits_sustain(struct target *t, struct rng *rng,
 	ss.min_time_s = seconds;
 	ss.interval_s = 1;
 	progress_phase("sustained", 1, PROGRESS_NONE);
+	progress_phase_length(seconds);
 	rc = limits_measure(&e, rng, &ss, 0, &r->sustain, &r->timeline);
 	progress_end();
 	engine_close(&e);

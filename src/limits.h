@@ -105,6 +105,11 @@ void	limits_result_free(struct limits_result *);
  * its warm-up estimated at the measured rate) and device time.
  */
 void	limits_prior_from_point(const struct point *, struct ceilings_prior *);
+/*
+ * Device time the iodepth and block-size sweeps and the first-touch test
+ * may take at most (not the sustained run), in seconds.
+ */
+double	limits_max_seconds(const struct limits_spec *);
 /* Bytes of a file target the run touches (ws, plus the first-touch span). */
 uint64_t limits_need_bytes(const struct limits_spec *);
 

@@ -13,6 +13,7 @@
 
 #include "ceilings.h"
 #include "plan.h"
+#include "progress.h"
 #include "units.h"
 #include "xmalloc.h"
 
@@ -106,7 +107,7 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	tp->force = o->force;
 	tp->force_device = o->force_device;
 	tp->seed = pl->seed;
-	tp->quiet = o->quiet;
+	tp->fill_progress = progress_fill;
 	tp->need_bytes = plan_need_bytes(pl, pt, o);
 }
 
@@ -184,6 +185,37 @@ plan_fit(struct plan_target *pt, const struct target *t, char **cause)
 		return (-1);
 	}
 	return (0);
+}
+
+/* The device time and span pt may take on t; see plan.h. */
+void
+plan_cost(const struct plan *pl, const struct plan_target *pt,
+    const struct target *t, struct plan_cost *c)
+{
+	const struct scan_spec	*s = &pt->scan;
+	uint64_t		 span;
+	size_t			 n;
+
+	memset(c, 0, sizeof *c);
+	if (pl->phases & PLAN_SCAN) {
+		n = s->step > 0 ? (s->max_ws - s->min_ws) / s->step + 1 :
+		    s->points;
+		/* A point settles for up to a quarter of its time first. */
+		c->scan_s = n * s->max_time_s * 1.25;
+		if (s->budget_s > 0 && s->budget_s < c->scan_s)
+			c->scan_s = s->budget_s;
+		c->span_bytes = s->max_ws;
+	}
+	if (pl->phases & PLAN_LIMITS) {
+		c->sweeps_s = limits_max_seconds(&pt->limits);
+		c->sustain_s = pt->limits.sustain_s > 0 ?
+		    pt->limits.sustain_s : LIMITS_SUSTAIN_S;
+		/* Past the caches, up to the whole target. */
+		span = pt->limits.ws_bytes > 0 && !pt->limits.first_touch ?
+		    pt->limits.ws_bytes : t->size;
+		if (span > c->span_bytes)
+			c->span_bytes = span;
+	}
 }
 
 /* Working set of the limit sweeps: past the last cache the scan found. */

@@ -65,6 +65,20 @@ void	plan_free(struct plan *);
  */
 int	plan_fit(struct plan_target *, const struct target *, char **);
 
+/* What a plan may cost on one target, said before it runs. */
+struct plan_cost {
+	double		scan_s;		/* device time: the grid's points at
+					   their time limit (the adaptive scan
+					   may add some) */
+	double		sweeps_s;	/* the sweeps and first-touch test */
+	double		sustain_s;	/* the sustained run */
+	uint64_t	span_bytes;	/* reads fall within [0, span) */
+};
+
+/* The device time and span pt may take on t, once plan_fit fitted it. */
+void	plan_cost(const struct plan *, const struct plan_target *,
+	    const struct target *, struct plan_cost *);
+
 /*
  * The limit sweeps' settings for pt on t, after its scan (NULL if none
  * ran): working set past the last cache the scan found, the scan's I/O as

@@ -234,6 +234,50 @@ report_headlines(const struct report *r, struct report_figure *fig,
 	return (n);
 }
 
+/* Bytes a point read or wrote, its warm-up counted at its rate. */
+static double
+report_point_bytes(const struct point *p)
+{
+	return (((double)p->ios + p->iops * p->warm_seconds) * p->bs);
+}
+
+/* Device time and bytes the measurements of a report spent; see report.h. */
+void
+report_cost(const struct report *r, double *seconds, double *bytes)
+{
+	const struct limits_result	*l = r->limits;
+	const struct point		*p;
+	size_t				 i;
+
+	*seconds = *bytes = 0;
+	if (r->scan != NULL) {
+		*seconds += r->scan->device_time_s;
+		for (i = 0; i < r->scan->npoints; i++) {
+			p = &r->scan->points[i];
+			*bytes += report_point_bytes(p);
+			/* The sequential warm-ups read each byte once. */
+			if (i + 1 == r->scan->npoints)
+				*bytes += p->ws_bytes;
+		}
+	}
+	if (l == NULL)
+		return;
+	for (i = 0; i < l->nqd + l->nbs; i++) {
+		p = i < l->nqd ? &l->qd_points[i] : &l->bs_points[i - l->nqd];
+		*seconds += p->seconds + p->warm_seconds;
+		*bytes += report_point_bytes(p);
+	}
+	*seconds += l->sustain.seconds + l->first_touch_flush_s;
+	*bytes += report_point_bytes(&l->sustain) +
+	    l->first_touch_flush_bytes;
+	if (l->first_touch.measured) {
+		*seconds += l->first_touch.blocks * 1e-6 *
+		    (l->first_touch.first_mean_us +
+		    l->first_touch.second_mean_us);
+		*bytes += 2.0 * l->first_touch.blocks * r->target.bs;
+	}
+}
+
 /* Find a figure of a repeat summary by name; NULL if absent. */
 const struct report_stat *
 report_repeat_find(const struct report_repeat *rr, const char *name)

@@ -164,6 +164,11 @@ void	report_table_write(struct report_table *, FILE *, int,
 /* The time now as ISO 8601 UTC, for started_utc and finished_utc. */
 char	*report_utc_now(char *, size_t);
 
+/*
+ * Device time (seconds) and bytes the measurements of a report spent,
+ * warm-ups included (random ones counted at the point's rate); pure.
+ */
+void	report_cost(const struct report *, double *, double *);
 /* Find a figure of a repeat summary by name; NULL if absent. */
 const struct report_stat *report_repeat_find(const struct report_repeat *,
 	    const char *);

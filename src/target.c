@@ -188,15 +188,15 @@ target_random_block(struct rng *r, void *buf, size_t len)
  * header block first when from is 0.  Returns 0 or -errno.
  */
 static int
-target_fill(const char *path, uint64_t from, uint64_t to, int quiet)
+target_fill(const char *path, uint64_t from, uint64_t to,
+    const struct target_params *p)
 {
 	struct rng	 r;
 	void		*buf;
-	uint64_t	 off, next_note;
+	uint64_t	 off;
 	size_t		 len;
 	ssize_t		 n;
 	int		 fd, err = 0;
-	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ];
 
 	/* O_DIRECT keeps the page cache clean; unaligned starts go buffered. */
 	if (((from % 4096) != 0 ||
@@ -208,8 +208,9 @@ target_fill(const char *path, uint64_t from, uint64_t to, int quiet)
 		return (-ENOMEM);
 	}
 	rng_seed(&r, from ^ 0x7469657270726f62ULL);
-	next_note = from + (to - from) / 10;
 	for (off = from; off < to; off += len) {
+		if (p->fill_progress != NULL)
+			p->fill_progress(path, off - from, to - from);
 		if (interrupt_requested()) {
 			err = -EINTR;
 			break;
@@ -243,13 +244,9 @@ target_fill(const char *path, uint64_t from, uint64_t to, int quiet)
 			err = -ENOSPC;
 			break;
 		}
-		if (!quiet && off >= next_note && to - from >= (256ULL << 20)) {
-			log_info("filling %s: %s of %s", path,
-			    units_format_size(off - from, a, sizeof(a)),
-			    units_format_size(to - from, b, sizeof(b)));
-			next_note += (to - from) / 10;
-		}
 	}
+	if (err == 0 && p->fill_progress != NULL)
+		p->fill_progress(path, to - from, to - from);
 	if (err == 0 && fdatasync(fd) != 0)
 		err = -errno;
 	if (err == 0)
@@ -668,7 +665,7 @@ target_prepare(struct target *t, uint64_t bytes,
 		if (!t->created &&
 		    target_check_space(t->path, bytes - old, cause) != 0)
 			return (-1);
-		if ((err = target_fill(t->path, old, bytes, p->quiet)) != 0)
+		if ((err = target_fill(t->path, old, bytes, p)) != 0)
 			goto fail;
 		t->size = bytes;
 	}
@@ -683,7 +680,7 @@ target_prepare(struct target *t, uint64_t bytes,
 			return (-1);
 		}
 		from = (uint64_t)gap & ~(uint64_t)(TARGET_FILL_CHUNK - 1);
-		if ((err = target_fill(t->path, from, bytes, p->quiet)) != 0)
+		if ((err = target_fill(t->path, from, bytes, p)) != 0)
 			goto fail;
 		gap = target_first_unwritten(t->fd, bytes);
 		if (gap >= 0 && (uint64_t)gap < bytes) {
