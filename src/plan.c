@@ -92,8 +92,11 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	l->precision = o->precision;
 	l->max_time_s = o->max_time_s;
 	l->engine = pt->engine;
-	/* A device may be a restored snapshot: look for first-read cost. */
-	l->first_touch = o->first_touch || pt->type == TARGET_BLOCKDEV;
+	/*
+	 * A device (or a simulated one) may be a restored snapshot: look
+	 * for first-read cost.  A file's unread blocks are the filesystem's.
+	 */
+	l->first_touch = o->first_touch || pt->type != TARGET_FILE;
 
 	if (quick)
 		plan_quick(o, s, l);

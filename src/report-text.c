@@ -290,6 +290,31 @@ report_text_limits(struct report_text *rt, const struct report *r)
 		report_text_kv(rt, "note", l->note);
 }
 
+/* What first reads cost, for a database: a restored volume or not. */
+static void
+report_text_restored(struct report_text *rt, const struct first_touch *ft)
+{
+	char	s[512], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+
+	units_format_value(UNITS_LAT_US, ft->first_mean_us, b1, sizeof b1);
+	units_format_value(UNITS_LAT_US, ft->second_mean_us, b2, sizeof b2);
+	if (ft->detected)
+		snprintf(s, sizeof s, "The first read of a block costs %.1fx "
+		    "a second one (mean %s against %s): the volume is still "
+		    "being restored from a snapshot, block by block. Until "
+		    "every block has been read once, a database's first pass "
+		    "over its data (a cold start, a full scan, a backup) runs "
+		    "at that speed, slower than this report's other figures, "
+		    "which are for blocks read before; reading the whole "
+		    "device once beforehand (dd or fio) removes the penalty.",
+		    ft->ratio, b1, b2);
+	else
+		snprintf(s, sizeof s, "First reads of blocks cost what second "
+		    "reads do (mean %s against %s): no sign of a volume still "
+		    "being restored from a snapshot.", b1, b2);
+	report_text_sentence(rt, s);
+}
+
 /* Plain sentences: what the figures mean for a database on this volume. */
 static void
 report_text_meaning(struct report_text *rt, const struct report *r)
@@ -377,6 +402,10 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 				report_text_sentence(rt, s);
 			}
 		}
+		any = 1;
+	}
+	if (l != NULL && l->first_touch.measured) {
+		report_text_restored(rt, &l->first_touch);
 		any = 1;
 	}
 	if (l != NULL && isfinite(l->iops_ceiling) && l->iops_ceiling > 0) {

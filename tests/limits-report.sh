@@ -3,7 +3,8 @@
 # no cache says a larger one could hide past its largest working set; on a
 # simulated volume
 # restored from a snapshot the first-read penalty is in the JSON and the
-# text (and not on a fresh volume), the burst of a gp2 bucket and the kind
+# text (and not on a fresh volume), and run looks for it unasked and
+# says it in the summary; the burst of a gp2 bucket and the kind
 # of limit are in the JSON, and a saved report re-renders to the same JSON;
 # a --max-ws past the volume's end is said and not advised.
 set -u
@@ -42,6 +43,19 @@ jq -e --argjson ft "$(jq .limits.first_touch "$r")" \
 grep -q "No cache tier was found" "$dir/s.txt" || fail "no-tier sentence"
 tr -s ' \n' ' ' < "$dir/s.txt" | grep -q "largest working set scanned (1 GiB)" ||
     fail "no word on caches beyond the scan"
+# run checks a (simulated) device for a restore without being asked, and
+# says what it means in the summary.
+"$TIERPROBE" run sim:ebs-gp3-restored --seed 5 --points 4 --sustain 20 \
+    --quiet > "$dir/rr.txt" || fail "run ebs-gp3-restored exited $?"
+sed -n '/^What it means/,/^$/p' "$dir/rr.txt" | tr -s ' \n' ' ' |
+    grep -q "still being restored from a snapshot" ||
+    fail "a restored volume without a word in What it means"
+"$TIERPROBE" run sim:ebs-gp3 --seed 5 --points 4 --sustain 20 \
+    --quiet > "$dir/rf.txt" || fail "run ebs-gp3 exited $?"
+sed -n '/^What it means/,/^$/p' "$dir/rf.txt" | tr -s ' \n' ' ' |
+    grep -q "no sign of a volume still being restored" ||
+    fail "a fresh volume: the check is not said"
+
 # A size past the end of the volume is cut and said; the report advises
 # nothing the volume cannot give.
 "$TIERPROBE" scan sim:ebs-gp3 --seed 5 --max-ws 20T --points 4 \
