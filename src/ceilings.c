@@ -29,6 +29,18 @@
  * CEILINGS_FIT_AGREE; otherwise the median (with a knee at the plateau's
  * edge the smooth corner pulls the fitted ceiling up).
  *
+ * A ceiling comes with a 95% interval from its plateau's np points, each
+ * known to its own relative half-width e (ci95_rel of the mean latency,
+ * which by Little's law is the rate's), widened to hold for all np at
+ * once (Bonferroni: z at 1 - 0.025 / np): the device sustained at least
+ * max y (1 - k e) and, as far as the sweep shows, at most max y (1 + k e),
+ * k = z / 1.96.  An estimate outside that interval (below it: a plateau
+ * still creeping up, as on a fast real disk) is moved to its edge, so a
+ * ceiling is never put below a point by more than the point's own error,
+ * nor its interval below any point.  Where no ceiling shows (still rising
+ * at the sweep's edge, or tierprobe's CPU or queue the limit), the most
+ * seen is reported as a lower bound (its own 1 - e), with no upper end.
+ *
  * The block-size sweep runs at one depth past the knee.  Bandwidth rises
  * with size until a cap; IOPS stays at the IOPS ceiling until then.  An
  * imposed cap is a sharp corner and its level is the plateau's (median, or
@@ -81,6 +93,7 @@ struct ceilings_xy {
 	double	bw;
 	double	lat_us;
 	double	cpu;
+	double	ci;			/* relative 95% half-width; 0 unknown */
 };
 
 static int
@@ -105,9 +118,50 @@ ceilings_sorted(const struct point *pts, size_t n, int by_bs)
 		v[i].bw = pts[i].bytes_per_s;
 		v[i].lat_us = pts[i].lat_us.mean;
 		v[i].cpu = pts[i].cpu_util;
+		v[i].ci = isfinite(pts[i].ci95_rel) && pts[i].ci95_rel > 0 ?
+		    pts[i].ci95_rel : 0;
 	}
 	qsort(v, n, sizeof *v, ceilings_cmp_x);
 	return (v);
+}
+
+static double
+ceilings_y(const struct ceilings_xy *p, int bw)
+{
+	return (bw ? p->bw : p->iops);
+}
+
+/*
+ * The 95% interval of a ceiling *c from plateau points [from, n), and *c
+ * moved into it (an asymptote above the points widens it instead).
+ */
+static void
+ceilings_interval(const struct ceilings_xy *v, size_t from, size_t n, int bw,
+    double *c, double *lo, double *hi)
+{
+	double	y, k;
+	size_t	i;
+
+	k = fit_normal_quantile(1 - 0.025 / (n - from)) / 1.96;
+	*lo = *hi = -INFINITY;
+	for (i = from; i < n; i++) {
+		y = ceilings_y(&v[i], bw);
+		*lo = fmax(*lo, y * (1 - k * v[i].ci));
+		*hi = fmax(*hi, y * (1 + k * v[i].ci));
+	}
+	*c = fmax(*c, *lo);
+	*hi = fmax(*hi, *c);
+}
+
+/* No ceiling within the sweep: the most seen, point i, as a lower bound. */
+static void
+ceilings_lower_bound(const struct ceilings_xy *v, size_t i, int bw, double *c,
+    double *lo, double *hi, int *at_least)
+{
+	*c = ceilings_y(&v[i], bw);
+	*lo = *c * (1 - v[i].ci);
+	*hi = NAN;
+	*at_least = 1;
 }
 
 /* Gain of y from point i-1 to i, per doubling of x. */
@@ -161,7 +215,7 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 
 	memset(out, 0, sizeof *out);
 	out->limit = CEILINGS_IOPS_UNKNOWN;
-	out->ceiling = NAN;
+	out->ceiling = out->ceiling_low = out->ceiling_high = NAN;
 	out->knee_fit = NAN;
 	out->lat0_us = NAN;
 	out->max_seen = NAN;
@@ -181,6 +235,8 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 	ceilings_host(v, n - 1, n, out);
 	out->lat0_us = v[0].lat_us;
 	if (n < 2) {
+		ceilings_lower_bound(v, imax, 0, &out->ceiling,
+		    &out->ceiling_low, &out->ceiling_high, &out->at_least);
 		free(v);
 		return (-1);
 	}
@@ -234,6 +290,8 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 		out->ceiling = fk.ceiling;
 	else
 		out->ceiling = median;
+	ceilings_interval(v, first, n, 0, &out->ceiling, &out->ceiling_low,
+	    &out->ceiling_high);
 	out->knee_iodepth = out->max_seen_iodepth;
 	for (i = 0; i < n; i++) {
 		if (v[i].iops >= CEILINGS_KNEE_FRAC * out->ceiling) {
@@ -243,6 +301,9 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 	}
 
 done:
+	if (out->limit != CEILINGS_IOPS_CAP)
+		ceilings_lower_bound(v, imax, 0, &out->ceiling,
+		    &out->ceiling_low, &out->ceiling_high, &out->at_least);
 	free(x);
 	free(y);
 	free(v);
@@ -262,7 +323,7 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 
 	memset(out, 0, sizeof *out);
 	out->limit = CEILINGS_BW_UNKNOWN;
-	out->ceiling = NAN;
+	out->ceiling = out->ceiling_low = out->ceiling_high = NAN;
 	out->max_seen = NAN;
 	out->iops_small = NAN;
 	out->optimal_io_bytes = NAN;
@@ -279,6 +340,8 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	out->max_seen_bs = v[j].x;
 	out->iops_small = i0 = v[0].iops;
 	if (n < 2) {
+		ceilings_lower_bound(v, j, 1, &out->ceiling, &out->ceiling_low,
+		    &out->ceiling_high, &out->at_least);
 		free(v);
 		return (-1);
 	}
@@ -286,6 +349,8 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	gain = ceilings_gain(v, n - 1, 1);
 	if (!(gain < CEILINGS_FLAT_GAIN)) {
 		out->limit = CEILINGS_BW_UNSATURATED;
+		ceilings_lower_bound(v, j, 1, &out->ceiling, &out->ceiling_low,
+		    &out->ceiling_high, &out->at_least);
 		free(v);
 		return (0);
 	}
@@ -321,6 +386,8 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	}
 	free(x);
 	free(y);
+	ceilings_interval(v, first, n, 1, &out->ceiling, &out->ceiling_low,
+	    &out->ceiling_high);
 	out->limit = CEILINGS_BW_CAP;
 	if (i0 > 0)
 		out->optimal_io_bytes = out->ceiling / i0;

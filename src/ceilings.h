@@ -35,7 +35,12 @@ enum ceilings_bw_limit {
 /* The iodepth sweep, analysed. */
 struct ceilings_iops {
 	enum ceilings_iops_limit limit;
-	double		ceiling;	/* IOPS; NAN unless limit is CAP */
+	double		ceiling;	/* IOPS: the cap; when at_least, the
+					   most seen; NAN without points */
+	double		ceiling_low;	/* 95% interval; high is NAN when */
+	double		ceiling_high;	/* at_least */
+	int		at_least;	/* no cap found (not limit CAP): the
+					   ceiling is a lower bound */
 	unsigned	knee_iodepth;	/* smallest swept depth reaching 90%
 					   of the ceiling; 0 without one */
 	double		knee_fit;	/* fitted knee depth (where d / lat0
@@ -57,7 +62,10 @@ struct ceilings_iops {
 /* The block-size sweep, analysed. */
 struct ceilings_bw {
 	enum ceilings_bw_limit limit;
-	double		ceiling;	/* bytes/s; NAN if not reached */
+	double		ceiling;	/* bytes/s, as ceilings_iops */
+	double		ceiling_low;
+	double		ceiling_high;
+	int		at_least;	/* still rising at the largest size */
 	double		max_seen;	/* highest bytes/s measured */
 	uint32_t	max_seen_bs;
 	uint64_t	accounting_bytes; /* 0: not observable */
