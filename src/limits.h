@@ -15,6 +15,21 @@ struct target;
 
 #define LIMITS_SUSTAIN_S	120.0	/* default sustained run */
 #define LIMITS_MAX_BS		(1024 * 1024)	/* block-size sweep's top */
+#define LIMITS_EXT_BS		(4 * 1024 * 1024) /* ... while still rising */
+
+/* Why a sweep stopped where it did. */
+enum limits_stop {
+	LIMITS_STOP_NONE,		/* not run */
+	LIMITS_STOP_FLAT,		/* the rate stopped rising */
+	LIMITS_STOP_EDGE,		/* the deepest queue or largest size
+					   allowed, still rising */
+	LIMITS_STOP_ENGINE,		/* the engine holds fewer I/Os than
+					   --max-iodepth */
+	LIMITS_STOP_TARGET,		/* larger I/Os do not fit the working
+					   set */
+	LIMITS_STOP_INTERRUPTED,
+	LIMITS_STOP_ERROR,		/* an I/O error */
+};
 #define LIMITS_FT_SPAN		(256ULL << 20)	/* first-touch region */
 
 struct limits_spec {
@@ -44,7 +59,13 @@ struct limits_result {
 	int		 write;
 
 	/* The iodepth sweep (4 KiB random). */
-	double		 iops_ceiling;		/* NAN: none found */
+	double		 iops_ceiling;		/* NAN: none measured */
+	double		 iops_ceiling_low;	/* 95% interval; high NAN */
+	double		 iops_ceiling_high;	/* when at_least */
+	int		 iops_ceiling_at_least;	/* no cap within the sweep:
+						   the most seen, a lower
+						   bound */
+	enum limits_stop qd_stop;
 	unsigned	 iops_knee_iodepth;	/* 0: none */
 	double		 iops_max_seen;
 	unsigned	 iops_max_seen_iodepth;
@@ -57,9 +78,16 @@ struct limits_result {
 						   NAN: the cap binds there */
 	double		 iops_knee_fit;		/* fitted knee depth; NAN */
 
-	/* The block-size sweep (4 KiB .. 1 MiB) at bs_iodepth. */
+	/*
+	 * The block-size sweep (4 KiB .. 1 MiB, then up to 4 MiB while
+	 * still rising, as deep as 64 MiB of buffers allow) at bs_iodepth.
+	 */
 	unsigned	 bs_iodepth;
-	double		 bandwidth_ceiling_bytes_per_s;	/* NAN: none */
+	double		 bandwidth_ceiling_bytes_per_s;	/* as iops_ceiling */
+	double		 bandwidth_ceiling_low;
+	double		 bandwidth_ceiling_high;
+	int		 bandwidth_ceiling_at_least;
+	enum limits_stop bs_stop;
 	double		 bandwidth_max_seen;		/* bytes/s */
 	enum ceilings_bw_limit bandwidth_limit;		/* cap, accounting,
 							   unsaturated */
@@ -110,6 +138,8 @@ void	limits_prior_from_point(const struct point *, struct ceilings_prior *);
  * may take at most (not the sustained run), in seconds.
  */
 double	limits_max_seconds(const struct limits_spec *);
+/* Names for reports: "flat", "edge", ...; NULL past the last. */
+const char *limits_stop_name(enum limits_stop);
 /* Bytes of a file target the run touches (ws, plus the first-touch span). */
 uint64_t limits_need_bytes(const struct limits_spec *);
 

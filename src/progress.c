@@ -144,17 +144,25 @@ progress_phase_length(double seconds)
 	progress.length_s = seconds;
 }
 
-/* The phase turned out to have n points: say why the total grew. */
+/* The phase gets n more points, for the reason why. */
+void
+progress_more(size_t n, const char *why)
+{
+	if (n > 0 && !progress.quiet && progress.f != NULL) {
+		progress_clear();
+		fprintf(progress.f, "%s: %zu more point%s, %s (%zu in all)\n",
+		    progress.phase, n, n == 1 ? "" : "s", why, progress.n + n);
+		fflush(progress.f);
+	}
+	progress.n += n;
+}
+
+/* The phase turned out to have n points: the scan added some. */
 void
 progress_set_total(size_t n)
 {
-	if (n > progress.n && !progress.quiet && progress.f != NULL) {
-		progress_clear();
-		fprintf(progress.f, "%s: %zu more point%s where the curves "
-		    "bend (%zu in all)\n", progress.phase, n - progress.n,
-		    n - progress.n == 1 ? "" : "s", n);
-		fflush(progress.f);
-	}
+	if (n > progress.n)
+		progress_more(n - progress.n, "where the curves bend");
 	progress.n = n;
 }
 

@@ -28,6 +28,8 @@ void	progress_phase(const char *, size_t, enum progress_vary);
 void	progress_phase_length(double);
 /* The phase has n points after all (an adaptive scan adds some; said). */
 void	progress_set_total(size_t);
+/* The phase gets n more points (said, with why: "bandwidth still rising"). */
+void	progress_more(size_t, const char *);
 /*
  * Filling path: done of total bytes written, 0 first and total last; a
  * line redrawn on a TTY, one per tenth otherwise, and the last one kept,

@@ -225,6 +225,91 @@ report_text_first_touch(struct report_text *rt, const struct first_touch *ft)
 	report_text_kv(rt, "first-read cost", line);
 }
 
+/*
+ * A ceiling for the Ceilings block: "3,000 IOPS (2,940 - 3,060)", "at
+ * least 1.16 GiB/s", "unknown".
+ */
+static void
+report_text_ceiling(enum units_kind unit, double v, double lo, double hi,
+    int at_least, char *line, size_t len)
+{
+	char	b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
+
+	units_format_value(unit, v, b1, sizeof b1);
+	if (!isfinite(v))
+		snprintf(line, len, "unknown");
+	else if (at_least)
+		snprintf(line, len, "at least %s%s", b1, unit == UNITS_IOPS ?
+		    " IOPS" : "");
+	else if (isfinite(lo) && isfinite(hi))
+		snprintf(line, len, "%s%s (95%%: %s - %s)", b1, unit ==
+		    UNITS_IOPS ? " IOPS" : "", units_format_value(unit, lo, b2,
+		    sizeof b2), units_format_value(unit, hi, b3, sizeof b3));
+	else
+		snprintf(line, len, "%s%s", b1, unit == UNITS_IOPS ? " IOPS" :
+		    "");
+}
+
+/* Why the iodepth sweep shows no cap, in words. */
+static const char *
+report_text_iops_why(const struct limits_result *l)
+{
+	static char	buf[160];
+
+	switch (l->iops_limit) {
+	case CEILINGS_IOPS_UNSATURATED:
+		return ("still rising at the deepest queue");
+	case CEILINGS_IOPS_CPU:
+		return ("this machine's CPU was the limit, not the volume");
+	case CEILINGS_IOPS_QUEUE:
+		snprintf(buf, sizeof buf, "tierprobe kept only %.0f%% of the "
+		    "I/Os asked in flight (Little's law), so this machine, "
+		    "not the volume, set the pace", 100 * l->little_ratio);
+		return (buf);
+	default:
+		return ("too few depths to tell");
+	}
+}
+
+/* Why a sweep stopped where it did, on a line of its own. */
+static void
+report_text_sweep(struct report_text *rt, const char *key,
+    enum limits_stop stop, const struct point *v, size_t n, int by_bs,
+    unsigned max)
+{
+	static const char *const why[][2] = {	/* depth, size */
+		[LIMITS_STOP_FLAT] = { "two doublings of the queue gained "
+		    "under 5% each", "bandwidth stopped rising" },
+		[LIMITS_STOP_EDGE] = { "the deepest queue allowed "
+		    "(--max-iodepth)", "the largest size tried, still "
+		    "rising" },
+		[LIMITS_STOP_ENGINE] = { "the engine holds no more I/Os in "
+		    "flight", "the engine holds no more I/Os in flight" },
+		[LIMITS_STOP_TARGET] = { "the target", "larger I/Os do not "
+		    "fit the working set" },
+		[LIMITS_STOP_INTERRUPTED] = { "interrupted", "interrupted" },
+		[LIMITS_STOP_ERROR] = { "an I/O error", "an I/O error" },
+	};
+	char	line[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], of[32];
+
+	if (stop == LIMITS_STOP_NONE || n == 0 ||
+	    (size_t)stop >= sizeof why / sizeof why[0])
+		return;
+	of[0] = '\0';
+	if (by_bs) {
+		report_text_size(v[0].bs, b1, sizeof b1);
+		report_text_size(v[n - 1].bs, b2, sizeof b2);
+	} else {
+		snprintf(b1, sizeof b1, "%u", v[0].iodepth);
+		snprintf(b2, sizeof b2, "%u", v[n - 1].iodepth);
+		if (max > v[n - 1].iodepth)
+			snprintf(of, sizeof of, " of %u", max);
+	}
+	snprintf(line, sizeof line, "%s %s to %s%s, stopped: %s", by_bs ?
+	    "bs" : "iodepth", b1, b2, of, why[stop][by_bs]);
+	report_text_kv(rt, key, line);
+}
+
 static void
 report_text_limits(struct report_text *rt, const struct report *r)
 {
@@ -233,34 +318,39 @@ report_text_limits(struct report_text *rt, const struct report *r)
 	char				 line[256], b1[UNITS_BUFSZ];
 	char				 b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
 	char				 b4[UNITS_BUFSZ], title[96];
+	size_t				 o;
 
 	snprintf(title, sizeof title, "Ceilings (random %s, working set %s)",
 	    r->config.write ? "writes" : "reads", report_text_size(
 	    l->ws_bytes, b1, sizeof b1));
 	report_text_heading(rt, title);
-	if (isfinite(l->iops_ceiling)) {
-		if (l->iops_knee_iodepth)
-			snprintf(line, sizeof line, "%s IOPS, reached at "
-			    "iodepth %u", units_format_value(UNITS_IOPS,
-			    l->iops_ceiling, b1, sizeof b1),
-			    l->iops_knee_iodepth);
-		else
-			snprintf(line, sizeof line, "%s IOPS",
-			    units_format_value(UNITS_IOPS,
-			    l->iops_ceiling, b1, sizeof b1));
-	} else if (isfinite(l->iops_max_seen) && l->iops_max_seen > 0)
+	report_text_ceiling(UNITS_IOPS, l->iops_ceiling, l->iops_ceiling_low,
+	    l->iops_ceiling_high, l->iops_ceiling_at_least, line, sizeof line);
+	o = strlen(line);
+	/* A report of an older tierprobe: no lower bound, the most seen. */
+	if (!isfinite(l->iops_ceiling) && isfinite(l->iops_max_seen) &&
+	    l->iops_max_seen > 0)
 		snprintf(line, sizeof line, "none found (at most %s IOPS "
-		    "seen)", units_format_value(
-		    UNITS_IOPS, l->iops_max_seen, b1, sizeof b1));
-	else
-		snprintf(line, sizeof line, "unknown");
+		    "seen)", units_format_value(UNITS_IOPS, l->iops_max_seen,
+		    b1, sizeof b1));
+	else if (l->iops_ceiling_at_least && o < sizeof line)
+		snprintf(line + o, sizeof line - o, " (at iodepth %u): %s",
+		    l->iops_max_seen_iodepth, report_text_iops_why(l));
+	else if (l->iops_knee_iodepth && o < sizeof line)
+		snprintf(line + o, sizeof line - o, ", reached at iodepth %u",
+		    l->iops_knee_iodepth);
 	report_text_kv(rt, "IOPS ceiling", line);
 	if (l->cpu_bound)
 		report_text_kv(rt, "CPU-bound", "yes: this machine's CPU "
 		    "limited the IOPS measured");
-	report_text_kv(rt, "bandwidth ceiling",
-	    units_format_value(UNITS_RATE,
-	    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
+	report_text_sweep(rt, "depth sweep", l->qd_stop, l->qd_points, l->nqd,
+	    0, r->config.max_iodepth);
+	report_text_ceiling(UNITS_RATE, l->bandwidth_ceiling_bytes_per_s,
+	    l->bandwidth_ceiling_low, l->bandwidth_ceiling_high,
+	    l->bandwidth_ceiling_at_least, line, sizeof line);
+	report_text_kv(rt, "bandwidth ceiling", line);
+	report_text_sweep(rt, "size sweep", l->bs_stop, l->bs_points, l->nbs,
+	    1, 0);
 	if (l->io_accounting_bytes) {
 		snprintf(line, sizeof line, "%s (larger I/Os count as "
 		    "several)", report_text_size(l->io_accounting_bytes, b1,
@@ -408,7 +498,16 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		report_text_restored(rt, &l->first_touch);
 		any = 1;
 	}
-	if (l != NULL && isfinite(l->iops_ceiling) && l->iops_ceiling > 0) {
+	if (l != NULL && l->iops_ceiling_at_least && l->iops_ceiling > 0) {
+		snprintf(s, sizeof s, "The volume gave %s IOPS at iodepth %u "
+		    "without showing a cap: its ceiling is higher (%s).",
+		    units_format_value(UNITS_IOPS, l->iops_ceiling, b1,
+		    sizeof b1), l->iops_max_seen_iodepth,
+		    report_text_iops_why(l));
+		report_text_sentence(rt, s);
+		any = 1;
+	} else if (l != NULL && isfinite(l->iops_ceiling) &&
+	    l->iops_ceiling > 0) {
 		snprintf(s, sizeof s, "A workload needing more than %s IOPS "
 		    "will queue: at iodepth %d, latency ~ %d/%s s = %s "
 		    "(Little's law).", units_format_value(UNITS_IOPS,
@@ -425,10 +524,12 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		}
 	}
 	if (l != NULL && isfinite(l->bandwidth_ceiling_bytes_per_s)) {
-		snprintf(s, sizeof s, "Large reads (table scans, backups, "
-		    "bulk loads) top out at %s.", units_format_value(
-		    UNITS_RATE, l->bandwidth_ceiling_bytes_per_s, b1,
-		    sizeof b1));
+		snprintf(s, sizeof s, l->bandwidth_ceiling_at_least ?
+		    "Large reads (table scans, backups, bulk loads) get at "
+		    "least %s, and more with larger I/Os than the sweep's." :
+		    "Large reads (table scans, backups, bulk loads) top out at "
+		    "%s.", units_format_value(UNITS_RATE,
+		    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
 		report_text_sentence(rt, s);
 		any = 1;
 	}

@@ -193,8 +193,11 @@ report_headlines(const struct report *r, struct report_figure *fig,
 				noise = p->ci95_rel;
 			}
 		}
+		j = n;
 		report_add(fig, max, &n, "limits.iops_ceiling", "IOPS ceiling",
 		    UNITS_IOPS, l->iops_ceiling, noise);
+		if (n > j)
+			fig[j].at_least = l->iops_ceiling_at_least;
 		report_add(fig, max, &n, "limits.iops_knee_iodepth",
 		    "knee iodepth", UNITS_PLAIN,
 		    l->iops_knee_iodepth ? l->iops_knee_iodepth : NAN, NAN);
@@ -207,9 +210,12 @@ report_headlines(const struct report *r, struct report_figure *fig,
 				noise = p->ci95_rel;
 			}
 		}
+		j = n;
 		report_add(fig, max, &n, "limits.bandwidth_ceiling_bytes_per_s",
 		    "bandwidth ceiling", UNITS_RATE,
 		    l->bandwidth_ceiling_bytes_per_s, noise);
+		if (n > j)
+			fig[j].at_least = l->bandwidth_ceiling_at_least;
 		report_add(fig, max, &n, "limits.io_accounting_bytes",
 		    "accounting size", UNITS_BYTES,
 		    l->io_accounting_bytes ? l->io_accounting_bytes : NAN,

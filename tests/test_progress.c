@@ -181,8 +181,8 @@ test_added_points(void **state)
 
 	(void)state;
 	s = t_capture(0, t_grow);
-	assert_string_equal(s, "scan: 2 more points where the curves bend "
-	    "(16 in all)\nscan: 1 more point where the curves bend (17 in "
+	assert_string_equal(s, "scan: 2 more points, where the curves bend "
+	    "(16 in all)\nscan: 1 more point, where the curves bend (17 in "
 	    "all)\n");
 	free(s);
 }
