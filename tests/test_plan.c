@@ -79,8 +79,8 @@ test_phases(void **state)
 
 /*
  * A simulated volume and a file planned with the same options differ only
- * in the engine (and in what opening them needs): the same sustained run,
- * sweeps and scan.
+ * in the engine, in what opening them needs, and in the first-read check
+ * a volume gets as a device does: the same sustained run, sweeps and scan.
  */
 static void
 test_sim_no_privilege(void **state)
@@ -104,6 +104,8 @@ test_sim_no_privilege(void **state)
 	assert_true(s->limits.sustain_s == 120);
 	assert_true(f->limits.sustain_s == 120);
 	s->limits.engine = f->limits.engine;
+	assert_true(s->limits.first_touch && !f->limits.first_touch);
+	s->limits.first_touch = 0;
 	assert_memory_equal(&s->limits, &f->limits, sizeof s->limits);
 	assert_memory_equal(&s->scan, &f->scan, sizeof s->scan);
 	assert_int_equal(a.seed, 7);
