@@ -10,6 +10,7 @@
 #include "ceilings.h"
 #include "changepoint.h"
 #include "fit.h"
+#include "hist.h"
 #include "point.h"
 #include "stats.h"
 #include "timeline.h"
@@ -40,6 +41,14 @@
  * nor its interval below any point.  Where no ceiling shows (still rising
  * at the sweep's edge, or tierprobe's CPU or queue the limit), the most
  * seen is reported as a lower bound (its own 1 - e), with no upper end.
+ *
+ * Caches in front of the store serve a share h of the sweeps' reads when
+ * the working set cannot be made large enough to make it negligible (the
+ * plan sizes it at 50 times the last cache where the target allows).
+ * Hits that stay at cache latency while the queue is deep did not wait
+ * for the limit: it bounded the misses alone, and the store's ceiling is
+ * the measured one times 1 - h (h as fitted by the scan).  Hits that
+ * queue like misses share the limit: then the ceiling holds as measured.
  *
  * The block-size sweep runs at one depth past the knee.  Bandwidth rises
  * with size until a cap; IOPS stays at the IOPS ceiling until then.  An
@@ -84,6 +93,7 @@
 #define CEILINGS_DROP_MAX	0.80	/* baseline at most this x burst */
 #define CEILINGS_EMPTY_MAX	0.70	/* run at most this x ref_iops */
 #define CEILINGS_MIN_SEG	3	/* intervals */
+#define CEILINGS_CACHE_MIN	0.02	/* a share of hits worth correcting */
 #define CEILINGS_FT_RATIO	1.5
 #define CEILINGS_FT_Z		3.0
 
@@ -308,6 +318,29 @@ done:
 	free(y);
 	free(v);
 	return (0);
+}
+
+/* The store's ceiling under cache hits; see ceilings.h. */
+int
+ceilings_cache_correct(const struct point *pts, size_t n, double h,
+    double lat_us, struct ceilings_iops *c)
+{
+	const struct point	*deep = NULL;
+	size_t			 i;
+
+	if (!(h >= CEILINGS_CACHE_MIN && h < 1) || !isfinite(lat_us))
+		return (0);
+	for (i = 0; i < n; i++) {
+		if (deep == NULL || pts[i].iodepth > deep->iodepth)
+			deep = &pts[i];
+	}
+	if (deep == NULL || deep->hist == NULL || deep->hist->count == 0 ||
+	    hist_fraction_below(deep->hist, lat_us * 1e3) < h / 2)
+		return (0);
+	c->ceiling *= 1 - h;
+	c->ceiling_low *= 1 - h;
+	c->ceiling_high *= 1 - h;
+	return (1);
 }
 
 /* Analyse a block-size sweep; see ceilings.h. */

@@ -129,6 +129,18 @@ struct ceilings_prior {
 int	ceilings_iops(const struct point *, size_t, struct ceilings_iops *);
 
 /*
+ * The store's IOPS ceiling when caches served a share h (fitted, 0..1) of
+ * the sweep's reads.  If the hits stayed fast at the deepest of the n
+ * points (at least h / 2 of its reads at or below lat_us, the slowest
+ * cache's p99), they did not wait for the limit, which then bounds the
+ * misses alone: c's ceiling and interval are scaled by 1 - h, and 1 is
+ * returned.  Otherwise (hits queue like misses: the limit binds them
+ * all; h below 2%, negligible; no histogram) c is left and 0 returned.
+ */
+int	ceilings_cache_correct(const struct point *, size_t, double, double,
+	    struct ceilings_iops *);
+
+/*
  * Analyse a block-size sweep of n points (any order, one depth).  Returns 0,
  * or -1 when there are fewer than two points.
  */

@@ -87,6 +87,7 @@ limits_result_init(struct limits_result *r)
 	r->little_ratio = NAN;
 	r->lat0_us = NAN;
 	r->iops_knee_fit = NAN;
+	r->cache_share = NAN;
 	r->bandwidth_ceiling_bytes_per_s = NAN;
 	r->bandwidth_ceiling_low = r->bandwidth_ceiling_high = NAN;
 	r->bandwidth_max_seen = NAN;
@@ -760,6 +761,12 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 
 	rc = limits_qd_sweep(t, rng, spec, bs, r);
 	ceilings_iops(r->qd_points, r->nqd, &ci);
+	if (spec->cache_share > 0) {
+		r->cache_share = spec->cache_share;
+		r->iops_ceiling_corrected = ceilings_cache_correct(
+		    r->qd_points, r->nqd, spec->cache_share, spec->cache_lat_us,
+		    &ci);
+	}
 	r->iops_limit = ci.limit;
 	r->iops_ceiling = ci.ceiling;
 	r->iops_ceiling_low = ci.ceiling_low;

@@ -48,6 +48,10 @@ struct limits_spec {
 	uint64_t	cache_bytes;	/* largest cache tier found by a scan;
 					   0: unknown (ws is taken as the
 					   bound), for the first-touch flush */
+	double		cache_share;	/* of reads over ws the caches serve,
+					   as the scan fitted it; 0: none */
+	double		cache_lat_us;	/* reads this fast came from a cache
+					   (the slowest tier's p99); NAN */
 	const struct ceilings_prior *prior; /* I/O done on the volume before
 					   (a scan), oldest first, for the
 					   burst credits; may be NULL */
@@ -77,6 +81,11 @@ struct limits_result {
 	double		 lat0_us;		/* at depth 1, below the knee;
 						   NAN: the cap binds there */
 	double		 iops_knee_fit;		/* fitted knee depth; NAN */
+	double		 cache_share;		/* spec's; NAN: no caches
+						   known */
+	int		 iops_ceiling_corrected; /* the store's: the hits of
+						   cache_share did not count
+						   against the limit */
 
 	/*
 	 * The block-size sweep (4 KiB .. 1 MiB, then up to 4 MiB while

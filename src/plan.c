@@ -6,6 +6,7 @@
  * cost and is not grown) and that applies presets and bounds.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +17,9 @@
 #include "progress.h"
 #include "units.h"
 #include "xmalloc.h"
+
+/* The share of the sweeps' reads the caches may serve, at most. */
+#define PLAN_HIT_SHARE	0.02
 
 /* The quick preset of 'run' without a target: about a minute here. */
 static void
@@ -221,23 +225,31 @@ plan_cost(const struct plan *pl, const struct plan_target *pt,
 	}
 }
 
-/* Working set of the limit sweeps: past the last cache the scan found. */
+/*
+ * Working set of the limit sweeps: so large that the caches the scan
+ * found serve under PLAN_HIT_SHARE of its reads, where the target holds
+ * that much (and leaves the first-touch test its blocks); else all of it.
+ */
 static uint64_t
 plan_limits_ws(const struct plan_target *pt, const struct target *t,
     const struct scan_result *scan)
 {
 	const struct tiers_result	*tr;
-	uint64_t			 ws = pt->scan.max_ws;
+	const struct tier		*last;
+	uint64_t			 ws = pt->scan.max_ws, room = t->size;
 
 	if (pt->limits.ws_bytes != 0)
 		return (pt->limits.ws_bytes);
+	if (pt->limits.first_touch && room > 2 * LIMITS_FT_SPAN)
+		room -= LIMITS_FT_SPAN;
 	if (scan != NULL && scan->tiers.analysed && scan->tiers.ntiers > 0) {
 		tr = &scan->tiers;
-		if (!tr->tier[tr->ntiers - 1].at_least)
-			ws = 4 * tr->tier[tr->ntiers - 1].capacity_high_bytes;
+		last = &tr->tier[tr->ntiers - 1];
+		ws = last->at_least ? room :
+		    (uint64_t)(last->capacity_high_bytes / PLAN_HIT_SHARE);
 	}
-	if (ws > t->size)
-		ws = t->size;
+	if (ws > room)
+		ws = room;
 	return (ws - ws % pt->limits.bs);
 }
 
@@ -259,12 +271,21 @@ plan_limits(const struct plan_target *pt, const struct target *t,
     const struct scan_result *scan, struct limits_spec *ls,
     struct ceilings_prior **prior)
 {
+	double	share[TIERS_MAX + 1];
 	size_t	i;
 
 	*ls = pt->limits;
 	ls->ws_bytes = plan_limits_ws(pt, t, scan);
 	ls->first_touch_from = scan != NULL ? pt->scan.max_ws : 0;
 	ls->cache_bytes = plan_cache_bytes(scan);
+	ls->cache_share = 0;
+	ls->cache_lat_us = NAN;
+	if (ls->cache_bytes > 0) {
+		tiers_model_share(&scan->tiers, (double)ls->ws_bytes, share);
+		ls->cache_share = 1 - share[scan->tiers.ntiers];
+		ls->cache_lat_us =
+		    scan->tiers.tier[scan->tiers.ntiers - 1].lat_us_p99;
+	}
 	*prior = NULL;
 	if (scan != NULL && scan->npoints > 0) {
 		*prior = xcalloc(scan->npoints, sizeof **prior);

@@ -44,14 +44,33 @@ report_text_heading(struct report_text *rt, const char *title)
 		fprintf(rt->f, "\n%s\n", title);
 }
 
-/* A line of a key-value block: "  key   value" or "- **key**: value". */
+/*
+ * A line of a key-value block: "  key   value" (wrapped at 96 columns
+ * under the value) or "- **key**: value".
+ */
 static void
 report_text_kv(struct report_text *rt, const char *key, const char *value)
 {
-	if (rt->md)
+	const char	*p = value, *brk;
+	size_t		 width = 96 - 21, n;
+
+	if (rt->md) {
 		fprintf(rt->f, "- **%s**: %s\n", key, value);
-	else
-		fprintf(rt->f, "%s%-18s %s\n", TEXT_INDENT, key, value);
+		return;
+	}
+	do {
+		n = strlen(p);
+		if (n > width) {
+			for (brk = p + width; brk > p && *brk != ' '; brk--)
+				;
+			n = brk > p ? (size_t)(brk - p) : width;
+		}
+		fprintf(rt->f, "%s%-18s %.*s\n", TEXT_INDENT, p == value ?
+		    key : "", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+	} while (*p != '\0');
 }
 
 /* A sentence of the summary, wrapped for text at 96 columns. */
@@ -271,6 +290,30 @@ report_text_iops_why(const struct limits_result *l)
 	}
 }
 
+/* What the caches added to the sweeps, and what was done about it. */
+static void
+report_text_cache_share(struct report_text *rt, const struct limits_result *l)
+{
+	char	line[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+
+	if (!isfinite(l->cache_share) || l->cache_share < 0.005)
+		return;
+	report_text_size(l->ws_bytes, b1, sizeof b1);
+	if (l->iops_ceiling_corrected)
+		snprintf(line, sizeof line, "served %.0f%% of the reads over "
+		    "%s (as fitted), without waiting for the limit: the IOPS "
+		    "ceiling is the store's, %.0f%% of the %s IOPS measured",
+		    100 * l->cache_share, b1, 100 * (1 - l->cache_share),
+		    units_format_value(UNITS_IOPS, l->iops_ceiling /
+		    (1 - l->cache_share), b2, sizeof b2));
+	else
+		snprintf(line, sizeof line, "served %.0f%% of the reads over "
+		    "%s (as fitted)%s", 100 * l->cache_share, b1,
+		    l->cache_share < 0.02 ? "" : "; their reads waited for "
+		    "the limit like the store's: the ceiling holds for all");
+	report_text_kv(rt, "caches", line);
+}
+
 /* Why a sweep stopped where it did, on a line of its own. */
 static void
 report_text_sweep(struct report_text *rt, const char *key,
@@ -278,8 +321,8 @@ report_text_sweep(struct report_text *rt, const char *key,
     unsigned max)
 {
 	static const char *const why[][2] = {	/* depth, size */
-		[LIMITS_STOP_FLAT] = { "two doublings of the queue gained "
-		    "under 5% each", "bandwidth stopped rising" },
+		[LIMITS_STOP_FLAT] = { "two doublings gained under 5% each",
+		    "bandwidth stopped rising" },
 		[LIMITS_STOP_EDGE] = { "the deepest queue allowed "
 		    "(--max-iodepth)", "the largest size tried, still "
 		    "rising" },
@@ -340,6 +383,7 @@ report_text_limits(struct report_text *rt, const struct report *r)
 		snprintf(line + o, sizeof line - o, ", reached at iodepth %u",
 		    l->iops_knee_iodepth);
 	report_text_kv(rt, "IOPS ceiling", line);
+	report_text_cache_share(rt, l);
 	if (l->cpu_bound)
 		report_text_kv(rt, "CPU-bound", "yes: this machine's CPU "
 		    "limited the IOPS measured");
@@ -508,10 +552,12 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		any = 1;
 	} else if (l != NULL && isfinite(l->iops_ceiling) &&
 	    l->iops_ceiling > 0) {
-		snprintf(s, sizeof s, "A workload needing more than %s IOPS "
+		snprintf(s, sizeof s, "A workload needing more than %s IOPS%s "
 		    "will queue: at iodepth %d, latency ~ %d/%s s = %s "
 		    "(Little's law).", units_format_value(UNITS_IOPS,
-		    l->iops_ceiling, b1, sizeof b1), TEXT_DB_IODEPTH,
+		    l->iops_ceiling, b1, sizeof b1), l->iops_ceiling_corrected ?
+		    " from the store (reads the caches miss)" : "",
+		    TEXT_DB_IODEPTH,
 		    TEXT_DB_IODEPTH, units_format_value(UNITS_IOPS,
 		    l->iops_ceiling, b2, sizeof b2),
 		    units_format_value(UNITS_LAT_US,

@@ -2,7 +2,8 @@
 /* Tests for ceilings.c and the knee fit in fit.c on synthetic sweeps:
  * rate caps, unsaturated devices, host-bound plateaus (a lower bound,
  * then), accounting sizes, bandwidth caps, a plateau still creeping up
- * (the ceiling never below a point, its interval holding them all), burst
+ * (the ceiling never below a point, its interval holding them all), the
+ * store's ceiling behind caches whose hits do not wait for it, burst
  * buckets (with credits spent before the run), variability, first-read
  * penalties; 20 noise seeds each. */
 #include <math.h>
@@ -17,6 +18,7 @@
 
 #include "ceilings.h"
 #include "fit.h"
+#include "hist.h"
 #include "point.h"
 #include "rng.h"
 #include "timeline.h"
@@ -262,6 +264,60 @@ t_iops_creeping(void **state)
 	assert_true(c.ceiling >= 98087 * 0.95);
 	assert_true(c.ceiling_low <= c.ceiling);
 	assert_true(c.ceiling <= 98087 * 1.02);
+}
+
+/*
+ * Caches served a share h of a sweep's reads: corrected only when the
+ * hits stayed fast at the deepest point (they did not wait for the limit).
+ */
+static void
+t_cache_correct(void **state)
+{
+	static const struct {
+		const char	*name;
+		double		 h;
+		double		 fast;	/* share of the deepest point's reads
+					   at 200 us, the rest at 20 ms */
+		int		 corrected;
+	} cases[] = {
+		{ "hits beside a busy store", 0.25, 0.25, 1 },
+		{ "hits queued behind a cap", 0.25, 0, 0 },
+		{ "a negligible share", 0.01, 0.01, 0 },
+	};
+	struct point		pts[2];
+	struct hist		h[2];
+	struct ceilings_iops	c;
+	size_t			i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memset(pts, 0, sizeof pts);
+		for (k = 0; k < 2; k++) {
+			hist_init(&h[k]);
+			pts[k].iodepth = 1 + 7 * k;
+			pts[k].hist = &h[k];
+		}
+		for (k = 0; k < 1000; k++) {
+			hist_add(&h[0], k < 1000 * cases[i].h ? 200000 :
+			    7000000);
+			hist_add(&h[1], k < 1000 * cases[i].fast ? 200000 :
+			    20000000);
+		}
+		memset(&c, 0, sizeof c);
+		c.ceiling = 160;
+		c.ceiling_low = 150;
+		c.ceiling_high = 170;
+		if (ceilings_cache_correct(pts, 2, cases[i].h, 500,
+		    &c) != cases[i].corrected)
+			fail_msg("%s: corrected %d", cases[i].name,
+			    !cases[i].corrected);
+		if (cases[i].corrected) {
+			T_WITHIN(c.ceiling, 160 * (1 - cases[i].h), 1e-9);
+			T_WITHIN(c.ceiling_low, 150 * (1 - cases[i].h), 1e-9);
+			T_WITHIN(c.ceiling_high, 170 * (1 - cases[i].h), 1e-9);
+		} else
+			assert_true(c.ceiling == 160 && c.ceiling_low == 150);
+	}
 }
 
 static void
@@ -584,6 +640,7 @@ main(void)
 		cmocka_unit_test(t_iops_cases),
 		cmocka_unit_test(t_iops_creeping),
 		cmocka_unit_test(t_iops_edges),
+		cmocka_unit_test(t_cache_correct),
 		cmocka_unit_test(t_bw_cases),
 		cmocka_unit_test(t_burst_gp2),
 		cmocka_unit_test(t_burst_prior),
