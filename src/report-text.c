@@ -424,6 +424,28 @@ report_text_limits(struct report_text *rt, const struct report *r)
 		report_text_kv(rt, "note", l->note);
 }
 
+/*
+ * Past the last cache (C bytes), a share 1 - C/S of the reads over a
+ * working set of S bytes misses every cache: half at 2C, 90% at 10C.
+ */
+static void
+report_text_beyond(struct report_text *rt, const struct tiers_result *tr)
+{
+	char		s[512], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char		b3[UNITS_BUFSZ], b4[UNITS_BUFSZ], b5[UNITS_BUFSZ];
+	uint64_t	c = tr->tier[tr->ntiers - 1].capacity_bytes;
+
+	report_text_size(c, b1, sizeof b1);
+	snprintf(s, sizeof s, "Above %s, a growing share of the reads misses "
+	    "every cache and pays the backing store's latency (p50 %s, p99 "
+	    "%s): 1 - %s/S of them at a working set of S, half at %s, 90%% at "
+	    "%s.", b1, units_format_value(UNITS_LAT_US, tr->backing_p50_us,
+	    b2, sizeof b2), units_format_value(UNITS_LAT_US,
+	    tr->backing_p99_us, b3, sizeof b3), b1, report_text_size(2 * c,
+	    b4, sizeof b4), report_text_size(10 * c, b5, sizeof b5));
+	report_text_sentence(rt, s);
+}
+
 /* What first reads cost, for a database: a restored volume or not. */
 static void
 report_text_restored(struct report_text *rt, const struct first_touch *ft)
@@ -502,15 +524,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    "behind it.", tr->ntiers);
 			report_text_sentence(rt, s);
 		} else if (tr->ntiers > 0) {
-			snprintf(s, sizeof s, "A working set above %s is "
-			    "served at backing-store latency (p50 %s, p99 %s).",
-			    report_text_size(tr->tier[tr->ntiers -
-			    1].capacity_bytes, b1, sizeof b1),
-			    units_format_value(UNITS_LAT_US,
-			    tr->backing_p50_us, b2, sizeof b2),
-			    units_format_value(UNITS_LAT_US,
-			    tr->backing_p99_us, b3, sizeof b3));
-			report_text_sentence(rt, s);
+			report_text_beyond(rt, tr);
 		} else {
 			snprintf(s, sizeof s, "No cache tier was found: every "
 			    "working set scanned was served at p50 %s, p99 %s.",
