@@ -360,7 +360,7 @@ static const struct {
 	double			 top;		/* largest size; 0: 1 MiB */
 } t_bs_cases[] = {
 	{ { "gp2: bandwidth hides 256k", 500, 64, 3000, 250 * MiB, 256 * KiB,
-	    2e9, 1e6, 1024, 0.02 }, 4, CEILINGS_BW_CAP, 250 * MiB, 0 },
+	    2e9, 1e6, 1024, 0.02 }, 4, CEILINGS_BW_CAP, 250 * MiB, 0, 0 },
 	/*
 	 * Accounting is told from a bandwidth cap by a 3% margin: these
 	 * points carry 1% noise, as rate-capped points do on the simulator
@@ -368,29 +368,29 @@ static const struct {
 	 */
 	{ { "256k units under a high cap", 500, 64, 3000, 1000 * MiB,
 	    256 * KiB, 2e9, 1e6, 1024, 0.01 }, 8, CEILINGS_BW_ACCOUNTING,
-	    750 * MiB, 256 * KiB },
+	    750 * MiB, 256 * KiB, 0 },
 	{ { "16k units", 500, 64, 3000, 250 * MiB, 16 * KiB, 2e9, 1e6, 1024,
-	    0.01 }, 4, CEILINGS_BW_ACCOUNTING, 3000 * 16 * KiB, 16 * KiB },
+	    0.01 }, 4, CEILINGS_BW_ACCOUNTING, 3000 * 16 * KiB, 16 * KiB, 0 },
 	{ { "cap 8% below 16k x iops", 600, 32, 4000,
 	    0.92 * 4000 * 16 * KiB, 256 * KiB, 2e9, 1e6, 1024, 0.01 }, 8,
-	    CEILINGS_BW_CAP, 0.92 * 4000 * 16 * KiB, 0 },
+	    CEILINGS_BW_CAP, 0.92 * 4000 * 16 * KiB, 0, 0 },
 	{ { "1m units (hdd-like)", 2000, 64, 500, 500 * MiB, MiB, 2e9, 1e6,
-	    1024, 0.02 }, 4, CEILINGS_BW_UNSATURATED, NAN, 0 },
+	    1024, 0.02 }, 4, CEILINGS_BW_UNSATURATED, NAN, 0, 0 },
 	/* The same, swept on to 2 MiB while it rose (st1). */
 	{ { "1m units to 2m", 2000, 64, 500, 500 * MiB, MiB, 2e9, 1e6, 1024,
 	    0.02 }, 4, CEILINGS_BW_CAP, 500 * MiB, 0, 2 * MiB },
 	{ { "cap 30% above 64k x iops", 500, 64, 3000,
 	    1.3 * 3000 * 64 * KiB, 0, 2e9, 1e6, 1024, 0.02 }, 4,
-	    CEILINGS_BW_CAP, 1.3 * 3000 * 64 * KiB, 0 },
+	    CEILINGS_BW_CAP, 1.3 * 3000 * 64 * KiB, 0, 0 },
 	{ { "halving at the top size only", 50, 64, 2000, 1000 * MiB, 0,
-	    2e9, 1e6, 1024, 0.02 }, 2, CEILINGS_BW_CAP, 1000 * MiB, 0 },
+	    2e9, 1e6, 1024, 0.02 }, 2, CEILINGS_BW_CAP, 1000 * MiB, 0, 0 },
 	{ { "device bandwidth", 100, 64, T_NOCAP, 500e6, 0, 1e9, 1e6, 1024,
-	    0.02 }, 32, CEILINGS_BW_CAP, 500e6, 0 },
+	    0.02 }, 32, CEILINGS_BW_CAP, 500e6, 0, 0 },
 	/* No cap: the asymptote of d x bs / (lat0 + bs / rate). */
 	{ { "transfer time per i/o", 100, 64, T_NOCAP, T_NOCAP, 0, 200e6,
-	    1e6, 1024, 0.01 }, 1, CEILINGS_BW_CAP, 200e6, 0 },
+	    1e6, 1024, 0.01 }, 1, CEILINGS_BW_CAP, 200e6, 0, 0 },
 	{ { "nvme, 4 in parallel", 90, 4, T_NOCAP, T_NOCAP, 0, 600 * MiB,
-	    1e6, 1024, 0.01 }, 8, CEILINGS_BW_CAP, 2400 * MiB, 0 },
+	    1e6, 1024, 0.01 }, 8, CEILINGS_BW_CAP, 2400 * MiB, 0, 0 },
 };
 
 static void
