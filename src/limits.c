@@ -263,7 +263,7 @@ limits_max_seconds(const struct limits_spec *spec)
 
 	per = spec->max_time_s > 0 ? spec->max_time_s : LIMITS_MAX_TIME_S;
 	n = limits_depths(spec->max_iodepth, depths, 32) +
-	    limits_sizes(spec->bs > 0 ? spec->bs : 4096, LIMITS_MAX_BS, sizes,
+	    limits_sizes(spec->bs > 0 ? spec->bs : 4096, LIMITS_EXT_BS, sizes,
 	    32);
 	/* Each point settles for up to a quarter of its time first. */
 	return (n * per * 1.25 + (spec->first_touch ? 2 *
@@ -327,6 +327,7 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 	int			 rc;
 
 	n = limits_sizes(min_bs, top, sizes, 32);
+	/* Room for 2 and 4 MiB: only a top of 1 MiB goes on. */
 	r->bs_points = xcalloc(n + 2, sizeof *r->bs_points);
 	progress_phase("block size", n, PROGRESS_BS);
 	rc = limits_bs_points(t, rng, spec, sizes, n, depth, r);
@@ -341,7 +342,7 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 			r->bs_stop = LIMITS_STOP_TARGET;
 			break;
 		}
-		/* The same bytes in flight as at top, in fewer buffers. */
+		/* As deep as at top, within LIMITS_BUF_BYTES of buffers. */
 		d = LIMITS_BUF_BYTES / bs < depth ? LIMITS_BUF_BYTES / bs :
 		    depth;
 		progress_more(1, "bandwidth still rising");

@@ -16,13 +16,14 @@ struct target;
 #define LIMITS_SUSTAIN_S	120.0	/* default sustained run */
 #define LIMITS_MAX_BS		(1024 * 1024)	/* block-size sweep's top */
 #define LIMITS_EXT_BS		(4 * 1024 * 1024) /* ... while still rising */
+#define LIMITS_FT_SPAN		(256ULL << 20)	/* first-touch region */
 
 /* Why a sweep stopped where it did. */
 enum limits_stop {
 	LIMITS_STOP_NONE,		/* not run */
 	LIMITS_STOP_FLAT,		/* the rate stopped rising */
 	LIMITS_STOP_EDGE,		/* the deepest queue or largest size
-					   allowed, still rising */
+					   allowed (bandwidth: still rising) */
 	LIMITS_STOP_ENGINE,		/* the engine holds fewer I/Os than
 					   --max-iodepth */
 	LIMITS_STOP_TARGET,		/* larger I/Os do not fit the working
@@ -30,7 +31,6 @@ enum limits_stop {
 	LIMITS_STOP_INTERRUPTED,
 	LIMITS_STOP_ERROR,		/* an I/O error */
 };
-#define LIMITS_FT_SPAN		(256ULL << 20)	/* first-touch region */
 
 struct limits_spec {
 	uint64_t	ws_bytes;	/* beyond the caches; 0: whole target */

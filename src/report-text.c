@@ -269,25 +269,28 @@ report_text_ceiling(enum units_kind unit, double v, double lo, double hi,
 		    "");
 }
 
-/* Why the iodepth sweep shows no cap, in words. */
-static const char *
-report_text_iops_why(const struct limits_result *l)
+/* Why the iodepth sweep shows no cap, in words, into buf. */
+static char *
+report_text_iops_why(const struct limits_result *l, char *buf, size_t len)
 {
-	static char	buf[160];
-
 	switch (l->iops_limit) {
 	case CEILINGS_IOPS_UNSATURATED:
-		return ("still rising at the deepest queue");
+		snprintf(buf, len, "still rising at the deepest queue");
+		break;
 	case CEILINGS_IOPS_CPU:
-		return ("this machine's CPU was the limit, not the volume");
+		snprintf(buf, len, "this machine's CPU was the limit, not the "
+		    "volume");
+		break;
 	case CEILINGS_IOPS_QUEUE:
-		snprintf(buf, sizeof buf, "tierprobe kept only %.0f%% of the "
-		    "I/Os asked in flight (Little's law), so this machine, "
-		    "not the volume, set the pace", 100 * l->little_ratio);
-		return (buf);
+		snprintf(buf, len, "tierprobe kept only %.0f%% of the I/Os "
+		    "asked in flight (Little's law), so this machine, not the "
+		    "volume, set the pace", 100 * l->little_ratio);
+		break;
 	default:
-		return ("too few depths to tell");
+		snprintf(buf, len, "too few depths to tell");
+		break;
 	}
+	return (buf);
 }
 
 /* What the caches added to the sweeps, and what was done about it. */
@@ -361,6 +364,7 @@ report_text_limits(struct report_text *rt, const struct report *r)
 	char				 line[256], b1[UNITS_BUFSZ];
 	char				 b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
 	char				 b4[UNITS_BUFSZ], title[96];
+	char				 why[160];
 	size_t				 o;
 
 	snprintf(title, sizeof title, "Ceilings (random %s, working set %s)",
@@ -378,7 +382,8 @@ report_text_limits(struct report_text *rt, const struct report *r)
 		    b1, sizeof b1));
 	else if (l->iops_ceiling_at_least && o < sizeof line)
 		snprintf(line + o, sizeof line - o, " (at iodepth %u): %s",
-		    l->iops_max_seen_iodepth, report_text_iops_why(l));
+		    l->iops_max_seen_iodepth, report_text_iops_why(l, why,
+		    sizeof why));
 	else if (l->iops_knee_iodepth && o < sizeof line)
 		snprintf(line + o, sizeof line - o, ", reached at iodepth %u",
 		    l->iops_knee_iodepth);
@@ -480,6 +485,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 	const struct tier		*t;
 	char				 s[512], b1[UNITS_BUFSZ];
 	char				 b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
+	char				 why[160];
 	size_t				 i;
 	int				 any = 0;
 
@@ -561,7 +567,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		    "without showing a cap: its ceiling is higher (%s).",
 		    units_format_value(UNITS_IOPS, l->iops_ceiling, b1,
 		    sizeof b1), l->iops_max_seen_iodepth,
-		    report_text_iops_why(l));
+		    report_text_iops_why(l, why, sizeof why));
 		report_text_sentence(rt, s);
 		any = 1;
 	} else if (l != NULL && isfinite(l->iops_ceiling) &&
@@ -571,9 +577,8 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		    "(Little's law).", units_format_value(UNITS_IOPS,
 		    l->iops_ceiling, b1, sizeof b1), l->iops_ceiling_corrected ?
 		    " from the store (reads the caches miss)" : "",
-		    TEXT_DB_IODEPTH,
-		    TEXT_DB_IODEPTH, units_format_value(UNITS_IOPS,
-		    l->iops_ceiling, b2, sizeof b2),
+		    TEXT_DB_IODEPTH, TEXT_DB_IODEPTH, units_format_value(
+		    UNITS_IOPS, l->iops_ceiling, b2, sizeof b2),
 		    units_format_value(UNITS_LAT_US,
 		    TEXT_DB_IODEPTH / l->iops_ceiling * 1e6, b3, sizeof b3));
 		report_text_sentence(rt, s);
@@ -586,7 +591,8 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 	if (l != NULL && isfinite(l->bandwidth_ceiling_bytes_per_s)) {
 		snprintf(s, sizeof s, l->bandwidth_ceiling_at_least ?
 		    "Large reads (table scans, backups, bulk loads) get at "
-		    "least %s, and more with larger I/Os than the sweep's." :
+		    "least %s; bandwidth still rose at the largest I/Os "
+		    "tried, so larger ones may get more." :
 		    "Large reads (table scans, backups, bulk loads) top out at "
 		    "%s.", units_format_value(UNITS_RATE,
 		    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
