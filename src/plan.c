@@ -6,6 +6,7 @@
  * cost and is not grown) and that applies presets and bounds.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,7 +14,12 @@
 
 #include "ceilings.h"
 #include "plan.h"
+#include "progress.h"
+#include "units.h"
 #include "xmalloc.h"
+
+/* The share of the sweeps' reads the caches may serve, at most. */
+#define PLAN_HIT_SHARE	0.02
 
 /* The quick preset of 'run' without a target: about a minute here. */
 static void
@@ -69,6 +75,7 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 
 	pt->spec = spec;
 	pt->remove = quick && !o->keep;
+	pt->max_ws_given = (o->set_mask & CLI_SET_MAX_WS) != 0;
 	pt->type = target_classify(spec, &file_bytes);
 	pt->engine = pt->type == TARGET_SIM ? "sim" : o->engine;
 
@@ -91,8 +98,11 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	l->precision = o->precision;
 	l->max_time_s = o->max_time_s;
 	l->engine = pt->engine;
-	/* A device may be a restored snapshot: look for first-read cost. */
-	l->first_touch = o->first_touch || pt->type == TARGET_BLOCKDEV;
+	/*
+	 * A device (or a simulated one) may be a restored snapshot: look
+	 * for first-read cost.  A file's unread blocks are the filesystem's.
+	 */
+	l->first_touch = o->first_touch || pt->type != TARGET_FILE;
 
 	if (quick)
 		plan_quick(o, s, l);
@@ -106,7 +116,7 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	tp->force = o->force;
 	tp->force_device = o->force_device;
 	tp->seed = pl->seed;
-	tp->quiet = o->quiet;
+	tp->fill_progress = progress_fill;
 	tp->need_bytes = plan_need_bytes(pl, pt, o);
 }
 
@@ -142,6 +152,20 @@ plan_free(struct plan *pl)
 	pl->ntargets = 0;
 }
 
+/* Say in pt->note that the size opt asked for was cut to t's size. */
+static void
+plan_note(struct plan_target *pt, const char *opt, uint64_t asked,
+    const struct target *t)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	size_t	len = strlen(pt->note);
+
+	snprintf(pt->note + len, sizeof pt->note - len, "%s%s %s is more "
+	    "than %s holds: %s used", len > 0 ? "; " : "", opt,
+	    units_format_size(asked, a, sizeof a), t->path,
+	    units_format_size(t->size - t->size % pt->scan.bs, b, sizeof b));
+}
+
 /* Fit a target's settings to it, once open. */
 int
 plan_fit(struct plan_target *pt, const struct target *t, char **cause)
@@ -154,8 +178,16 @@ plan_fit(struct plan_target *pt, const struct target *t, char **cause)
 		    t->lbs);
 		return (-1);
 	}
-	if (s->max_ws > t->size)
+	pt->note[0] = '\0';
+	if (s->max_ws > t->size) {
+		if (pt->max_ws_given)
+			plan_note(pt, "--max-ws", s->max_ws, t);
 		s->max_ws = t->size - t->size % s->bs;
+	}
+	if (pt->limits.ws_bytes > t->size) {
+		plan_note(pt, "--ws", pt->limits.ws_bytes, t);
+		pt->limits.ws_bytes = t->size - t->size % pt->limits.bs;
+	}
 	if (s->min_ws > s->max_ws) {
 		xasprintf(cause, "%s holds only %" PRIu64 " bytes, less than "
 		    "--min-ws: lower --min-ws", t->path, t->size);
@@ -164,23 +196,62 @@ plan_fit(struct plan_target *pt, const struct target *t, char **cause)
 	return (0);
 }
 
-/* Working set of the limit sweeps: past the last cache the scan found. */
+/* The device time and span pt may take on t; see plan.h. */
+void
+plan_cost(const struct plan *pl, const struct plan_target *pt,
+    const struct target *t, struct plan_cost *c)
+{
+	const struct scan_spec	*s = &pt->scan;
+	uint64_t		 span;
+	size_t			 n;
+
+	memset(c, 0, sizeof *c);
+	if (pl->phases & PLAN_SCAN) {
+		n = s->step > 0 ? (s->max_ws - s->min_ws) / s->step + 1 :
+		    s->points;
+		/* A point settles for up to a quarter of its time first. */
+		c->scan_s = n * s->max_time_s * 1.25;
+		if (s->budget_s > 0 && s->budget_s < c->scan_s)
+			c->scan_s = s->budget_s;
+		c->span_bytes = s->max_ws;
+	}
+	if (pl->phases & PLAN_LIMITS) {
+		c->sweeps_s = limits_max_seconds(&pt->limits);
+		c->sustain_s = pt->limits.sustain_s > 0 ?
+		    pt->limits.sustain_s : LIMITS_SUSTAIN_S;
+		/* Past the caches, up to the whole target. */
+		span = pt->limits.ws_bytes > 0 && !pt->limits.first_touch ?
+		    pt->limits.ws_bytes : t->size;
+		if (span > c->span_bytes)
+			c->span_bytes = span;
+	}
+}
+
+/*
+ * Working set of the limit sweeps: so large that the caches the scan
+ * found serve under PLAN_HIT_SHARE of its reads, where the target holds
+ * that much (and leaves the first-touch test its blocks); else all of it.
+ */
 static uint64_t
 plan_limits_ws(const struct plan_target *pt, const struct target *t,
     const struct scan_result *scan)
 {
 	const struct tiers_result	*tr;
-	uint64_t			 ws = pt->scan.max_ws;
+	const struct tier		*last;
+	uint64_t			 ws = pt->scan.max_ws, room = t->size;
 
 	if (pt->limits.ws_bytes != 0)
 		return (pt->limits.ws_bytes);
+	if (pt->limits.first_touch && room > 2 * LIMITS_FT_SPAN)
+		room -= LIMITS_FT_SPAN;
 	if (scan != NULL && scan->tiers.analysed && scan->tiers.ntiers > 0) {
 		tr = &scan->tiers;
-		if (!tr->tier[tr->ntiers - 1].at_least)
-			ws = 4 * tr->tier[tr->ntiers - 1].capacity_high_bytes;
+		last = &tr->tier[tr->ntiers - 1];
+		ws = last->at_least ? room :
+		    (uint64_t)(last->capacity_high_bytes / PLAN_HIT_SHARE);
 	}
-	if (ws > t->size)
-		ws = t->size;
+	if (ws > room)
+		ws = room;
 	return (ws - ws % pt->limits.bs);
 }
 
@@ -202,12 +273,21 @@ plan_limits(const struct plan_target *pt, const struct target *t,
     const struct scan_result *scan, struct limits_spec *ls,
     struct ceilings_prior **prior)
 {
+	double	share[TIERS_MAX + 1];
 	size_t	i;
 
 	*ls = pt->limits;
 	ls->ws_bytes = plan_limits_ws(pt, t, scan);
 	ls->first_touch_from = scan != NULL ? pt->scan.max_ws : 0;
 	ls->cache_bytes = plan_cache_bytes(scan);
+	ls->cache_share = 0;
+	ls->cache_lat_us = NAN;
+	if (ls->cache_bytes > 0) {
+		tiers_model_share(&scan->tiers, (double)ls->ws_bytes, share);
+		ls->cache_share = 1 - share[scan->tiers.ntiers];
+		ls->cache_lat_us =
+		    scan->tiers.tier[scan->tiers.ntiers - 1].lat_us_p99;
+	}
 	*prior = NULL;
 	if (scan != NULL && scan->npoints > 0) {
 		*prior = xcalloc(scan->npoints, sizeof **prior);

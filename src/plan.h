@@ -32,6 +32,9 @@ struct plan_target {
 	const char		*engine;	/* "sim" on a simulated one */
 	struct scan_spec	 scan;		/* each phase's settings, */
 	struct limits_spec	 limits;	/* as asked: see plan_limits */
+	int			 max_ws_given;	/* --max-ws was on the line */
+	char			 note[256];	/* what plan_fit cut to fit the
+						   target; "" if nothing */
 };
 
 struct plan {
@@ -54,11 +57,27 @@ void	plan_make(struct plan *, const struct cli_opts *);
 void	plan_free(struct plan *);
 
 /*
- * Fit the settings of pt to its target t, once open: the scan stays
- * within the target.  Returns 0, or -1 with an allocated message in *cause
- * (a usage error: the I/O size or the scan do not fit the target).
+ * Fit the settings of pt to its target t, once open: the scan and the
+ * sweeps stay within the target, and pt->note says so when that cuts a
+ * size the command line gave.  Returns 0, or -1 with an allocated message
+ * in *cause (a usage error: the I/O size or the scan do not fit the
+ * target).
  */
 int	plan_fit(struct plan_target *, const struct target *, char **);
+
+/* What a plan may cost on one target, said before it runs. */
+struct plan_cost {
+	double		scan_s;		/* device time: the grid's points at
+					   their time limit (the adaptive scan
+					   may add some) */
+	double		sweeps_s;	/* the sweeps and first-touch test */
+	double		sustain_s;	/* the sustained run */
+	uint64_t	span_bytes;	/* reads fall within [0, span) */
+};
+
+/* The device time and span pt may take on t, once plan_fit fitted it. */
+void	plan_cost(const struct plan *, const struct plan_target *,
+	    const struct target *, struct plan_cost *);
 
 /*
  * The limit sweeps' settings for pt on t, after its scan (NULL if none

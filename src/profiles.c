@@ -28,7 +28,7 @@
 #endif
 
 /*
- * The format (DESIGN.md, extended).  Sizes take K/M/G/T (powers of 1024),
+ * The format (DESIGN.md, extended).  Sizes take K/M/G/T/P (powers of 1024),
  * rates are sizes per second ("/s" optional), latencies are plain numbers
  * of microseconds, counts plain numbers ("5400000", "5.4e6").
  *

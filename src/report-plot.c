@@ -386,24 +386,42 @@ report_plot_points(struct report_plot *rp, const char *name,
 	return (0);
 }
 
+/*
+ * A ceiling's variables for a script: ceiling, its 95% interval
+ * (ceiling_low, ceiling_high; 0 when unknown) and a label ("at least ..."
+ * for a lower bound).
+ */
+static void
+report_plot_ceiling(FILE *f, enum units_kind unit, double c, double lo,
+    double hi, int at_least)
+{
+	char	b[UNITS_BUFSZ], label[UNITS_BUFSZ + 16];
+
+	fprintf(f, "ceiling = %.6g\n", isfinite(c) ? c : 0);
+	fprintf(f, "ceiling_low = %.6g\n", isfinite(lo) ? lo : 0);
+	fprintf(f, "ceiling_high = %.6g\n", isfinite(hi) ? hi : 0);
+	label[0] = '\0';
+	if (isfinite(c))
+		snprintf(label, sizeof label, "%s%s", at_least ? "at least " :
+		    "", units_format_value(unit, c, b, sizeof b));
+	fputs("ceiling_label = ", f);
+	report_plot_quote(f, label);
+	fputc('\n', f);
+}
+
 static int
 report_plot_iodepth(struct report_plot *rp, char **cause)
 {
 	const struct limits_result	*l = rp->r->limits;
 	FILE				*f;
-	char				 b[UNITS_BUFSZ];
 
 	if (report_plot_points(rp, "qd.dat", l->qd_points, l->nqd) != 0)
 		goto fail;
 	if ((f = report_plot_vars(rp, "IOPS and latency vs iodepth")) == NULL)
 		goto fail;
 	fprintf(f, "knee = %u\n", l->iops_knee_iodepth);
-	fprintf(f, "ceiling = %.6g\n", isfinite(l->iops_ceiling) ?
-	    l->iops_ceiling : 0);
-	fputs("ceiling_label = ", f);
-	report_plot_quote(f, isfinite(l->iops_ceiling) ? units_format_value(
-	    UNITS_IOPS, l->iops_ceiling, b, sizeof b) : "");
-	fputc('\n', f);
+	report_plot_ceiling(f, UNITS_IOPS, l->iops_ceiling, l->iops_ceiling_low,
+	    l->iops_ceiling_high, l->iops_ceiling_at_least);
 	fclose(f);
 	if (report_plot_run(rp, "iodepth.gp", cause) != 0)
 		return (-1);
@@ -418,20 +436,14 @@ report_plot_bs(struct report_plot *rp, char **cause)
 {
 	const struct limits_result	*l = rp->r->limits;
 	FILE				*f;
-	char				 b[UNITS_BUFSZ];
 
 	if (report_plot_points(rp, "bs.dat", l->bs_points, l->nbs) != 0)
 		goto fail;
 	if ((f = report_plot_vars(rp, "Bandwidth vs block size")) == NULL)
 		goto fail;
-	fprintf(f, "ceiling = %.6g\n", isfinite(
-	    l->bandwidth_ceiling_bytes_per_s) ?
-	    l->bandwidth_ceiling_bytes_per_s : 0);
-	fputs("ceiling_label = ", f);
-	report_plot_quote(f, isfinite(l->bandwidth_ceiling_bytes_per_s) ?
-	    units_format_rate(l->bandwidth_ceiling_bytes_per_s, b, sizeof b) :
-	    "");
-	fputc('\n', f);
+	report_plot_ceiling(f, UNITS_RATE, l->bandwidth_ceiling_bytes_per_s,
+	    l->bandwidth_ceiling_low, l->bandwidth_ceiling_high,
+	    l->bandwidth_ceiling_at_least);
 	fprintf(f, "accounting = %llu\n",
 	    (unsigned long long)l->io_accounting_bytes);
 	fclose(f);

@@ -102,13 +102,13 @@ report_profile_truth(const struct sim_truth *t, FILE *out)
 	    "full buckets unless said)\n",
 	    units_format_size(t->bs, a, sizeof a));
 	for (i = 0; i < t->ntiers; i++)
-		fprintf(out, "  scan.tiers[%zu]     capacity %s, p50 %s, "
-		    "p99 %s\n", i,
+		fprintf(out, "  tier %zu            capacity %s, p50 %s, "
+		    "p99 %s\n", i + 1,
 		    units_format_size(t->tier[i].capacity_bytes, a, sizeof a),
 		    units_format_lat_us(t->tier[i].lat_us_p50, b, sizeof b),
 		    units_format_lat_us(t->tier[i].lat_us_p99, c, sizeof c));
 	if (t->ntiers == 0)
-		fprintf(out, "  scan.tiers        none\n");
+		fprintf(out, "  tiers             none\n");
 	fprintf(out, "  scan.backing      p50 %s, p99 %s\n",
 	    units_format_lat_us(t->backing_p50_us, a, sizeof a),
 	    units_format_lat_us(t->backing_p99_us, b, sizeof b));
@@ -223,8 +223,8 @@ report_profile_show(const char *name, FILE *out, char **cause)
 	if (p->ntiers == 0)
 		fprintf(out, "  none: every read goes to the backing store\n");
 	for (i = 0; i < p->ntiers; i++)
-		fprintf(out, "  tier %u            %s, median %s, sigma %g\n",
-		    i, units_format_size(p->tier[i].capacity, a, sizeof a),
+		fprintf(out, "  tier %u ([tier.%u]) %s, median %s, sigma %g\n",
+		    i + 1, i, units_format_size(p->tier[i].capacity, a, sizeof a),
 		    units_format_lat_us(p->tier[i].latency_us, b, sizeof b),
 		    p->tier[i].sigma);
 	fprintf(out, "\nBacking store\n");

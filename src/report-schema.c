@@ -241,6 +241,12 @@ report_schema_bw_limit(int l)
 	return (ceilings_bw_limit_name(l));
 }
 
+static const char *
+report_schema_stop(int stop)
+{
+	return (limits_stop_name(stop));
+}
+
 static int
 report_schema_device_known(const void *context)
 {
@@ -366,7 +372,8 @@ static const struct report_schema_key report_schema_lat_keys[] = {
 	  .unit = "us", .doc = "99th percentile of the latency" },
 	{ .name = "p999", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct lat_summary, p999),
-	  .unit = "us", .doc = "99.9th percentile of the latency" },
+	  .unit = "us", .doc = "99.9th percentile of the latency; null "
+	  "under 10,000 reads" },
 };
 static const struct report_schema report_schema_lat =
     TABLE("lat_us", struct lat_summary, report_schema_lat_keys, NULL, NULL);
@@ -650,6 +657,24 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, iops_ceiling), .unit = "IOPS",
 	  .doc = "most I/Os per second the volume sustains" },
+	{ .name = "iops_ceiling_at_least", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, iops_ceiling_at_least),
+	  .doc = "no cap within the sweep: iops_ceiling is a lower bound" },
+	{ .name = "iops_ceiling_low", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, iops_ceiling_low), .unit = "IOPS",
+	  .doc = "low end of the ceiling's 95% interval" },
+	{ .name = "iops_ceiling_high", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, iops_ceiling_high), .unit = "IOPS",
+	  .doc = "high end of it; null for a lower bound" },
+	{ .name = "iodepth_sweep_stop", .type = REPORT_SCHEMA_WORD,
+	  AT(struct limits_result, qd_stop), .word = report_schema_stop,
+	  .doc = "why the iodepth sweep stopped" },
+	{ .name = "cache_hit_share", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, cache_share), .unit = "ratio",
+	  .doc = "share of the sweeps' reads the caches served, fitted" },
+	{ .name = "iops_ceiling_corrected", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, iops_ceiling_corrected),
+	  .doc = "iops_ceiling is the store's: measured x (1 - share)" },
 	{ .name = "iops_knee_iodepth", .type = REPORT_SCHEMA_UINT_NULL,
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, iops_knee_iodepth), .unit = "I/Os",
@@ -664,6 +689,20 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, bandwidth_ceiling_bytes_per_s),
 	  .unit = "bytes/s", .doc = "most bytes per second over the sizes" },
+	{ .name = "bandwidth_ceiling_at_least", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, bandwidth_ceiling_at_least),
+	  .doc = "still rising at the largest size: a lower bound" },
+	{ .name = "bandwidth_ceiling_low_bytes_per_s",
+	  .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, bandwidth_ceiling_low), .unit = "bytes/s",
+	  .doc = "low end of the ceiling's 95% interval" },
+	{ .name = "bandwidth_ceiling_high_bytes_per_s",
+	  .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, bandwidth_ceiling_high), .unit = "bytes/s",
+	  .doc = "high end of it; null for a lower bound" },
+	{ .name = "bs_sweep_stop", .type = REPORT_SCHEMA_WORD,
+	  AT(struct limits_result, bs_stop), .word = report_schema_stop,
+	  .doc = "why the block-size sweep stopped" },
 	{ .name = "io_accounting_bytes", .type = REPORT_SCHEMA_UINT_NULL,
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, io_accounting_bytes), .unit = "bytes",

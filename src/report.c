@@ -3,12 +3,17 @@
  * What every renderer shares: freeing a report, its headline figures and
  * their spread over repeated runs, aligned tables, the time stamp.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "report.h"
 #include "stats.h"
@@ -37,6 +42,56 @@ report_free(struct report *r)
 	r->repeat = NULL;
 	free(r->target.path);
 	r->target.path = NULL;
+}
+
+/* Whether a file can be written at path once the run is over; see report.h. */
+int
+report_output_check(const char *opt, const char *path, int replace,
+    char **cause)
+{
+	struct stat	 st;
+	char		*copy, *dir, *tmp;
+	int		 fd, exists;
+
+	exists = stat(path, &st) == 0;
+	if (!exists && errno != ENOENT) {
+		xasprintf(cause, "%s %s: %s", opt, path, strerror(errno));
+		return (-1);
+	}
+	if (exists && S_ISDIR(st.st_mode)) {
+		xasprintf(cause, "%s %s: is a directory; give a file name",
+		    opt, path);
+		return (-1);
+	}
+	if (exists && replace && !S_ISREG(st.st_mode)) {
+		xasprintf(cause, "%s %s: not a regular file; give the path of "
+		    "a file to create or replace", opt, path);
+		return (-1);
+	}
+	copy = xstrdup(path);
+	dir = dirname(copy);
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		xasprintf(cause, "%s %s: directory %s does not exist", opt,
+		    path, dir);
+		free(copy);
+		return (-1);
+	}
+	xasprintf(&tmp, "%s/.tierprobe-check.XXXXXX", dir);
+	fd = mkstemp(tmp);
+	if (fd == -1)
+		xasprintf(cause, "%s %s: cannot create a file in %s: %s", opt,
+		    path, dir, strerror(errno));
+	else {
+		close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	free(copy);
+	if (fd != -1 && exists && access(path, W_OK) != 0) {
+		xasprintf(cause, "%s %s: %s", opt, path, strerror(errno));
+		return (-1);
+	}
+	return (fd == -1 ? -1 : 0);
 }
 
 /* Median of the points' ci95_rel that are known; NAN if none. */
@@ -141,8 +196,11 @@ report_headlines(const struct report *r, struct report_figure *fig,
 				noise = p->ci95_rel;
 			}
 		}
+		j = n;
 		report_add(fig, max, &n, "limits.iops_ceiling", "IOPS ceiling",
 		    UNITS_IOPS, l->iops_ceiling, noise);
+		if (n > j)
+			fig[j].at_least = l->iops_ceiling_at_least;
 		report_add(fig, max, &n, "limits.iops_knee_iodepth",
 		    "knee iodepth", UNITS_PLAIN,
 		    l->iops_knee_iodepth ? l->iops_knee_iodepth : NAN, NAN);
@@ -155,9 +213,12 @@ report_headlines(const struct report *r, struct report_figure *fig,
 				noise = p->ci95_rel;
 			}
 		}
+		j = n;
 		report_add(fig, max, &n, "limits.bandwidth_ceiling_bytes_per_s",
 		    "bandwidth ceiling", UNITS_RATE,
 		    l->bandwidth_ceiling_bytes_per_s, noise);
+		if (n > j)
+			fig[j].at_least = l->bandwidth_ceiling_at_least;
 		report_add(fig, max, &n, "limits.io_accounting_bytes",
 		    "accounting size", UNITS_BYTES,
 		    l->io_accounting_bytes ? l->io_accounting_bytes : NAN,
@@ -187,6 +248,50 @@ report_headlines(const struct report *r, struct report_figure *fig,
 			fig[i].rel_noise = NAN;
 	}
 	return (n);
+}
+
+/* Bytes a point read or wrote, its warm-up counted at its rate. */
+static double
+report_point_bytes(const struct point *p)
+{
+	return (((double)p->ios + p->iops * p->warm_seconds) * p->bs);
+}
+
+/* Device time and bytes the measurements of a report spent; see report.h. */
+void
+report_cost(const struct report *r, double *seconds, double *bytes)
+{
+	const struct limits_result	*l = r->limits;
+	const struct point		*p;
+	size_t				 i;
+
+	*seconds = *bytes = 0;
+	if (r->scan != NULL) {
+		*seconds += r->scan->device_time_s;
+		for (i = 0; i < r->scan->npoints; i++) {
+			p = &r->scan->points[i];
+			*bytes += report_point_bytes(p);
+			/* The sequential warm-ups read each byte once. */
+			if (i + 1 == r->scan->npoints)
+				*bytes += p->ws_bytes;
+		}
+	}
+	if (l == NULL)
+		return;
+	for (i = 0; i < l->nqd + l->nbs; i++) {
+		p = i < l->nqd ? &l->qd_points[i] : &l->bs_points[i - l->nqd];
+		*seconds += p->seconds + p->warm_seconds;
+		*bytes += report_point_bytes(p);
+	}
+	*seconds += l->sustain.seconds + l->first_touch_flush_s;
+	*bytes += report_point_bytes(&l->sustain) +
+	    l->first_touch_flush_bytes;
+	if (l->first_touch.measured) {
+		*seconds += l->first_touch.blocks * 1e-6 *
+		    (l->first_touch.first_mean_us +
+		    l->first_touch.second_mean_us);
+		*bytes += 2.0 * l->first_touch.blocks * r->target.bs;
+	}
 }
 
 /* Find a figure of a repeat summary by name; NULL if absent. */
@@ -406,21 +511,34 @@ report_table_add(struct report_table *t, ...)
 	t->nrows++;
 }
 
+/* Columns a cell takes on a terminal: UTF-8 characters, not bytes. */
+static size_t
+report_table_width(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return (n);
+}
+
 /* Print a table aligned (text) or as a pipe table (markdown), and free it. */
 void
 report_table_write(struct report_table *t, FILE *f, int markdown,
     const char *indent)
 {
-	size_t		 w[16], r, c, len, total = 0, o;
+	size_t		 w[16], r, c, len, total = 0, o, pad;
 	const char	*s;
 	char		*line;
 
 	memset(w, 0, sizeof w);
 	for (r = 0; r < t->nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
-			len = strlen(t->cell[r * t->ncols + c]);
+			s = t->cell[r * t->ncols + c];
+			len = report_table_width(s);
 			if (len > w[c])
 				w[c] = len;
+			total += strlen(s) - len;
 		}
 	}
 	for (c = 0; c < t->ncols; c++)
@@ -435,12 +553,14 @@ report_table_write(struct report_table *t, FILE *f, int markdown,
 			line[o++] = '|';
 		for (c = 0; c < t->ncols; c++) {
 			s = t->cell[r * t->ncols + c];
+			pad = w[c] - report_table_width(s);
 			if (markdown)
 				o += sprintf(line + o, " %s |", s);
 			else
-				o += sprintf(line + o, "%s%*s", c ? "  " : "",
-				    t->align[c] == 'r' ? (int)w[c] : -(int)w[c],
-				    s);
+				o += sprintf(line + o, "%s%*s%s%*s",
+				    c ? "  " : "", t->align[c] == 'r' ?
+				    (int)pad : 0, "", s, t->align[c] == 'r' ?
+				    0 : (int)pad, "");
 		}
 		while (o > 0 && line[o - 1] == ' ')
 			o--;

@@ -126,6 +126,22 @@ int	report_json_dump(const struct report *, FILE *);
  * Returns 0 or -1 with an allocated message in *cause.
  */
 int	report_json_write(const struct report *, const char *, char **);
+/*
+ * Write the report to path as report_json_write; when that fails, to a
+ * new file in the current directory instead, whose name is returned in
+ * *used (caller frees) with why path failed in *cause.  Returns 0 (path
+ * written), 1 (the other file written) or -1 (neither; *cause says why).
+ */
+int	report_json_save(const struct report *, const char *, char **,
+	    char **);
+/*
+ * Whether a file can be written at path (option opt gave it) once a run
+ * is over: not a directory, in an existing directory where a file can be
+ * created, writable if it exists, and a regular file if replace (it will
+ * be renamed over).  Creates nothing that stays.  Returns 0, or -1 with
+ * an allocated message in *cause naming opt and path.
+ */
+int	report_output_check(const char *, const char *, int, char **);
 /* Read a report back.  Returns 0 or -1 with *cause (bad file: exit 2). */
 int	report_load(const char *, struct report *, char **);
 
@@ -168,6 +184,11 @@ char	*report_utc_now(char *, size_t);
 
 /* Name of a trend: "none", "falling", "rising"; NULL past the last. */
 const char *report_trend_name(int);
+/*
+ * Device time (seconds) and bytes the measurements of a report spent,
+ * warm-ups included (random ones counted at the point's rate); pure.
+ */
+void	report_cost(const struct report *, double *, double *);
 /* Find a figure of a repeat summary by name; NULL if absent. */
 const struct report_stat *report_repeat_find(const struct report_repeat *,
 	    const char *);

@@ -396,6 +396,8 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 			pt->ios = pt->hist->count;
 			pt->seconds = (double)(now - t0) / 1e9;
 			pt->iops = pt->seconds > 0 ? pt->ios / pt->seconds : 0;
+			pt->lat_us.p50 = pt->ios > 0 ?
+			    hist_percentile(pt->hist, 0.50) / 1e3 : NAN;
 			cb(pt, pt->seconds, arg);
 			next_cb = now + SAMPLER_PROGRESS_NS;
 		}

@@ -43,7 +43,10 @@ struct sample_spec {
 	void		*tl_arg;
 };
 
-/* Progress hook, called about ten times a second with the partial point. */
+/*
+ * Progress hook, called about every 100 ms of device time with the partial
+ * point (ios, seconds, iops and lat_us.p50 filled) and its device time.
+ */
 typedef void (*sampler_progress_cb)(const struct point *, double, void *);
 
 /*

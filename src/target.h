@@ -40,7 +40,8 @@ struct target_params {
 	int		force_device;	/* allow writes to a device in use */
 	uint64_t	need_bytes;	/* size the run reads; files grow to it */
 	uint64_t	seed;		/* simulator seed */
-	int		quiet;		/* no fill progress */
+	/* Told how a fill goes (path, bytes done, of total); NULL: not. */
+	void		(*fill_progress)(const char *, uint64_t, uint64_t);
 };
 
 /* Name of a target type, as in the JSON report ("file", ...). */

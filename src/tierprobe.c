@@ -115,13 +115,18 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 static int
 report_output(const struct report *rep, const struct cli_opts *o)
 {
-	char	*cause = NULL;
-	int	 ret = 0;
+	char	*cause = NULL, *used = NULL;
+	int	 ret = 0, rc;
 
 	if (o->json_path != NULL &&
-	    report_json_write(rep, o->json_path, &cause) != 0) {
-		log_warnx("%s", cause);
+	    (rc = report_json_save(rep, o->json_path, &used, &cause)) != 0) {
+		if (rc > 0)
+			log_warnx("%s; the JSON report is in %s instead", cause,
+			    used);
+		else
+			log_warnx("%s: the JSON report is lost", cause);
 		free(cause);
+		free(used);
 		ret = 1;
 	}
 	if (o->fio_job != NULL && fiojob_write(rep, o->fio_job, &cause) != 0) {
@@ -224,6 +229,56 @@ probe_target(const struct plan *pl, const struct plan_target *pt,
 	return (status);
 }
 
+/*
+ * Whether the reports asked for can be written, before any I/O: a run
+ * whose report cannot be saved loses its measurements.  Returns 0, or -1
+ * (said on stderr).
+ */
+static int
+probe_outputs(const struct cli_opts *o)
+{
+	char	*cause = NULL;
+
+	if ((o->json_path != NULL && report_output_check("--json",
+	    o->json_path, 1, &cause) != 0) || (o->fio_job != NULL &&
+	    report_output_check("--fio-job", o->fio_job, 0, &cause) != 0)) {
+		log_warnx("%s", cause);
+		free(cause);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Say what the plan may cost the target before it runs. */
+static void
+probe_cost(const struct plan *pl, const struct plan_target *pt,
+    const struct target *t)
+{
+	struct plan_cost	c;
+	char			all[UNITS_BUFSZ], span[UNITS_BUFSZ];
+	char			b[UNITS_BUFSZ], parts[192];
+	size_t			o = 0;
+
+	plan_cost(pl, pt, t, &c);
+	if (c.scan_s > 0)
+		o += snprintf(parts + o, sizeof parts - o, "scan %s and the "
+		    "points it may add", units_format_value(UNITS_SECONDS,
+		    c.scan_s, b, sizeof b));
+	if (c.sweeps_s > 0 && o < sizeof parts)
+		o += snprintf(parts + o, sizeof parts - o, "%ssweeps %s",
+		    o > 0 ? ", " : "", units_format_value(UNITS_SECONDS,
+		    c.sweeps_s, b, sizeof b));
+	if (c.sustain_s > 0 && o < sizeof parts)
+		snprintf(parts + o, sizeof parts - o, "%ssustained %s",
+		    o > 0 ? ", " : "", units_format_value(UNITS_SECONDS,
+		    c.sustain_s, b, sizeof b));
+	log_info("%sabout %s of device time (%s), reading within %s",
+	    pl->repeat > 1 ? "each run: " : "", units_format_value(
+	    UNITS_SECONDS, c.scan_s + c.sweeps_s + c.sustain_s, all,
+	    sizeof all), parts, units_format_size(c.span_bytes, span,
+	    sizeof span));
+}
+
 /* run, scan and limits: plan, measure, report. */
 static int
 probe(const struct cli_opts *o)
@@ -232,12 +287,16 @@ probe(const struct cli_opts *o)
 	struct plan_target	*pt;
 	struct target		 t;
 	struct report		 rep;
-	char			*cause = NULL;
+	char			*cause = NULL, b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	double			 secs, bytes;
 	int			 status, interrupted;
 
+	if (probe_outputs(o) != 0)
+		return (EXIT_USAGE);
 	plan_make(&pl, o);
 	pt = &pl.target[0];
 	if (target_open(&t, pt->spec, &pt->params, &cause) != 0) {
+		progress_end();
 		log_warnx("%s", cause);
 		free(cause);
 		if (interrupt_requested())
@@ -254,7 +313,14 @@ probe(const struct cli_opts *o)
 		plan_free(&pl);
 		return (EXIT_USAGE);
 	}
+	if (pt->note[0] != '\0')
+		log_info("%s", pt->note);
+	probe_cost(&pl, pt, &t);
 	status = probe_target(&pl, pt, &t, &rep);
+	report_cost(&rep, &secs, &bytes);
+	log_info("spent %s of device time, %s of I/O",
+	    units_format_value(UNITS_SECONDS, secs, b1, sizeof b1),
+	    units_format_value(UNITS_BYTES, bytes, b2, sizeof b2));
 	if (report_output(&rep, o) != 0 && status == 0)
 		status = 1;
 	interrupted = rep.interrupted;
@@ -283,8 +349,9 @@ prep(struct cli_opts *o)
 	tp.write = 1;		/* prep writes: no foreign file unforced */
 	tp.force = o->force;
 	tp.need_bytes = o->size;
-	tp.quiet = o->quiet;
+	tp.fill_progress = progress_fill;
 	if (target_open(&t, o->args[0], &tp, &cause) != 0) {
+		progress_end();
 		log_warnx("%s", cause);
 		free(cause);
 		return (interrupt_requested() ? EXIT_INTERRUPTED : 1);

@@ -21,6 +21,7 @@ work=$(cd "$work" && pwd)
 # under ASan), take minutes, or measure the real disk's timing, which
 # ASan's CPU cost distorts.
 slow="tests/safety-memory.sh tests/safety-valgrind.sh tests/scan-real.sh \
+tests/limits-real.sh \
 tests/cgroup-cache.sh tests/cgroup-throttle.sh"
 
 # A clean copy: the tracked and new files, none of the in-tree build.
