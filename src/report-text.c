@@ -422,9 +422,7 @@ report_text_limits(struct report_text *rt, const struct report *r)
 {
 	const struct limits_result	*l = r->limits;
 	char				 line[256], b1[UNITS_BUFSZ];
-	char				 b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
-	char				 b4[UNITS_BUFSZ], title[96];
-	char				 why[160];
+	char				 title[96], why[160];
 	size_t				 o;
 
 	snprintf(title, sizeof title, "Ceilings (random %s, working set %s)",

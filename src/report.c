@@ -283,9 +283,13 @@ report_cost(const struct report *r, double *seconds, double *bytes)
 		*seconds += p->seconds + p->warm_seconds;
 		*bytes += report_point_bytes(p);
 	}
-	*seconds += l->sustain.seconds + l->first_touch_flush_s;
+	*seconds += l->sustain.seconds;
 	*bytes += report_point_bytes(&l->sustain) +
 	    l->first_touch_flush_bytes;
+	/* The flush between the first-touch passes is one sample. */
+	for (i = 0; i < l->sweep_timeline.n; i++)
+		if (l->sweep_timeline.v[i].phase == LIMITS_PHASE_FLUSH)
+			*seconds += l->sweep_timeline.v[i].dt_s;
 	if (l->first_touch.measured) {
 		*seconds += l->first_touch.blocks * 1e-6 *
 		    (l->first_touch.first_mean_us +
