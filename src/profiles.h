@@ -48,6 +48,10 @@ struct profile {
 	double		 burst_credits;	/* bucket, IOPS tokens */
 	double		 burst_bandwidth;	/* 0: no bandwidth bucket */
 	double		 burst_credit_bytes;
+
+	double		 promise_pct;	/* figures at least 100 - this % of */
+	double		 promise_of_time_pct;	/* nominal, this % of the */
+	char		*promise_source;	/* time; NAN, NULL: unstated */
 };
 
 /* The profile directories in lookup order (NULL-terminated, static). */
@@ -78,5 +82,16 @@ int		 profiles_list(FILE *, char **);
  * Returns 0 or -1 with *cause.
  */
 int		 profiles_show(const char *, FILE *, char **);
+
+struct check_list;
+/*
+ * Append to the list what a volume of profile name (or path) promises for
+ * I/Os of bs bytes (0: 4 KiB): its IOPS and bandwidth ceilings and burst
+ * baseline, less the tolerance of its [promise] section (10% assumed when
+ * it has none); sets the list's profile and promise sentence.  Returns 0,
+ * or -1 with *cause when the profile cannot be read (profiles-promise.c).
+ */
+int		 profiles_promise_expect(const char *, uint32_t,
+		    struct check_list *, char **);
 
 #endif

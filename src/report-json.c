@@ -377,12 +377,20 @@ report_json_build(const struct report *r)
 	    report_json_str_or_null(x->mount_options));
 	report_json_set(root, "context", o);
 
+	o = json_object();
+	report_json_set(o, "host", report_json_str_or_null(r->labels.host));
+	report_json_set(o, "kind", report_json_str_or_null(r->labels.kind));
+	report_json_set(root, "labels", o);
+
 	if (r->scan != NULL)
 		report_json_set(root, "scan", report_json_scan(r->scan));
 	if (r->limits != NULL)
 		report_json_set(root, "limits", report_json_limits(r->limits));
 	if (r->repeat != NULL)
 		report_json_set(root, "repeat", report_json_repeat(r->repeat));
+	if (r->checks != NULL)
+		report_json_set(root, "expectations",
+		    report_check_json(r, r->checks));
 	return (root);
 }
 

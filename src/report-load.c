@@ -620,7 +620,7 @@ report_load_root(struct report_load *ld, const json_t *root,
 	struct report_context	*x = &r->context;
 	json_t			*o;
 	uint64_t		 v;
-	char			 name[32], path[4096];
+	char			 name[32], path[4096], *why;
 
 	o = report_load_object(ld, root, "", "tool", REPORT_REQUIRED);
 	report_load_str(ld, o, "tool", "name", REPORT_REQUIRED, name,
@@ -715,6 +715,12 @@ report_load_root(struct report_load *ld, const json_t *root,
 	report_load_str(ld, o, "context", "mount_options", REPORT_OPTIONAL,
 	    x->mount_options, sizeof x->mount_options);
 
+	o = report_load_object(ld, root, "", "labels", REPORT_OPTIONAL);
+	report_load_str(ld, o, "labels", "host", REPORT_OPTIONAL,
+	    r->labels.host, sizeof r->labels.host);
+	report_load_str(ld, o, "labels", "kind", REPORT_OPTIONAL,
+	    r->labels.kind, sizeof r->labels.kind);
+
 	if ((o = report_load_object(ld, root, "", "scan",
 	    REPORT_OPTIONAL)) != NULL) {
 		r->scan = xcalloc(1, sizeof *r->scan);
@@ -731,6 +737,12 @@ report_load_root(struct report_load *ld, const json_t *root,
 	    REPORT_OPTIONAL)) != NULL) {
 		r->repeat = xcalloc(1, sizeof *r->repeat);
 		report_load_repeat(ld, o, r->repeat);
+	}
+	if ((o = report_load_object(ld, root, "", "expectations",
+	    REPORT_OPTIONAL)) != NULL && !ld->failed &&
+	    report_check_load(o, &r->checks, &why) != 0) {
+		report_load_fail(ld, "expectations", "", "%s", why);
+		free(why);
 	}
 }
 

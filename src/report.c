@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
 #include "report.h"
 #include "units.h"
 #include "xmalloc.h"
@@ -49,6 +50,8 @@ report_free(struct report *r)
 	}
 	free(r->repeat);
 	r->repeat = NULL;
+	check_list_free(r->checks);
+	r->checks = NULL;
 	free(r->target.path);
 	r->target.path = NULL;
 }

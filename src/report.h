@@ -89,6 +89,14 @@ struct report_figure {
 	int		 at_least;	/* value is a lower bound */
 };
 
+/* Names the user gave a run for fleets (--host, --kind); "" if none. */
+struct report_labels {
+	char		host[64];
+	char		kind[64];
+};
+
+struct check_list;
+
 struct report {
 	char			 tool_version[32];
 	int			 interrupted;
@@ -104,6 +112,8 @@ struct report {
 		uint64_t	 size_bytes;
 	}			 target;
 	struct report_context	 context;
+	struct report_labels	 labels;
+	struct check_list	*checks;	/* NULL: no expectations */
 	struct scan_result	*scan;		/* NULL: not run */
 	struct limits_result	*limits;	/* NULL: not run */
 	struct report_repeat	*repeat;	/* NULL: a single run */
@@ -124,6 +134,34 @@ int	report_load(const char *, struct report *, char **);
 
 /* Text (markdown set: markdown) for people. */
 void	report_text_write(const struct report *, FILE *, int);
+
+/*
+ * The expectations l judged against report r as a table (markdown set: a
+ * pipe table) ending with the count of each verdict.
+ */
+void	report_check_write(const struct report *, const struct check_list *,
+	    FILE *, int);
+
+/* The line that opens the check of one report (file, target, host). */
+void	report_check_heading(const char *, const struct report *, FILE *,
+	    int);
+/*
+ * The checks of reps[n] (read from files[n]) against lists[n] as one JSON
+ * document.  Returns 0 or -1.
+ */
+int	report_check_json_dump(char *const *, const struct report *,
+	    const struct check_list *const *, int, FILE *);
+
+struct json_t;
+/* The "expectations" JSON section of l judged against r (a new object). */
+struct json_t *report_check_json(const struct report *,
+	    const struct check_list *);
+/*
+ * Read an "expectations" section's expressions into a new list in *out
+ * (freed by the caller even on failure).  Returns 0, or -1 with *cause.
+ */
+int	report_check_load(const struct json_t *, struct check_list **,
+	    char **);
 
 /*
  * The headline figures of a report (tiers, backing store, ceilings, burst)
@@ -154,6 +192,24 @@ void	report_table_add(struct report_table *, ...);
 /* Print with indent (text) or as a pipe table (markdown); then free it. */
 void	report_table_write(struct report_table *, FILE *, int,
 	    const char *);
+
+struct fleet;
+/*
+ * A fleet for people: its volumes, the medians by kind, the outliers with
+ * the rule and why, the files skipped and why (markdown set: pipe tables).
+ */
+void	report_fleet_write(const struct fleet *, FILE *, int);
+/* A fleet as CSV: a header row, then one row per volume. */
+void	report_fleet_csv(const struct fleet *, FILE *);
+/* A fleet as one JSON document (fleet.volumes[]).  Returns 0 or -1. */
+int	report_fleet_json(const struct fleet *, FILE *);
+/*
+ * The fleet chart into outdir as png or svg (fleet.png): a panel per
+ * figure, a bar per volume, outliers in red, each kind's median marked.
+ * Returns 0, or -1 with *cause.
+ */
+int	report_plot_fleet(const struct fleet *, const char *, const char *,
+	    char **);
 
 /* The time now as ISO 8601 UTC, for started_utc and finished_utc. */
 char	*report_utc_now(char *, size_t);

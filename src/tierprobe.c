@@ -12,12 +12,14 @@
 
 #include "config.h"
 
+#include "check.h"
 #include "cli.h"
 #include "compare.h"
 #include "context.h"
 #include "engine.h"
 #include "fiojob.h"
 #include "fit.h"
+#include "fleet.h"
 #include "interrupt.h"
 #include "limits.h"
 #include "log.h"
@@ -31,6 +33,7 @@
 #include "xmalloc.h"
 
 #define EXIT_USAGE		2
+#define EXIT_MISSED		3	/* an expectation missed or unknown */
 #define EXIT_INTERRUPTED	130
 #define DEFAULT_TARGET		"tierprobe.dat"
 #define WARM_BS			(1U << 20)	/* sequential warm-up reads */
@@ -88,6 +91,48 @@ report_begin(struct report *rep, const struct cli_opts *o,
 	rep->target.size_bytes = t->size;
 	if (t->type != TARGET_SIM)
 		context_fill(&rep->context, t->path);
+	if (o->host != NULL)
+		snprintf(rep->labels.host, sizeof rep->labels.host, "%s",
+		    o->host);
+	if (o->kind != NULL)
+		snprintf(rep->labels.kind, sizeof rep->labels.kind, "%s",
+		    o->kind);
+}
+
+/*
+ * The expectations of --expect and --expect-profile (for I/Os of bs
+ * bytes) into *out, NULL when none were given.  Returns 0, or -1 when one
+ * is malformed (said on stderr: a usage error).
+ */
+static int
+expectations(const struct cli_opts *o, uint32_t bs, struct check_list **out)
+{
+	struct check_list	*l;
+	char			*cause = NULL;
+	int			 i, rc = 0;
+
+	*out = NULL;
+	if (o->expect.n == 0 && o->expect_profile == NULL)
+		return (0);
+	l = check_list_new();
+	if (o->expect_profile != NULL && profiles_promise_expect(
+	    o->expect_profile, bs, l, &cause) != 0) {
+		log_warnx("--expect-profile: %s", cause);
+		rc = -1;
+	}
+	for (i = 0; rc == 0 && i < o->expect.n; i++) {
+		if (check_list_add(l, o->expect.v[i], "--expect",
+		    &cause) != 0) {
+			log_warnx("--expect: %s", cause);
+			rc = -1;
+		}
+	}
+	free(cause);
+	if (rc != 0)
+		check_list_free(l);
+	else
+		*out = l;
+	return (rc);
 }
 
 /* Working set of the limit sweeps: past the last cache the scan found. */
@@ -240,6 +285,7 @@ report_output(const struct report *rep, const struct cli_opts *o)
 		report_text_write(rep, stdout, 1);
 		break;
 	case CLI_FMT_TEXT:
+	case CLI_FMT_CSV:	/* cli_parse accepts csv for fleet only */
 		report_text_write(rep, stdout, 0);
 		break;
 	}
@@ -294,13 +340,16 @@ probe(struct cli_opts *o)
 	struct report		 rep, *reps;
 	struct limits_spec	 ls;
 	struct stat		 st;
+	struct check_list	*checks;
 	const char		*spec;
 	char			*cause = NULL;
 	uint64_t		 seed;
-	unsigned		 i, runs;
+	unsigned		 i, runs, verdicts[3];
 	int			 is_default, do_scan, do_limits, ret = 0;
 	int			 status = 0;
 
+	if (expectations(o, o->bs, &checks) != 0)
+		return (EXIT_USAGE);
 	is_default = o->nargs == 0;
 	spec = is_default ? DEFAULT_TARGET : o->args[0];
 	if (is_default)
@@ -335,6 +384,7 @@ probe(struct cli_opts *o)
 	if (target_open(&t, spec, &tp, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
+		check_list_free(checks);
 		if (interrupt_requested())
 			return (probe_stopped(o, spec, tp.direct, seed));
 		return (strncmp(spec, "sim:", 4) == 0 ? EXIT_USAGE : 1);
@@ -343,6 +393,7 @@ probe(struct cli_opts *o)
 		log_warnx("--bs %" PRIu32 ": not a multiple of %s's logical "
 		    "block size (%" PRIu32 " bytes)", o->bs, t.path, t.lbs);
 		target_close(&t, 1);
+		check_list_free(checks);
 		return (EXIT_USAGE);
 	}
 	if (o->max_ws > t.size)
@@ -351,6 +402,7 @@ probe(struct cli_opts *o)
 		log_warnx("%s holds only %" PRIu64 " bytes, less than "
 		    "--min-ws: lower --min-ws", t.path, t.size);
 		target_close(&t, 1);
+		check_list_free(checks);
 		return (EXIT_USAGE);
 	}
 
@@ -381,9 +433,13 @@ probe(struct cli_opts *o)
 		status = 1;
 	rep.interrupted = ret == 1 || interrupt_requested();
 	report_utc_now(rep.finished_utc, sizeof(rep.finished_utc));
+	rep.checks = checks;
 
 	if (report_output(&rep, o) != 0 && status == 0)
 		status = 1;
+	if (status == 0 && checks != NULL &&
+	    !check_tally(checks, &rep, verdicts))
+		status = EXIT_MISSED;
 	report_free(&rep);
 	target_close(&t, (is_default && !o->keep) || rep.interrupted);
 	if (rep.interrupted)
@@ -469,14 +525,42 @@ compare(struct cli_opts *o)
 	return (ret);
 }
 
-/* plot: a report's plots through gnuplot. */
+/* Say on stderr which files a fleet skipped and why. */
+static void
+fleet_log_skipped(const struct fleet *fl)
+{
+	size_t	i;
+
+	for (i = 0; i < fl->nskip; i++)
+		log_warnx("skipped %s: %s", fl->skip[i].file,
+		    fl->skip[i].why);
+}
+
+/* plot: a report's plots through gnuplot; of several, the fleet chart. */
 static int
 plot(struct cli_opts *o)
 {
 	struct report	 rep;
+	struct fleet	*fl;
+	struct stat	 st;
 	char		*cause = NULL;
 	int		 ret = 0;
 
+	if (o->nargs > 1 || (stat(o->args[0], &st) == 0 &&
+	    S_ISDIR(st.st_mode))) {
+		fl = fleet_new(o->outlier);
+		fleet_load(fl, o->args, o->nargs, NULL);
+		fleet_log_skipped(fl);
+		if (report_plot_fleet(fl, o->outdir, o->plot_format,
+		    &cause) != 0) {
+			log_warnx("%s", cause);
+			free(cause);
+			ret = 1;
+		} else if (fl->nskip > 0)
+			ret = 1;
+		fleet_free(fl);
+		return (ret);
+	}
 	if (report_load(o->args[0], &rep, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
@@ -510,6 +594,91 @@ profiles(struct cli_opts *o)
 	return (0);
 }
 
+/* check: judge saved reports against expectations. */
+static int
+check(struct cli_opts *o)
+{
+	struct report		 *reps;
+	struct check_list	**given;
+	const struct check_list	**use;
+	char			 *cause = NULL;
+	unsigned		  verdicts[3];
+	int			  i, n, ret = 0;
+
+	reps = xcalloc(o->nargs, sizeof *reps);
+	given = xcalloc(o->nargs, sizeof *given);
+	use = xcalloc(o->nargs, sizeof *use);
+	for (n = 0; n < o->nargs && ret == 0; n++) {
+		if (report_load(o->args[n], &reps[n], &cause) != 0) {
+			log_warnx("%s", cause);
+			free(cause);
+			ret = EXIT_USAGE;
+		} else if (expectations(o, reps[n].target.bs, &given[n]) != 0)
+			ret = EXIT_USAGE;
+		else if ((use[n] = given[n] != NULL ? given[n] :
+		    reps[n].checks) == NULL) {
+			log_warnx("%s records no expectations: give --expect "
+			    "EXPR or --expect-profile NAME", o->args[n]);
+			ret = EXIT_USAGE;
+		}
+	}
+	if (ret == 0 && o->format == CLI_FMT_JSON)
+		ret = report_check_json_dump(o->args, reps, use, n,
+		    stdout) != 0;
+	for (i = 0; ret == 0 && o->format != CLI_FMT_JSON && i < n; i++) {
+		report_check_heading(o->args[i], &reps[i], stdout,
+		    o->format == CLI_FMT_MARKDOWN);
+		report_check_write(&reps[i], use[i], stdout,
+		    o->format == CLI_FMT_MARKDOWN);
+	}
+	for (i = 0; ret == 0 && i < n; i++) {
+		if (!check_tally(use[i], &reps[i], verdicts))
+			ret = EXIT_MISSED;
+	}
+	for (i = 0; i < n; i++) {
+		report_free(&reps[i]);
+		check_list_free(given[i]);
+	}
+	free(reps);
+	free(given);
+	free(use);
+	return (ret);
+}
+
+/* fleet: many reports in one table; exit 1 if any file was skipped. */
+static int
+fleet(struct cli_opts *o)
+{
+	struct fleet		*fl;
+	struct check_list	*checks;
+	int			 ret = 0;
+
+	if (expectations(o, 0, &checks) != 0)
+		return (EXIT_USAGE);
+	fl = fleet_new(o->outlier);
+	fleet_load(fl, o->args, o->nargs, checks);
+	switch (o->format) {
+	case CLI_FMT_JSON:
+		ret = report_fleet_json(fl, stdout);
+		break;
+	case CLI_FMT_CSV:
+		report_fleet_csv(fl, stdout);
+		break;
+	case CLI_FMT_TEXT:
+	case CLI_FMT_MARKDOWN:
+		report_fleet_write(fl, stdout, o->format == CLI_FMT_MARKDOWN);
+		break;
+	}
+	if (fflush(stdout) != 0)
+		ret = -1;
+	fleet_log_skipped(fl);
+	if (ret != 0 || fl->nskip > 0)
+		ret = 1;
+	fleet_free(fl);
+	check_list_free(checks);
+	return (ret);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -521,7 +690,7 @@ main(int argc, char **argv)
 	if (cli_parse(argc, argv, &o, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
-		free(o.args);
+		cli_free(&o);
 		return (EXIT_USAGE);
 	}
 	if (o.help || o.version) {
@@ -529,7 +698,7 @@ main(int argc, char **argv)
 			cli_usage(stdout, o.cmd);
 		else
 			printf("tierprobe %s\n", PACKAGE_VERSION);
-		free(o.args);
+		cli_free(&o);
 		return (0);
 	}
 	log_set_quiet(o.quiet);
@@ -557,9 +726,15 @@ main(int argc, char **argv)
 	case CLI_PROFILES:
 		ret = profiles(&o);
 		break;
+	case CLI_CHECK:
+		ret = check(&o);
+		break;
+	case CLI_FLEET:
+		ret = fleet(&o);
+		break;
 	case CLI_NONE:
 		break;
 	}
-	free(o.args);
+	cli_free(&o);
 	return (ret);
 }

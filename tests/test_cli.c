@@ -98,7 +98,7 @@ test_table(void **state)
 			assert_null(strchr(cause, '\n'));
 		}
 		free(cause);
-		free(o.args);
+		cli_free(&o);
 	}
 }
 
@@ -130,13 +130,13 @@ test_values(void **state)
 	assert_true(o.set_mask & CLI_SET_SEED);
 	assert_int_equal(o.quiet, 1);
 	assert_int_equal(o.format, CLI_FMT_JSON);
-	free(o.args);
+	cli_free(&o);
 
 	assert_int_equal(t_parse("limits f --rw write --sustain 2m", &o,
 	    &cause), 0);
 	assert_int_equal(o.write, 1);
 	assert_true(o.sustain_s > 119.9 && o.sustain_s < 120.1);
-	free(o.args);
+	cli_free(&o);
 
 	/* Defaults. */
 	assert_int_equal(t_parse("scan f", &o, &cause), 0);
@@ -144,7 +144,7 @@ test_values(void **state)
 	assert_int_equal(o.iodepth, 1);
 	assert_string_equal(o.engine, "io_uring");
 	assert_int_equal(o.set_mask, 0);
-	free(o.args);
+	cli_free(&o);
 }
 
 /* --help is accepted anywhere and needs no operands. */
@@ -158,7 +158,7 @@ test_help(void **state)
 	assert_int_equal(t_parse("scan --help", &o, &cause), 0);
 	assert_int_equal(o.help, 1);
 	assert_int_equal(o.cmd, CLI_SCAN);
-	free(o.args);
+	cli_free(&o);
 	assert_int_equal(t_parse("--version", &o, &cause), 0);
 	assert_int_equal(o.version, 1);
 }
