@@ -131,7 +131,7 @@ check_parse_value(const char *text, const struct figures_def *d,
 int
 check_parse(const char *text, struct check_expect *e, char **cause)
 {
-	const char	*p, *q;
+	const char	*p, *q, *start = text;
 	char		*name, *value;
 	size_t		 i, len;
 	int		 rc;
@@ -161,11 +161,11 @@ check_parse(const char *text, struct check_expect *e, char **cause)
 
 	while (p > text && isspace((unsigned char)p[-1]))
 		p--;
-	while (isspace((unsigned char)*text) && text < p)
-		text++;
-	name = xmalloc(p - text + 1);
-	memcpy(name, text, p - text);
-	name[p - text] = '\0';
+	while (isspace((unsigned char)*start) && start < p)
+		start++;
+	name = xmalloc(p - start + 1);
+	memcpy(name, start, p - start);
+	name[p - start] = '\0';
 	while (isspace((unsigned char)*q))
 		q++;
 	value = xstrdup(q);

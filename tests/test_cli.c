@@ -33,6 +33,20 @@ static const struct t_case t_cases[] = {
 	{ "plot r.json --outdir out --format svg", 1, NULL },
 	{ "prep f.dat --size 1G", 1, NULL },
 	{ "profiles --show ebs-gp2-100g", 1, NULL },
+	{ "check r.json", 1, NULL },
+	{ "check a.json b.json --expect iops>=3000 --expect-profile ebs-gp3",
+	  1, NULL },
+	{ "run --kind gp3 --host db1 --expect p99<=2ms", 1, NULL },
+	{ "fleet reports --output-format csv --outlier 30", 1, NULL },
+	{ "plot a.json b.json --outdir out", 1, NULL },
+	{ "check", 0, "check needs FILE.json" },
+	{ "fleet", 0, "fleet needs" },
+	{ "report r.json --output-format csv", 0, "only fleet prints csv" },
+	{ "fleet d --expect-profile ebs-gp3", 0,
+	  "--expect-profile is not an option of fleet" },
+	{ "fleet d --outlier 80", 0, "--outlier" },
+	{ "check r.json --kind gp3", 0, "--kind is not an option of check" },
+	{ "run --expect", 0, "--expect needs an argument" },
 	{ "frobnicate", 0, "unknown command 'frobnicate'" },
 	{ "scan", 0, "scan needs TARGET" },
 	{ "scan a b", 0, "extra argument 'b'" },
@@ -147,6 +161,31 @@ test_values(void **state)
 	cli_free(&o);
 }
 
+/* --expect collects every expression, in order. */
+static void
+test_list(void **state)
+{
+	struct cli_opts	 o;
+	char		*cause = NULL;
+
+	(void)state;
+	assert_int_equal(t_parse("check --expect iops>=1 r.json --expect "
+	    "p99<=2ms --expect-profile ebs-gp3 --expect tiers==0", &o,
+	    &cause), 0);
+	assert_int_equal(o.expect.n, 3);
+	assert_string_equal(o.expect.v[0], "iops>=1");
+	assert_string_equal(o.expect.v[1], "p99<=2ms");
+	assert_string_equal(o.expect.v[2], "tiers==0");
+	assert_string_equal(o.expect_profile, "ebs-gp3");
+	assert_int_equal(o.nargs, 1);
+	cli_free(&o);
+	assert_null(o.expect.v);
+	assert_int_equal(t_parse("fleet d", &o, &cause), 0);
+	assert_true(o.outlier > 0.1999 && o.outlier < 0.2001);
+	assert_int_equal(o.expect.n, 0);
+	cli_free(&o);
+}
+
 /* --help is accepted anywhere and needs no operands. */
 static void
 test_help(void **state)
@@ -168,6 +207,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_help),
 	};
