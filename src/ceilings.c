@@ -69,7 +69,7 @@
 #define CEILINGS_MERGE_SE	4.0
 #define CEILINGS_DROP_MAX	0.80	/* baseline at most this x burst */
 #define CEILINGS_EMPTY_MAX	0.70	/* run at most this x ref_iops */
-#define CEILINGS_MIN_SEG	3	/* intervals */
+#define CEILINGS_MIN_SEG	(CEILINGS_BURST_MIN_INTERVALS / 2) /* intervals */
 #define CEILINGS_FT_RATIO	1.5
 #define CEILINGS_FT_Z		3.0
 
@@ -479,7 +479,7 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 		tsum += dt[i];
 	}
 	out->baseline_iops = sum / tsum;
-	if (n < 2 * CEILINGS_MIN_SEG) {
+	if (n < CEILINGS_BURST_MIN_INTERVALS) {
 		free(x);
 		free(dt);
 		return (-1);

@@ -181,8 +181,8 @@ check_parse(const char *text, struct check_expect *e, char **cause)
 	else if ((e->op == CHECK_EQ || e->op == CHECK_NE) &&
 	    !e->def->discrete)
 		xasprintf(cause, "expectation \"%s\": == and != compare "
-		    "whole counts (tiers, knee, accounting, burst); use >= or "
-		    "<= for %s", text, name);
+		    "whole counts such as tiers; use >= or <= for %s", text,
+		    name);
 	else if (*value == '\0')
 		xasprintf(cause, "expectation \"%s\": no value after the "
 		    "comparison", text);

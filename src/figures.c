@@ -243,9 +243,15 @@ figures_get(const struct report *r, const struct figures_def *d,
 	else
 		figures_get_headline(r, d, index, fv);
 	if (strncmp(d->path, "limits.burst.", 13) == 0 &&
-	    !isfinite(fv->value) && !r->limits->burst.detected)
-		snprintf(fv->why, sizeof fv->why, "no burst bucket showed "
-		    "over the sustained run");
+	    !r->limits->burst.detected) {
+		if (r->limits->timeline.n < CEILINGS_BURST_MIN_INTERVALS) {
+			fv->value = NAN;
+			snprintf(fv->why, sizeof fv->why, "the sustained run "
+			    "was too short to tell (--sustain)");
+		} else if (!isfinite(fv->value))
+			snprintf(fv->why, sizeof fv->why, "no burst bucket "
+			    "showed over the sustained run");
+	}
 	st = report_repeat_find(r->repeat, fv->path);
 	if (st != NULL && st->n >= 2 && isfinite(st->mean) &&
 	    isfinite(st->sd)) {

@@ -18,6 +18,7 @@
 
 #include "check.h"
 #include "fleet.h"
+#include "stats.h"
 #include "units.h"
 #include "xmalloc.h"
 
@@ -207,24 +208,6 @@ fleet_add(struct fleet *fl, const char *file, const struct report *r,
 	fl->vol[fl->nvol++] = v;
 }
 
-static int
-fleet_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return ((x > y) - (x < y));
-}
-
-/* Median of the finite values among v[n] (sorted in place); NAN if none. */
-static double
-fleet_median(double *v, size_t n)
-{
-	if (n == 0)
-		return (NAN);
-	qsort(v, n, sizeof *v, fleet_cmp_double);
-	return (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
-}
-
 /* The kind named name, added if new. */
 static struct fleet_kind *
 fleet_kind(struct fleet *fl, const char *name)
@@ -297,7 +280,7 @@ fleet_analyse(struct fleet *fl)
 				    isfinite(fl->vol[i].value[f]))
 					x[k->n[f]++] = fl->vol[i].value[f];
 			}
-			k->median[f] = fleet_median(x, k->n[f]);
+			k->median[f] = stats_median(x, k->n[f]);
 			fleet_judge(fl, k, f);
 		}
 	}

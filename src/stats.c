@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "stats.h"
 
@@ -185,4 +186,22 @@ stats_mean_sd(const double *xs, size_t n, double *mean, double *sd)
 		stats_add(&s, xs[i]);
 	*mean = stats_mean(&s);
 	*sd = stats_sd(&s);
+}
+
+static int
+stats_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/* Median of xs[0..n), sorting them in place; NAN when n is 0. */
+double
+stats_median(double *xs, size_t n)
+{
+	if (n == 0)
+		return (NAN);
+	qsort(xs, n, sizeof *xs, stats_cmp_double);
+	return (n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2);
 }

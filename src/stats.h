@@ -38,4 +38,7 @@ int	stats_linfit(const double *, const double *, size_t, double *,
 /* Mean and sample standard deviation of an array (sd 0 when n < 2). */
 void	stats_mean_sd(const double *, size_t, double *, double *);
 
+/* Median of an array, which it sorts in place; NAN when empty. */
+double	stats_median(double *, size_t);
+
 #endif

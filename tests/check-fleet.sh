@@ -25,7 +25,7 @@ probe() {	# host, target, seed, then more options
 	host=$1 target=$2 seed=$3
 	shift 3
 	"$TIERPROBE" run "$target" --seed "$seed" --quiet --host "$host" \
-	    --kind gp3 --max-ws 256M --points 4 --sustain 5 \
+	    --kind gp3 --max-ws 256M --points 4 --sustain 10 \
 	    --json "$dir/fleet/$host.json" "$@" > "$dir/$host.out"
 }
 mkdir "$dir/fleet"

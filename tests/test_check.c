@@ -124,7 +124,8 @@ struct t_verdict {
 /*
  * t_report_make: one tier of 128 MiB (120 to 136), tier p99 unknown,
  * backing p50 280 us and p99 600 us, 5,000 IOPS from a point with +-2%,
- * knee 2, bandwidth unknown, no burst bucket.
+ * knee 2, bandwidth unknown, no burst bucket in a sustained run of three
+ * intervals (too short to tell).
  */
 static const struct t_verdict t_verdicts[] = {
 	{ "iops>=4000", CHECK_MET, NULL },
@@ -145,9 +146,8 @@ static const struct t_verdict t_verdicts[] = {
 	{ "tier1.p99<=1ms", CHECK_UNKNOWN, "could not establish" },
 	{ "tier2.p50<=1ms", CHECK_UNKNOWN, "found 1 cache tier" },
 	{ "bandwidth>=1M", CHECK_UNKNOWN, "could not establish" },
-	{ "burst==0", CHECK_MET, NULL },
-	{ "burst.baseline_iops>=1", CHECK_UNKNOWN, "no burst bucket" },
-	{ "burst.iops>=1", CHECK_UNKNOWN, "no burst bucket" },
+	{ "burst==0", CHECK_UNKNOWN, "too short to tell" },
+	{ "burst.baseline_iops>=1", CHECK_UNKNOWN, "too short to tell" },
 };
 
 static void
@@ -156,6 +156,7 @@ t_check_verdicts(void **state)
 	const struct t_verdict	*t;
 	struct check_result	 res;
 	struct report		 r;
+	struct timeline_sample	 ts;
 	size_t			 i;
 
 	(void)state;
@@ -177,6 +178,23 @@ t_check_verdicts(void **state)
 	/* A capacity's interval is the tier's own, not a symmetric one. */
 	t_judge("tier1.capacity>=1M", &r, &res);
 	assert_true(res.fv.low == 120 << 20 && res.fv.high == 136 << 20);
+
+	/* A sustained run long enough to tell: no bucket showed. */
+	ts.iops = 5000;
+	ts.bytes_per_s = ts.lat_us_mean = NAN;
+	while (r.limits->timeline.n < CEILINGS_BURST_MIN_INTERVALS) {
+		ts.t_s = r.limits->timeline.n + 1;
+		timeline_add(&r.limits->timeline, &ts);
+	}
+	assert_int_equal(t_judge("burst==0", &r, &res), CHECK_MET);
+	assert_int_equal(t_judge("burst.iops>=1", &r, &res), CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "no burst bucket"));
+	r.limits->burst.detected = 1;
+	r.limits->burst.burst_iops = 3000;
+	r.limits->burst.baseline_iops = 300;
+	assert_int_equal(t_judge("burst==1", &r, &res), CHECK_MET);
+	assert_int_equal(t_judge("burst.baseline_iops>=270", &r, &res),
+	    CHECK_MET);
 	report_free(&r);
 }
 

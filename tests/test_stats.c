@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: ISC */
 /* Tests for stats.c: Welford on known data (and large offsets), Student t
  * quantiles, coverage of the 95% interval, the steady-state rule, least
- * squares, mean and sd of arrays. */
+ * squares, mean and sd of arrays, medians. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -224,6 +225,31 @@ t_mean_sd(void **state)
 	assert_true(mean == 0 && sd == 0);
 }
 
+/* Median: odd and even counts, unsorted input, empty. */
+static void
+t_median(void **state)
+{
+	static const struct {
+		double	v[5];
+		size_t	n;
+		double	want;
+	} cases[] = {
+		{ { 3 }, 1, 3 },
+		{ { 5, 1, 3 }, 3, 3 },
+		{ { 4, 1, 3, 2 }, 4, 2.5 },
+		{ { 9, -1, 7, 7, 0 }, 5, 7 },
+	};
+	double	v[5];
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memcpy(v, cases[i].v, sizeof v);
+		assert_true(stats_median(v, cases[i].n) == cases[i].want);
+	}
+	assert_true(isnan(stats_median(v, 0)));
+}
+
 int
 main(void)
 {
@@ -234,6 +260,7 @@ main(void)
 		cmocka_unit_test(t_steady),
 		cmocka_unit_test(t_linfit),
 		cmocka_unit_test(t_mean_sd),
+		cmocka_unit_test(t_median),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
