@@ -109,7 +109,8 @@ fleet_load(struct fleet *fl, char **paths, int n,
 		if (fleet_load_walk(fl, paths[i], &fs, 0) == 0 && fs.n == 0)
 			fleet_skip(fl, paths[i], "no report (*.json) in this "
 			    "directory");
-		qsort(fs.v, fs.n, sizeof *fs.v, fleet_load_cmp);
+		if (fs.n > 1)
+			qsort(fs.v, fs.n, sizeof *fs.v, fleet_load_cmp);
 		for (j = 0; j < fs.n; j++) {
 			fleet_load_file(fl, fs.v[j], checks);
 			free(fs.v[j]);
