@@ -89,7 +89,7 @@ static const struct cli_option cli_options[] = {
 	  "write an equivalent fio job file for the points measured" },
 	{ "expect", 0, CLI_LIST, F(expect), 0, 0, NULL, EXPECTS | C(CLI_FLEET),
 	  0, "EXPR", "an expectation such as 'iops>=3000' or 'p99<=2ms' "
-	  "(repeatable); any missed or unknown: exit 3" },
+	  "(repeatable); one missed or unknown makes all but fleet exit 3" },
 	{ "expect-profile", 0, CLI_STRING, F(expect_profile), 0, 0, NULL,
 	  EXPECTS, 0, "NAME", "expect what a volume of profile NAME promises, "
 	  "less its documented tolerance" },
