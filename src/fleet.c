@@ -157,6 +157,7 @@ fleet_add(struct fleet *fl, const char *file, const struct report *r,
 	struct figures_value	 fv;
 	char			 kind[128], *why;
 	size_t			 i;
+	int			 newer;
 
 	memset(&v, 0, sizeof v);
 	v.file = xstrdup(file);
@@ -187,21 +188,15 @@ fleet_add(struct fleet *fl, const char *file, const struct report *r,
 	}
 
 	if ((old = fleet_same(fl, &v)) != NULL) {
-		if (strcmp(v.when, old->when) < 0) {
-			xasprintf(&why, "older than %s, a report of the same "
-			    "host (%s) and target (%s)", old->file, v.host,
-			    v.target);
-			fleet_skip(fl, v.file, why);
-			free(why);
-			fleet_volume_free(&v);
-			return;
-		}
-		xasprintf(&why, "older than %s, a report of the same host "
-		    "(%s) and target (%s)", v.file, v.host, v.target);
-		fleet_skip(fl, old->file, why);
+		newer = strcmp(v.when, old->when) >= 0;
+		xasprintf(&why, "older than %s, a report of the same host (%s) "
+		    "and target (%s)", newer ? v.file : old->file, v.host,
+		    v.target);
+		fleet_skip(fl, newer ? old->file : v.file, why);
 		free(why);
-		fleet_volume_free(old);
-		*old = v;
+		fleet_volume_free(newer ? old : &v);
+		if (newer)
+			*old = v;
 		return;
 	}
 	fl->vol = xreallocarray(fl->vol, fl->nvol + 1, sizeof *fl->vol);
