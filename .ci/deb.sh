@@ -9,7 +9,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 builddir=$(cd "${1:-.}" && pwd)
 for c in dpkg-buildpackage dh lintian; do
 	command -v $c >/dev/null || {
-		echo "deb: $c missing (apt-get install dpkg-dev debhelper lintian)" >&2
+		echo "deb: $c missing (apt-get install dpkg-dev" \
+		    "debhelper lintian)" >&2
 		exit 77
 	}
 done

@@ -3,7 +3,8 @@
 # plot_height) before this runs.
 if (!exists('plot_height')) plot_height = 800
 if (fmt eq 'svg') {
-	set terminal svg size 1200,plot_height font 'sans,14' background rgb 'white'
+	set terminal svg size 1200,plot_height font 'sans,14' \
+		background rgb 'white'
 } else {
 	set terminal pngcairo size 1200,plot_height font 'sans,12' \
 		background rgb 'white'

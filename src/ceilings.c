@@ -69,7 +69,8 @@
 #define CEILINGS_MERGE_SE	4.0
 #define CEILINGS_DROP_MAX	0.80	/* baseline at most this x burst */
 #define CEILINGS_EMPTY_MAX	0.70	/* run at most this x ref_iops */
-#define CEILINGS_MIN_SEG	(CEILINGS_BURST_MIN_INTERVALS / 2) /* intervals */
+/* Shortest segment of a sustained run, in intervals. */
+#define CEILINGS_MIN_SEG	(CEILINGS_BURST_MIN_INTERVALS / 2)
 #define CEILINGS_FT_RATIO	1.5
 #define CEILINGS_FT_Z		3.0
 

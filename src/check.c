@@ -96,8 +96,8 @@ check_parse_value(const char *text, const struct figures_def *d,
 		len = strlen(s);
 		if (len == 0 || !isalpha((unsigned char)s[len - 1])) {
 			xasprintf(cause, "expectation \"%s\": %s is a latency: "
-			    "give \"%s\" a unit (ns, us, ms or s), e.g. %s<=2ms",
-			    text, name, s, name);
+			    "give \"%s\" a unit (ns, us, ms or s), e.g. "
+			    "%s<=2ms", text, name, s, name);
 			return (-1);
 		}
 		/* FALLTHROUGH */

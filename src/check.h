@@ -28,19 +28,20 @@ enum check_verdict {
 
 /* One expectation. */
 struct check_expect {
-	char			 *text;		/* as given: "iops>=3000" */
-	char			 *origin;	/* where from, for people */
+	char			 *text;		/* "iops>=3000" */
+	char			 *origin;	/* where from */
 	const struct figures_def *def;
-	unsigned		  index;	/* N of tierN names, else 0 */
+	unsigned		  index;	/* N of tierN, else 0 */
 	enum check_op		  op;
-	double			  threshold;	/* in the figure's unit */
+	double			  threshold;	/* figure's unit */
 };
 
 /* An expectation judged against one report. */
 struct check_result {
 	struct figures_value	 fv;
 	enum check_verdict	 verdict;
-	char			 note[160];	/* why unknown, or a caveat */
+	char			 note[160];	/* why unknown, or */
+						/* a caveat */
 };
 
 /* The expectations of a run or of the check command. */

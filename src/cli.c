@@ -33,8 +33,8 @@ enum cli_kind {
 #define PROBE	(C(CLI_RUN) | C(CLI_SCAN) | C(CLI_LIMITS))
 #define SCANS	(C(CLI_RUN) | C(CLI_SCAN))
 #define LIMITS	(C(CLI_RUN) | C(CLI_LIMITS))
-#define OUTPUTS	(PROBE | C(CLI_REPORT) | C(CLI_COMPARE) | C(CLI_CHECK) | \
-		 C(CLI_FLEET))
+#define OUTPUTS	(PROBE | C(CLI_REPORT) | C(CLI_COMPARE) | \
+		 C(CLI_CHECK) | C(CLI_FLEET))
 #define EXPECTS	(PROBE | C(CLI_CHECK))
 
 struct cli_option {

@@ -60,7 +60,7 @@ struct cli_opts {
 	const char	*expect_profile;
 	const char	*host;		/* labels of the report */
 	const char	*kind;
-	double		 outlier;	/* fraction, from --outlier PCT */
+	double		 outlier;	/* fraction, from --outlier */
 
 	/* scan */
 	uint64_t	 min_ws;

@@ -15,26 +15,34 @@
 
 /* A figure's value in one report, with its interval. */
 struct figures_value {
-	char		path[FIGURES_PATHSZ];	/* scan.tiers[0].capacity_bytes */
-	double		value;		/* NAN: unknown (why says why) */
-	double		low;		/* 95% interval, or mean +- 2 sd over */
-	double		high;		/* --repeat runs; NAN when unknown */
-	int		at_least;	/* value is only a lower bound */
-	int		repeated;	/* value is a mean over runs */
+	char		path[FIGURES_PATHSZ];	/* N resolved */
+	double		value;		/* NAN: unknown, see why */
+	double		low;		/* 95% interval, or mean +- */
+	double		high;		/* 2 sd of runs; NAN: none */
+	int		at_least;	/* value is a lower bound */
+	int		repeated;	/* value: mean over runs */
 	char		why[128];
 };
 
+/*
+ * A figure: alias "tierN.p50" (N from 1) stands for the JSON path
+ * "scan.tiers[N].lat_us_p50" (N from 0).  better: +1 when higher is
+ * better, -1 when lower is, 0 when neither; discrete: a whole count, which
+ * == and != may compare; fleet: a figure of the fleet table.  get reads
+ * it, NULL: report_headlines.
+ */
 struct figures_def {
-	const char	*alias;		/* "tierN.p50": N counts from 1 */
-	const char	*path;		/* JSON path: [N] counts from 0 */
+	const char	*alias;
+	const char	*path;
 	enum report_unit unit;
 	const char	*label;		/* for people */
-	const char	*section;	/* top-level key that holds it */
-	int		 better;	/* +1 higher is better, -1 lower, 0 n/a */
-	int		 discrete;	/* a whole count: == and != apply */
-	int		 fleet;		/* a figure of the fleet table */
-	void		(*get)(const struct report *, const struct figures_def *,
-			    unsigned, struct figures_value *);
+	const char	*section;	/* top-level key holding it */
+	int		 better;
+	int		 discrete;
+	int		 fleet;
+	void		(*get)(const struct report *,
+			    const struct figures_def *, unsigned,
+			    struct figures_value *);
 };
 
 /* How many figures the table holds, and the i-th. */

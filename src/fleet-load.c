@@ -54,7 +54,8 @@ fleet_load_walk(struct fleet *fl, const char *dir,
 		len = strlen(de->d_name);
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			fleet_load_walk(fl, path, fs, depth + 1);
-		else if (len > 5 && strcmp(de->d_name + len - 5, ".json") == 0) {
+		else if (len > 5 &&
+		    strcmp(de->d_name + len - 5, ".json") == 0) {
 			fs->v = xreallocarray(fs->v, fs->n + 1, sizeof *fs->v);
 			fs->v[fs->n++] = path;
 			continue;

@@ -12,7 +12,7 @@
 #include "figures.h"
 
 #define FLEET_FIGURES	16
-#define FLEET_MIN_KIND	3	/* volumes of a kind before any is judged */
+#define FLEET_MIN_KIND	3	/* volumes of a kind to judge any */
 
 struct check_list;
 
@@ -21,17 +21,19 @@ struct fleet_volume {
 	char		*file;
 	char		*host;		/* "" unknown */
 	char		*target;
-	char		*kind;		/* "" unknown: never compared */
-	const char	*kind_source;	/* how the kind was found; NULL */
-	char		*model;		/* device model, "" unknown */
+	char		*kind;		/* "": never compared */
+	const char	*kind_source;	/* how it was found; NULL */
+	char		*model;		/* device model, "" */
 	char		 when[32];	/* finished (else started) UTC */
 	int		 interrupted;
-	char		 caches[128];	/* tier capacities for people */
+	char		 caches[128];	/* tier capacities */
 	int		 has_scan, has_limits;
-	double		 value[FLEET_FIGURES];	/* NAN: unknown */
-	double		 noise[FLEET_FIGURES];	/* run-to-run 2 sd / mean */
-	double		 ratio[FLEET_FIGURES];	/* to the kind's median */
-	double		 limit[FLEET_FIGURES];	/* the worse-by fraction used */
+	/* By figure: value (NAN unknown), run-to-run noise (2 sd / mean),
+	   ratio to the kind's median, the worse-by fraction judged with. */
+	double		 value[FLEET_FIGURES];
+	double		 noise[FLEET_FIGURES];
+	double		 ratio[FLEET_FIGURES];
+	double		 limit[FLEET_FIGURES];
 	int		 flagged[FLEET_FIGURES];
 	int		 outlier;	/* any figure flagged */
 	int		 checked;	/* has expectations */
@@ -41,7 +43,7 @@ struct fleet_volume {
 struct fleet_kind {
 	char		*kind;
 	size_t		 nvolumes;
-	size_t		 n[FLEET_FIGURES];	/* volumes with the figure */
+	size_t		 n[FLEET_FIGURES];	/* volumes with it */
 	double		 median[FLEET_FIGURES];	/* NAN: none */
 };
 
@@ -52,7 +54,7 @@ struct fleet_skip {
 };
 
 struct fleet {
-	double			  outlier;	/* fraction worse than median */
+	double			  outlier;	/* worse-by fraction */
 	size_t			  nfig;
 	const struct figures_def *fig[FLEET_FIGURES];	/* the columns */
 	struct fleet_volume	 *vol;
@@ -76,8 +78,8 @@ void		 fleet_free(struct fleet *);
  * as one already added keeps only the newer (finished_utc; the later added
  * on a tie) and notes the other as skipped.
  */
-void		 fleet_add(struct fleet *, const char *, const struct report *,
-		    const struct check_list *);
+void		 fleet_add(struct fleet *, const char *,
+		    const struct report *, const struct check_list *);
 
 /* Note file as left out for reason why (copied). */
 void		 fleet_skip(struct fleet *, const char *, const char *);

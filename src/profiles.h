@@ -49,9 +49,12 @@ struct profile {
 	double		 burst_bandwidth;	/* 0: no bandwidth bucket */
 	double		 burst_credit_bytes;
 
-	double		 promise_pct;	/* figures at least 100 - this % of */
-	double		 promise_of_time_pct;	/* nominal, this % of the */
-	char		*promise_source;	/* time; NAN, NULL: unstated */
+	/* [promise]: figures at least 100 - promise_pct % of the profile's,
+	   promise_of_time_pct % of the time, per promise_source; NAN and
+	   NULL when the profile states none. */
+	double		 promise_pct;
+	double		 promise_of_time_pct;
+	char		*promise_source;
 };
 
 /* The profile directories in lookup order (NULL-terminated, static). */

@@ -203,8 +203,8 @@ report_fleet_kinds(const struct fleet *fl, FILE *f, int markdown)
 {
 	const struct fleet_kind	*k;
 	struct report_table	 tab;
-	char			 align[16], cell[FLEET_FIGURES][UNITS_BUFSZ];
-	char			 nv[16];
+	char			 cell[FLEET_FIGURES][UNITS_BUFSZ];
+	char			 align[16], nv[16];
 	const char		*c[15];
 	size_t			 i, j;
 

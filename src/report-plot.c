@@ -30,11 +30,11 @@
 
 struct report_plot {
 	const struct report	*r;
-	char			 what[256];	/* after each plot's title */
+	char			 what[256];	/* after the title */
 	char			 subtitle[256];
 	const char		*outdir;
 	const char		*format;
-	char			*scripts;	/* where the .gp files are */
+	char			*scripts;	/* the .gp files' dir */
 	char			*tmp;		/* work directory */
 	char			 written[512];
 	char			 skipped[512];

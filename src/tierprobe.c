@@ -33,7 +33,7 @@
 #include "xmalloc.h"
 
 #define EXIT_USAGE		2
-#define EXIT_MISSED		3	/* an expectation missed or unknown */
+#define EXIT_MISSED		3	/* expectation missed, unknown */
 #define EXIT_INTERRUPTED	130
 #define DEFAULT_TARGET		"tierprobe.dat"
 #define WARM_BS			(1U << 20)	/* sequential warm-up reads */

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Description: the Ansible role end to end on three hosts of this machine
 # (ansible_connection=local, a work directory each): each builds tierprobe
-# from the release tarball (at -O0, to keep the test short), measures a simulated gp3 volume (h3's delivers
-# half the IOPS) and a small test file, and the controller merges the
+# from the release tarball (at -O0, to keep the test short), measures a
+# simulated gp3 volume (h3's delivers half the IOPS) and a small test
+# file, and the controller merges the
 # fleet and checks expectations.  The fleet names h3's volume alone as the
 # outlier, the play fails for h3 alone, every report is fetched and no test
 # file is left behind, even on h3.  A second run changes nothing and fails
@@ -10,7 +11,8 @@
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 command -v ansible-playbook >/dev/null ||
-    { echo "skip: ansible-playbook missing (apt-get install ansible-core)"; exit 77; }
+    { echo "skip: no ansible-playbook (apt-get install ansible-core)";
+      exit 77; }
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
 version=$("$TIERPROBE" --version | sed 's/^tierprobe //')
@@ -67,7 +69,8 @@ play() {	# log file, then more ansible-playbook options
 	shift
 	echo "$(date +%T) ansible-playbook $*" >&2
 	ANSIBLE_CONFIG=$dir/ansible.cfg ANSIBLE_HOME=$dir/.ansible \
-	ANSIBLE_LOCAL_TEMP=$dir/.ansible/tmp ANSIBLE_REMOTE_TEMP=$dir/.ansible/tmp \
+	ANSIBLE_LOCAL_TEMP=$dir/.ansible/tmp \
+	ANSIBLE_REMOTE_TEMP=$dir/.ansible/tmp \
 	ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_NOCOLOR=1 ANSIBLE_FORKS=3 \
 	ANSIBLE_STDOUT_CALLBACK=default \
 	    ansible-playbook -i "$dir/inventory.yml" \
@@ -78,7 +81,8 @@ recap() {	# log, host, field: the PLAY RECAP count
 }
 judge() {	# log, what: h3 alone failed, the others ok
 	[ "$(recap "$1" h3 failed)" = 1 ] &&
-	[ "$(recap "$1" h1 failed)" = 0 ] && [ "$(recap "$1" h2 failed)" = 0 ] ||
+	[ "$(recap "$1" h1 failed)" = 0 ] &&
+	[ "$(recap "$1" h2 failed)" = 0 ] ||
 	    { tail -n 60 "$1"; fail "$2: the play did not fail for h3 alone"; }
 	grep -q "volumes of h3 miss their expectations" "$1" &&
 	    grep -q "MISSED" "$1" || fail "$2: no verdict table for h3"
@@ -90,7 +94,8 @@ judge() {	# log, what: h3 alone failed, the others ok
 
 play "$dir/play1.log"
 rc=$?
-[ $rc = 2 ] || { tail -n 60 "$dir/play1.log"; fail "first play exited $rc, want 2 (a host failed)"; }
+[ $rc = 2 ] || { tail -n 60 "$dir/play1.log";
+    fail "first play exited $rc, want 2 (a host failed)"; }
 judge "$dir/play1.log" "first play"
 for h in h1 h2 h3; do
 	[ -x "$dir/$h/tierprobe-$version/bin/tierprobe" ] ||
@@ -113,7 +118,8 @@ play "$dir/play2.log"
 judge "$dir/play2.log" "second play"
 for h in h1 h2 h3; do
 	[ "$(recap "$dir/play2.log" $h changed)" = 0 ] ||
-	    { grep -B2 "^changed" "$dir/play2.log" | head -40; fail "second play changed $h"; }
+	    { grep -B2 "^changed" "$dir/play2.log" | head -40;
+	      fail "second play changed $h"; }
 done
 
 # Check mode: the same verdict from what is there, nothing changed.

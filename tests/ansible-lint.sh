@@ -4,7 +4,7 @@
 set -u
 : "${TOP_SRCDIR:?}"
 command -v ansible-lint >/dev/null ||
-    { echo "skip: ansible-lint missing (apt-get install ansible-lint)"; exit 77; }
+    { echo "skip: no ansible-lint (apt-get install ansible-lint)"; exit 77; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-ansible-lint.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 cp -R "$TOP_SRCDIR/contrib/ansible" "$dir/" && chmod -R u+w "$dir/ansible" &&

@@ -26,13 +26,15 @@ for kind in profiles:ini plots:gp; do
 	(cd "$TOP_SRCDIR/$sub" && ls ./*."$ext") > "$dir/want"
 	(cd "$r/share/tierprobe/$sub" && ls ./*."$ext") > "$dir/got"
 	cmp -s "$dir/want" "$dir/got" ||
-	    fail "/usr/share/tierprobe/$sub differs from $sub/: $(diff "$dir/want" "$dir/got")"
+	    fail "/usr/share/tierprobe/$sub differs from $sub/:" \
+	    "$(diff "$dir/want" "$dir/got")"
 done
 TIERPROBE_DATADIR=$r/share/tierprobe "$r/bin/tierprobe" profiles \
     --show ebs-gp3 > "$dir/show" ||
     fail "the installed tierprobe cannot show ebs-gp3"
 grep -q "file  *$r/share/tierprobe/profiles/ebs-gp3.ini" "$dir/show" ||
-    fail "the installed tierprobe read ebs-gp3 elsewhere: $(grep file "$dir/show")"
+    fail "the installed tierprobe read ebs-gp3 elsewhere:" \
+    "$(grep file "$dir/show")"
 
 mk uninstall
 left=$(find "$dir/root" -type f)
