@@ -173,7 +173,6 @@ fleet_add(struct fleet *fl, const char *file, const struct report *r,
 	    r->finished_utc : r->started_utc);
 	v.interrupted = r->interrupted;
 	fleet_caches(r, v.caches, sizeof v.caches);
-	v.has_scan = r->scan != NULL;
 	v.has_limits = r->limits != NULL;
 	for (i = 0; i < fl->nfig; i++) {
 		figures_get(r, fl->fig[i], 0, &fv);

@@ -27,7 +27,7 @@ struct fleet_volume {
 	char		 when[32];	/* finished (else started) UTC */
 	int		 interrupted;
 	char		 caches[128];	/* tier capacities */
-	int		 has_scan, has_limits;
+	int		 has_limits;
 	/* By figure: value (NAN unknown), run-to-run noise (2 sd / mean),
 	   ratio to the kind's median, the worse-by fraction judged with. */
 	double		 value[FLEET_FIGURES];
