@@ -190,6 +190,10 @@ report_check_load(const struct json_t *o, struct check_list **out,
 	size_t			 i;
 
 	*out = l = check_list_new();
+	if (!json_is_object(o)) {
+		xasprintf(cause, "expected an object");
+		return (-1);
+	}
 	if (report_check_get_str(o, "profile", &s) != 0) {
 		xasprintf(cause, "profile: expected a string or null");
 		return (-1);

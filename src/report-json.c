@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <jansson.h>
 #include <libgen.h>
 #include <math.h>
@@ -17,381 +16,174 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report-schema.h"
 #include "report.h"
 #include "xmalloc.h"
 
 #define REPORT_JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(6) | \
 	JSON_ENSURE_ASCII)
 
-/* A double, or null when it is not a number. */
-static json_t *
-report_json_real(double v)
+static json_t	*report_json_value(const struct report_schema_key *,
+		    const void *);
+
+/* The member of obj that k describes (for a POINTER, what it points to). */
+static const void *
+report_json_member(const struct report_schema_key *k, const void *obj)
 {
-	if (!isfinite(v))
-		return (json_null());
-	return (json_real(v));
+	const void	*p = (const char *)obj + k->offset;
+
+	if (k->flags & REPORT_SCHEMA_POINTER)
+		return (*(const void *const *)p);
+	return (p);
+}
+
+static uint64_t
+report_json_uint_of(const struct report_schema_key *k, const void *obj)
+{
+	const void	*p = report_json_member(k, obj);
+
+	if (k->size == sizeof(uint32_t))
+		return (*(const uint32_t *)p);
+	return (*(const uint64_t *)p);
+}
+
+static int
+report_json_int_of(const struct report_schema_key *k, const void *obj)
+{
+	return (*(const int *)report_json_member(k, obj));
 }
 
 static json_t *
-report_json_uint(uint64_t v)
+report_json_uint(const struct report_schema_key *k, const void *obj)
 {
-	return (json_integer((json_int_t)v));
+	return (json_integer((json_int_t)report_json_uint_of(k, obj)));
 }
 
-/* A count where 0 means unknown. */
 static json_t *
-report_json_uint_or_null(uint64_t v)
+report_json_uint_null(const struct report_schema_key *k, const void *obj)
 {
-	return (v ? report_json_uint(v) : json_null());
+	uint64_t	v = report_json_uint_of(k, obj);
+
+	return (v != 0 ? json_integer((json_int_t)v) : json_null());
 }
 
-/* A string where "" means unknown. */
 static json_t *
-report_json_str_or_null(const char *s)
+report_json_real(const struct report_schema_key *k, const void *obj)
 {
+	double	v = *(const double *)report_json_member(k, obj);
+
+	return (isfinite(v) ? json_real(v) : json_null());
+}
+
+static json_t *
+report_json_bool(const struct report_schema_key *k, const void *obj)
+{
+	return (json_boolean(report_json_int_of(k, obj)));
+}
+
+static json_t *
+report_json_bool_null(const struct report_schema_key *k, const void *obj)
+{
+	int	v = report_json_int_of(k, obj);
+
+	return (v < 0 ? json_null() : json_boolean(v));
+}
+
+static json_t *
+report_json_string(const struct report_schema_key *k, const void *obj)
+{
+	return (json_string(report_json_member(k, obj)));
+}
+
+static json_t *
+report_json_string_null(const struct report_schema_key *k, const void *obj)
+{
+	const char	*s = report_json_member(k, obj);
+
 	return (s != NULL && *s != '\0' ? json_string(s) : json_null());
 }
 
+static json_t *
+report_json_word(const struct report_schema_key *k, const void *obj)
+{
+	const char	*w = k->word(report_json_int_of(k, obj));
+
+	return (json_string(w != NULL ? w : k->word(0)));
+}
+
+/* The keys of table t of struct obj into the JSON object o. */
 static void
-report_json_set(json_t *o, const char *key, json_t *v)
+report_json_keys(const struct report_schema *t, const void *obj, json_t *o)
 {
-	json_object_set_new(o, key, v);
-}
-
-static json_t *
-report_json_hist(const struct hist *h)
-{
-	json_t	*a, *pair;
-	size_t	 i;
-
-	a = json_array();
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		if (h->bucket[i] == 0)
-			continue;
-		pair = json_array();
-		json_array_append_new(pair, report_json_uint(
-		    hist_bucket_low(i)));
-		json_array_append_new(pair, report_json_uint(h->bucket[i]));
-		json_array_append_new(a, pair);
-	}
-	return (a);
-}
-
-static json_t *
-report_json_point(const struct point *p)
-{
-	json_t	*o, *lat;
-
-	o = json_object();
-	report_json_set(o, "ws_bytes", report_json_uint(p->ws_bytes));
-	report_json_set(o, "bs", report_json_uint(p->bs));
-	report_json_set(o, "iodepth", report_json_uint(p->iodepth));
-	report_json_set(o, "rw", json_string(p->write ? "randwrite" :
-	    "randread"));
-	report_json_set(o, "ios", report_json_uint(p->ios));
-	report_json_set(o, "seconds", report_json_real(p->seconds));
-	report_json_set(o, "warm_seconds", report_json_real(p->warm_seconds));
-	report_json_set(o, "iops", report_json_real(p->iops));
-	report_json_set(o, "bytes_per_s", report_json_real(p->bytes_per_s));
-	report_json_set(o, "ci95_rel", report_json_real(p->ci95_rel));
-	report_json_set(o, "cpu_util", report_json_real(p->cpu_util));
-	lat = json_object();
-	report_json_set(lat, "mean", report_json_real(p->lat_us.mean));
-	report_json_set(lat, "p50", report_json_real(p->lat_us.p50));
-	report_json_set(lat, "p90", report_json_real(p->lat_us.p90));
-	report_json_set(lat, "p99", report_json_real(p->lat_us.p99));
-	report_json_set(lat, "p999", report_json_real(p->lat_us.p999));
-	report_json_set(o, "lat_us", lat);
-	if (p->hist != NULL) {
-		report_json_set(o, "hist", report_json_hist(p->hist));
-		report_json_set(o, "hist_sum_ns",
-		    report_json_real(p->hist->sum_ns));
-		report_json_set(o, "hist_min_ns",
-		    report_json_uint(p->hist->min_ns));
-		report_json_set(o, "hist_max_ns",
-		    report_json_uint(p->hist->max_ns));
-		report_json_set(o, "hist_overflow",
-		    report_json_uint(p->hist->overflow));
-	}
-	return (o);
-}
-
-static json_t *
-report_json_points(const struct point *v, size_t n)
-{
-	json_t	*a;
-	size_t	 i;
-
-	a = json_array();
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, report_json_point(&v[i]));
-	return (a);
-}
-
-static json_t *
-report_json_scan(const struct scan_result *s)
-{
-	const struct tiers_result	*tr = &s->tiers;
-	const struct tier		*t;
-	json_t				*o, *a, *to, *b;
+	const struct report_schema_key	*k;
 	size_t				 i;
 
-	o = json_object();
-	report_json_set(o, "interrupted", json_boolean(s->interrupted));
-	report_json_set(o, "device_time_s", report_json_real(
-	    s->device_time_s));
-	report_json_set(o, "analysed", json_boolean(tr->analysed));
-	a = json_array();
-	for (i = 0; tr->analysed && i < tr->ntiers && i < TIERS_MAX; i++) {
-		t = &tr->tier[i];
-		to = json_object();
-		report_json_set(to, "capacity_bytes",
-		    report_json_uint_or_null(t->capacity_bytes));
-		report_json_set(to, "capacity_low_bytes",
-		    report_json_uint_or_null(t->capacity_low_bytes));
-		report_json_set(to, "capacity_high_bytes",
-		    report_json_uint_or_null(t->capacity_high_bytes));
-		report_json_set(to, "capacity_at_least",
-		    json_boolean(t->at_least));
-		report_json_set(to, "lat_us_p50",
-		    report_json_real(t->lat_us_p50));
-		report_json_set(to, "lat_us_p99",
-		    report_json_real(t->lat_us_p99));
-		json_array_append_new(a, to);
+	for (i = 0; i < t->nkeys; i++) {
+		k = &t->keys[i];
+		if (k->type == REPORT_SCHEMA_OBJECT &&
+		    (report_json_member(k, obj) == NULL ||
+		    (k->shown != NULL && !k->shown(obj))))
+			continue;
+		if (k->flags & REPORT_SCHEMA_INLINE)
+			report_json_keys(k->sub, report_json_member(k, obj), o);
+		else
+			json_object_set_new(o, k->name,
+			    report_json_value(k, obj));
 	}
-	report_json_set(o, "tiers", a);
-	b = json_object();
-	report_json_set(b, "lat_us_p50", report_json_real(tr->analysed ?
-	    tr->backing_p50_us : NAN));
-	report_json_set(b, "lat_us_p99", report_json_real(tr->analysed ?
-	    tr->backing_p99_us : NAN));
-	report_json_set(o, "backing", b);
-	report_json_set(o, "note", report_json_str_or_null(tr->note));
-	report_json_set(o, "points", report_json_points(s->points,
-	    s->npoints));
-	return (o);
 }
 
-/* The first-touch comparison of a limits run. */
 static json_t *
-report_json_first_touch(const struct first_touch *ft)
+report_json_object(const struct report_schema_key *k, const void *obj)
 {
 	json_t	*o = json_object();
 
-	report_json_set(o, "detected", json_boolean(ft->detected));
-	report_json_set(o, "blocks", report_json_uint(ft->blocks));
-	report_json_set(o, "first_p50_us", report_json_real(ft->first_p50_us));
-	report_json_set(o, "first_mean_us",
-	    report_json_real(ft->first_mean_us));
-	report_json_set(o, "second_p50_us",
-	    report_json_real(ft->second_p50_us));
-	report_json_set(o, "second_mean_us",
-	    report_json_real(ft->second_mean_us));
-	report_json_set(o, "ratio", report_json_real(ft->ratio));
-	report_json_set(o, "slower_fraction",
-	    report_json_real(ft->slower_fraction));
+	report_json_keys(k->sub, report_json_member(k, obj), o);
 	return (o);
 }
 
 static json_t *
-report_json_limits(const struct limits_result *l)
+report_json_array(const struct report_schema_key *k, const void *obj)
 {
-	const struct timeline_sample	*ts;
-	json_t				*o, *b, *a, *so;
-	size_t				 i;
+	const char	*v = report_json_member(k, obj);
+	json_t		*a, *o;
+	size_t		 i, n;
 
-	o = json_object();
-	report_json_set(o, "interrupted", json_boolean(l->interrupted));
-	report_json_set(o, "ws_bytes", report_json_uint(l->ws_bytes));
-	report_json_set(o, "iops_ceiling", report_json_real(l->iops_ceiling));
-	report_json_set(o, "iops_knee_iodepth",
-	    report_json_uint_or_null(l->iops_knee_iodepth));
-	report_json_set(o, "iops_max_seen",
-	    report_json_real(l->iops_max_seen));
-	report_json_set(o, "cpu_bound", json_boolean(l->cpu_bound));
-	report_json_set(o, "bandwidth_ceiling_bytes_per_s",
-	    report_json_real(l->bandwidth_ceiling_bytes_per_s));
-	report_json_set(o, "io_accounting_bytes",
-	    report_json_uint_or_null(l->io_accounting_bytes));
-	report_json_set(o, "iops_limit", json_string(
-	    ceilings_iops_limit_name(l->iops_limit)));
-	report_json_set(o, "iops_max_seen_iodepth",
-	    report_json_uint_or_null(l->iops_max_seen_iodepth));
-	report_json_set(o, "cpu_util", report_json_real(l->cpu_util));
-	report_json_set(o, "little_ratio", report_json_real(l->little_ratio));
-	report_json_set(o, "lat0_us", report_json_real(l->lat0_us));
-	report_json_set(o, "bs_iodepth", report_json_uint_or_null(
-	    l->bs_iodepth));
-	report_json_set(o, "bandwidth_max_seen_bytes_per_s",
-	    report_json_real(l->bandwidth_max_seen));
-	report_json_set(o, "bandwidth_limit", json_string(
-	    ceilings_bw_limit_name(l->bandwidth_limit)));
-	report_json_set(o, "optimal_io_bytes",
-	    report_json_real(l->optimal_io_bytes));
-	report_json_set(o, "sustain_iodepth", report_json_uint_or_null(
-	    l->sustain_iodepth));
-	report_json_set(o, "sustain_s", report_json_real(l->sustain_s));
-	report_json_set(o, "note", report_json_str_or_null(l->note));
-	if (l->first_touch.measured)
-		report_json_set(o, "first_touch",
-		    report_json_first_touch(&l->first_touch));
-	b = json_object();
-	report_json_set(b, "detected", json_boolean(l->burst.detected));
-	report_json_set(b, "burst_iops", report_json_real(
-	    l->burst.detected ? l->burst.burst_iops : NAN));
-	report_json_set(b, "baseline_iops", report_json_real(
-	    l->burst.detected ? l->burst.baseline_iops : NAN));
-	report_json_set(b, "duration_s", report_json_real(
-	    l->burst.detected ? l->burst.duration_s : NAN));
-	report_json_set(b, "credits_ios", report_json_real(
-	    l->burst.detected ? l->burst.credits_ios : NAN));
-	report_json_set(b, "observed_s", report_json_real(
-	    l->burst.detected ? l->burst.observed_s : NAN));
-	report_json_set(b, "drop_t_s", report_json_real(
-	    l->burst.detected ? l->burst.drop_t_s : NAN));
-	report_json_set(b, "prior_credits_ios", report_json_real(
-	    l->burst.detected ? l->burst.prior_credits_ios : NAN));
-	report_json_set(b, "exhausted", json_boolean(l->burst.exhausted));
-	report_json_set(b, "variable", json_boolean(l->burst.variable));
-	report_json_set(o, "burst", b);
-	report_json_set(o, "qd_points", report_json_points(l->qd_points,
-	    l->nqd));
-	report_json_set(o, "bs_points", report_json_points(l->bs_points,
-	    l->nbs));
+	n = *(const size_t *)((const char *)obj + k->count);
+	if (k->max != 0 && n > k->max)
+		n = k->max;
 	a = json_array();
-	for (i = 0; i < l->timeline.n; i++) {
-		ts = &l->timeline.v[i];
-		so = json_object();
-		report_json_set(so, "t_s", report_json_real(ts->t_s));
-		report_json_set(so, "iops", report_json_real(ts->iops));
-		report_json_set(so, "bytes_per_s",
-		    report_json_real(ts->bytes_per_s));
-		report_json_set(so, "lat_us_mean",
-		    report_json_real(ts->lat_us_mean));
-		json_array_append_new(a, so);
+	for (i = 0; i < n; i++) {
+		o = json_object();
+		report_json_keys(k->sub, v + i * k->sub->size, o);
+		json_array_append_new(a, o);
 	}
-	report_json_set(o, "timeline", a);
-	return (o);
+	return (a);
 }
 
+static json_t *(*const report_json_types[REPORT_SCHEMA_NTYPES])(
+    const struct report_schema_key *, const void *) = {
+	[REPORT_SCHEMA_UINT] = report_json_uint,
+	[REPORT_SCHEMA_UINT_NULL] = report_json_uint_null,
+	[REPORT_SCHEMA_REAL] = report_json_real,
+	[REPORT_SCHEMA_BOOL] = report_json_bool,
+	[REPORT_SCHEMA_BOOL_NULL] = report_json_bool_null,
+	[REPORT_SCHEMA_STRING] = report_json_string,
+	[REPORT_SCHEMA_STRING_NULL] = report_json_string_null,
+	[REPORT_SCHEMA_WORD] = report_json_word,
+	[REPORT_SCHEMA_OBJECT] = report_json_object,
+	[REPORT_SCHEMA_ARRAY] = report_json_array,
+};
+
+/* The value of key k of struct obj. */
 static json_t *
-report_json_repeat(const struct report_repeat *rr)
+report_json_value(const struct report_schema_key *k, const void *obj)
 {
-	const struct report_stat	*s;
-	json_t				*o, *a, *so;
-	size_t				 i;
-
-	o = json_object();
-	report_json_set(o, "runs", report_json_uint(rr->runs));
-	a = json_array();
-	for (i = 0; i < rr->nstats && i < REPORT_STATS_MAX; i++) {
-		s = &rr->stat[i];
-		so = json_object();
-		report_json_set(so, "name", json_string(s->name));
-		report_json_set(so, "n", report_json_uint(s->n));
-		report_json_set(so, "mean", report_json_real(s->mean));
-		report_json_set(so, "sd", report_json_real(s->sd));
-		report_json_set(so, "cv", report_json_real(s->cv));
-		json_array_append_new(a, so);
-	}
-	report_json_set(o, "figures", a);
-	return (o);
-}
-
-static json_t *
-report_json_build(const struct report *r)
-{
-	const struct report_config	*c = &r->config;
-	const struct report_context	*x = &r->context;
-	json_t				*root, *o;
-	char				 seed[32];
-
-	root = json_object();
-	report_json_set(root, "schema_version",
-	    json_integer(REPORT_SCHEMA_VERSION));
-	o = json_object();
-	report_json_set(o, "name", json_string("tierprobe"));
-	report_json_set(o, "version", json_string(r->tool_version));
-	report_json_set(root, "tool", o);
-	report_json_set(root, "command", json_string(c->command));
-	report_json_set(root, "interrupted", json_boolean(r->interrupted));
-	report_json_set(root, "started_utc",
-	    report_json_str_or_null(r->started_utc));
-	report_json_set(root, "finished_utc",
-	    report_json_str_or_null(r->finished_utc));
-
-	o = json_object();
-	report_json_set(o, "command", json_string(c->command));
-	report_json_set(o, "engine", json_string(c->engine));
-	report_json_set(o, "direct", json_boolean(c->direct));
-	report_json_set(o, "bs", report_json_uint(c->bs));
-	report_json_set(o, "iodepth", report_json_uint(c->iodepth));
-	if (c->seed > INT64_MAX) {
-		snprintf(seed, sizeof seed, "%" PRIu64, c->seed);
-		report_json_set(o, "seed", json_string(seed));
-	} else
-		report_json_set(o, "seed", report_json_uint(c->seed));
-	report_json_set(o, "min_ws_bytes", report_json_uint(c->min_ws));
-	report_json_set(o, "max_ws_bytes", report_json_uint(c->max_ws));
-	report_json_set(o, "step_bytes", report_json_uint(c->step));
-	report_json_set(o, "points", report_json_uint(c->points));
-	report_json_set(o, "precision", report_json_real(c->precision));
-	report_json_set(o, "max_time_s", report_json_real(c->max_time_s));
-	report_json_set(o, "budget_s", report_json_real(c->budget_s));
-	report_json_set(o, "ws_bytes", report_json_uint(c->ws));
-	report_json_set(o, "max_iodepth", report_json_uint(c->max_iodepth));
-	report_json_set(o, "sustain_s", report_json_real(c->sustain_s));
-	report_json_set(o, "rw", json_string(c->write ? "write" : "read"));
-	report_json_set(root, "config", o);
-
-	o = json_object();
-	report_json_set(o, "path", report_json_str_or_null(r->target.path));
-	report_json_set(o, "type", json_string(r->target.type));
-	report_json_set(o, "direct", json_boolean(r->target.direct));
-	report_json_set(o, "engine", json_string(r->target.engine));
-	report_json_set(o, "bs", report_json_uint(r->target.bs));
-	report_json_set(o, "size_bytes",
-	    report_json_uint_or_null(r->target.size_bytes));
-	report_json_set(root, "target", o);
-
-	o = json_object();
-	report_json_set(o, "hostname", report_json_str_or_null(x->hostname));
-	report_json_set(o, "kernel", report_json_str_or_null(x->kernel));
-	report_json_set(o, "device", report_json_str_or_null(x->device));
-	report_json_set(o, "device_model",
-	    report_json_str_or_null(x->device_model));
-	report_json_set(o, "scheduler",
-	    report_json_str_or_null(x->scheduler));
-	report_json_set(o, "rotational", x->rotational < 0 ? json_null() :
-	    json_boolean(x->rotational));
-	report_json_set(o, "nr_requests",
-	    report_json_uint_or_null(x->nr_requests));
-	report_json_set(o, "read_ahead_kb", x->device[0] == '\0' ?
-	    json_null() : report_json_uint(x->read_ahead_kb));
-	report_json_set(o, "logical_block_bytes",
-	    report_json_uint_or_null(x->logical_block));
-	report_json_set(o, "physical_block_bytes",
-	    report_json_uint_or_null(x->physical_block));
-	report_json_set(o, "fstype", report_json_str_or_null(x->fstype));
-	report_json_set(o, "mount_options",
-	    report_json_str_or_null(x->mount_options));
-	report_json_set(root, "context", o);
-
-	o = json_object();
-	report_json_set(o, "host", report_json_str_or_null(r->labels.host));
-	report_json_set(o, "kind", report_json_str_or_null(r->labels.kind));
-	report_json_set(root, "labels", o);
-
-	if (r->scan != NULL)
-		report_json_set(root, "scan", report_json_scan(r->scan));
-	if (r->limits != NULL)
-		report_json_set(root, "limits", report_json_limits(r->limits));
-	if (r->repeat != NULL)
-		report_json_set(root, "repeat", report_json_repeat(r->repeat));
-	if (r->checks != NULL)
-		report_json_set(root, "expectations",
-		    report_check_json(r, r->checks));
-	return (root);
+	if (k->shown != NULL && !k->shown(obj))
+		return (k->type == REPORT_SCHEMA_ARRAY ? json_array() :
+		    json_null());
+	if (k->get != NULL)
+		return (k->get(obj));
+	return (report_json_types[k->type](k, obj));
 }
 
 /* JSON to a stream (one document and a newline).  Returns 0 or -1. */
@@ -401,7 +193,8 @@ report_json_dump(const struct report *r, FILE *f)
 	json_t	*root;
 	int	 rc;
 
-	root = report_json_build(r);
+	root = json_object();
+	report_json_keys(&report_schema_root, r, root);
 	rc = json_dumpf(root, f, REPORT_JSON_FLAGS);
 	json_decref(root);
 	if (rc != 0 || fputc('\n', f) == EOF || fflush(f) != 0 || ferror(f))

@@ -97,20 +97,22 @@ struct report_labels {
 
 struct check_list;
 
+struct report_target {			/* what was measured */
+	char		*path;
+	char		 type[16];	/* file, blockdev, sim */
+	int		 direct;
+	char		 engine[16];
+	uint32_t	 bs;
+	uint64_t	 size_bytes;
+};
+
 struct report {
 	char			 tool_version[32];
 	int			 interrupted;
 	char			 started_utc[32];	/* ISO 8601, Z */
 	char			 finished_utc[32];
 	struct report_config	 config;
-	struct {
-		char		*path;
-		char		 type[16];	/* file, blockdev, sim */
-		int		 direct;
-		char		 engine[16];
-		uint32_t	 bs;
-		uint64_t	 size_bytes;
-	}			 target;
+	struct report_target	 target;
 	struct report_context	 context;
 	struct report_labels	 labels;
 	struct check_list	*checks;	/* NULL: no expectations */

@@ -79,7 +79,9 @@ test_bad_files(void **state)
 		    " 3}}", "tool.version: expected a string, not an integer" },
 		{ T_HEAD "}", "" },
 		{ T_HEAD ", \"interrupted\": \"no\"}", "duplicate" },
-		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"points\": {}}}",
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [], "
+		    "\"backing\": {\"lat_us_p50\": null, \"lat_us_p99\": null}, "
+		    "\"points\": {}}}",
 		    "scan.points: expected an array, not an object" },
 		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [], "
 		    "\"backing\": {\"lat_us_p50\": null, \"lat_us_p99\": null}, "
@@ -102,6 +104,30 @@ test_bad_files(void **state)
 		    "context.rotational: expected true or false" },
 		{ T_HEAD ", \"config\": {\"rw\": \"sideways\"}}",
 		    "config.rw: \"sideways\" is not read or write" },
+		{ T_HEAD ", \"limits\": {\"iops_ceiling\": 1, "
+		    "\"iops_knee_iodepth\": 1, "
+		    "\"bandwidth_ceiling_bytes_per_s\": 1, "
+		    "\"io_accounting_bytes\": null, \"iops_limit\": \"fast\"}}",
+		    "limits.iops_limit: \"fast\" is not unknown, cap, "
+		    "unsaturated, cpu or queue" },
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, "
+		    "\"tiers\": [{}, {}, {}, {}, {}]}}",
+		    "scan.tiers: more than 4 elements" },
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [7]}}",
+		    "scan.tiers[0]: expected an object, not an integer" },
+		{ T_HEAD ", \"config\": {\"seed\": \"12x\"}}",
+		    "config.seed: \"12x\" is not a whole number" },
+		{ T_HEAD ", \"config\": {\"seed\": -1}}",
+		    "config.seed: -1 is out of range" },
+		{ "{\"schema_version\": 1, \"tool\": {\"name\": \"tierprobe\", "
+		    "\"version\": \"1\"}, \"interrupted\": false, \"target\": "
+		    "{\"path\": \"x\", \"type\": \"a-type-that-is-too-long\"}}",
+		    "target.type: longer than 15 bytes" },
+		{ "{\"schema_version\": 1, \"tool\": {\"name\": \"tierprobe\", "
+		    "\"version\": \"1\"}, \"interrupted\": false, \"target\": "
+		    "{\"path\": \"x\", \"type\": \"file\", \"direct\": true, "
+		    "\"engine\": \"psync\", \"bs\": 4294967296}}",
+		    "target.bs: 4294967296 is out of range" },
 	};
 	struct report	 r;
 	char		*dir, path[512], *cause;

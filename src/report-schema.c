@@ -1,0 +1,923 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Every key of a JSON report, once: the writer, the reader and the test of
+ * man/tierprobe-report.5 walk these tables.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "report-schema.h"
+#include "report.h"
+#include "xmalloc.h"
+
+/*
+ * One table per JSON object, one row per key in output order (the order
+ * report-json.c writes them).  A row says where its value lives: offset
+ * and size of a member of the struct the table describes.  Objects nest
+ * as sub-tables: an embedded struct (offset of it), a struct behind a
+ * pointer (REPORT_SCHEMA_POINTER: absent when NULL, allocated when read),
+ * or an INLINE struct whose keys sit in the parent's object.  Arrays hold
+ * structs of a sub-table, either in place (max elements) or behind a
+ * pointer, with a size_t count beside them.  Odd values take a get/set
+ * pair instead of an offset.
+ *
+ * Unknown figures are written null by type (NAN, 0 for UINT_NULL, ""),
+ * or when shown() says the value is not known; a section not run is
+ * absent.  The reader refuses a file without a REQUIRED key or with a key
+ * of the wrong type (one line naming file and key), gives an absent or
+ * null key its unknown value (REAL NAN, UINT 0, BOOL dflt, "" strings),
+ * reads an absent embedded object as all unknown, and leaves an absent
+ * POINTER or shown() object out.  A table's loaded() then derives what
+ * older files lack.
+ *
+ * To add a section (targets[], sync, writes, fleet): put its result in a
+ * struct reachable from struct report (and free it in report_free); write
+ * a key array and a struct report_schema for each new object, reusing
+ * the tables that fit (targets[] elements take report_schema_scan and
+ * report_schema_limits as they are); add one row to the parent table,
+ * OBJECT | POINTER so that a section not run stays absent; document every
+ * key in tierprobe-report.5 and make the full report of
+ * tests/test_report_schema.c contain the section: the test fails naming
+ * any key the page misses or the round trip loses.  A table reached from
+ * several places is documented once, under the path of its first use
+ * (or in its own man_section).  A new per-tier key is one row in
+ * report_schema_tier_keys.  A section whose shape no table can say is one
+ * OBJECT | POINTER row with a get/set pair and no sub (its keys are then
+ * the pair's to document and test).  New keys keep schema_version;
+ * changing the meaning of one raises it.
+ */
+
+#define AT(type, member) \
+	.offset = offsetof(type, member), \
+	.size = sizeof(((type *)0)->member)
+#define TABLE(name, type, keys, section, loaded) \
+	{ name, sizeof(type), keys, sizeof keys / sizeof keys[0], section, \
+	    loaded }
+
+static json_t *
+report_schema_version_get(const void *r)
+{
+	(void)r;
+	return (json_integer(REPORT_SCHEMA_VERSION));
+}
+
+/* Checked by report_load before the walk. */
+static int
+report_schema_version_set(const json_t *v, void *r, const char *key,
+    char **cause)
+{
+	(void)v;
+	(void)r;
+	(void)key;
+	(void)cause;
+	return (0);
+}
+
+static json_t *
+report_schema_name_get(const void *r)
+{
+	(void)r;
+	return (json_string("tierprobe"));
+}
+
+static int
+report_schema_name_set(const json_t *v, void *r, const char *key,
+    char **cause)
+{
+	(void)r;
+	if (json_is_string(v))
+		return (0);
+	xasprintf(cause, "%s: expected a string, not %s", key,
+	    report_schema_json_type(v));
+	return (-1);
+}
+
+/* Seeds beyond json_int_t are written as a decimal string. */
+static json_t *
+report_schema_seed_get(const void *config)
+{
+	const struct report_config	*c = config;
+	char				 s[32];
+
+	if (c->seed <= INT64_MAX)
+		return (json_integer((json_int_t)c->seed));
+	snprintf(s, sizeof s, "%" PRIu64, c->seed);
+	return (json_string(s));
+}
+
+static int
+report_schema_seed_set(const json_t *v, void *config, const char *key,
+    char **cause)
+{
+	struct report_config	*c = config;
+	const char		*s;
+	char			*end;
+
+	if (json_is_null(v))
+		return (0);
+	if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		c->seed = (uint64_t)json_integer_value(v);
+		return (0);
+	}
+	if (json_is_integer(v)) {
+		xasprintf(cause, "%s: %" JSON_INTEGER_FORMAT " is out of range",
+		    key, json_integer_value(v));
+		return (-1);
+	}
+	if (!json_is_string(v)) {
+		xasprintf(cause, "%s: expected a whole number, not %s", key,
+		    report_schema_json_type(v));
+		return (-1);
+	}
+	s = json_string_value(v);
+	errno = 0;
+	c->seed = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0) {
+		xasprintf(cause, "%s: \"%s\" is not a whole number", key, s);
+		return (-1);
+	}
+	return (0);
+}
+
+/* A histogram: [lower bound in ns, count] per bucket that is not empty. */
+static json_t *
+report_schema_hist_get(const void *hist)
+{
+	const struct hist	*h = hist;
+	json_t			*a, *pair;
+	size_t			 i;
+
+	a = json_array();
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		if (h->bucket[i] == 0)
+			continue;
+		pair = json_array();
+		json_array_append_new(pair, json_integer(
+		    (json_int_t)hist_bucket_low(i)));
+		json_array_append_new(pair, json_integer(
+		    (json_int_t)h->bucket[i]));
+		json_array_append_new(a, pair);
+	}
+	return (a);
+}
+
+static int
+report_schema_hist_set(const json_t *a, void *hist, const char *key,
+    char **cause)
+{
+	struct hist	*h = hist;
+	json_t		*pair, *lo, *cnt;
+	size_t		 i;
+
+	if (!json_is_array(a)) {
+		xasprintf(cause, "%s: expected an array, not %s", key,
+		    report_schema_json_type(a));
+		return (-1);
+	}
+	json_array_foreach(a, i, pair) {
+		lo = json_array_get(pair, 0);
+		cnt = json_array_get(pair, 1);
+		if (!json_is_array(pair) || json_array_size(pair) != 2 ||
+		    !json_is_integer(lo) || !json_is_integer(cnt) ||
+		    json_integer_value(lo) < 0 ||
+		    json_integer_value(cnt) < 0) {
+			xasprintf(cause, "%s[%zu]: expected [lower bound in "
+			    "ns, count] as whole numbers", key, i);
+			return (-1);
+		}
+		h->bucket[hist_index((uint64_t)json_integer_value(lo))] +=
+		    (uint64_t)json_integer_value(cnt);
+		h->count += (uint64_t)json_integer_value(cnt);
+	}
+	return (0);
+}
+
+/* Without hist_sum_ns, the sum is estimated from the buckets. */
+static void
+report_schema_hist_loaded(void *hist)
+{
+	struct hist	*h = hist;
+	size_t		 i;
+
+	if (!isnan(h->sum_ns))
+		return;
+	h->sum_ns = 0;
+	for (i = 0; i < HIST_BUCKETS; i++)
+		h->sum_ns += hist_bucket_value(i) * (double)h->bucket[i];
+}
+
+static const char *
+report_schema_rw(int write)
+{
+	static const char *const words[] = { "read", "write" };
+
+	return (write >= 0 && write < 2 ? words[write] : NULL);
+}
+
+static const char *
+report_schema_randrw(int write)
+{
+	static const char *const words[] = { "randread", "randwrite" };
+
+	return (write >= 0 && write < 2 ? words[write] : NULL);
+}
+
+static const char *
+report_schema_iops_limit(int l)
+{
+	if (l < 0 || l > CEILINGS_IOPS_QUEUE)
+		return (NULL);
+	return (ceilings_iops_limit_name(l));
+}
+
+static const char *
+report_schema_bw_limit(int l)
+{
+	if (l < 0 || l > CEILINGS_BW_UNSATURATED)
+		return (NULL);
+	return (ceilings_bw_limit_name(l));
+}
+
+static int
+report_schema_device_known(const void *context)
+{
+	const struct report_context	*x = context;
+
+	return (x->device[0] != '\0');
+}
+
+static int
+report_schema_analysed(const void *tiers)
+{
+	const struct tiers_result	*tr = tiers;
+
+	return (tr->analysed);
+}
+
+/* Files without the flag: a result with any figure counts as analysed. */
+static void
+report_schema_tiers_loaded(void *tiers)
+{
+	struct tiers_result	*tr = tiers;
+
+	if (tr->analysed == -1)
+		tr->analysed = tr->ntiers > 0 || !isnan(tr->backing_p50_us);
+}
+
+static int
+report_schema_burst_detected(const void *burst)
+{
+	const struct burst	*b = burst;
+
+	return (b->detected);
+}
+
+static int
+report_schema_first_touch_measured(const void *limits)
+{
+	const struct limits_result	*l = limits;
+
+	return (l->first_touch.measured);
+}
+
+static void
+report_schema_first_touch_loaded(void *first_touch)
+{
+	struct first_touch	*ft = first_touch;
+
+	ft->measured = 1;
+}
+
+static void
+report_schema_limits_loaded(void *limits)
+{
+	struct limits_result	*l = limits;
+
+	l->timeline.cap = l->timeline.n;
+}
+
+static const struct report_schema_key report_schema_lat_keys[] = {
+	{ .name = "mean", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct lat_summary, mean),
+	  .unit = "us", .doc = "mean latency" },
+	{ .name = "p50", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct lat_summary, p50),
+	  .unit = "us", .doc = "median latency" },
+	{ .name = "p90", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct lat_summary, p90),
+	  .unit = "us", .doc = "90th percentile of the latency" },
+	{ .name = "p99", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct lat_summary, p99),
+	  .unit = "us", .doc = "99th percentile of the latency" },
+	{ .name = "p999", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct lat_summary, p999),
+	  .unit = "us", .doc = "99.9th percentile of the latency" },
+};
+static const struct report_schema report_schema_lat =
+    TABLE("lat_us", struct lat_summary, report_schema_lat_keys, NULL, NULL);
+
+static const struct report_schema_key report_schema_hist_keys[] = {
+	{ .name = "hist", .type = REPORT_SCHEMA_ARRAY,
+	  .get = report_schema_hist_get, .set = report_schema_hist_set,
+	  .unit = "ns", .doc = "[lower bound, count] of each non-empty "
+	  "log-linear bucket" },
+	{ .name = "hist_sum_ns", .type = REPORT_SCHEMA_REAL,
+	  AT(struct hist, sum_ns), .unit = "ns",
+	  .doc = "exact sum of the latencies" },
+	{ .name = "hist_min_ns", .type = REPORT_SCHEMA_UINT,
+	  AT(struct hist, min_ns), .unit = "ns", .doc = "least latency" },
+	{ .name = "hist_max_ns", .type = REPORT_SCHEMA_UINT,
+	  AT(struct hist, max_ns), .unit = "ns", .doc = "greatest latency" },
+	{ .name = "hist_overflow", .type = REPORT_SCHEMA_UINT,
+	  AT(struct hist, overflow), .unit = "I/Os",
+	  .doc = "latencies beyond the last bucket" },
+};
+static const struct report_schema report_schema_hist =
+    TABLE("hist", struct hist, report_schema_hist_keys, NULL,
+    report_schema_hist_loaded);
+
+static const struct report_schema_key report_schema_point_keys[] = {
+	{ .name = "ws_bytes", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct point, ws_bytes),
+	  .unit = "bytes", .doc = "working set: offsets in [0, ws_bytes)" },
+	{ .name = "bs", .type = REPORT_SCHEMA_UINT, AT(struct point, bs),
+	  .unit = "bytes", .doc = "I/O size" },
+	{ .name = "iodepth", .type = REPORT_SCHEMA_UINT,
+	  AT(struct point, iodepth), .unit = "I/Os",
+	  .doc = "I/Os kept in flight" },
+	{ .name = "rw", .type = REPORT_SCHEMA_WORD, AT(struct point, write),
+	  .word = report_schema_randrw, .doc = "randread or randwrite" },
+	{ .name = "ios", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct point, ios),
+	  .unit = "I/Os", .doc = "I/Os measured, after the warm-up" },
+	{ .name = "seconds", .type = REPORT_SCHEMA_REAL,
+	  AT(struct point, seconds), .unit = "s",
+	  .doc = "device time measured" },
+	{ .name = "warm_seconds", .type = REPORT_SCHEMA_REAL,
+	  AT(struct point, warm_seconds), .unit = "s",
+	  .doc = "device time spent warming up" },
+	{ .name = "iops", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct point, iops),
+	  .unit = "IOPS", .doc = "I/Os per second" },
+	{ .name = "bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct point, bytes_per_s), .unit = "bytes/s",
+	  .doc = "throughput" },
+	{ .name = "ci95_rel", .type = REPORT_SCHEMA_REAL,
+	  AT(struct point, ci95_rel), .unit = "ratio",
+	  .doc = "95% CI half-width of the mean latency over the mean" },
+	{ .name = "cpu_util", .type = REPORT_SCHEMA_REAL,
+	  AT(struct point, cpu_util), .unit = "cores",
+	  .doc = "tierprobe's CPU time over wall time" },
+	{ .name = "lat_us", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct point, lat_us),
+	  .sub = &report_schema_lat, .doc = "latency summary" },
+	{ .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_INLINE | REPORT_SCHEMA_POINTER,
+	  AT(struct point, hist), .sub = &report_schema_hist,
+	  .doc = "the latency histogram, when kept" },
+};
+static const struct report_schema report_schema_point =
+    TABLE("point", struct point, report_schema_point_keys, "Points", NULL);
+
+static const struct report_schema_key report_schema_tier_keys[] = {
+	{ .name = "capacity_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct tier, capacity_bytes),
+	  .unit = "bytes", .doc = "the cache's size" },
+	{ .name = "capacity_low_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct tier, capacity_low_bytes), .unit = "bytes",
+	  .doc = "low end of its 95% interval" },
+	{ .name = "capacity_high_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct tier, capacity_high_bytes), .unit = "bytes",
+	  .doc = "high end of its 95% interval" },
+	{ .name = "capacity_at_least", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct tier, at_least),
+	  .doc = "larger than the largest working set: a lower bound" },
+	{ .name = "lat_us_p50", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct tier, lat_us_p50),
+	  .unit = "us", .doc = "median latency of a read it serves" },
+	{ .name = "lat_us_p99", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct tier, lat_us_p99),
+	  .unit = "us", .doc = "99th percentile of that latency" },
+};
+static const struct report_schema report_schema_tier =
+    TABLE("tier", struct tier, report_schema_tier_keys, NULL, NULL);
+
+static const struct report_schema_key report_schema_backing_keys[] = {
+	{ .name = "lat_us_p50", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct tiers_result, backing_p50_us),
+	  .shown = report_schema_analysed, .unit = "us",
+	  .doc = "median latency of a read that misses every cache" },
+	{ .name = "lat_us_p99", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct tiers_result, backing_p99_us),
+	  .shown = report_schema_analysed, .unit = "us",
+	  .doc = "99th percentile of that latency" },
+};
+static const struct report_schema report_schema_backing =
+    TABLE("backing", struct tiers_result, report_schema_backing_keys, NULL,
+    NULL);
+
+static const struct report_schema_key report_schema_tiers_keys[] = {
+	{ .name = "analysed", .type = REPORT_SCHEMA_BOOL, .dflt = -1,
+	  AT(struct tiers_result, analysed),
+	  .doc = "whether the tiers could be established" },
+	{ .name = "tiers", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct tiers_result, tier),
+	  .count = offsetof(struct tiers_result, ntiers), .max = TIERS_MAX,
+	  .sub = &report_schema_tier, .shown = report_schema_analysed,
+	  .doc = "the caches in front of the backing store, fastest first" },
+	{ .name = "backing", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_REQUIRED, .sub = &report_schema_backing,
+	  .doc = "the store behind the caches" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct tiers_result, note),
+	  .doc = "what the analysis wants a reader to know" },
+};
+static const struct report_schema report_schema_tiers =
+    TABLE("tiers", struct tiers_result, report_schema_tiers_keys, NULL,
+    report_schema_tiers_loaded);
+
+static const struct report_schema_key report_schema_scan_keys[] = {
+	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct scan_result, interrupted),
+	  .doc = "the scan stopped early" },
+	{ .name = "device_time_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct scan_result, device_time_s), .unit = "s",
+	  .doc = "device time the scan spent, warm-ups included" },
+	{ .type = REPORT_SCHEMA_OBJECT, .flags = REPORT_SCHEMA_INLINE,
+	  AT(struct scan_result, tiers), .sub = &report_schema_tiers,
+	  .doc = "the analysis of the points" },
+	{ .name = "points", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct scan_result, points),
+	  .count = offsetof(struct scan_result, npoints),
+	  .sub = &report_schema_point, .doc = "the points, by growing ws" },
+};
+static const struct report_schema report_schema_scan =
+    TABLE("scan", struct scan_result, report_schema_scan_keys, NULL, NULL);
+
+static const struct report_schema_key report_schema_first_touch_keys[] = {
+	{ .name = "detected", .type = REPORT_SCHEMA_BOOL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct first_touch, detected),
+	  .doc = "first reads markedly slower than second ones" },
+	{ .name = "blocks", .type = REPORT_SCHEMA_UINT,
+	  AT(struct first_touch, blocks), .unit = "blocks",
+	  .doc = "blocks read twice" },
+	{ .name = "first_p50_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct first_touch, first_p50_us), .unit = "us",
+	  .doc = "median latency of first reads" },
+	{ .name = "first_mean_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct first_touch, first_mean_us), .unit = "us",
+	  .doc = "mean latency of first reads" },
+	{ .name = "second_p50_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct first_touch, second_p50_us), .unit = "us",
+	  .doc = "median latency of second reads" },
+	{ .name = "second_mean_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct first_touch, second_mean_us), .unit = "us",
+	  .doc = "mean latency of second reads" },
+	{ .name = "ratio", .type = REPORT_SCHEMA_REAL,
+	  AT(struct first_touch, ratio), .unit = "ratio",
+	  .doc = "first mean over second mean" },
+	{ .name = "slower_fraction", .type = REPORT_SCHEMA_REAL,
+	  AT(struct first_touch, slower_fraction), .unit = "ratio",
+	  .doc = "blocks whose first read was slower" },
+};
+static const struct report_schema report_schema_first_touch =
+    TABLE("first_touch", struct first_touch, report_schema_first_touch_keys,
+    NULL, report_schema_first_touch_loaded);
+
+static const struct report_schema_key report_schema_burst_keys[] = {
+	{ .name = "detected", .type = REPORT_SCHEMA_BOOL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct burst, detected),
+	  .doc = "a burst rate fell to a baseline" },
+	{ .name = "burst_iops", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct burst, burst_iops),
+	  .shown = report_schema_burst_detected, .unit = "IOPS",
+	  .doc = "rate before the drop" },
+	{ .name = "baseline_iops", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct burst, baseline_iops),
+	  .shown = report_schema_burst_detected, .unit = "IOPS",
+	  .doc = "rate after the drop" },
+	{ .name = "duration_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct burst, duration_s),
+	  .shown = report_schema_burst_detected, .unit = "s",
+	  .doc = "how long a full bucket lasts at the burst rate" },
+	{ .name = "credits_ios", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct burst, credits_ios),
+	  .shown = report_schema_burst_detected, .unit = "I/Os",
+	  .doc = "the bucket's size" },
+	{ .name = "observed_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, observed_s), .shown = report_schema_burst_detected,
+	  .unit = "s", .doc = "burst seen in the sustained run" },
+	{ .name = "drop_t_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, drop_t_s), .shown = report_schema_burst_detected,
+	  .unit = "s", .doc = "time of the drop in the sustained run" },
+	{ .name = "prior_credits_ios", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, prior_credits_ios),
+	  .shown = report_schema_burst_detected, .unit = "I/Os",
+	  .doc = "credits spent above the baseline before the run" },
+	{ .name = "exhausted", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct burst, exhausted),
+	  .doc = "the bucket was empty before the sustained run" },
+	{ .name = "variable", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct burst, variable),
+	  .doc = "the rate changed and recovered: no bucket" },
+};
+static const struct report_schema report_schema_burst =
+    TABLE("burst", struct burst, report_schema_burst_keys, NULL, NULL);
+
+static const struct report_schema_key report_schema_timeline_keys[] = {
+	{ .name = "t_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct timeline_sample, t_s),
+	  .unit = "s", .doc = "end of the interval, from the start" },
+	{ .name = "iops", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct timeline_sample, iops),
+	  .unit = "IOPS", .doc = "I/Os per second in the interval" },
+	{ .name = "bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct timeline_sample, bytes_per_s), .unit = "bytes/s",
+	  .doc = "throughput in the interval" },
+	{ .name = "lat_us_mean", .type = REPORT_SCHEMA_REAL,
+	  AT(struct timeline_sample, lat_us_mean), .unit = "us",
+	  .doc = "mean latency in the interval" },
+};
+static const struct report_schema report_schema_timeline =
+    TABLE("timeline", struct timeline_sample, report_schema_timeline_keys,
+    NULL, NULL);
+
+static const struct report_schema_key report_schema_limits_keys[] = {
+	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, interrupted),
+	  .doc = "the sweeps stopped early" },
+	{ .name = "ws_bytes", .type = REPORT_SCHEMA_UINT,
+	  AT(struct limits_result, ws_bytes), .unit = "bytes",
+	  .doc = "working set of the sweeps" },
+	{ .name = "iops_ceiling", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct limits_result, iops_ceiling), .unit = "IOPS",
+	  .doc = "most I/Os per second the volume sustains" },
+	{ .name = "iops_knee_iodepth", .type = REPORT_SCHEMA_UINT_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct limits_result, iops_knee_iodepth), .unit = "I/Os",
+	  .doc = "smallest queue depth reaching the ceiling" },
+	{ .name = "iops_max_seen", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, iops_max_seen), .unit = "IOPS",
+	  .doc = "highest IOPS of any point" },
+	{ .name = "cpu_bound", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, cpu_bound),
+	  .doc = "tierprobe's CPU, not the volume, limited the IOPS" },
+	{ .name = "bandwidth_ceiling_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct limits_result, bandwidth_ceiling_bytes_per_s),
+	  .unit = "bytes/s", .doc = "most bytes per second over the sizes" },
+	{ .name = "io_accounting_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct limits_result, io_accounting_bytes), .unit = "bytes",
+	  .doc = "I/O size in which the volume counts IOPS" },
+	{ .name = "iops_limit", .type = REPORT_SCHEMA_WORD,
+	  AT(struct limits_result, iops_limit),
+	  .word = report_schema_iops_limit, .doc = "what bounded the IOPS" },
+	{ .name = "iops_max_seen_iodepth", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct limits_result, iops_max_seen_iodepth), .unit = "I/Os",
+	  .doc = "depth of the highest IOPS" },
+	{ .name = "cpu_util", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, cpu_util), .unit = "cores",
+	  .doc = "tierprobe's CPU use on the plateau" },
+	{ .name = "little_ratio", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, little_ratio), .unit = "ratio",
+	  .doc = "IOPS times mean latency over depth" },
+	{ .name = "lat0_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, lat0_us), .unit = "us",
+	  .doc = "mean latency at the smallest depth" },
+	{ .name = "bs_iodepth", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct limits_result, bs_iodepth), .unit = "I/Os",
+	  .doc = "depth of the block-size sweep" },
+	{ .name = "bandwidth_max_seen_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, bandwidth_max_seen), .unit = "bytes/s",
+	  .doc = "highest bytes per second measured" },
+	{ .name = "bandwidth_limit", .type = REPORT_SCHEMA_WORD,
+	  AT(struct limits_result, bandwidth_limit),
+	  .word = report_schema_bw_limit,
+	  .doc = "what bounded the bandwidth" },
+	{ .name = "optimal_io_bytes", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, optimal_io_bytes), .unit = "bytes",
+	  .doc = "I/O size where both ceilings meet" },
+	{ .name = "sustain_iodepth", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct limits_result, sustain_iodepth), .unit = "I/Os",
+	  .doc = "depth of the sustained run" },
+	{ .name = "sustain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, sustain_s), .unit = "s",
+	  .doc = "length of the sustained run" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct limits_result, note),
+	  .doc = "what was skipped and why" },
+	{ .name = "first_touch", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct limits_result, first_touch),
+	  .sub = &report_schema_first_touch,
+	  .shown = report_schema_first_touch_measured,
+	  .doc = "first against second reads of the same blocks" },
+	{ .name = "burst", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct limits_result, burst),
+	  .sub = &report_schema_burst, .doc = "the burst bucket" },
+	{ .name = "qd_points", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct limits_result, qd_points),
+	  .count = offsetof(struct limits_result, nqd),
+	  .sub = &report_schema_point, .doc = "the queue-depth sweep" },
+	{ .name = "bs_points", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct limits_result, bs_points),
+	  .count = offsetof(struct limits_result, nbs),
+	  .sub = &report_schema_point, .doc = "the block-size sweep" },
+	{ .name = "timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct limits_result, timeline.v),
+	  .count = offsetof(struct limits_result, timeline.n),
+	  .sub = &report_schema_timeline,
+	  .doc = "the sustained run per interval" },
+};
+static const struct report_schema report_schema_limits =
+    TABLE("limits", struct limits_result, report_schema_limits_keys, NULL,
+    report_schema_limits_loaded);
+
+static const struct report_schema_key report_schema_stat_keys[] = {
+	{ .name = "name", .type = REPORT_SCHEMA_STRING,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_stat, name),
+	  .doc = "the key of the figure" },
+	{ .name = "n", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_stat, n),
+	  .unit = "runs", .doc = "runs that established it" },
+	{ .name = "mean", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_stat, mean),
+	  .doc = "mean over the runs, in the figure's unit" },
+	{ .name = "sd", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_stat, sd),
+	  .doc = "sample standard deviation" },
+	{ .name = "cv", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_stat, cv),
+	  .unit = "ratio", .doc = "coefficient of variation, sd/mean" },
+};
+static const struct report_schema report_schema_stat =
+    TABLE("figure", struct report_stat, report_schema_stat_keys, NULL,
+    NULL);
+
+static const struct report_schema_key report_schema_repeat_keys[] = {
+	{ .name = "runs", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_repeat, runs),
+	  .unit = "runs", .doc = "how many runs" },
+	{ .name = "figures", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_repeat, stat),
+	  .count = offsetof(struct report_repeat, nstats),
+	  .max = REPORT_STATS_MAX, .sub = &report_schema_stat,
+	  .doc = "one per headline figure" },
+};
+static const struct report_schema report_schema_repeat =
+    TABLE("repeat", struct report_repeat, report_schema_repeat_keys, NULL,
+    NULL);
+
+static const struct report_schema_key report_schema_tool_keys[] = {
+	{ .name = "name", .type = REPORT_SCHEMA_STRING,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_CONST,
+	  .get = report_schema_name_get, .set = report_schema_name_set,
+	  .doc = "always tierprobe" },
+	{ .name = "version", .type = REPORT_SCHEMA_STRING,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report, tool_version),
+	  .doc = "the version that wrote the report" },
+};
+static const struct report_schema report_schema_tool =
+    TABLE("tool", struct report, report_schema_tool_keys, NULL, NULL);
+
+static const struct report_schema_key report_schema_config_keys[] = {
+	{ .name = "command", .type = REPORT_SCHEMA_STRING,
+	  AT(struct report_config, command),
+	  .doc = "the sub-command: run, scan or limits" },
+	{ .name = "engine", .type = REPORT_SCHEMA_STRING,
+	  AT(struct report_config, engine),
+	  .doc = "the I/O engine asked for" },
+	{ .name = "direct", .type = REPORT_SCHEMA_BOOL, .dflt = 1,
+	  AT(struct report_config, direct),
+	  .doc = "O_DIRECT, false with --buffered" },
+	{ .name = "bs", .type = REPORT_SCHEMA_UINT,
+	  AT(struct report_config, bs), .unit = "bytes",
+	  .doc = "I/O size of the scan" },
+	{ .name = "iodepth", .type = REPORT_SCHEMA_UINT,
+	  AT(struct report_config, iodepth), .unit = "I/Os",
+	  .doc = "I/Os in flight of the scan" },
+	{ .name = "seed", .type = REPORT_SCHEMA_UINT,
+	  .get = report_schema_seed_get, .set = report_schema_seed_set,
+	  .doc = "the random seed; from 2^63 a decimal string" },
+	{ .name = "min_ws_bytes", .type = REPORT_SCHEMA_UINT,
+	  AT(struct report_config, min_ws), .unit = "bytes",
+	  .doc = "smallest working set scanned" },
+	{ .name = "max_ws_bytes", .type = REPORT_SCHEMA_UINT,
+	  AT(struct report_config, max_ws), .unit = "bytes",
+	  .doc = "largest working set scanned" },
+	{ .name = "step_bytes", .type = REPORT_SCHEMA_UINT,
+	  AT(struct report_config, step), .unit = "bytes",
+	  .doc = "step of a linear grid, or 0" },
+	{ .name = "points", .type = REPORT_SCHEMA_UINT,
+	  AT(struct report_config, points), .unit = "points",
+	  .doc = "points of a logarithmic grid" },
+	{ .name = "precision", .type = REPORT_SCHEMA_REAL,
+	  AT(struct report_config, precision), .unit = "ratio",
+	  .doc = "95% CI half-width each point aimed for" },
+	{ .name = "max_time_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct report_config, max_time_s), .unit = "s",
+	  .doc = "most device time per point" },
+	{ .name = "budget_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct report_config, budget_s), .unit = "s",
+	  .doc = "most device time of the scan, 0 for no limit" },
+	{ .name = "ws_bytes", .type = REPORT_SCHEMA_UINT,
+	  AT(struct report_config, ws), .unit = "bytes",
+	  .doc = "working set of the limits sweeps, 0 for automatic" },
+	{ .name = "max_iodepth", .type = REPORT_SCHEMA_UINT,
+	  AT(struct report_config, max_iodepth), .unit = "I/Os",
+	  .doc = "deepest queue tried" },
+	{ .name = "sustain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct report_config, sustain_s), .unit = "s",
+	  .doc = "length of the sustained run asked for" },
+	{ .name = "rw", .type = REPORT_SCHEMA_WORD,
+	  AT(struct report_config, write), .word = report_schema_rw,
+	  .doc = "read or write" },
+};
+static const struct report_schema report_schema_config =
+    TABLE("config", struct report_config, report_schema_config_keys, NULL,
+    NULL);
+
+static const struct report_schema_key report_schema_target_keys[] = {
+	{ .name = "path", .type = REPORT_SCHEMA_STRING_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  .offset = offsetof(struct report_target, path), .size = 4096,
+	  .doc = "the file, block device or sim:NAME measured" },
+	{ .name = "type", .type = REPORT_SCHEMA_STRING,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_target, type),
+	  .doc = "file, blockdev or sim" },
+	{ .name = "direct", .type = REPORT_SCHEMA_BOOL, .dflt = 1,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_target, direct),
+	  .doc = "O_DIRECT as used" },
+	{ .name = "engine", .type = REPORT_SCHEMA_STRING,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_target, engine),
+	  .doc = "the I/O engine used" },
+	{ .name = "bs", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_target, bs),
+	  .unit = "bytes", .doc = "I/O size used" },
+	{ .name = "size_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct report_target, size_bytes), .unit = "bytes",
+	  .doc = "size of the file or device" },
+};
+static const struct report_schema report_schema_target =
+    TABLE("target", struct report_target, report_schema_target_keys, NULL,
+    NULL);
+
+static const struct report_schema_key report_schema_context_keys[] = {
+	{ .name = "hostname", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_context, hostname), .doc = "from uname(2)" },
+	{ .name = "kernel", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_context, kernel), .doc = "release, from uname(2)" },
+	{ .name = "device", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_context, device),
+	  .doc = "the block device under the target" },
+	{ .name = "device_model", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_context, device_model),
+	  .doc = "its model, from sysfs" },
+	{ .name = "scheduler", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_context, scheduler),
+	  .doc = "its I/O scheduler" },
+	{ .name = "rotational", .type = REPORT_SCHEMA_BOOL_NULL,
+	  AT(struct report_context, rotational),
+	  .doc = "the disk spins" },
+	{ .name = "nr_requests", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct report_context, nr_requests), .unit = "requests",
+	  .doc = "its queue's size" },
+	{ .name = "read_ahead_kb", .type = REPORT_SCHEMA_UINT,
+	  AT(struct report_context, read_ahead_kb),
+	  .shown = report_schema_device_known, .unit = "KiB",
+	  .doc = "its read-ahead" },
+	{ .name = "logical_block_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct report_context, logical_block), .unit = "bytes",
+	  .doc = "its logical block size" },
+	{ .name = "physical_block_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct report_context, physical_block), .unit = "bytes",
+	  .doc = "its physical block size" },
+	{ .name = "fstype", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_context, fstype),
+	  .doc = "the filesystem holding the target" },
+	{ .name = "mount_options", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_context, mount_options),
+	  .doc = "its mount options" },
+};
+static const struct report_schema report_schema_context =
+    TABLE("context", struct report_context, report_schema_context_keys,
+    NULL, NULL);
+
+static const struct report_schema_key report_schema_labels_keys[] = {
+	{ .name = "host", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_labels, host),
+	  .doc = "the host name fleets show (--host)" },
+	{ .name = "kind", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_labels, kind),
+	  .doc = "the kind fleets compare it with (--kind)" },
+};
+static const struct report_schema report_schema_labels =
+    TABLE("labels", struct report_labels, report_schema_labels_keys, NULL,
+    NULL);
+
+/* The expectations, judged against the whole report as it is written. */
+static json_t *
+report_schema_expectations_get(const void *r)
+{
+	const struct report	*rep = r;
+
+	return (report_check_json(rep, rep->checks));
+}
+
+static int
+report_schema_expectations_set(const json_t *v, void *r, const char *key,
+    char **cause)
+{
+	struct report	*rep = r;
+	char		*why;
+
+	check_list_free(rep->checks);
+	if (report_check_load(v, &rep->checks, &why) == 0)
+		return (0);
+	xasprintf(cause, "%s: %s", key, why);
+	free(why);
+	return (-1);
+}
+
+static const struct report_schema_key report_schema_root_keys[] = {
+	{ .name = "schema_version", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_CONST,
+	  .get = report_schema_version_get, .set = report_schema_version_set,
+	  .doc = "1 for this format" },
+	{ .name = "tool", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_REQUIRED, .sub = &report_schema_tool,
+	  .doc = "what wrote the report" },
+	{ .name = "command", .type = REPORT_SCHEMA_STRING,
+	  .flags = REPORT_SCHEMA_ALIAS, AT(struct report, config.command),
+	  .doc = "the sub-command, as config.command" },
+	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report, interrupted),
+	  .doc = "the run was stopped early" },
+	{ .name = "started_utc", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report, started_utc), .doc = "ISO 8601 time, UTC" },
+	{ .name = "finished_utc", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report, finished_utc), .doc = "ISO 8601 time, UTC" },
+	{ .name = "config", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct report, config), .sub = &report_schema_config,
+	  .doc = "the settings of the run" },
+	{ .name = "target", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report, target),
+	  .sub = &report_schema_target, .doc = "what was measured" },
+	{ .name = "context", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct report, context), .sub = &report_schema_context,
+	  .doc = "where it ran" },
+	{ .name = "labels", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct report, labels), .sub = &report_schema_labels,
+	  .doc = "names given for fleets" },
+	{ .name = "scan", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, scan),
+	  .sub = &report_schema_scan, .doc = "the working-set sweep" },
+	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, limits),
+	  .sub = &report_schema_limits, .doc = "ceilings and burst buckets" },
+	{ .name = "repeat", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, repeat),
+	  .sub = &report_schema_repeat, .doc = "spread over repeated runs" },
+	{ .name = "expectations", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, checks),
+	  .get = report_schema_expectations_get,
+	  .set = report_schema_expectations_set,
+	  .doc = "acceptance checks and their verdicts" },
+};
+const struct report_schema report_schema_root =
+    TABLE("report", struct report, report_schema_root_keys, NULL, NULL);
+
+/* A JSON value's type for messages. */
+const char *
+report_schema_json_type(const json_t *v)
+{
+	static const char *const names[] = {
+		[JSON_OBJECT] = "an object",
+		[JSON_ARRAY] = "an array",
+		[JSON_STRING] = "a string",
+		[JSON_INTEGER] = "an integer",
+		[JSON_REAL] = "a real number",
+		[JSON_TRUE] = "a boolean",
+		[JSON_FALSE] = "a boolean",
+		[JSON_NULL] = "null",
+	};
+
+	if (v == NULL || (size_t)json_typeof(v) >= sizeof names /
+	    sizeof names[0])
+		return ("something else");
+	return (names[json_typeof(v)]);
+}
