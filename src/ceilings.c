@@ -10,7 +10,9 @@
 #include "ceilings.h"
 #include "changepoint.h"
 #include "fit.h"
-#include "sampler.h"
+#include "point.h"
+#include "stats.h"
+#include "timeline.h"
 #include "xmalloc.h"
 
 /*
@@ -90,30 +92,6 @@ ceilings_cmp_x(const void *a, const void *b)
 	return ((pa->x > pb->x) - (pa->x < pb->x));
 }
 
-static int
-ceilings_cmp_double(const void *a, const void *b)
-{
-	const double	*pa = a, *pb = b;
-
-	return ((*pa > *pb) - (*pa < *pb));
-}
-
-/* Median of n values (copied, so v is untouched); NAN when n is 0. */
-static double
-ceilings_median(const double *v, size_t n)
-{
-	double	*c, m;
-
-	if (n == 0)
-		return (NAN);
-	c = xcalloc(n, sizeof *c);
-	memcpy(c, v, n * sizeof *c);
-	qsort(c, n, sizeof *c, ceilings_cmp_double);
-	m = (n % 2) ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-	free(c);
-	return (m);
-}
-
 /* Points as (x, iops, ...) sorted by x; x is depth or size.  Caller frees. */
 static struct ceilings_xy *
 ceilings_sorted(const struct point *pts, size_t n, int by_bs)
@@ -166,8 +144,8 @@ ceilings_host(const struct ceilings_xy *v, size_t from, size_t to,
 		if (isfinite(v[i].lat_us) && v[i].lat_us > 0)
 			lit[nl++] = v[i].iops * v[i].lat_us * 1e-6 / v[i].x;
 	}
-	out->cpu_util = ceilings_median(cpu, nc);
-	out->little_ratio = ceilings_median(lit, nl);
+	out->cpu_util = stats_median(cpu, nc);
+	out->little_ratio = stats_median(lit, nl);
 	free(cpu);
 	free(lit);
 }
@@ -236,7 +214,7 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 	plat = xcalloc(n, sizeof *plat);
 	for (i = first, np = 0; i < n; i++)
 		plat[np++] = v[i].iops;
-	median = ceilings_median(plat, np);
+	median = stats_median(plat, np);
 	free(plat);
 	ceilings_host(v, first, n, out);
 
@@ -321,7 +299,7 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	plat = xcalloc(n, sizeof *plat);
 	for (i = first, np = 0; i < n; i++)
 		plat[np++] = v[i].bw;
-	median = ceilings_median(plat, np);
+	median = stats_median(plat, np);
 	free(plat);
 	x = xcalloc(n, sizeof *x);
 	y = xcalloc(n, sizeof *y);
@@ -364,17 +342,17 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	for (j = n - 2; j-- > 1;) {
 		for (i = 0; i <= j; i++)
 			iops[i] = v[i].iops;
-		level = ceilings_median(iops, j + 1);
+		level = stats_median(iops, j + 1);
 		for (k = j + 1, np = 0; k < n; k++)
 			tail[np++] = v[k].bw;
-		tmed = ceilings_median(tail, np);
+		tmed = stats_median(tail, np);
 
 		/* Noise: the flat run before v[j], the tail after v[j+1]. */
 		for (i = 0, nd = 0; i < j; i++)
 			iops[nd++] = fabs(v[i].iops / level - 1);
 		for (k = j + 2; k < n; k++)
 			iops[nd++] = fabs(v[k].bw / tmed - 1);
-		tol = 3 * 1.4826 * ceilings_median(iops, nd);
+		tol = 3 * 1.4826 * stats_median(iops, nd);
 		tol = fmax(CEILINGS_ACCT_TOL_MIN, fmin(tol,
 		    CEILINGS_ACCT_TOL_MAX));
 
@@ -487,7 +465,7 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	}
 
 	/* Segments of constant mean; a deterministic series has no noise. */
-	med = ceilings_median(x, n);
+	med = stats_median(x, n);
 	var = changepoint_noise_var(x, n);
 	floor_var = 1e-4 * med * med + 1;
 	if (!(var >= floor_var))
@@ -612,8 +590,8 @@ ceilings_first_touch(const double *first, const double *second, size_t n,
 	}
 	out->first_mean_us = s1 / n;
 	out->second_mean_us = s2 / n;
-	out->first_p50_us = ceilings_median(first, n);
-	out->second_p50_us = ceilings_median(second, n);
+	out->first_p50_us = stats_median(first, n);
+	out->second_p50_us = stats_median(second, n);
 	if (out->second_mean_us > 0)
 		out->ratio = out->first_mean_us / out->second_mean_us;
 	out->slower_fraction = (double)slower / n;
@@ -623,20 +601,6 @@ ceilings_first_touch(const double *first, const double *second, size_t n,
 	out->detected = z >= CEILINGS_FT_Z &&
 	    out->ratio >= CEILINGS_FT_RATIO &&
 	    out->first_p50_us >= CEILINGS_FT_RATIO * out->second_p50_us;
-}
-
-/* Mean latency at iodepth under an IOPS ceiling, by Little's law. */
-double
-ceilings_lat_us_at(double ceiling, double lat0_us, unsigned iodepth)
-{
-	double	lat;
-
-	if (!isfinite(ceiling) || !(ceiling > 0))
-		return (NAN);
-	lat = 1e6 * iodepth / ceiling;
-	if (isfinite(lat0_us) && lat0_us > lat)
-		lat = lat0_us;
-	return (lat);
 }
 
 /* Name of an IOPS limit, for reports. */

@@ -146,13 +146,6 @@ int	ceilings_burst(const struct timeline_sample *, size_t,
 void	ceilings_first_touch(const double *, const double *, size_t,
 	    struct first_touch *);
 
-/*
- * Mean latency (us) at iodepth under an IOPS ceiling, by Little's law:
- * iodepth / ceiling, but not below lat0_us (NAN: unknown).  NAN when the
- * ceiling is.  For reports: "at iodepth 32, latency ~ 10.7 ms".
- */
-double	ceilings_lat_us_at(double, double, unsigned);
-
 /* Names for reports: "cap", "unsaturated", "cpu", ... */
 const char *ceilings_iops_limit_name(enum ceilings_iops_limit);
 const char *ceilings_bw_limit_name(enum ceilings_bw_limit);

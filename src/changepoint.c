@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "changepoint.h"
+#include "stats.h"
 #include "xmalloc.h"
 
 /*
@@ -132,24 +133,6 @@ changepoint_penalty(size_t n, double var)
 	return (2 * var * log(n > 2 ? (double)n : 2));
 }
 
-static int
-changepoint_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-/* Median of v[0..n), n > 0; sorts v. */
-static double
-changepoint_median(double *v, size_t n)
-{
-	qsort(v, n, sizeof *v, changepoint_cmp_double);
-	if (n % 2 == 1)
-		return (v[n / 2]);
-	return ((v[n / 2 - 1] + v[n / 2]) / 2);
-}
-
 /*
  * Noise variance of x robust to its steps: successive differences of
  * independent noise have sd sigma * sqrt(2), and their median absolute
@@ -166,10 +149,10 @@ changepoint_noise_var(const double *x, size_t n)
 	d = xcalloc(n - 1, sizeof *d);
 	for (i = 0; i + 1 < n; i++)
 		d[i] = x[i + 1] - x[i];
-	med = changepoint_median(d, n - 1);
+	med = stats_median(d, n - 1);
 	for (i = 0; i + 1 < n; i++)
 		d[i] = fabs(d[i] - med);
-	sigma = changepoint_median(d, n - 1) / (0.6745 * sqrt(2));
+	sigma = stats_median(d, n - 1) / (0.6745 * sqrt(2));
 	free(d);
 	return (sigma * sigma);
 }

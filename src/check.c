@@ -2,17 +2,16 @@
 /*
  * Acceptance checks.  An expectation is FIGURE OP VALUE: FIGURE an alias
  * of figures.c, OP one of >= <= > < == != (== and != for whole counts
- * only), VALUE in the figure's unit.  A figure the run could not establish
- * makes the expectation unknown, never met; a figure known only as a lower
- * bound is met or missed only when every value above the bound agrees.
+ * only), VALUE in the figure's unit.  Parsing and the list of a run's
+ * expectations; report-check.c judges them against a report.
  */
 #include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "tiers.h"
 #include "units.h"
 #include "xmalloc.h"
 
@@ -81,18 +80,18 @@ check_parse_value(const char *text, const struct figures_def *d,
 	int		 rc = 0;
 
 	switch (d->unit) {
-	case REPORT_UNIT_BYTES:
-	case REPORT_UNIT_RATE:
+	case UNITS_BYTES:
+	case UNITS_RATE:
 		copy = xstrdup(s);
 		len = strlen(copy);
-		if (d->unit == REPORT_UNIT_RATE && len > 2 &&
+		if (d->unit == UNITS_RATE && len > 2 &&
 		    strcmp(copy + len - 2, "/s") == 0)
 			copy[len - 2] = '\0';
 		rc = units_parse_size(copy, &bytes, &why);
 		free(copy);
 		*out = (double)bytes;
 		break;
-	case REPORT_UNIT_LAT_US:
+	case UNITS_LAT_US:
 		len = strlen(s);
 		if (len == 0 || !isalpha((unsigned char)s[len - 1])) {
 			xasprintf(cause, "expectation \"%s\": %s is a latency: "
@@ -101,26 +100,26 @@ check_parse_value(const char *text, const struct figures_def *d,
 			return (-1);
 		}
 		/* FALLTHROUGH */
-	case REPORT_UNIT_SECONDS:
+	case UNITS_SECONDS:
 		rc = units_parse_time(s, out, &why);
-		if (d->unit == REPORT_UNIT_LAT_US)
+		if (d->unit == UNITS_LAT_US)
 			*out *= 1e6;
 		break;
-	case REPORT_UNIT_IOPS:
-	case REPORT_UNIT_COUNT:
-	case REPORT_UNIT_PLAIN:
-		if (check_parse_count(s, d->unit == REPORT_UNIT_PLAIN,
+	case UNITS_IOPS:
+	case UNITS_COUNT:
+	case UNITS_PLAIN:
+		if (check_parse_count(s, d->unit == UNITS_PLAIN,
 		    out) == 0)
 			return (0);
 		xasprintf(cause, "expectation \"%s\": \"%s\" is not %s for "
-		    "%s", text, s, d->unit == REPORT_UNIT_PLAIN ?
+		    "%s", text, s, d->unit == UNITS_PLAIN ?
 		    "a whole number" : "a number (digits, optionally with k "
 		    "or M for thousands or millions)", name);
 		return (-1);
 	}
 	if (rc != 0) {
 		xasprintf(cause, "expectation \"%s\": %s%s", text, why,
-		    d->unit == REPORT_UNIT_RATE ? " (optionally /s)" : "");
+		    d->unit == UNITS_RATE ? " (optionally /s)" : "");
 		free(why);
 		return (-1);
 	}
@@ -234,75 +233,4 @@ check_list_add(struct check_list *l, const char *text, const char *origin,
 	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
 	l->v[l->n++] = e;
 	return (0);
-}
-
-/* Whether a OP b. */
-static int
-check_holds(enum check_op op, double a, double b)
-{
-	switch (op) {
-	case CHECK_GE:
-		return (a >= b);
-	case CHECK_LE:
-		return (a <= b);
-	case CHECK_GT:
-		return (a > b);
-	case CHECK_LT:
-		return (a < b);
-	case CHECK_EQ:
-		return (a == b);
-	case CHECK_NE:
-		return (a != b);
-	}
-	return (0);
-}
-
-/* Judge expectation e against report r. */
-void
-check_evaluate(const struct check_expect *e, const struct report *r,
-    struct check_result *res)
-{
-	const struct figures_value	*fv = &res->fv;
-	int				 at_v, above;
-
-	memset(res, 0, sizeof *res);
-	figures_get(r, e->def, e->index, &res->fv);
-	if (!isfinite(fv->value)) {
-		res->verdict = CHECK_UNKNOWN;
-		snprintf(res->note, sizeof res->note, "%s", fv->why);
-		return;
-	}
-	at_v = check_holds(e->op, fv->value, e->threshold);
-	if (fv->at_least) {
-		/* The true value is anywhere from the bound up. */
-		above = check_holds(e->op, INFINITY, e->threshold);
-		res->verdict = at_v && above ? CHECK_MET : !at_v && !above ?
-		    CHECK_MISSED : CHECK_UNKNOWN;
-		if (res->verdict == CHECK_UNKNOWN)
-			snprintf(res->note, sizeof res->note, "only a lower "
-			    "bound is known: the cache is larger than the "
-			    "largest working set scanned");
-		return;
-	}
-	res->verdict = at_v ? CHECK_MET : CHECK_MISSED;
-	if (isfinite(fv->low) && isfinite(fv->high) &&
-	    e->threshold >= fv->low && e->threshold <= fv->high)
-		snprintf(res->note, sizeof res->note, "the threshold lies "
-		    "inside the interval: another run may judge otherwise");
-}
-
-/* Judge every expectation of l against r and count the verdicts. */
-int
-check_tally(const struct check_list *l, const struct report *r,
-    unsigned count[3])
-{
-	struct check_result	res;
-	size_t			i;
-
-	count[CHECK_MET] = count[CHECK_MISSED] = count[CHECK_UNKNOWN] = 0;
-	for (i = 0; l != NULL && i < l->n; i++) {
-		check_evaluate(&l->v[i], r, &res);
-		count[res.verdict]++;
-	}
-	return (count[CHECK_MISSED] == 0 && count[CHECK_UNKNOWN] == 0);
 }

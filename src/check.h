@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Acceptance checks: expectations such as "iops>=3000" or "p99<=2ms" over
- * the figures of a report (figures.h), parsed with their units and judged
- * met, missed or unknown.  Pure: no I/O.
+ * the figures of a report (figures.h), parsed with their units; report-
+ * check.c judges them met, missed or unknown.  Pure: no I/O.
  */
 #ifndef CHECK_H
 #define CHECK_H
@@ -66,18 +66,6 @@ void	check_list_free(struct check_list *);
 /* Parse text and append it with its origin; check_parse's convention. */
 int	check_list_add(struct check_list *, const char *, const char *,
 	    char **);
-
-/* Judge expectation e against report r into res. */
-void	check_evaluate(const struct check_expect *, const struct report *,
-	    struct check_result *);
-
-/*
- * Judge every expectation of l against r; count[] gets how many were met,
- * missed and unknown (indexed by enum check_verdict).  Returns 1 if all
- * were met, else 0.
- */
-int	check_tally(const struct check_list *, const struct report *,
-	    unsigned[3]);
 
 /* "met", "missed", "unknown". */
 const char *check_verdict_name(enum check_verdict);

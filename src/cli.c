@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "engine.h"
 #include "units.h"
 #include "xmalloc.h"
 
@@ -85,7 +84,8 @@ static const struct cli_option cli_options[] = {
 	  "partition table or holders (never a mounted one)" },
 	{ "repeat", 0, CLI_UINT, F(repeat), 1, 100, NULL, PROBE, 0, "N",
 	  "repeat the measurement N times; report mean, sd and CV" },
-	{ "fio-job", 0, CLI_STRING, F(fio_job), 0, 0, NULL, PROBE, 0, "FILE",
+	{ "fio-job", 0, CLI_STRING, F(fio_job), 0, 0, NULL,
+	  PROBE | C(CLI_REPORT), 0, "FILE",
 	  "write an equivalent fio job file for the points measured" },
 	{ "expect", 0, CLI_LIST, F(expect), 0, 0, NULL, EXPECTS | C(CLI_FLEET),
 	  0, "EXPR", "an expectation such as 'iops>=3000' or 'p99<=2ms' "
@@ -108,8 +108,9 @@ static const struct cli_option cli_options[] = {
 	  "the target's size)" },
 	{ "step", 0, CLI_SIZE, F(step), 4096, UINT64_MAX, NULL, SCANS, 0,
 	  "SIZE", "linear grid with this step instead of a log grid" },
-	{ "points", 0, CLI_UINT, F(points), 2, 1000, NULL, SCANS,
-	  CLI_SET_POINTS, "N", "points of the log grid (default 16)" },
+	{ "points", 0, CLI_UINT, F(points), 1, 1000, NULL, SCANS,
+	  CLI_SET_POINTS, "N", "points of the log grid (default 16; 1 needs "
+	  "--min-ws = --max-ws)" },
 	{ "precision", 0, CLI_PCT, F(precision), 0, 0, NULL, PROBE, 0, "PCT",
 	  "stop a point when the 95% CI of its mean latency is within PCT "
 	  "percent (default 2)" },
@@ -349,6 +350,11 @@ cli_check(struct cli_opts *o, char **cause)
 	if (o->min_ws > o->max_ws) {
 		xasprintf(cause, "--min-ws is larger than --max-ws: the scan "
 		    "needs min-ws <= max-ws");
+		return (-1);
+	}
+	if (o->points == 1 && o->min_ws != o->max_ws) {
+		xasprintf(cause, "--points 1 measures one working set: give "
+		    "--min-ws equal to --max-ws, or at least 2 points");
 		return (-1);
 	}
 	if (o->step > 0 && o->step > o->max_ws - o->min_ws &&

@@ -68,7 +68,7 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 	struct compare_cell	 cell[COMPARE_MAX];
 	const char		*rows[COMPARE_MAX * REPORT_STATS_MAX];
 	const char		*labels[COMPARE_MAX * REPORT_STATS_MAX];
-	enum report_unit	 units[COMPARE_MAX * REPORT_STATS_MAX];
+	enum units_kind	 units[COMPARE_MAX * REPORT_STATS_MAX];
 	struct report_table	 tab;
 	char			 align[16], cells[15][UNITS_BUFSZ + 16];
 	char			 v[UNITS_BUFSZ], sd[UNITS_BUFSZ];
@@ -155,14 +155,14 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 			if (!cell[k].present)
 				snprintf(cp, sizeof cells[0], "-");
 			else {
-				report_format_value(units[i], cell[k].value, v,
+				units_format_value(units[i], cell[k].value, v,
 				    sizeof v);
 				st = report_repeat_find(reps[k].repeat,
 				    rows[i]);
 				if (st != NULL && st->n >= 2 &&
 				    isfinite(st->sd))
 					snprintf(cp, sizeof cells[0],
-					    "%s +-%s", v, report_format_value(
+					    "%s +-%s", v, units_format_value(
 					    units[i], st->sd, sd, sizeof sd));
 				else
 					snprintf(cp, sizeof cells[0], "%s%s",

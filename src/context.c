@@ -204,7 +204,7 @@ context_fill(struct report_context *ctx, const char *path)
 		    u.release, u.machine);
 		context_copy(ctx->kernel, sizeof ctx->kernel, model);
 	}
-	if (path == NULL || strncmp(path, "sim:", 4) == 0)
+	if (path == NULL)
 		return;
 	if (stat(path, &st) != 0) {
 		/* Not created yet: the directory it will be in. */

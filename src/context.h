@@ -8,9 +8,9 @@
 #include "report.h"
 
 /*
- * Fill ctx for a target path (a file, a block device, or "sim:..." and
- * NULL for which only the host is known): best effort, "" and 0 where a
- * figure is unknown, rotational -1.
+ * Fill ctx for a target path (a file or a block device; NULL: only the
+ * host is known): best effort, "" and 0 where a figure is unknown,
+ * rotational -1.
  */
 void	context_fill(struct report_context *, const char *);
 /*

@@ -13,8 +13,8 @@ static const struct engine_ops *engine_table[] = {
 	&engine_sim_ops,
 };
 
-/* The engine called name, or NULL. */
-const struct engine_ops *
+/* The engine called name ("io_uring", "psync", "sim"), or NULL. */
+static const struct engine_ops *
 engine_find(const char *name)
 {
 	size_t	i;

@@ -52,9 +52,6 @@ struct engine_ops {
 	void		(*close)(struct engine *);
 };
 
-/* The engine called name ("io_uring", "psync", "sim"), or NULL. */
-const struct engine_ops *engine_find(const char *);
-
 /*
  * Open engine name on target with iodepth slots of max_bs bytes.  When
  * io_uring is unavailable (ENOSYS, EPERM) and fallback is set, falls back to

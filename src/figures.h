@@ -2,14 +2,14 @@
 /*
  * The figures of a report by name: one table maps each alias that
  * expectations and fleets use ("iops", "tier1.capacity") to the report
- * figure it stands for (JSON path, unit), and reads its value.
+ * figure it stands for (JSON path, unit); report_figure reads its value.
  */
 #ifndef FIGURES_H
 #define FIGURES_H
 
 #include <stddef.h>
 
-#include "report.h"
+#include "units.h"
 
 #define FIGURES_PATHSZ	64
 
@@ -24,25 +24,30 @@ struct figures_value {
 	char		why[128];
 };
 
+/* Where a figure's value comes from (report_figure reads it). */
+enum figures_source {
+	FIGURES_HEADLINE,	/* a figure of report_headlines */
+	FIGURES_TIERS,		/* how many caches the scan found */
+	FIGURES_CAPACITY,	/* a headline, with the tier's interval */
+	FIGURES_BURST,		/* 1 when a burst bucket showed, else 0 */
+};
+
 /*
  * A figure: alias "tierN.p50" (N from 1) stands for the JSON path
  * "scan.tiers[N].lat_us_p50" (N from 0).  better: +1 when higher is
  * better, -1 when lower is, 0 when neither; discrete: a whole count, which
- * == and != may compare; fleet: a figure of the fleet table.  get reads
- * it, NULL: report_headlines.
+ * == and != may compare; fleet: a figure of the fleet table.
  */
 struct figures_def {
 	const char	*alias;
 	const char	*path;
-	enum report_unit unit;
+	enum units_kind unit;
 	const char	*label;		/* for people */
 	const char	*section;	/* top-level key holding it */
 	int		 better;
 	int		 discrete;
 	int		 fleet;
-	void		(*get)(const struct report *,
-			    const struct figures_def *, unsigned,
-			    struct figures_value *);
+	enum figures_source source;
 };
 
 /* How many figures the table holds, and the i-th. */
@@ -58,10 +63,9 @@ const struct figures_def *figures_find(const char *, unsigned *);
 /* The aliases, comma-separated, for messages ("tiers, tierN.capacity"). */
 const char		*figures_names(void);
 
-/* The value of figure def (index as figures_find gave) in report r. */
-void			 figures_get(const struct report *,
-			    const struct figures_def *, unsigned,
-			    struct figures_value *);
+/* The JSON path of def for tier index (figures_find's), in buf. */
+char			*figures_path(const struct figures_def *, unsigned,
+			    char *, size_t);
 
 /* The label of def for people, N replaced ("tier 2 capacity"), in buf. */
 char			*figures_label(const struct figures_def *, unsigned,

@@ -69,8 +69,7 @@ fiojob_dump(const struct report *r, FILE *f)
 	size_t				 i;
 	int				 sim;
 
-	sim = path == NULL || strncmp(path, "sim:", 4) == 0 ||
-	    strcmp(r->target.type, "sim") == 0;
+	sim = path == NULL || strcmp(r->target.type, "sim") == 0;
 	fprintf(f, "; fio job file written by tierprobe %s from a %s report "
 	    "of %s\n", r->tool_version, r->config.command[0] ?
 	    r->config.command : "run", path != NULL ? path : "?");

@@ -175,7 +175,7 @@ fleet_add(struct fleet *fl, const char *file, const struct report *r,
 	fleet_caches(r, v.caches, sizeof v.caches);
 	v.has_limits = r->limits != NULL;
 	for (i = 0; i < fl->nfig; i++) {
-		figures_get(r, fl->fig[i], 0, &fv);
+		report_figure(r, fl->fig[i], 0, &fv);
 		v.value[i] = fv.value;
 		v.noise[i] = fv.repeated && fv.value != 0 ?
 		    (fv.high - fv.low) / 2 / fabs(fv.value) : NAN;
@@ -183,7 +183,7 @@ fleet_add(struct fleet *fl, const char *file, const struct report *r,
 	}
 	if (checks != NULL && checks->n > 0) {
 		v.checked = 1;
-		check_tally(checks, r, v.verdicts);
+		report_check_tally(checks, r, v.verdicts);
 	}
 
 	if ((old = fleet_same(fl, &v)) != NULL) {

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "figures.h"
+#include "report.h"
 
 #define FLEET_FIGURES	16
 #define FLEET_MIN_KIND	3	/* volumes of a kind to judge any */

@@ -16,7 +16,6 @@
 #include "progress.h"
 #include "rng.h"
 #include "sampler.h"
-#include "sim.h"
 #include "target.h"
 #include "xmalloc.h"
 
@@ -62,8 +61,6 @@
 #define LIMITS_FT_MIN_BLOCKS	64
 #define LIMITS_FT_BUDGET_S	20.0	/* first pass, at most */
 #define LIMITS_FLUSH_DEPTH	8
-#define LIMITS_SIM_BURSTS	3	/* sim: run this many bucket lengths */
-#define LIMITS_SIM_MAX_S	(6 * 3600.0)
 
 /* Append a note to r->note, "; "-separated (cut short if it is full). */
 static void
@@ -97,12 +94,14 @@ limits_result_init(struct limits_result *r)
 	ceilings_first_touch(NULL, NULL, 0, &r->first_touch);
 }
 
-/* Release what a result owns. */
+/* Release what a result owns; the struct stays.  NULL is a no-op. */
 void
 limits_result_free(struct limits_result *r)
 {
 	size_t	i;
 
+	if (r == NULL)
+		return;
 	for (i = 0; i < r->nqd; i++)
 		point_free(&r->qd_points[i]);
 	for (i = 0; i < r->nbs; i++)
@@ -115,43 +114,11 @@ limits_result_free(struct limits_result *r)
 	r->nqd = r->nbs = 0;
 }
 
-/*
- * Default length of the sustained run.  A real volume gets
- * LIMITS_SUSTAIN_S.  A simulated one runs in virtual time, which is cheap,
- * so it runs LIMITS_SIM_BURSTS times as long as its profile's bucket lasts
- * from full (at least LIMITS_SUSTAIN_S, at most LIMITS_SIM_MAX_S): long
- * enough to see any bucket empty and the baseline after it.  Only the
- * length comes from the profile; the analysis never sees it.
- */
-double
-limits_sustain_default(const struct target *t)
-{
-	struct sim_truth	tr;
-	double			s = LIMITS_SUSTAIN_S;
-
-	if (t->type != TARGET_SIM || t->sim == NULL)
-		return (s);
-	sim_truth(t->sim, 4096, &tr);
-	if (tr.burst_detected && isfinite(tr.burst_duration_s) &&
-	    LIMITS_SIM_BURSTS * tr.burst_duration_s > s)
-		s = LIMITS_SIM_BURSTS * tr.burst_duration_s;
-	return (s < LIMITS_SIM_MAX_S ? s : LIMITS_SIM_MAX_S);
-}
-
 /* Bytes of a file target the run touches. */
 uint64_t
 limits_need_bytes(const struct limits_spec *spec)
 {
 	return (spec->ws_bytes + (spec->first_touch ? LIMITS_FT_SPAN : 0));
-}
-
-/* The engine to open: a simulated volume has its own. */
-static const char *
-limits_engine(const struct target *t, const struct limits_spec *spec)
-{
-	if (t->type == TARGET_SIM)
-		return ("sim");
-	return (spec->engine != NULL ? spec->engine : "io_uring");
 }
 
 /* The sampler's settings for one sweep point. */
@@ -221,8 +188,7 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 	double			 g1, g2;
 	int			 rc;
 
-	rc = engine_open(&e, limits_engine(t, spec), t, spec->max_iodepth, bs,
-	    1);
+	rc = engine_open(&e, spec->engine, t, spec->max_iodepth, bs, 1);
 	if (rc != 0)
 		return (rc);
 	/* The psync fallback keeps one I/O in flight: sweep what it can. */
@@ -231,7 +197,7 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 		    "--max-iodepth: depth sweep cut short");
 	n = limits_depths(e.iodepth, depths, 32);
 	r->qd_points = xcalloc(n, sizeof *r->qd_points);
-	progress_phase("iodepth", n);
+	progress_phase("iodepth", n, PROGRESS_IODEPTH);
 	for (i = 0; i < n; i++) {
 		if (interrupt_requested()) {
 			rc = 1;
@@ -287,13 +253,13 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 	int			 rc;
 
 	n = limits_sizes(min_bs, top, sizes, 32);
-	rc = engine_open(&e, limits_engine(t, spec), t, depth, top, 1);
+	rc = engine_open(&e, spec->engine, t, depth, top, 1);
 	if (rc != 0)
 		return (rc);
 	depth = e.iodepth;
 	r->bs_iodepth = depth;
 	r->bs_points = xcalloc(n, sizeof *r->bs_points);
-	progress_phase("block size", n);
+	progress_phase("block size", n, PROGRESS_BS);
 	for (i = 0; i < n; i++) {
 		if (interrupt_requested()) {
 			rc = 1;
@@ -324,7 +290,7 @@ limits_sustain(struct target *t, struct rng *rng,
 	struct engine		 e;
 	int			 rc;
 
-	rc = engine_open(&e, limits_engine(t, spec), t, depth, bs, 1);
+	rc = engine_open(&e, spec->engine, t, depth, bs, 1);
 	if (rc != 0)
 		return (rc);
 	r->sustain_iodepth = e.iodepth;
@@ -334,7 +300,7 @@ limits_sustain(struct target *t, struct rng *rng,
 	ss.max_time_s = seconds;
 	ss.min_time_s = seconds;
 	ss.interval_s = 1;
-	progress_phase("sustained", 1);
+	progress_phase("sustained", 1, PROGRESS_NONE);
 	rc = limits_measure(&e, rng, &ss, 0, &r->sustain, &r->timeline);
 	progress_end();
 	engine_close(&e);
@@ -430,7 +396,7 @@ limits_ft_first(struct target *t, struct rng *rng,
 
 	memset(ft, 0, sizeof *ft);
 	ft->bs = bs;
-	if (!t->direct && t->type != TARGET_SIM) {
+	if (!t->direct) {
 		limits_note(r, "first touch skipped: needs O_DIRECT (the "
 		    "second read would hit the page cache)");
 		return (0);
@@ -456,8 +422,8 @@ limits_ft_first(struct target *t, struct rng *rng,
 		ft->off[i] = from + i * stride +
 		    rng_below(rng, stride / bs) * bs;
 	limits_shuffle(rng, ft->order, n);
-	got = limits_ft_pass(t, limits_engine(t, spec), ft->off, ft->order, n,
-	    bs, LIMITS_FT_BUDGET_S, ft->first);
+	got = limits_ft_pass(t, spec->engine, ft->off, ft->order, n, bs,
+	    LIMITS_FT_BUDGET_S, ft->first);
 	if (got < 0)
 		return ((int)got);
 	/* Keep the blocks read, in the order they were read. */
@@ -508,8 +474,8 @@ limits_ft_flush(struct target *t, const struct limits_spec *spec,
 	if (need == 0)
 		return (0);
 
-	rc = engine_open(&e, limits_engine(t, spec), t, LIMITS_FLUSH_DEPTH,
-	    LIMITS_MAX_BS, 1);
+	rc = engine_open(&e, spec->engine, t, LIMITS_FLUSH_DEPTH, LIMITS_MAX_BS,
+	    1);
 	if (rc != 0)
 		return (rc);
 	t0 = e.ops->now_ns(&e);
@@ -560,7 +526,7 @@ limits_ft_second(struct target *t, struct rng *rng,
 	if (ft->n == 0)
 		return (0);
 	limits_shuffle(rng, ft->order, ft->n);
-	got = limits_ft_pass(t, limits_engine(t, spec), ft->off, ft->order,
+	got = limits_ft_pass(t, spec->engine, ft->off, ft->order,
 	    ft->n, ft->bs, 0, ft->second);
 	if (got < 0)
 		return ((int)got);
@@ -672,7 +638,7 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	limits_result_init(r);
 	memset(&ft, 0, sizeof ft);
 	r->write = spec->write;
-	if (spec->write && t->type != TARGET_SIM && !t->writable)
+	if (spec->write && !t->writable)
 		return (-EPERM);
 	if (spec->max_iodepth == 0)
 		return (-EINVAL);
@@ -741,8 +707,7 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	if ((rc = limits_ft_second(t, rng, spec, &ft, r)) != 0)
 		goto out;
 
-	seconds = spec->sustain_s > 0 ? spec->sustain_s :
-	    limits_sustain_default(t);
+	seconds = spec->sustain_s > 0 ? spec->sustain_s : LIMITS_SUSTAIN_S;
 	rc = limits_sustain(t, rng, spec, bs, depth, seconds, r);
 	limits_analyse_burst(spec, r, &ft);
 

@@ -7,12 +7,13 @@
 #include <stdint.h>
 
 #include "ceilings.h"
-#include "sampler.h"
+#include "point.h"
+#include "timeline.h"
 
 struct rng;
 struct target;
 
-#define LIMITS_SUSTAIN_S	120.0	/* default sustained run, real time */
+#define LIMITS_SUSTAIN_S	120.0	/* default sustained run */
 #define LIMITS_MAX_BS		(1024 * 1024)	/* block-size sweep's top */
 #define LIMITS_FT_SPAN		(256ULL << 20)	/* first-touch region */
 
@@ -20,11 +21,12 @@ struct limits_spec {
 	uint64_t	ws_bytes;	/* beyond the caches; 0: whole target */
 	uint32_t	bs;		/* for the iodepth sweep, 4 KiB */
 	unsigned	max_iodepth;
-	double		sustain_s;	/* 0: limits_sustain_default() */
+	double		sustain_s;	/* 0: LIMITS_SUSTAIN_S */
 	int		write;
 	double		precision;	/* 0: 2% */
 	double		max_time_s;	/* per point; 0: 10 s */
-	const char	*engine;	/* engine name; one is opened per sweep */
+	const char	*engine;	/* engine name (plan.c chooses it); one
+					   is opened per sweep */
 	int		first_touch;	/* compare first and second reads */
 	uint64_t	first_touch_from; /* bytes below were read already this
 					   run (the scan's max ws), or 0 */
@@ -95,14 +97,9 @@ void	limits_result_init(struct limits_result *);
  */
 int	limits_run(struct target *, struct rng *, const struct limits_spec *,
 	    struct limits_result *);
+/* Release the points and timeline of a result; NULL is a no-op. */
 void	limits_result_free(struct limits_result *);
 
-/*
- * Default length of the sustained run on target: LIMITS_SUSTAIN_S on real
- * volumes; on a simulated one, long enough to see its bucket empty (see
- * limits.c).
- */
-double	limits_sustain_default(const struct target *);
 /*
  * Work a point did on the volume, for limits_spec.prior: its I/Os (those of
  * its warm-up estimated at the measured rate) and device time.

@@ -76,14 +76,3 @@ fatal(const char *fmt, ...)
 	va_end(ap);
 	exit(1);
 }
-
-void
-fatalx(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	log_vwrite(fmt, ap, 0);
-	va_end(ap);
-	exit(1);
-}

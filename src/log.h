@@ -10,6 +10,5 @@ void	log_info(const char *, ...) LOG_PRINTF(1, 2);
 void	log_warnx(const char *, ...) LOG_PRINTF(1, 2);
 void	log_warn(const char *, ...) LOG_PRINTF(1, 2);
 __attribute__((noreturn)) void fatal(const char *, ...) LOG_PRINTF(1, 2);
-__attribute__((noreturn)) void fatalx(const char *, ...) LOG_PRINTF(1, 2);
 
 #endif

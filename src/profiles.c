@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Simulated-volume profiles: lookup by name, INI parsing (inih) with
- * file:line:key messages, listing, and printing the truth of a profile.
+ * file:line:key messages, copies.  Printing one is report-profile.c's.
  */
 #include <sys/stat.h>
 
@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "profiles.h"
-#include "sim.h"
 #include "units.h"
 #include "xmalloc.h"
 
@@ -176,8 +175,9 @@ struct profiles_ctx {
 	int		 line;		/* of the line inih is parsing */
 	char		*cause;		/* first error */
 	struct profile	*p;
-	int		 key_line[PK_NKEYS][SIM_TIERS_MAX];	/* 0: unset */
-	int		 section_line[PROFILES_NSECTIONS][SIM_TIERS_MAX];
+	/* Where each key and section was set (per tier); 0: unset. */
+	int		 key_line[PK_NKEYS][PROFILES_TIERS_MAX];
+	int		 section_line[PROFILES_NSECTIONS][PROFILES_TIERS_MAX];
 };
 
 static char	*profiles_dir_env;
@@ -242,7 +242,8 @@ profiles_section_find(const char *name, enum profiles_section *sec,
 			return (-1);
 		errno = 0;
 		n = strtol(name + 5, &end, 10);
-		if (*end != '\0' || errno != 0 || n < 0 || n >= SIM_TIERS_MAX)
+		if (*end != '\0' || errno != 0 || n < 0 ||
+		    n >= PROFILES_TIERS_MAX)
 			return (-1);
 		*sec = PROFILES_TIER;
 		*tier = (unsigned)n;
@@ -274,7 +275,7 @@ profiles_section_line(struct profiles_ctx *ctx, char *line)
 		profiles_error(ctx, ctx->line, "unknown section [%s]: use "
 		    "[device], [tier.0] to [tier.%d], [backing], [limit], "
 		    "[instance], [burst] or [promise]", name,
-		    SIM_TIERS_MAX - 1);
+		    PROFILES_TIERS_MAX - 1);
 	} else if (ctx->section_line[sec][tier] == 0)
 		ctx->section_line[sec][tier] = ctx->line;
 	free(name);
@@ -505,11 +506,11 @@ profiles_check(struct profiles_ctx *ctx)
 		p->description = xstrdup("");
 
 	/* Tiers: tier.0 .. tier.n-1, each smaller than the next. */
-	for (n = 0; n < SIM_TIERS_MAX; n++) {
+	for (n = 0; n < PROFILES_TIERS_MAX; n++) {
 		if (ctx->section_line[PROFILES_TIER][n] == 0)
 			break;
 	}
-	for (i = n; i < SIM_TIERS_MAX; i++) {
+	for (i = n; i < PROFILES_TIERS_MAX; i++) {
 		if (ctx->section_line[PROFILES_TIER][i] != 0) {
 			profiles_error(ctx, ctx->section_line[PROFILES_TIER][i],
 			    "[tier.%u] without [tier.%u]: number tiers from "
@@ -692,8 +693,8 @@ profiles_cmp(const void *a, const void *b)
 	return (strcmp(*(char *const *)a, *(char *const *)b));
 }
 
-/* Names of the built-in profiles, sorted, first directory first. */
-static char **
+/* Names of the built-in profiles, sorted; see profiles.h. */
+char **
 profiles_names(size_t *np)
 {
 	const char *const	*dirs = profiles_dirs();
@@ -730,7 +731,8 @@ profiles_names(size_t *np)
 	return (v);
 }
 
-static void
+/* Free what profiles_names returned. */
+void
 profiles_names_free(char **v, size_t n)
 {
 	size_t	i;
@@ -820,233 +822,4 @@ profiles_free(struct profile *p)
 	free(p->path);
 	free(p->promise_source);
 	free(p);
-}
-
-/* Print the built-in profiles, one a line. */
-int
-profiles_list(FILE *out, char **cause)
-{
-	const char *const	*dirs;
-	struct profile		*p;
-	char			**v, *why, size[UNITS_BUFSZ];
-	size_t			 i, n;
-
-	v = profiles_names(&n);
-	if (n == 0) {
-		dirs = profiles_dirs();
-		xasprintf(cause, "no simulated volume profiles found in %s "
-		    "or %s", dirs[0], dirs[1]);
-		return (-1);
-	}
-	for (i = 0; i < n; i++) {
-		why = NULL;
-		if ((p = profiles_load(v[i], &why)) == NULL) {
-			fprintf(out, "%-22s (invalid: %s)\n", v[i], why);
-			free(why);
-			continue;
-		}
-		fprintf(out, "%-22s %9s  %s\n", v[i],
-		    units_format_size(p->size, size, sizeof size),
-		    p->description);
-		profiles_free(p);
-	}
-	profiles_names_free(v, n);
-	return (0);
-}
-
-static const char *
-profiles_iops(double v, char *buf, size_t len)
-{
-	if (isnan(v))
-		snprintf(buf, len, "none");
-	else if (v >= 100)
-		snprintf(buf, len, "%.0f IOPS", v);
-	else
-		snprintf(buf, len, "%.3g IOPS", v);
-	return (buf);
-}
-
-static const char *
-profiles_rate(double v, char *buf, size_t len)
-{
-	if (isnan(v))
-		snprintf(buf, len, "none");
-	else
-		units_format_rate(v, buf, len);
-	return (buf);
-}
-
-static void
-profiles_show_ceilings(const struct profile *p, FILE *out)
-{
-	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
-
-	fprintf(out, "\nCeilings\n");
-	if (p->limit_iops == 0 && p->limit_bandwidth == 0 &&
-	    p->instance_iops == 0 && p->instance_bandwidth == 0)
-		fprintf(out, "  none imposed: the backing store sets the "
-		    "pace\n");
-	if (p->limit_iops > 0)
-		fprintf(out, "  volume IOPS       %s%s\n",
-		    profiles_iops(p->limit_iops, a, sizeof a),
-		    p->burst_iops > 0 ? " (baseline)" : "");
-	if (p->limit_bandwidth > 0)
-		fprintf(out, "  volume bandwidth  %s%s\n",
-		    profiles_rate(p->limit_bandwidth, a, sizeof a),
-		    p->burst_bandwidth > 0 ? " (baseline)" : "");
-	if (p->instance_iops > 0)
-		fprintf(out, "  instance IOPS     %s\n",
-		    profiles_iops(p->instance_iops, a, sizeof a));
-	if (p->instance_bandwidth > 0)
-		fprintf(out, "  instance bandwidth %s\n",
-		    profiles_rate(p->instance_bandwidth, a, sizeof a));
-	if (p->io_accounting > 0)
-		fprintf(out, "  I/O accounting    %s: a larger I/O costs "
-		    "ceil(size / %s) IOPS tokens\n",
-		    units_format_size(p->io_accounting, a, sizeof a),
-		    units_format_size(p->io_accounting, b, sizeof b));
-	else if (p->limit_iops > 0 || p->instance_iops > 0)
-		fprintf(out, "  I/O accounting    none: every I/O costs one "
-		    "token\n");
-
-	if (p->burst_iops > 0 || p->burst_bandwidth > 0)
-		fprintf(out, "\nBurst bucket (starts full, earns at the "
-		    "baseline rate, each I/O spends its cost)\n");
-	if (p->burst_iops > 0)
-		fprintf(out, "  IOPS              %.0f burst, %.0f baseline, "
-		    "%.0f credits: %.0f s at full demand, %.0f s to refill\n",
-		    p->burst_iops, p->limit_iops, p->burst_credits,
-		    p->burst_credits / (p->burst_iops - p->limit_iops),
-		    p->burst_credits / p->limit_iops);
-	if (p->burst_bandwidth > 0)
-		fprintf(out, "  bandwidth         %s burst, %s baseline, "
-		    "%s of credits: %.0f s at full demand\n",
-		    profiles_rate(p->burst_bandwidth, a, sizeof a),
-		    profiles_rate(p->limit_bandwidth, b, sizeof b),
-		    units_format_size((uint64_t)p->burst_credit_bytes, c,
-		    sizeof c),
-		    p->burst_credit_bytes /
-		    (p->burst_bandwidth - p->limit_bandwidth));
-}
-
-static void
-profiles_show_truth(const struct sim_truth *t, FILE *out)
-{
-	char		a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
-	size_t		i;
-
-	fprintf(out, "\nWhat a perfect detector reports (%s I/O, "
-	    "full buckets unless said)\n",
-	    units_format_size(t->bs, a, sizeof a));
-	for (i = 0; i < t->ntiers; i++)
-		fprintf(out, "  scan.tiers[%zu]     capacity %s, p50 %s, "
-		    "p99 %s\n", i,
-		    units_format_size(t->tier[i].capacity_bytes, a, sizeof a),
-		    units_format_lat_us(t->tier[i].lat_us_p50, b, sizeof b),
-		    units_format_lat_us(t->tier[i].lat_us_p99, c, sizeof c));
-	if (t->ntiers == 0)
-		fprintf(out, "  scan.tiers        none\n");
-	fprintf(out, "  scan.backing      p50 %s, p99 %s\n",
-	    units_format_lat_us(t->backing_p50_us, a, sizeof a),
-	    units_format_lat_us(t->backing_p99_us, b, sizeof b));
-	fprintf(out, "  iops_ceiling      %s (%s), reached at iodepth %u\n",
-	    profiles_iops(t->iops_ceiling, a, sizeof a),
-	    sim_limiter_name(t->iops_limiter), t->knee_iodepth);
-	if (t->iops_sustained < t->iops_ceiling * (1 - 1e-9))
-		fprintf(out, "  sustained IOPS    %s (%s)\n",
-		    profiles_iops(t->iops_sustained, a, sizeof a),
-		    sim_limiter_name(t->iops_sustained_limiter));
-	fprintf(out, "  bandwidth_ceiling %s (%s, large I/O)\n",
-	    profiles_rate(t->bandwidth_ceiling, a, sizeof a),
-	    sim_limiter_name(t->bandwidth_limiter));
-	if (t->bandwidth_sustained < t->bandwidth_ceiling * (1 - 1e-9))
-		fprintf(out, "  sustained bandwidth %s (%s)\n",
-		    profiles_rate(t->bandwidth_sustained, a, sizeof a),
-		    sim_limiter_name(t->bandwidth_sustained_limiter));
-	if (t->io_accounting_bytes == 0 || (!t->io_accounting_observable &&
-	    !t->io_accounting_observable_sustained))
-		fprintf(out, "  io_accounting     not observable%s\n",
-		    t->io_accounting_bytes > 0 ? " (a bandwidth cap binds "
-		    "first)" : "");
-	else if (t->io_accounting_observable)
-		fprintf(out, "  io_accounting     %s\n",
-		    units_format_size(t->io_accounting_bytes, a, sizeof a));
-	else
-		fprintf(out, "  io_accounting     %s once the bucket is empty; "
-		    "not observable before (a bandwidth cap binds first)\n",
-		    units_format_size(t->io_accounting_bytes, a, sizeof a));
-	if (isfinite(t->optimal_io_bytes))
-		fprintf(out, "  optimal I/O size  %s (bandwidth / IOPS "
-		    "ceiling)\n", units_format_size(
-		    (uint64_t)(t->optimal_io_bytes + 0.5), a, sizeof a));
-	if (t->burst_detected)
-		fprintf(out, "  burst             %s then %s, lasts %.0f s, "
-		    "%.0f credits (I/Os), refills in %.0f s\n",
-		    profiles_iops(t->burst_iops, a, sizeof a),
-		    profiles_iops(t->baseline_iops, b, sizeof b),
-		    t->burst_duration_s, t->burst_credits_ios, t->refill_s);
-	else
-		fprintf(out, "  burst             none\n");
-	if (t->bw_burst_detected)
-		fprintf(out, "  bandwidth burst   %s then %s, lasts %.0f s "
-		    "with large I/O\n",
-		    profiles_rate(t->bandwidth_ceiling, a, sizeof a),
-		    profiles_rate(t->bandwidth_sustained, b, sizeof b),
-		    t->bw_burst_duration_s);
-	if (t->first_read_p50_us > 0)
-		fprintf(out, "  first touch       +%s on a block's first read "
-		    "(not a cache tier)\n",
-		    units_format_lat_us(t->first_read_p50_us, a, sizeof a));
-}
-
-/* Print the truth of profile name (or path). */
-int
-profiles_show(const char *name, FILE *out, char **cause)
-{
-	struct profile	*p;
-	struct sim_truth t;
-	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
-	unsigned	 i;
-
-	if ((p = profiles_load(name, cause)) == NULL)
-		return (-1);
-	sim_truth_profile(p, 4096, &t);
-
-	fprintf(out, "%s: %s\n", p->name, p->description);
-	fprintf(out, "  file              %s\n", p->path);
-	fprintf(out, "  size              %s, %s logical blocks, cache "
-	    "blocks of %s\n", units_format_size(p->size, a, sizeof a),
-	    units_format_size(p->block_size, b, sizeof b),
-	    units_format_size(p->cache_block, c, sizeof c));
-	if (p->transfer > 0)
-		fprintf(out, "  transfer          %s per I/O (+%s for 4 KiB)\n",
-		    profiles_rate(p->transfer, a, sizeof a),
-		    units_format_lat_us(4096 / p->transfer * 1e6, b,
-		    sizeof b));
-
-	fprintf(out, "\nCache tiers (inclusive LRU, lognormal latency)\n");
-	if (p->ntiers == 0)
-		fprintf(out, "  none: every read goes to the backing store\n");
-	for (i = 0; i < p->ntiers; i++)
-		fprintf(out, "  tier %u            %s, median %s, sigma %g\n",
-		    i, units_format_size(p->tier[i].capacity, a, sizeof a),
-		    units_format_lat_us(p->tier[i].latency_us, b, sizeof b),
-		    p->tier[i].sigma);
-	fprintf(out, "\nBacking store\n");
-	fprintf(out, "  latency           median %s, sigma %g, mean %s\n",
-	    units_format_lat_us(p->backing_latency_us, a, sizeof a),
-	    p->backing_sigma, units_format_lat_us(p->backing_latency_us *
-	    exp(p->backing_sigma * p->backing_sigma / 2), b, sizeof b));
-	fprintf(out, "  concurrency       %u I/O%s in service at once\n",
-	    p->concurrency, p->concurrency == 1 ? "" : "s");
-	if (p->first_read_us > 0)
-		fprintf(out, "  first read        +%s median, sigma %g "
-		    "(restored from a snapshot)\n",
-		    units_format_lat_us(p->first_read_us, a, sizeof a),
-		    p->first_read_sigma);
-
-	profiles_show_ceilings(p, out);
-	profiles_show_truth(&t, out);
-	profiles_free(p);
-	return (0);
 }

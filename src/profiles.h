@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Simulated-volume profiles: find a built-in one by name, parse and check
- * an INI file, list them and print the truth of one.
+ * Simulated-volume profiles, plain data: find a built-in one by name,
+ * parse and check an INI file, copy and free one.
  */
 #ifndef PROFILES_H
 #define PROFILES_H
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim.h"
+#define PROFILES_TIERS_MAX	4	/* [tier.N]: N below this */
 
 struct profile_tier {
 	uint64_t	capacity;	/* bytes, counting faster tiers */
@@ -31,7 +31,7 @@ struct profile {
 	double		 first_read_sigma;
 
 	unsigned	 ntiers;
-	struct profile_tier tier[SIM_TIERS_MAX];
+	struct profile_tier tier[PROFILES_TIERS_MAX];
 
 	double		 backing_latency_us;
 	double		 backing_sigma;
@@ -76,25 +76,12 @@ struct profile	*profiles_parse(FILE *, const char *, char **);
 struct profile	*profiles_copy(const struct profile *);
 void		 profiles_free(struct profile *);
 
-/* Print the built-in profiles, one a line.  Returns 0 or -1 with *cause. */
-int		 profiles_list(FILE *, char **);
-
 /*
- * Print the truth of profile name (or path): tiers, backing store,
- * ceilings, buckets and the figures a perfect detector would report.
- * Returns 0 or -1 with *cause.
+ * Names of the built-in profiles, sorted, each once (the first directory
+ * holding it wins).  Returns the array (free with profiles_names_free) and
+ * its length in *n; NULL when there are none.
  */
-int		 profiles_show(const char *, FILE *, char **);
-
-struct check_list;
-/*
- * Append to the list what a volume of profile name (or path) promises for
- * I/Os of bs bytes (0: 4 KiB): its IOPS and bandwidth ceilings and burst
- * baseline, less the tolerance of its [promise] section (10% assumed when
- * it has none); sets the list's profile and promise sentence.  Returns 0,
- * or -1 with *cause when the profile cannot be read (profiles-promise.c).
- */
-int		 profiles_promise_expect(const char *, uint32_t,
-		    struct check_list *, char **);
+char		**profiles_names(size_t *);
+void		  profiles_names_free(char **, size_t);
 
 #endif

@@ -10,8 +10,7 @@
 #include <unistd.h>
 
 #include "progress.h"
-#include "report.h"
-#include "sampler.h"
+#include "point.h"
 #include "units.h"
 
 #define PROGRESS_REDRAW_S	0.1	/* at most ten redraws a second */
@@ -22,6 +21,7 @@ static struct {
 	int		 quiet;
 	int		 live;		/* a live line is on screen */
 	char		 phase[32];
+	enum progress_vary vary;
 	size_t		 n;		/* points in the phase */
 	size_t		 i;		/* current point, 0-based */
 	size_t		 done;		/* points finished */
@@ -67,17 +67,23 @@ progress_what(const struct point *p, char *buf, size_t len)
 {
 	char	b[UNITS_BUFSZ];
 
-	if (strcmp(progress.phase, "iodepth") == 0)
-		snprintf(buf, len, "iodepth %u", p->iodepth);
-	else if (strcmp(progress.phase, "bs") == 0)
-		snprintf(buf, len, "bs %s", units_format_size(p->bs, b,
-		    sizeof b));
-	else if (strcmp(progress.phase, "scan") == 0)
+	switch (progress.vary) {
+	case PROGRESS_WS:
 		snprintf(buf, len, "ws %s", units_format_size(p->ws_bytes, b,
 		    sizeof b));
-	else
+		break;
+	case PROGRESS_IODEPTH:
+		snprintf(buf, len, "iodepth %u", p->iodepth);
+		break;
+	case PROGRESS_BS:
+		snprintf(buf, len, "bs %s", units_format_size(p->bs, b,
+		    sizeof b));
+		break;
+	case PROGRESS_NONE:
 		snprintf(buf, len, "ws %s qd %u", units_format_size(
 		    p->ws_bytes, b, sizeof b), p->iodepth);
+		break;
+	}
 	return (buf);
 }
 
@@ -112,13 +118,14 @@ progress_clear(void)
 	}
 }
 
-/* A new phase of n points. */
+/* A new phase of n points differing in vary. */
 void
-progress_phase(const char *name, size_t n)
+progress_phase(const char *name, size_t n, enum progress_vary vary)
 {
 	if (progress.f == NULL)
 		progress_init(0);
 	snprintf(progress.phase, sizeof progress.phase, "%s", name);
+	progress.vary = vary;
 	progress.n = n;
 	progress.i = 0;
 	progress.done = 0;
@@ -172,7 +179,7 @@ progress_update(const struct point *p, double elapsed, void *arg)
 	fprintf(progress.f, "\r\033[K%s %zu/%zu  %s  %s IOPS  p50 %s  "
 	    "elapsed %s  ETA %s", progress.phase, progress.i + 1, progress.n,
 	    progress_what(p, what, sizeof what),
-	    report_format_value(REPORT_UNIT_IOPS, p->iops, iops, sizeof iops),
+	    units_format_value(UNITS_IOPS, p->iops, iops, sizeof iops),
 	    isfinite(p->lat_us.p50) && p->lat_us.p50 > 0 ?
 	    units_format_lat_us(p->lat_us.p50, p50, sizeof p50) : "?",
 	    progress_clock(now - progress.t0, el, sizeof el),
@@ -195,11 +202,11 @@ progress_point_done(const struct point *p)
 	fprintf(progress.f, "%s %zu/%zu: %s, %s IOPS, p50 %s, p99 %s, %s\n",
 	    progress.phase, progress.i + 1, progress.n,
 	    progress_what(p, what, sizeof what),
-	    report_format_value(REPORT_UNIT_IOPS, p->iops, iops, sizeof iops),
-	    report_format_value(REPORT_UNIT_LAT_US, p->lat_us.p50, p50,
-	    sizeof p50), report_format_value(REPORT_UNIT_LAT_US,
-	    p->lat_us.p99, p99, sizeof p99), report_format_value(
-	    REPORT_UNIT_SECONDS, p->seconds, secs, sizeof secs));
+	    units_format_value(UNITS_IOPS, p->iops, iops, sizeof iops),
+	    units_format_value(UNITS_LAT_US, p->lat_us.p50, p50,
+	    sizeof p50), units_format_value(UNITS_LAT_US,
+	    p->lat_us.p99, p99, sizeof p99), units_format_value(
+	    UNITS_SECONDS, p->seconds, secs, sizeof secs));
 	fflush(progress.f);
 }
 

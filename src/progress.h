@@ -12,9 +12,17 @@
 
 struct point;
 
+/* What the points of a phase differ in, shown on each line. */
+enum progress_vary {
+	PROGRESS_WS,			/* "ws 1 GiB" */
+	PROGRESS_IODEPTH,		/* "iodepth 32" */
+	PROGRESS_BS,			/* "bs 64 KiB" */
+	PROGRESS_NONE,			/* "ws 1 GiB qd 32" */
+};
+
 void	progress_init(int);			/* quiet */
-/* A new phase ("scan", "iodepth", ...) of n points. */
-void	progress_phase(const char *, size_t);
+/* A new phase ("scan", "iodepth", ...) of n points differing in vary. */
+void	progress_phase(const char *, size_t, enum progress_vary);
 /* The phase has n points after all (an adaptive scan adds some). */
 void	progress_set_total(size_t);
 /* Point i (0-based) of the phase is starting. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Expectations of a report for people (a table of expectation, measured
- * figure, interval, verdict) and as the "expectations" JSON section, which
- * keeps the expressions so a saved report can be checked again.
+ * Expectations judged against a report, for people (a table of
+ * expectation, measured figure, interval, verdict) and as the
+ * "expectations" JSON section, which keeps the expressions so a saved
+ * report can be checked again.
  */
 #include <jansson.h>
 #include <math.h>
@@ -11,9 +12,85 @@
 #include <string.h>
 
 #include "check.h"
+#include "figures.h"
 #include "report.h"
 #include "units.h"
 #include "xmalloc.h"
+
+/* Whether a OP b. */
+static int
+report_check_holds(enum check_op op, double a, double b)
+{
+	switch (op) {
+	case CHECK_GE:
+		return (a >= b);
+	case CHECK_LE:
+		return (a <= b);
+	case CHECK_GT:
+		return (a > b);
+	case CHECK_LT:
+		return (a < b);
+	case CHECK_EQ:
+		return (a == b);
+	case CHECK_NE:
+		return (a != b);
+	}
+	return (0);
+}
+
+/*
+ * Judge expectation e against report r.  A figure the run could not
+ * establish makes it unknown, never met; a figure known only as a lower
+ * bound is met or missed only when every value above the bound agrees.
+ */
+void
+report_check_evaluate(const struct check_expect *e, const struct report *r,
+    struct check_result *res)
+{
+	const struct figures_value	*fv = &res->fv;
+	int				 at_v, above;
+
+	memset(res, 0, sizeof *res);
+	report_figure(r, e->def, e->index, &res->fv);
+	if (!isfinite(fv->value)) {
+		res->verdict = CHECK_UNKNOWN;
+		snprintf(res->note, sizeof res->note, "%s", fv->why);
+		return;
+	}
+	at_v = report_check_holds(e->op, fv->value, e->threshold);
+	if (fv->at_least) {
+		/* The true value is anywhere from the bound up. */
+		above = report_check_holds(e->op, INFINITY, e->threshold);
+		res->verdict = at_v && above ? CHECK_MET : !at_v && !above ?
+		    CHECK_MISSED : CHECK_UNKNOWN;
+		if (res->verdict == CHECK_UNKNOWN)
+			snprintf(res->note, sizeof res->note, "only a lower "
+			    "bound is known: the cache is larger than the "
+			    "largest working set scanned");
+		return;
+	}
+	res->verdict = at_v ? CHECK_MET : CHECK_MISSED;
+	if (isfinite(fv->low) && isfinite(fv->high) &&
+	    e->threshold >= fv->low && e->threshold <= fv->high)
+		snprintf(res->note, sizeof res->note, "the threshold lies "
+		    "inside the interval: another run may judge otherwise");
+}
+
+/* Judge every expectation of l against r and count the verdicts. */
+int
+report_check_tally(const struct check_list *l, const struct report *r,
+    unsigned count[3])
+{
+	struct check_result	res;
+	size_t			i;
+
+	count[CHECK_MET] = count[CHECK_MISSED] = count[CHECK_UNKNOWN] = 0;
+	for (i = 0; l != NULL && i < l->n; i++) {
+		report_check_evaluate(&l->v[i], r, &res);
+		count[res.verdict]++;
+	}
+	return (count[CHECK_MISSED] == 0 && count[CHECK_UNKNOWN] == 0);
+}
 
 /* The measured figure as a cell: ">= 4 GiB" for a lower bound. */
 static char *
@@ -22,7 +99,7 @@ report_check_measured(const struct check_expect *e,
 {
 	char	v[UNITS_BUFSZ];
 
-	report_format_value(e->def->unit, res->fv.value, v, sizeof v);
+	units_format_value(e->def->unit, res->fv.value, v, sizeof v);
 	snprintf(buf, len, "%s%s", res->fv.at_least ? ">= " : "", v);
 	return (buf);
 }
@@ -39,8 +116,8 @@ report_check_interval(const struct check_expect *e,
 		snprintf(buf, len, "n/a");
 		return (buf);
 	}
-	report_format_value(e->def->unit, res->fv.low, lo, sizeof lo);
-	report_format_value(e->def->unit, res->fv.high, hi, sizeof hi);
+	units_format_value(e->def->unit, res->fv.low, lo, sizeof lo);
+	units_format_value(e->def->unit, res->fv.high, hi, sizeof hi);
 	if (strcmp(lo, hi) == 0 && v != 0)
 		snprintf(buf, len, "+-%.2g%%%s", (res->fv.high - res->fv.low) /
 		    2 / fabs(v) * 100, res->fv.repeated ? " (runs)" : "");
@@ -71,7 +148,7 @@ report_check_write(const struct report *r, const struct check_list *l,
 	    "interval", "verdict");
 	for (i = 0; i < l->n; i++) {
 		e = &l->v[i];
-		check_evaluate(e, r, &res);
+		report_check_evaluate(e, r, &res);
 		count[res.verdict]++;
 		if (res.verdict == CHECK_UNKNOWN)
 			snprintf(verdict, sizeof verdict, "unknown: %s",
@@ -131,7 +208,7 @@ report_check_json(const struct report *r, const struct check_list *l)
 	a = json_array();
 	for (i = 0; i < l->n; i++) {
 		e = &l->v[i];
-		check_evaluate(e, r, &res);
+		report_check_evaluate(e, r, &res);
 		count[res.verdict]++;
 		io = json_object();
 		json_object_set_new(io, "expression", json_string(e->text));

@@ -62,9 +62,9 @@ report_fleet_reason(const struct fleet *fl, const struct fleet_volume *v,
 		    (1 / (1 - v->limit[i]) - 1) * 100;
 		o += snprintf(buf + o, len - o, "%s%s %s is %.2fx the %s "
 		    "median (%s): more than %.0f%% %s%s", o ? "; " : "",
-		    fl->fig[i]->label, report_format_value(fl->fig[i]->unit,
+		    fl->fig[i]->label, units_format_value(fl->fig[i]->unit,
 		    v->value[i], a, sizeof a), v->ratio[i], v->kind,
-		    report_format_value(fl->fig[i]->unit, k->median[i], m,
+		    units_format_value(fl->fig[i]->unit, k->median[i], m,
 		    sizeof m), pct, fl->fig[i]->better > 0 ? "below" : "above",
 		    v->limit[i] > fl->outlier ? " (its run-to-run noise)" :
 		    "");
@@ -82,7 +82,7 @@ report_fleet_value(const struct fleet *fl, const struct fleet_volume *v,
 	if (i < 0 || !isfinite(v->value[i]))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%s%s", report_format_value(
+		snprintf(buf, len, "%s%s", units_format_value(
 		    fl->fig[i]->unit, v->value[i], s, sizeof s),
 		    v->flagged[i] ? " !" : "");
 	return (buf);
@@ -230,7 +230,7 @@ report_fleet_kinds(const struct fleet *fl, FILE *f, int markdown)
 		c[1] = nv;
 		for (j = 0; j < fl->nfig && j < 13; j++)
 			c[2 + j] = isfinite(k->median[j]) ?
-			    report_format_value(fl->fig[j]->unit,
+			    units_format_value(fl->fig[j]->unit,
 			    k->median[j], cell[j], sizeof cell[j]) : "-";
 		report_table_add(&tab, c[0], c[1], c[2], c[3], c[4], c[5],
 		    c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]);

@@ -241,26 +241,6 @@ report_plot_skip(struct report_plot *rp, const char *name, const char *why)
 	    strlen(rp->skipped), "%s%s", rp->skipped[0] ? " " : "", name);
 }
 
-/* Mean latency of the tier model at working set ws (caches, then store). */
-static double
-report_plot_model(const struct tiers_result *tr, double ws)
-{
-	double	prev = 0, hit, sum = 0;
-	size_t	i;
-
-	for (i = 0; i < tr->ntiers; i++) {
-		hit = fmin(1, tr->tier[i].capacity_bytes / ws);
-		sum += (hit - prev) * tr->tier[i].lat_us_p50;
-		prev = hit;
-	}
-	if (prev < 1) {
-		if (!isfinite(tr->backing_p50_us))
-			return (NAN);
-		sum += (1 - prev) * tr->backing_p50_us;
-	}
-	return (sum);
-}
-
 static int
 report_plot_latency(struct report_plot *rp, char **cause)
 {
@@ -293,7 +273,7 @@ report_plot_latency(struct report_plot *rp, char **cause)
 		hi = (double)s->points[s->npoints - 1].ws_bytes;
 		for (i = 0; i <= 200 && hi > lo; i++) {
 			ws = lo * pow(hi / lo, i / 200.0);
-			if (isfinite(m = report_plot_model(tr, ws))) {
+			if (isfinite(m = tiers_model_lat_us(tr, ws))) {
 				fprintf(f, "%.6g %.6g\n", ws, m);
 				model = 1;
 			}
@@ -342,7 +322,8 @@ report_plot_hits(struct report_plot *rp, char **cause)
 	const struct scan_result	*s = rp->r->scan;
 	const struct tiers_result	*tr = &s->tiers;
 	const struct point		*p;
-	double				 thr[TIERS_MAX], below, prev, cap;
+	double				 thr[TIERS_MAX], below, prev;
+	double				 share[TIERS_MAX + 1];
 	size_t				 i, k, nthr;
 	int				 backing;
 	FILE				*f;
@@ -367,14 +348,9 @@ report_plot_hits(struct report_plot *rp, char **cause)
 			fprintf(f, " %.6g", below - prev);
 			prev = below;
 		}
-		prev = 0;
-		for (k = 0; k <= nthr; k++) {
-			cap = k < tr->ntiers ? fmin(1,
-			    tr->tier[k].capacity_bytes / (double)p->ws_bytes) :
-			    1;
-			fprintf(f, " %.6g", cap - prev);
-			prev = cap;
-		}
+		tiers_model_share(tr, (double)p->ws_bytes, share);
+		for (k = 0; k <= nthr; k++)
+			fprintf(f, " %.6g", share[k]);
 		fputc('\n', f);
 	}
 	fclose(f);
@@ -424,8 +400,8 @@ report_plot_iodepth(struct report_plot *rp, char **cause)
 	fprintf(f, "ceiling = %.6g\n", isfinite(l->iops_ceiling) ?
 	    l->iops_ceiling : 0);
 	fputs("ceiling_label = ", f);
-	report_plot_quote(f, isfinite(l->iops_ceiling) ? report_format_value(
-	    REPORT_UNIT_IOPS, l->iops_ceiling, b, sizeof b) : "");
+	report_plot_quote(f, isfinite(l->iops_ceiling) ? units_format_value(
+	    UNITS_IOPS, l->iops_ceiling, b, sizeof b) : "");
 	fputc('\n', f);
 	fclose(f);
 	if (report_plot_run(rp, "iodepth.gp", cause) != 0)
@@ -730,9 +706,9 @@ report_plot_fleet(const struct fleet *fl, const char *outdir,
 		}
 		if (d->better == 0 || j == fl->nvol)
 			continue;
-		scale = d->unit == REPORT_UNIT_RATE ? 1048576 : 1;
-		unit = d->unit == REPORT_UNIT_RATE ? "MiB/s" :
-		    d->unit == REPORT_UNIT_LAT_US ? "microseconds" : "IOPS";
+		scale = d->unit == UNITS_RATE ? 1048576 : 1;
+		unit = d->unit == UNITS_RATE ? "MiB/s" :
+		    d->unit == UNITS_LAT_US ? "microseconds" : "IOPS";
 		if (report_plot_fleet_panel(&rp, fl, i, ++n, scale) != 0) {
 			fclose(f);
 			goto fail;

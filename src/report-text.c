@@ -20,13 +20,13 @@ struct report_text {
 
 /* A figure for a table cell: NAN is "n/a". */
 static char *
-report_text_cell(enum report_unit unit, double v, char *buf, size_t len)
+report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
 {
 	if (!isfinite(v)) {
 		snprintf(buf, len, "n/a");
 		return (buf);
 	}
-	return (report_format_value(unit, v, buf, len));
+	return (units_format_value(unit, v, buf, len));
 }
 
 static char *
@@ -172,13 +172,13 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 			snprintf(iv, sizeof iv, "%s", t->at_least ?
 			    "beyond the scan" : "n/a");
 		report_table_add(&tab, n, cap, iv,
-		    report_text_cell(REPORT_UNIT_LAT_US, t->lat_us_p50, p50,
-		    sizeof p50), report_text_cell(REPORT_UNIT_LAT_US,
+		    report_text_cell(UNITS_LAT_US, t->lat_us_p50, p50,
+		    sizeof p50), report_text_cell(UNITS_LAT_US,
 		    t->lat_us_p99, p99, sizeof p99));
 	}
 	report_table_add(&tab, "backing", "", "",
-	    report_text_cell(REPORT_UNIT_LAT_US, tr->backing_p50_us, p50,
-	    sizeof p50), report_text_cell(REPORT_UNIT_LAT_US,
+	    report_text_cell(UNITS_LAT_US, tr->backing_p50_us, p50,
+	    sizeof p50), report_text_cell(UNITS_LAT_US,
 	    tr->backing_p99_us, p99, sizeof p99));
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
 	if (tr->note[0] != '\0') {
@@ -199,14 +199,14 @@ report_text_first_touch(struct report_text *rt, const struct first_touch *ft)
 	if (ft->detected)
 		snprintf(line, sizeof line, "first reads %.1fx slower (%s vs "
 		    "%s): snapshot restore, not a cache",
-		    ft->ratio, report_format_value(REPORT_UNIT_LAT_US,
-		    ft->first_mean_us, b1, sizeof b1), report_format_value(
-		    REPORT_UNIT_LAT_US, ft->second_mean_us, b2, sizeof b2));
+		    ft->ratio, units_format_value(UNITS_LAT_US,
+		    ft->first_mean_us, b1, sizeof b1), units_format_value(
+		    UNITS_LAT_US, ft->second_mean_us, b2, sizeof b2));
 	else
 		snprintf(line, sizeof line, "none (mean %s on a first read, "
-		    "%s on a second)", report_format_value(
-		    REPORT_UNIT_LAT_US, ft->first_mean_us, b1, sizeof b1),
-		    report_format_value(REPORT_UNIT_LAT_US, ft->second_mean_us,
+		    "%s on a second)", units_format_value(
+		    UNITS_LAT_US, ft->first_mean_us, b1, sizeof b1),
+		    units_format_value(UNITS_LAT_US, ft->second_mean_us,
 		    b2, sizeof b2));
 	report_text_kv(rt, "first-read cost", line);
 }
@@ -227,17 +227,17 @@ report_text_limits(struct report_text *rt, const struct report *r)
 	if (isfinite(l->iops_ceiling)) {
 		if (l->iops_knee_iodepth)
 			snprintf(line, sizeof line, "%s IOPS, reached at "
-			    "iodepth %u", report_format_value(REPORT_UNIT_IOPS,
+			    "iodepth %u", units_format_value(UNITS_IOPS,
 			    l->iops_ceiling, b1, sizeof b1),
 			    l->iops_knee_iodepth);
 		else
 			snprintf(line, sizeof line, "%s IOPS",
-			    report_format_value(REPORT_UNIT_IOPS,
+			    units_format_value(UNITS_IOPS,
 			    l->iops_ceiling, b1, sizeof b1));
 	} else if (isfinite(l->iops_max_seen) && l->iops_max_seen > 0)
 		snprintf(line, sizeof line, "none found (at most %s IOPS "
-		    "seen)", report_format_value(
-		    REPORT_UNIT_IOPS, l->iops_max_seen, b1, sizeof b1));
+		    "seen)", units_format_value(
+		    UNITS_IOPS, l->iops_max_seen, b1, sizeof b1));
 	else
 		snprintf(line, sizeof line, "unknown");
 	report_text_kv(rt, "IOPS ceiling", line);
@@ -245,7 +245,7 @@ report_text_limits(struct report_text *rt, const struct report *r)
 		report_text_kv(rt, "CPU-bound", "yes: this machine's CPU "
 		    "limited the IOPS measured");
 	report_text_kv(rt, "bandwidth ceiling",
-	    report_format_value(REPORT_UNIT_RATE,
+	    units_format_value(UNITS_RATE,
 	    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
 	if (l->io_accounting_bytes) {
 		snprintf(line, sizeof line, "%s (larger I/Os count as "
@@ -256,17 +256,17 @@ report_text_limits(struct report_text *rt, const struct report *r)
 		report_text_kv(rt, "accounting size", "not observable");
 	if (b->detected) {
 		snprintf(line, sizeof line, "%s IOPS for %s, then %s IOPS; "
-		    "bucket %s I/Os", report_format_value(REPORT_UNIT_IOPS,
+		    "bucket %s I/Os", units_format_value(UNITS_IOPS,
 		    b->burst_iops, b1, sizeof b1),
-		    report_format_value(REPORT_UNIT_SECONDS, b->duration_s, b2,
-		    sizeof b2), report_format_value(REPORT_UNIT_IOPS,
+		    units_format_value(UNITS_SECONDS, b->duration_s, b2,
+		    sizeof b2), units_format_value(UNITS_IOPS,
 		    b->baseline_iops, b3, sizeof b3),
-		    report_format_value(REPORT_UNIT_COUNT, b->credits_ios, b4,
+		    units_format_value(UNITS_COUNT, b->credits_ios, b4,
 		    sizeof b4));
 		report_text_kv(rt, "burst", line);
 	} else if (l->timeline.n > 0) {
 		snprintf(line, sizeof line, "none detected over %s of "
-		    "sustained load", report_format_value(REPORT_UNIT_SECONDS,
+		    "sustained load", units_format_value(UNITS_SECONDS,
 		    l->timeline.v[l->timeline.n - 1].t_s, b1, sizeof b1));
 		report_text_kv(rt, "burst", line);
 	} else
@@ -298,10 +298,10 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 				    "%s%s is served from cache tier 1 (p50 %s, "
 				    "p99 %s).", t->at_least ? "at least " : "",
 				    report_text_size(t->capacity_bytes, b1,
-				    sizeof b1), report_format_value(
-				    REPORT_UNIT_LAT_US, t->lat_us_p50, b2,
-				    sizeof b2), report_format_value(
-				    REPORT_UNIT_LAT_US, t->lat_us_p99, b3,
+				    sizeof b1), units_format_value(
+				    UNITS_LAT_US, t->lat_us_p50, b2,
+				    sizeof b2), units_format_value(
+				    UNITS_LAT_US, t->lat_us_p99, b3,
 				    sizeof b3));
 			else
 				snprintf(s, sizeof s, "Up to %s%s, reads that "
@@ -309,9 +309,9 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 				    "%zu (p50 %s, p99 %s).", t->at_least ?
 				    "at least " : "", report_text_size(
 				    t->capacity_bytes, b1, sizeof b1), i, i + 1,
-				    report_format_value(REPORT_UNIT_LAT_US,
+				    units_format_value(UNITS_LAT_US,
 				    t->lat_us_p50, b2, sizeof b2),
-				    report_format_value(REPORT_UNIT_LAT_US,
+				    units_format_value(UNITS_LAT_US,
 				    t->lat_us_p99, b3, sizeof b3));
 			report_text_sentence(rt, s);
 			any = 1;
@@ -326,17 +326,17 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    "served at backing-store latency (p50 %s, p99 %s).",
 			    report_text_size(tr->tier[tr->ntiers -
 			    1].capacity_bytes, b1, sizeof b1),
-			    report_format_value(REPORT_UNIT_LAT_US,
+			    units_format_value(UNITS_LAT_US,
 			    tr->backing_p50_us, b2, sizeof b2),
-			    report_format_value(REPORT_UNIT_LAT_US,
+			    units_format_value(UNITS_LAT_US,
 			    tr->backing_p99_us, b3, sizeof b3));
 			report_text_sentence(rt, s);
 		} else {
 			snprintf(s, sizeof s, "No cache tier was found: every "
 			    "working set scanned was served at p50 %s, p99 %s.",
-			    report_format_value(REPORT_UNIT_LAT_US,
+			    units_format_value(UNITS_LAT_US,
 			    tr->backing_p50_us, b2, sizeof b2),
-			    report_format_value(REPORT_UNIT_LAT_US,
+			    units_format_value(UNITS_LAT_US,
 			    tr->backing_p99_us, b3, sizeof b3));
 			report_text_sentence(rt, s);
 			/* Warmed reads cannot see a cache beyond the scan. */
@@ -355,11 +355,11 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 	if (l != NULL && isfinite(l->iops_ceiling) && l->iops_ceiling > 0) {
 		snprintf(s, sizeof s, "A workload needing more than %s IOPS "
 		    "will queue: at iodepth %d, latency ~ %d/%s s = %s "
-		    "(Little's law).", report_format_value(REPORT_UNIT_IOPS,
+		    "(Little's law).", units_format_value(UNITS_IOPS,
 		    l->iops_ceiling, b1, sizeof b1), TEXT_DB_IODEPTH,
-		    TEXT_DB_IODEPTH, report_format_value(REPORT_UNIT_IOPS,
+		    TEXT_DB_IODEPTH, units_format_value(UNITS_IOPS,
 		    l->iops_ceiling, b2, sizeof b2),
-		    report_format_value(REPORT_UNIT_LAT_US,
+		    units_format_value(UNITS_LAT_US,
 		    TEXT_DB_IODEPTH / l->iops_ceiling * 1e6, b3, sizeof b3));
 		report_text_sentence(rt, s);
 		any = 1;
@@ -370,8 +370,8 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 	}
 	if (l != NULL && isfinite(l->bandwidth_ceiling_bytes_per_s)) {
 		snprintf(s, sizeof s, "Large reads (table scans, backups, "
-		    "bulk loads) top out at %s.", report_format_value(
-		    REPORT_UNIT_RATE, l->bandwidth_ceiling_bytes_per_s, b1,
+		    "bulk loads) top out at %s.", units_format_value(
+		    UNITS_RATE, l->bandwidth_ceiling_bytes_per_s, b1,
 		    sizeof b1));
 		report_text_sentence(rt, s);
 		any = 1;
@@ -390,10 +390,10 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		snprintf(s, sizeof s, "Sustained load drains a burst bucket: "
 		    "after about %s at %s IOPS the volume drops to %s IOPS. "
 		    "Benchmarks shorter than that overstate it.",
-		    report_format_value(REPORT_UNIT_SECONDS,
+		    units_format_value(UNITS_SECONDS,
 		    l->burst.duration_s, b1, sizeof b1),
-		    report_format_value(REPORT_UNIT_IOPS, l->burst.burst_iops,
-		    b2, sizeof b2), report_format_value(REPORT_UNIT_IOPS,
+		    units_format_value(UNITS_IOPS, l->burst.burst_iops,
+		    b2, sizeof b2), units_format_value(UNITS_IOPS,
 		    l->burst.baseline_iops, b3, sizeof b3));
 		report_text_sentence(rt, s);
 		any = 1;
@@ -419,7 +419,7 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 	char				 title[64], m[UNITS_BUFSZ];
 	char				 sd[UNITS_BUFSZ], cv[16], n[16];
 	const char			*label;
-	enum report_unit		 unit;
+	enum units_kind		 unit;
 	size_t				 nf, i, j;
 
 	nf = report_headlines(r, fig, REPORT_STATS_MAX);
@@ -430,7 +430,7 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 	for (i = 0; i < rr->nstats; i++) {
 		st = &rr->stat[i];
 		label = st->name;
-		unit = REPORT_UNIT_COUNT;
+		unit = UNITS_COUNT;
 		for (j = 0; j < nf; j++) {
 			if (strcmp(fig[j].name, st->name) == 0) {
 				label = fig[j].label;
@@ -468,13 +468,14 @@ report_text_context(struct report_text *rt, const struct report *r)
 		if (x->device_model[0] != '\0')
 			o += snprintf(line + o, sizeof line - o, " (%s)",
 			    x->device_model);
-		if (x->rotational >= 0 && o < sizeof line)
-			o += snprintf(line + o, sizeof line - o, ", %s",
-			    x->rotational ? "rotational" : "non-rotational");
 		report_text_kv(rt, "device", line);
-		snprintf(line, sizeof line, "scheduler %s, nr_requests %u, "
+		/* As sysfs queue/ says: virtio disks always say rotational. */
+		o = snprintf(line, sizeof line, "scheduler %s, nr_requests %u, "
 		    "read_ahead %u KiB", x->scheduler[0] ? x->scheduler :
 		    "unknown", x->nr_requests, x->read_ahead_kb);
+		if (x->rotational >= 0 && o < sizeof line)
+			snprintf(line + o, sizeof line - o, ", rotational %d",
+			    x->rotational);
 		report_text_kv(rt, "queue", line);
 	}
 	if (x->logical_block || x->physical_block) {
@@ -548,26 +549,26 @@ report_text_points(struct report_text *rt, const char *title,
 			snprintf(ci, sizeof ci, "%.1f%%", p->ci95_rel * 100);
 		else
 			snprintf(ci, sizeof ci, "n/a");
-		report_text_cell(REPORT_UNIT_IOPS, p->iops, iops, sizeof iops);
-		report_text_cell(REPORT_UNIT_LAT_US, p->lat_us.mean, mean,
+		report_text_cell(UNITS_IOPS, p->iops, iops, sizeof iops);
+		report_text_cell(UNITS_LAT_US, p->lat_us.mean, mean,
 		    sizeof mean);
-		report_text_cell(REPORT_UNIT_LAT_US, p->lat_us.p50, p50,
+		report_text_cell(UNITS_LAT_US, p->lat_us.p50, p50,
 		    sizeof p50);
-		report_text_cell(REPORT_UNIT_LAT_US, p->lat_us.p99, p99,
+		report_text_cell(UNITS_LAT_US, p->lat_us.p99, p99,
 		    sizeof p99);
-		report_text_cell(REPORT_UNIT_LAT_US, p->lat_us.p999, p999,
+		report_text_cell(UNITS_LAT_US, p->lat_us.p999, p999,
 		    sizeof p999);
-		report_text_cell(REPORT_UNIT_COUNT, (double)p->ios, ios,
+		report_text_cell(UNITS_COUNT, (double)p->ios, ios,
 		    sizeof ios);
-		report_text_cell(REPORT_UNIT_SECONDS, p->seconds, secs,
+		report_text_cell(UNITS_SECONDS, p->seconds, secs,
 		    sizeof secs);
 		if (key == TEXT_KEY_WS) {
-			report_text_cell(REPORT_UNIT_LAT_US, p->lat_us.p90, bw,
+			report_text_cell(UNITS_LAT_US, p->lat_us.p90, bw,
 			    sizeof bw);
 			report_table_add(&tab, k, iops, mean, p50, bw, p99,
 			    p999, ci, ios, secs);
 		} else {
-			report_text_cell(REPORT_UNIT_RATE, p->bytes_per_s, bw,
+			report_text_cell(UNITS_RATE, p->bytes_per_s, bw,
 			    sizeof bw);
 			report_table_add(&tab, k, iops, bw, mean, p50, p99,
 			    p999, ci, ios, secs);
@@ -594,9 +595,9 @@ report_text_timeline(struct report_text *rt, const struct timeline *tl)
 	}
 	snprintf(line, sizeof line, "%zu intervals over %s, IOPS from %s to "
 	    "%s (the JSON report and the timeline plot hold them all)", tl->n,
-	    report_format_value(REPORT_UNIT_SECONDS, tl->v[tl->n - 1].t_s, b1,
-	    sizeof b1), report_format_value(REPORT_UNIT_IOPS, lo, b2,
-	    sizeof b2), report_format_value(REPORT_UNIT_IOPS, hi, b3,
+	    units_format_value(UNITS_SECONDS, tl->v[tl->n - 1].t_s, b1,
+	    sizeof b1), units_format_value(UNITS_IOPS, lo, b2,
+	    sizeof b2), units_format_value(UNITS_IOPS, hi, b3,
 	    sizeof b3));
 	report_text_heading(rt, "Sustained run");
 	report_text_sentence(rt, line);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * What every renderer shares: freeing a report, its headline figures and
- * their spread over repeated runs, and formatting a figure for people.
+ * their spread over repeated runs, aligned tables, the time stamp.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -11,57 +11,33 @@
 #include <time.h>
 
 #include "check.h"
+#include "figures.h"
 #include "report.h"
+#include "stats.h"
 #include "units.h"
 #include "xmalloc.h"
 
-static void
-report_free_points(struct point *v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		free(v[i].hist);
-	free(v);
-}
-
 /*
  * Release what a report owns: path, repeat, and scan and limits, heap
- * objects the report took over (freed with their points and timeline).
+ * objects the report took over (freed by their modules).
  */
 void
 report_free(struct report *r)
 {
 	if (r == NULL)
 		return;
-	if (r->scan != NULL) {
-		report_free_points(r->scan->points, r->scan->npoints);
-		tiers_result_free(&r->scan->tiers);
-		free(r->scan);
-		r->scan = NULL;
-	}
-	if (r->limits != NULL) {
-		report_free_points(r->limits->qd_points, r->limits->nqd);
-		report_free_points(r->limits->bs_points, r->limits->nbs);
-		free(r->limits->sustain.hist);
-		free(r->limits->timeline.v);
-		free(r->limits);
-		r->limits = NULL;
-	}
+	scan_result_free(r->scan);
+	free(r->scan);
+	r->scan = NULL;
+	limits_result_free(r->limits);
+	free(r->limits);
+	r->limits = NULL;
 	free(r->repeat);
 	r->repeat = NULL;
 	check_list_free(r->checks);
 	r->checks = NULL;
 	free(r->target.path);
 	r->target.path = NULL;
-}
-
-static int
-report_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return ((x > y) - (x < y));
 }
 
 /* Median of the points' ci95_rel that are known; NAN if none. */
@@ -78,19 +54,14 @@ report_median_ci(const struct point *v, size_t n)
 		if (isfinite(v[i].ci95_rel) && v[i].ci95_rel >= 0)
 			x[k++] = v[i].ci95_rel;
 	}
-	if (k == 0)
-		m = NAN;
-	else {
-		qsort(x, k, sizeof *x, report_cmp_double);
-		m = (k % 2) ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2;
-	}
+	m = stats_median(x, k);
 	free(x);
 	return (m);
 }
 
 static void
 report_add(struct report_figure *fig, size_t max, size_t *n,
-    const char *name, const char *label, enum report_unit unit, double value,
+    const char *name, const char *label, enum units_kind unit, double value,
     double rel_noise)
 {
 	struct report_figure	*f;
@@ -137,7 +108,7 @@ report_headlines(const struct report *r, struct report_figure *fig,
 			    i + 1);
 			j = n;
 			report_add(fig, max, &n, name, label,
-			    REPORT_UNIT_BYTES, t->capacity_bytes > 0 ?
+			    UNITS_BYTES, t->capacity_bytes > 0 ?
 			    (double)t->capacity_bytes : NAN, noise);
 			if (n > j)
 				fig[j].at_least = t->at_least;
@@ -145,17 +116,17 @@ report_headlines(const struct report *r, struct report_figure *fig,
 			    "scan.tiers[%zu].lat_us_p50", i);
 			snprintf(label, sizeof label, "tier %zu p50", i + 1);
 			report_add(fig, max, &n, name, label,
-			    REPORT_UNIT_LAT_US, t->lat_us_p50, ci);
+			    UNITS_LAT_US, t->lat_us_p50, ci);
 			snprintf(name, sizeof name,
 			    "scan.tiers[%zu].lat_us_p99", i);
 			snprintf(label, sizeof label, "tier %zu p99", i + 1);
 			report_add(fig, max, &n, name, label,
-			    REPORT_UNIT_LAT_US, t->lat_us_p99, NAN);
+			    UNITS_LAT_US, t->lat_us_p99, NAN);
 		}
 		report_add(fig, max, &n, "scan.backing.lat_us_p50",
-		    "backing p50", REPORT_UNIT_LAT_US, tr->backing_p50_us, ci);
+		    "backing p50", UNITS_LAT_US, tr->backing_p50_us, ci);
 		report_add(fig, max, &n, "scan.backing.lat_us_p99",
-		    "backing p99", REPORT_UNIT_LAT_US, tr->backing_p99_us,
+		    "backing p99", UNITS_LAT_US, tr->backing_p99_us,
 		    NAN);
 	}
 	if (r->limits != NULL) {
@@ -172,9 +143,9 @@ report_headlines(const struct report *r, struct report_figure *fig,
 			}
 		}
 		report_add(fig, max, &n, "limits.iops_ceiling", "IOPS ceiling",
-		    REPORT_UNIT_IOPS, l->iops_ceiling, noise);
+		    UNITS_IOPS, l->iops_ceiling, noise);
 		report_add(fig, max, &n, "limits.iops_knee_iodepth",
-		    "knee iodepth", REPORT_UNIT_PLAIN,
+		    "knee iodepth", UNITS_PLAIN,
 		    l->iops_knee_iodepth ? l->iops_knee_iodepth : NAN, NAN);
 		noise = NAN;
 		best = -1;
@@ -186,23 +157,23 @@ report_headlines(const struct report *r, struct report_figure *fig,
 			}
 		}
 		report_add(fig, max, &n, "limits.bandwidth_ceiling_bytes_per_s",
-		    "bandwidth ceiling", REPORT_UNIT_RATE,
+		    "bandwidth ceiling", UNITS_RATE,
 		    l->bandwidth_ceiling_bytes_per_s, noise);
 		report_add(fig, max, &n, "limits.io_accounting_bytes",
-		    "accounting size", REPORT_UNIT_BYTES,
+		    "accounting size", UNITS_BYTES,
 		    l->io_accounting_bytes ? l->io_accounting_bytes : NAN,
 		    NAN);
 		report_add(fig, max, &n, "limits.burst.burst_iops",
-		    "burst IOPS", REPORT_UNIT_IOPS, l->burst.detected ?
+		    "burst IOPS", UNITS_IOPS, l->burst.detected ?
 		    l->burst.burst_iops : NAN, NAN);
 		report_add(fig, max, &n, "limits.burst.baseline_iops",
-		    "baseline IOPS", REPORT_UNIT_IOPS, l->burst.detected ?
+		    "baseline IOPS", UNITS_IOPS, l->burst.detected ?
 		    l->burst.baseline_iops : NAN, NAN);
 		report_add(fig, max, &n, "limits.burst.duration_s",
-		    "burst duration", REPORT_UNIT_SECONDS, l->burst.detected ?
+		    "burst duration", UNITS_SECONDS, l->burst.detected ?
 		    l->burst.duration_s : NAN, NAN);
 		report_add(fig, max, &n, "limits.burst.credits_ios",
-		    "burst credits", REPORT_UNIT_COUNT, l->burst.detected ?
+		    "burst credits", UNITS_COUNT, l->burst.detected ?
 		    l->burst.credits_ios : NAN, NAN);
 	}
 	for (i = 0; i < n; i++) {
@@ -225,6 +196,138 @@ report_repeat_find(const struct report_repeat *rr, const char *name)
 			return (&rr->stat[i]);
 	}
 	return (NULL);
+}
+
+/* A figure of report_headlines, its 95% interval from its noise. */
+static void
+report_figure_headline(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	struct report_figure	fig[REPORT_STATS_MAX];
+	size_t			nf, i;
+
+	nf = report_headlines(r, fig, REPORT_STATS_MAX);
+	for (i = 0; i < nf; i++) {
+		if (strcmp(fig[i].name, fv->path) == 0)
+			break;
+	}
+	if (i == nf) {
+		if (r->scan != NULL && !r->scan->tiers.analysed &&
+		    strcmp(d->section, "scan") == 0)
+			snprintf(fv->why, sizeof fv->why, "the scan was not "
+			    "analysed");
+		else if (index > 0)
+			snprintf(fv->why, sizeof fv->why, "the scan found "
+			    "%zu cache tier%s", r->scan->tiers.ntiers,
+			    r->scan->tiers.ntiers == 1 ? "" : "s");
+		else
+			snprintf(fv->why, sizeof fv->why, "the report does "
+			    "not hold it");
+		return;
+	}
+	fv->value = fig[i].value;
+	fv->at_least = fig[i].at_least;
+	if (!isfinite(fv->value)) {
+		snprintf(fv->why, sizeof fv->why, "the run could not "
+		    "establish it");
+		return;
+	}
+	if (isfinite(fig[i].rel_noise)) {
+		fv->low = fv->value * (1 - fig[i].rel_noise);
+		fv->high = fv->value * (1 + fig[i].rel_noise);
+	}
+}
+
+/* How many caches the scan found. */
+static void
+report_figure_tiers(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	(void)d;
+	(void)index;
+	if (!r->scan->tiers.analysed) {
+		snprintf(fv->why, sizeof fv->why, "the scan was not analysed");
+		return;
+	}
+	fv->value = (double)r->scan->tiers.ntiers;
+}
+
+/* A tier's capacity: its interval is the tier's own. */
+static void
+report_figure_capacity(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	const struct tier	*t;
+
+	report_figure_headline(r, d, index, fv);
+	if (!isfinite(fv->value))
+		return;
+	t = &r->scan->tiers.tier[index - 1];
+	fv->low = t->capacity_low_bytes > 0 ? t->capacity_low_bytes : NAN;
+	fv->high = !t->at_least && t->capacity_high_bytes > 0 ?
+	    t->capacity_high_bytes : NAN;
+}
+
+/* 1 when the sustained run showed a burst bucket, else 0. */
+static void
+report_figure_burst(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	(void)d;
+	(void)index;
+	fv->value = r->limits->burst.detected ? 1 : 0;
+}
+
+static void (*const report_figure_sources[])(const struct report *,
+    const struct figures_def *, unsigned, struct figures_value *) = {
+	[FIGURES_HEADLINE] = report_figure_headline,
+	[FIGURES_TIERS] = report_figure_tiers,
+	[FIGURES_CAPACITY] = report_figure_capacity,
+	[FIGURES_BURST] = report_figure_burst,
+};
+
+/*
+ * The value of figure d (tier index as figures_find gave it) in r: with
+ * --repeat, the mean over the runs and mean +- 2 sd; a figure the report
+ * cannot give is NAN with why.
+ */
+void
+report_figure(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	const struct report_stat	*st;
+
+	memset(fv, 0, sizeof *fv);
+	fv->value = fv->low = fv->high = NAN;
+	figures_path(d, index, fv->path, sizeof fv->path);
+	if ((strcmp(d->section, "scan") == 0 && r->scan == NULL) ||
+	    (strcmp(d->section, "limits") == 0 && r->limits == NULL)) {
+		snprintf(fv->why, sizeof fv->why, "the report has no %s "
+		    "section (%s measures it)", d->section,
+		    strcmp(d->section, "scan") == 0 ? "run or scan" :
+		    "run or limits");
+		return;
+	}
+	report_figure_sources[d->source](r, d, index, fv);
+	if (strncmp(d->path, "limits.burst.", 13) == 0 &&
+	    !r->limits->burst.detected) {
+		if (r->limits->timeline.n < CEILINGS_BURST_MIN_INTERVALS) {
+			fv->value = NAN;
+			snprintf(fv->why, sizeof fv->why, "the sustained run "
+			    "was too short to tell (--sustain)");
+		} else if (!isfinite(fv->value))
+			snprintf(fv->why, sizeof fv->why, "no burst bucket "
+			    "showed over the sustained run");
+	}
+	st = report_repeat_find(r->repeat, fv->path);
+	if (st != NULL && st->n >= 2 && isfinite(st->mean) &&
+	    isfinite(st->sd)) {
+		fv->value = st->mean;
+		fv->low = st->mean - 2 * st->sd;
+		fv->high = st->mean + 2 * st->sd;
+		fv->repeated = 1;
+		fv->why[0] = '\0';
+	}
 }
 
 /* Mean, sd and cv of the headline figures of n reports, matched by name. */
@@ -292,65 +395,6 @@ report_repeat_aggregate(const struct report *reps, int n,
 		s->cv = (s->n >= 2 && s->mean != 0) ? s->sd / fabs(s->mean) :
 		    NAN;
 	}
-}
-
-/* An integer with thousands separators: 12,345. */
-static char *
-report_format_thousands(double v, char *buf, size_t len)
-{
-	char		 tmp[UNITS_BUFSZ];
-	size_t		 n, i, o = 0;
-	const char	*s = tmp;
-
-	snprintf(tmp, sizeof tmp, "%.0f", v);
-	if (*s == '-' && o + 1 < len) {
-		buf[o++] = '-';
-		s++;
-	}
-	n = strlen(s);
-	for (i = 0; i < n && o + 2 < len; i++) {
-		if (i > 0 && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = s[i];
-	}
-	buf[o] = '\0';
-	return (buf);
-}
-
-/* Format a figure for people into buf; NAN gives "unknown". */
-char *
-report_format_value(enum report_unit unit, double v, char *buf, size_t len)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, len, "unknown");
-		return (buf);
-	}
-	switch (unit) {
-	case REPORT_UNIT_BYTES:
-		return (units_format_size(v < 0 ? 0 : (uint64_t)llround(v),
-		    buf, len));
-	case REPORT_UNIT_LAT_US:
-		return (units_format_lat_us(v, buf, len));
-	case REPORT_UNIT_RATE:
-		return (units_format_rate(v, buf, len));
-	case REPORT_UNIT_SECONDS:
-		if (v >= 3600)
-			snprintf(buf, len, "%.1f h", v / 3600);
-		else if (v >= 100)
-			snprintf(buf, len, "%.0f s", v);
-		else
-			snprintf(buf, len, "%.1f s", v);
-		return (buf);
-	case REPORT_UNIT_COUNT:
-		return (units_format_count(v, buf, len));
-	case REPORT_UNIT_IOPS:
-		if (v >= 1e7)
-			return (units_format_count(v, buf, len));
-		/* FALLTHROUGH */
-	case REPORT_UNIT_PLAIN:
-		break;
-	}
-	return (report_format_thousands(v, buf, len));
 }
 
 /* Start a table with one column per character of align ('l' or 'r'). */

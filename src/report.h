@@ -12,6 +12,7 @@
 
 #include "limits.h"
 #include "scan.h"
+#include "units.h"
 
 #define REPORT_SCHEMA_VERSION	1
 
@@ -68,22 +69,11 @@ struct report_repeat {
 	struct report_stat	stat[REPORT_STATS_MAX];
 };
 
-/* Units of a headline figure, for rendering. */
-enum report_unit {
-	REPORT_UNIT_BYTES,
-	REPORT_UNIT_LAT_US,
-	REPORT_UNIT_IOPS,
-	REPORT_UNIT_RATE,		/* bytes per second */
-	REPORT_UNIT_SECONDS,
-	REPORT_UNIT_COUNT,		/* large counts: 5.40M */
-	REPORT_UNIT_PLAIN,		/* small integers: an iodepth */
-};
-
 /* A headline figure of one report (report_headlines). */
 struct report_figure {
 	char		 name[48];	/* JSON path */
 	char		 label[48];	/* for people */
-	enum report_unit unit;
+	enum units_kind unit;
 	double		 value;		/* NAN: unknown */
 	double		 rel_noise;	/* 95% half-width / value, or NAN */
 	int		 at_least;	/* value is a lower bound */
@@ -137,6 +127,18 @@ int	report_load(const char *, struct report *, char **);
 /* Text (markdown set: markdown) for people. */
 void	report_text_write(const struct report *, FILE *, int);
 
+struct check_expect;
+struct check_result;
+/* Judge an expectation against a report into the result. */
+void	report_check_evaluate(const struct check_expect *,
+	    const struct report *, struct check_result *);
+/*
+ * Judge every expectation of l against r; count[] gets how many were met,
+ * missed and unknown (by enum check_verdict).  Returns 1 if all were met.
+ */
+int	report_check_tally(const struct check_list *, const struct report *,
+	    unsigned[3]);
+
 /*
  * The expectations l judged against report r as a table (markdown set: a
  * pipe table) ending with the count of each verdict.
@@ -177,8 +179,6 @@ size_t	report_headlines(const struct report *, struct report_figure *,
  */
 void	report_repeat_aggregate(const struct report *, int,
 	    struct report_repeat *);
-/* Format a figure for people into buf (UNITS_BUFSZ); NAN gives "unknown". */
-char	*report_format_value(enum report_unit, double, char *, size_t);
 /* An aligned table for text and markdown renderers; row 0 is the header. */
 struct report_table {
 	size_t		  ncols;
@@ -216,6 +216,16 @@ int	report_plot_fleet(const struct fleet *, const char *, const char *,
 /* The time now as ISO 8601 UTC, for started_utc and finished_utc. */
 char	*report_utc_now(char *, size_t);
 
+struct figures_def;
+struct figures_value;
+/*
+ * The value of a figure of figures.c (tier index as figures_find gave it)
+ * in a report, with its interval; NAN with why when the report cannot
+ * give it.
+ */
+void	report_figure(const struct report *, const struct figures_def *,
+	    unsigned, struct figures_value *);
+
 /* Find a figure of a repeat summary by name; NULL if absent. */
 const struct report_stat *report_repeat_find(const struct report_repeat *,
 	    const char *);
@@ -226,6 +236,24 @@ const struct report_stat *report_repeat_find(const struct report_repeat *,
  * were written and which skipped.  Returns 0, or -1 with *cause.
  */
 int	report_plot(const struct report *, const char *, const char *,
+	    char **);
+
+/* Print the built-in profiles, one a line.  Returns 0 or -1 with *cause. */
+int	report_profile_list(FILE *, char **);
+/*
+ * Print profile name (or path) for people: its tiers, backing store,
+ * ceilings and buckets, and the figures a perfect detector would report
+ * (sim_truth_profile).  Returns 0 or -1 with *cause.
+ */
+int	report_profile_show(const char *, FILE *, char **);
+/*
+ * Append to l what a volume of profile name (or path) promises for I/Os of
+ * bs bytes (0: 4 KiB): its IOPS and bandwidth ceilings and burst baseline,
+ * less the tolerance of its [promise] section (10% assumed when it has
+ * none); sets l's profile and promise sentence.  Returns 0, or -1 with
+ * *cause when the profile cannot be read (a usage error).
+ */
+int	report_profile_expect(const char *, uint32_t, struct check_list *,
 	    char **);
 
 #endif

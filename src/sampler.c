@@ -22,11 +22,14 @@
 #include <time.h>
 
 #include "engine.h"
+#include "hist.h"
 #include "interrupt.h"
+#include "point.h"
 #include "rng.h"
 #include "sampler.h"
 #include "stats.h"
 #include "target.h"
+#include "timeline.h"
 #include "xmalloc.h"
 
 #define SAMPLER_WARM_CHUNK	(1U << 20)	/* sequential warm-up reads */
@@ -371,51 +374,4 @@ out:
 	if (ret == 0 && interrupt_requested())
 		ret = 1;
 	return (ret);
-}
-
-/* Fill pt->lat_us from pt->hist. */
-void
-point_summarise(struct point *pt)
-{
-	const struct hist	*h = pt->hist;
-
-	if (h == NULL || h->count == 0) {
-		pt->lat_us.mean = pt->lat_us.p50 = pt->lat_us.p90 = NAN;
-		pt->lat_us.p99 = pt->lat_us.p999 = NAN;
-		return;
-	}
-	pt->lat_us.mean = hist_mean(h) / 1e3;
-	pt->lat_us.p50 = hist_percentile(h, 0.50) / 1e3;
-	pt->lat_us.p90 = hist_percentile(h, 0.90) / 1e3;
-	pt->lat_us.p99 = hist_percentile(h, 0.99) / 1e3;
-	pt->lat_us.p999 = hist_percentile(h, 0.999) / 1e3;
-}
-
-/* Free what a point owns. */
-void
-point_free(struct point *pt)
-{
-	if (pt == NULL)
-		return;
-	free(pt->hist);
-	pt->hist = NULL;
-}
-
-/* Append one interval to a timeline. */
-void
-timeline_add(struct timeline *tl, const struct timeline_sample *s)
-{
-	if (tl->n == tl->cap) {
-		tl->cap = tl->cap ? 2 * tl->cap : 64;
-		tl->v = xreallocarray(tl->v, tl->cap, sizeof(*tl->v));
-	}
-	tl->v[tl->n++] = *s;
-}
-
-/* Free a timeline's samples. */
-void
-timeline_free(struct timeline *tl)
-{
-	free(tl->v);
-	memset(tl, 0, sizeof(*tl));
 }

@@ -10,49 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hist.h"
-
 struct engine;
+struct point;
 struct rng;
-
-struct lat_summary {			/* microseconds */
-	double	mean;
-	double	p50;
-	double	p90;
-	double	p99;
-	double	p999;
-};
-
-/* One measured point. */
-struct point {
-	uint64_t	 ws_bytes;	/* working set: offsets in [0, ws) */
-	uint32_t	 bs;		/* bytes per I/O */
-	unsigned	 iodepth;
-	int		 write;
-	uint64_t	 ios;		/* I/Os measured (after warm-up) */
-	double		 seconds;	/* device time measured */
-	double		 warm_seconds;	/* device time spent warming */
-	double		 iops;
-	double		 bytes_per_s;
-	double		 ci95_rel;	/* achieved CI half-width / mean lat */
-	double		 cpu_util;	/* our CPU time / wall time */
-	struct lat_summary lat_us;
-	struct hist	*hist;		/* owned: latencies, ns; may be NULL */
-};
-
-/* One interval of a timeline: per interval, never cumulative. */
-struct timeline_sample {
-	double	t_s;			/* interval end, from the start */
-	double	iops;
-	double	bytes_per_s;
-	double	lat_us_mean;
-};
-
-struct timeline {
-	struct timeline_sample	*v;
-	size_t			 n;
-	size_t			 cap;
-};
+struct timeline;
 
 struct sample_spec {
 	uint64_t	ws_bytes;	/* offsets in [0, ws_bytes) */
@@ -81,11 +42,5 @@ typedef void (*sampler_progress_cb)(const struct point *, double, void *);
 int	sampler_measure(struct engine *, struct rng *,
 	    const struct sample_spec *, struct point *, struct timeline *,
 	    sampler_progress_cb, void *);
-
-/* Fill pt->lat_us from pt->hist. */
-void	point_summarise(struct point *);
-void	point_free(struct point *);
-void	timeline_add(struct timeline *, const struct timeline_sample *);
-void	timeline_free(struct timeline *);
 
 #endif

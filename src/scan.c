@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "hist.h"
 #include "progress.h"
+#include "sampler.h"
 #include "scan.h"
 #include "xmalloc.h"
 
@@ -41,8 +42,11 @@ scan_round(double v, uint32_t align)
 	return (x < align ? align : x);
 }
 
-/* The grid of working-set sizes; see scan.h. */
-size_t
+/*
+ * The grid of working-set sizes of spec, ascending, each a multiple of
+ * spec->align.  Returns the count; *ws is allocated (caller frees).
+ */
+static size_t
 scan_grid(const struct scan_spec *sp, uint64_t **out)
 {
 	uint64_t	*ws, v;
@@ -306,7 +310,7 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 	memset(res, 0, sizeof(*res));
 	tiers_result_init(&res->tiers);
 	n = scan_grid(sp, &ws);
-	progress_phase("scan", n);
+	progress_phase("scan", n, PROGRESS_WS);
 	for (i = 0; i < n && ret == 0; i++) {
 		if (sp->budget_s > 0 && res->device_time_s >= sp->budget_s)
 			break;
@@ -335,7 +339,7 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 	return (ret);
 }
 
-/* Free what a scan result owns. */
+/* Free what a scan result owns; the struct stays. */
 void
 scan_result_free(struct scan_result *res)
 {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sampler.h"
+#include "point.h"
 #include "tiers.h"
 
 struct engine;
@@ -34,17 +34,12 @@ struct scan_result {
 };
 
 /*
- * The grid of working-set sizes of spec, ascending, each a multiple of
- * spec->align.  Returns the count; *ws is allocated (caller frees).
- */
-size_t	scan_grid(const struct scan_spec *, uint64_t **);
-
-/*
  * Run the scan on an open engine.  Returns 0, 1 if interrupted (partial
  * result kept), or -errno on an I/O error (partial result kept).
  */
 int	scan_run(struct engine *, struct rng *, const struct scan_spec *,
 	    struct scan_result *);
+/* Release the points and tiers of a result; NULL is a no-op. */
 void	scan_result_free(struct scan_result *);
 
 #endif

@@ -69,9 +69,9 @@ struct sim_entry {
 
 struct sim_cache {
 	unsigned	 ntiers;
-	uint32_t	 cap[SIM_TIERS_MAX];	/* entries of each segment */
-	uint32_t	 size[SIM_TIERS_MAX];
-	uint32_t	 tail[SIM_TIERS_MAX];	/* least recent of each */
+	uint32_t	 cap[PROFILES_TIERS_MAX]; /* entries of each segment */
+	uint32_t	 size[PROFILES_TIERS_MAX];
+	uint32_t	 tail[PROFILES_TIERS_MAX]; /* least recent of each */
 	uint32_t	 head;			/* most recent of all */
 	uint32_t	 max;			/* entries: the largest tier */
 	uint32_t	 count;
@@ -94,8 +94,8 @@ struct sim {
 	unsigned	 nbucket;
 	uint64_t	 io_accounting;
 
-	double		 tier_ns[SIM_TIERS_MAX];	/* medians */
-	double		 tier_sigma[SIM_TIERS_MAX];
+	double		 tier_ns[PROFILES_TIERS_MAX];	/* medians */
+	double		 tier_sigma[PROFILES_TIERS_MAX];
 	double		 backing_ns;
 	double		 backing_sigma;
 	double		 first_ns;
@@ -496,13 +496,6 @@ sim_block_size(const struct sim *s)
 	return (s->p->block_size);
 }
 
-/* The profile's name. */
-const char *
-sim_name(const struct sim *s)
-{
-	return (s->p->name);
-}
-
 /* The profile the volume runs (owned by the volume). */
 const struct profile *
 sim_profile(const struct sim *s)
@@ -739,13 +732,6 @@ sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 			t->bw_burst_credit_bytes = p->burst_credit_bytes;
 		}
 	}
-}
-
-/* The truth of a volume's profile. */
-void
-sim_truth(const struct sim *s, uint32_t bs, struct sim_truth *t)
-{
-	sim_truth_profile(s->p, bs, t);
 }
 
 /* Short name of a limiter. */

@@ -10,9 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIM_TIERS_MAX	4
+#include "profiles.h"
 
-struct profile;
 struct sim;
 
 /* Which ceiling binds, for the truth of a profile. */
@@ -45,7 +44,7 @@ struct sim_truth {
 	uint32_t	block_size;
 
 	size_t		ntiers;		/* caches, fastest first */
-	struct sim_tier_truth tier[SIM_TIERS_MAX];
+	struct sim_tier_truth tier[PROFILES_TIERS_MAX];
 	double		backing_p50_us;
 	double		backing_p99_us;
 	double		backing_mean_us;	/* mean service time at bs */
@@ -78,10 +77,10 @@ struct sim_truth {
 	double		bw_burst_credit_bytes;
 };
 
-/* Counters of what the model did, for tests and the benchmark. */
+/* Counters of what the model did, for tests. */
 struct sim_stats {
 	uint64_t	ios;
-	uint64_t	hits[SIM_TIERS_MAX];	/* I/Os served by each tier */
+	uint64_t	hits[PROFILES_TIERS_MAX]; /* I/Os served by each tier */
 	uint64_t	misses;			/* served by the backing store */
 	uint64_t	first_reads;
 	uint64_t	cached_blocks;		/* entries in the LRU stack */
@@ -101,7 +100,7 @@ void		 sim_free(struct sim *);
 
 uint64_t	 sim_size(const struct sim *);
 uint32_t	 sim_block_size(const struct sim *);
-const char	*sim_name(const struct sim *);
+/* The volume's profile (tests derive its truth with sim_truth_profile). */
 const struct profile *sim_profile(const struct sim *);
 
 /* The virtual clock in ns: starts at 0, moved only by sim_advance. */
@@ -117,7 +116,7 @@ void		 sim_advance(struct sim *, uint64_t);
  */
 uint64_t	 sim_submit(struct sim *, uint64_t, uint64_t, uint32_t, int);
 
-/* Copy the model's counters. */
+/* Copy the model's counters (tests check the hits against the model). */
 void		 sim_get_stats(const struct sim *, struct sim_stats *);
 
 /*
@@ -126,8 +125,6 @@ void		 sim_get_stats(const struct sim *, struct sim_stats *);
  */
 void		 sim_truth_profile(const struct profile *, uint32_t,
 		    struct sim_truth *);
-/* The truth of a volume's profile (as sim_truth_profile). */
-void		 sim_truth(const struct sim *, uint32_t, struct sim_truth *);
 /* Short name of a limiter ("volume iops", ...). */
 const char	*sim_limiter_name(enum sim_limiter);
 

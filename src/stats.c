@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: ISC */
-/* Online mean and variance (Welford), Student t confidence intervals, least
- * squares, and the SNIA steady-state rule. */
+/* Online mean and variance (Welford), Student t confidence intervals, the
+ * median, and the SNIA steady-state rule. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
+#include "xmalloc.h"
 
 /* Two-sided 95% Student t quantiles (the 0.975 quantile), df 1 to 30. */
 static const double stats_t95_table[] = {
@@ -143,37 +145,6 @@ stats_is_steady(const double *xs, size_t n, double max_excursion,
 	return (1);
 }
 
-/*
- * Least-squares line y = slope * x + intercept through n points, centred for
- * accuracy.  Returns -1 if n < 2 or all x are equal.
- */
-int
-stats_linfit(const double *x, const double *y, size_t n, double *slope,
-    double *intercept)
-{
-	double	xbar = 0, ybar = 0, sxx = 0, sxy = 0, dx;
-	size_t	i;
-
-	if (n < 2)
-		return (-1);
-	for (i = 0; i < n; i++) {
-		xbar += x[i];
-		ybar += y[i];
-	}
-	xbar /= (double)n;
-	ybar /= (double)n;
-	for (i = 0; i < n; i++) {
-		dx = x[i] - xbar;
-		sxx += dx * dx;
-		sxy += dx * (y[i] - ybar);
-	}
-	if (sxx == 0 || !isfinite(sxx))
-		return (-1);
-	*slope = sxy / sxx;
-	*intercept = ybar - *slope * xbar;
-	return (0);
-}
-
 /* Mean and sample standard deviation of xs[0..n); both 0 when n is 0. */
 void
 stats_mean_sd(const double *xs, size_t n, double *mean, double *sd)
@@ -196,12 +167,18 @@ stats_cmp_double(const void *a, const void *b)
 	return ((x > y) - (x < y));
 }
 
-/* Median of xs[0..n), sorting them in place; NAN when n is 0. */
+/* Median of xs[0..n) (copied: xs is untouched); NAN when n is 0. */
 double
-stats_median(double *xs, size_t n)
+stats_median(const double *xs, size_t n)
 {
+	double	*c, m;
+
 	if (n == 0)
 		return (NAN);
-	qsort(xs, n, sizeof *xs, stats_cmp_double);
-	return (n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2);
+	c = xreallocarray(NULL, n, sizeof *c);
+	memcpy(c, xs, n * sizeof *c);
+	qsort(c, n, sizeof *c, stats_cmp_double);
+	m = (n % 2) ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	free(c);
+	return (m);
 }

@@ -31,14 +31,10 @@ double	stats_t95(uint64_t);
  */
 int	stats_is_steady(const double *, size_t, double, double);
 
-/* Least-squares slope and intercept of y on x; returns -1 if undefined. */
-int	stats_linfit(const double *, const double *, size_t, double *,
-	    double *);
-
 /* Mean and sample standard deviation of an array (sd 0 when n < 2). */
 void	stats_mean_sd(const double *, size_t, double *, double *);
 
-/* Median of an array, which it sorts in place; NAN when empty. */
-double	stats_median(double *, size_t);
+/* Median of an array (left untouched); NAN when it is empty. */
+double	stats_median(const double *, size_t);
 
 #endif

@@ -37,6 +37,7 @@
 #include "xmalloc.h"
 
 #define TARGET_MAGIC		"TIERPROBE-TESTFILE-1\n"
+#define TARGET_SIM_PREFIX	"sim:"
 #define TARGET_HEADER		4096
 #define TARGET_FILL_CHUNK	(1U << 20)
 #define TARGET_SPACE_MARGIN	(64ULL << 20)
@@ -72,6 +73,35 @@ target_type_name(enum target_type type)
 		return ("sim");
 	}
 	return ("unknown");
+}
+
+/* The volume name of a "sim:NAME" spec, or NULL for any other spec. */
+static const char *
+target_sim_name(const char *spec)
+{
+	size_t	len = strlen(TARGET_SIM_PREFIX);
+
+	if (strncmp(spec, TARGET_SIM_PREFIX, len) != 0)
+		return (NULL);
+	return (spec + len);
+}
+
+/* What spec names, without opening it. */
+enum target_type
+target_classify(const char *spec, uint64_t *file_bytes)
+{
+	struct stat	st;
+
+	*file_bytes = 0;
+	if (target_sim_name(spec) != NULL)
+		return (TARGET_SIM);
+	if (stat(spec, &st) != 0)
+		return (TARGET_FILE);
+	if (S_ISBLK(st.st_mode))
+		return (TARGET_BLOCKDEV);
+	if (S_ISREG(st.st_mode))
+		*file_bytes = (uint64_t)st.st_size;
+	return (TARGET_FILE);
 }
 
 /* Logical block size of the device holding dev, from sysfs; 4096 if unknown. */
@@ -606,6 +636,72 @@ target_open_fd(struct target *t, const struct target_params *p,
 	return (-1);
 }
 
+/*
+ * Make sure [0, bytes) of a file target holds real data: extend and fill a
+ * file this run created (or any, with force), and check with FIEMAP that no
+ * extent in range is unwritten.  Returns 0 or -1 with *cause.
+ */
+static int
+target_prepare(struct target *t, uint64_t bytes,
+    const struct target_params *p, char **cause)
+{
+	uint64_t	 old = t->size, from;
+	int64_t		 gap;
+	int		 err, ours;
+	char		 a[UNITS_BUFSZ];
+
+	if (t->type != TARGET_FILE)
+		return (0);
+	ours = t->created || target_is_ours(t->path);
+	if (bytes > old) {
+		if (!ours && !p->force) {
+			xasprintf(cause, "%s is smaller than the %s the run "
+			    "needs; pass --force to extend it", t->path,
+			    units_format_size(bytes, a, sizeof(a)));
+			return (-1);
+		}
+		if (!t->created &&
+		    target_check_space(t->path, bytes - old, cause) != 0)
+			return (-1);
+		if ((err = target_fill(t->path, old, bytes, p->quiet)) != 0)
+			goto fail;
+		t->size = bytes;
+	}
+	/* Holes or unwritten extents read as zeros without I/O. */
+	gap = target_first_unwritten(t->fd, bytes);
+	if (gap >= 0 && (uint64_t)gap < bytes) {
+		if (!ours && !p->force) {
+			xasprintf(cause, "%s has unallocated or unwritten "
+			    "space from byte %" PRId64 ": reads there return "
+			    "zeros without touching the disk; fill it (tierprobe "
+			    "prep) or pass --force", t->path, gap);
+			return (-1);
+		}
+		from = (uint64_t)gap & ~(uint64_t)(TARGET_FILL_CHUNK - 1);
+		if ((err = target_fill(t->path, from, bytes, p->quiet)) != 0)
+			goto fail;
+		gap = target_first_unwritten(t->fd, bytes);
+		if (gap >= 0 && (uint64_t)gap < bytes) {
+			xasprintf(cause, "%s: still unwritten space at byte %"
+			    PRId64 " after filling it", t->path, gap);
+			return (-1);
+		}
+	}
+	return (0);
+
+fail:
+	if (err == -EINTR)
+		xasprintf(cause, "interrupted while filling %s", t->path);
+	else if (err == -ENOSPC)
+		xasprintf(cause, "no room to fill %s: the filesystem is full; "
+		    "free some space or use a smaller size", t->path);
+	else
+		xasprintf(cause, "filling %s: %s", t->path, strerror(-err));
+	if (!t->created && ftruncate(t->fd, (off_t)old) != 0)
+		log_warn("%s: restoring its size", t->path);
+	return (-1);
+}
+
 static int
 target_open_file(struct target *t, const struct stat *st,
     const struct target_params *p, char **cause)
@@ -686,13 +782,14 @@ int
 target_open(struct target *t, const char *spec,
     const struct target_params *p, char **cause)
 {
-	struct stat	st;
-	int		ret, err;
+	struct stat	 st;
+	const char	*name;
+	int		 ret, err;
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
-	if (strncmp(spec, "sim:", 4) == 0)
-		ret = target_open_sim(t, spec + 4, p, cause);
+	if ((name = target_sim_name(spec)) != NULL)
+		ret = target_open_sim(t, name, p, cause);
 	else if (stat(spec, &st) != 0) {
 		err = errno;
 		t->path = xstrdup(spec);
@@ -719,68 +816,6 @@ target_open(struct target *t, const char *spec,
 	if (ret != 0)
 		target_close(t, 1);
 	return (ret);
-}
-
-/* Make [0, bytes) of a file target real data; see target.h. */
-int
-target_prepare(struct target *t, uint64_t bytes,
-    const struct target_params *p, char **cause)
-{
-	uint64_t	 old = t->size, from;
-	int64_t		 gap;
-	int		 err, ours;
-	char		 a[UNITS_BUFSZ];
-
-	if (t->type != TARGET_FILE)
-		return (0);
-	ours = t->created || target_is_ours(t->path);
-	if (bytes > old) {
-		if (!ours && !p->force) {
-			xasprintf(cause, "%s is smaller than the %s the run "
-			    "needs; pass --force to extend it", t->path,
-			    units_format_size(bytes, a, sizeof(a)));
-			return (-1);
-		}
-		if (!t->created &&
-		    target_check_space(t->path, bytes - old, cause) != 0)
-			return (-1);
-		if ((err = target_fill(t->path, old, bytes, p->quiet)) != 0)
-			goto fail;
-		t->size = bytes;
-	}
-	/* Holes or unwritten extents read as zeros without I/O. */
-	gap = target_first_unwritten(t->fd, bytes);
-	if (gap >= 0 && (uint64_t)gap < bytes) {
-		if (!ours && !p->force) {
-			xasprintf(cause, "%s has unallocated or unwritten "
-			    "space from byte %" PRId64 ": reads there return "
-			    "zeros without touching the disk; fill it (tierprobe "
-			    "prep) or pass --force", t->path, gap);
-			return (-1);
-		}
-		from = (uint64_t)gap & ~(uint64_t)(TARGET_FILL_CHUNK - 1);
-		if ((err = target_fill(t->path, from, bytes, p->quiet)) != 0)
-			goto fail;
-		gap = target_first_unwritten(t->fd, bytes);
-		if (gap >= 0 && (uint64_t)gap < bytes) {
-			xasprintf(cause, "%s: still unwritten space at byte %"
-			    PRId64 " after filling it", t->path, gap);
-			return (-1);
-		}
-	}
-	return (0);
-
-fail:
-	if (err == -EINTR)
-		xasprintf(cause, "interrupted while filling %s", t->path);
-	else if (err == -ENOSPC)
-		xasprintf(cause, "no room to fill %s: the filesystem is full; "
-		    "free some space or use a smaller size", t->path);
-	else
-		xasprintf(cause, "filling %s: %s", t->path, strerror(-err));
-	if (!t->created && ftruncate(t->fd, (off_t)old) != 0)
-		log_warn("%s: restoring its size", t->path);
-	return (-1);
 }
 
 /* Close a target; remove the file if this run created it and remove set. */

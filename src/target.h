@@ -47,20 +47,20 @@ struct target_params {
 const char	*target_type_name(enum target_type);
 
 /*
+ * What spec names, without opening it: TARGET_SIM for "sim:NAME", else
+ * TARGET_BLOCKDEV for a block device, else TARGET_FILE (which may not
+ * exist yet, or be something target_open refuses).  *file_bytes gets the
+ * size of an existing regular file, else 0.
+ */
+enum target_type target_classify(const char *, uint64_t *);
+
+/*
  * Open spec.  A missing regular file is created and filled to need_bytes;
  * a short file that tierprobe created is extended.  Returns 0, or -1 with an
  * allocated one-line message in *cause (caller frees); nothing is left
  * behind on failure.
  */
 int	target_open(struct target *, const char *, const struct target_params *,
-	    char **);
-
-/*
- * Make sure [0, bytes) of a file target holds real data: extend and fill a
- * file this run created (or any, with force), and check with FIEMAP that no
- * extent in range is unwritten.  Returns 0 or -1 with *cause.
- */
-int	target_prepare(struct target *, uint64_t, const struct target_params *,
 	    char **);
 
 /*

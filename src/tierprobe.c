@@ -3,12 +3,9 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "config.h"
 
@@ -23,7 +20,7 @@
 #include "interrupt.h"
 #include "limits.h"
 #include "log.h"
-#include "profiles.h"
+#include "plan.h"
 #include "progress.h"
 #include "report.h"
 #include "rng.h"
@@ -35,29 +32,12 @@
 #define EXIT_USAGE		2
 #define EXIT_MISSED		3	/* expectation missed, unknown */
 #define EXIT_INTERRUPTED	130
-#define DEFAULT_TARGET		"tierprobe.dat"
 #define WARM_BS			(1U << 20)	/* sequential warm-up reads */
 
-/* The quick preset of 'run' without a target: about a minute here. */
+/* Fill the settings part of a report from the plan. */
 static void
-preset_quick(struct cli_opts *o)
-{
-	if (!(o->set_mask & CLI_SET_MAX_WS))
-		o->max_ws = 1ULL << 30;
-	if (!(o->set_mask & CLI_SET_POINTS))
-		o->points = 8;
-	if (!(o->set_mask & CLI_SET_MAX_TIME))
-		o->max_time_s = 2;
-	if (!(o->set_mask & CLI_SET_MAX_IODEPTH))
-		o->max_iodepth = 64;
-	if (!(o->set_mask & CLI_SET_SUSTAIN))
-		o->sustain_s = 15;
-}
-
-/* Fill the settings part of a report from the options. */
-static void
-report_begin(struct report *rep, const struct cli_opts *o,
-    const struct target *t, const char *engine, uint64_t seed)
+report_begin(struct report *rep, const struct plan *pl,
+    const struct plan_target *pt, const struct target *t, uint64_t seed)
 {
 	struct report_config	*c = &rep->config;
 
@@ -65,38 +45,33 @@ report_begin(struct report *rep, const struct cli_opts *o,
 	snprintf(rep->tool_version, sizeof(rep->tool_version), "%s",
 	    PACKAGE_VERSION);
 	report_utc_now(rep->started_utc, sizeof(rep->started_utc));
-	snprintf(c->command, sizeof(c->command), "%s", cli_cmd_name(o->cmd));
-	snprintf(c->engine, sizeof(c->engine), "%s", engine);
+	snprintf(c->command, sizeof(c->command), "%s", cli_cmd_name(pl->cmd));
+	snprintf(c->engine, sizeof(c->engine), "%s", pt->engine);
 	c->direct = t->direct;
-	c->bs = o->bs;
-	c->iodepth = o->iodepth;
+	c->bs = pt->scan.bs;
+	c->iodepth = pt->scan.iodepth;
 	c->seed = seed;
-	c->min_ws = o->min_ws;
-	c->max_ws = o->max_ws;
-	c->step = o->step;
-	c->points = o->points;
-	c->precision = o->precision;
-	c->max_time_s = o->max_time_s;
-	c->budget_s = o->budget_s;
-	c->ws = o->ws;
-	c->max_iodepth = o->max_iodepth;
-	c->sustain_s = o->sustain_s;
-	c->write = o->write;
+	c->min_ws = pt->scan.min_ws;
+	c->max_ws = pt->scan.max_ws;
+	c->step = pt->scan.step;
+	c->points = pt->scan.points;
+	c->precision = pt->scan.precision;
+	c->max_time_s = pt->scan.max_time_s;
+	c->budget_s = pt->scan.budget_s;
+	c->ws = pt->limits.ws_bytes;
+	c->max_iodepth = pt->limits.max_iodepth;
+	c->sustain_s = pt->limits.sustain_s;
+	c->write = pt->limits.write;
 	rep->target.path = xstrdup(t->path);
 	snprintf(rep->target.type, sizeof(rep->target.type), "%s",
 	    target_type_name(t->type));
 	rep->target.direct = t->direct;
-	snprintf(rep->target.engine, sizeof(rep->target.engine), "%s", engine);
-	rep->target.bs = o->bs;
+	snprintf(rep->target.engine, sizeof(rep->target.engine), "%s",
+	    pt->engine);
+	rep->target.bs = pt->scan.bs;
 	rep->target.size_bytes = t->size;
 	if (t->type != TARGET_SIM)
 		context_fill(&rep->context, t->path);
-	if (o->host != NULL)
-		snprintf(rep->labels.host, sizeof rep->labels.host, "%s",
-		    o->host);
-	if (o->kind != NULL)
-		snprintf(rep->labels.kind, sizeof rep->labels.kind, "%s",
-		    o->kind);
 }
 
 /*
@@ -115,7 +90,7 @@ expectations(const struct cli_opts *o, uint32_t bs, struct check_list **out)
 	if (o->expect.n == 0 && o->expect_profile == NULL)
 		return (0);
 	l = check_list_new();
-	if (o->expect_profile != NULL && profiles_promise_expect(
+	if (o->expect_profile != NULL && report_profile_expect(
 	    o->expect_profile, bs, l, &cause) != 0) {
 		log_warnx("--expect-profile: %s", cause);
 		rc = -1;
@@ -135,121 +110,38 @@ expectations(const struct cli_opts *o, uint32_t bs, struct check_list **out)
 	return (rc);
 }
 
-/* Working set of the limit sweeps: past the last cache the scan found. */
-static uint64_t
-limits_ws(const struct cli_opts *o, const struct scan_result *scan,
-    const struct target *t)
-{
-	const struct tier	*last;
-	uint64_t		 ws = o->max_ws;
-
-	if (o->ws != 0)
-		return (o->ws);
-	if (scan != NULL && scan->tiers.analysed && scan->tiers.ntiers > 0) {
-		last = &scan->tiers.tier[scan->tiers.ntiers - 1];
-		if (!last->at_least)
-			ws = 4 * last->capacity_high_bytes;
-	}
-	if (ws > t->size)
-		ws = t->size;
-	return (ws - ws % o->bs);
-}
-
-/* The scan's I/O, as prior work for the burst credits of the limits. */
-static struct ceilings_prior *
-probe_prior(const struct scan_result *scan, size_t *n)
-{
-	struct ceilings_prior	*prior;
-	size_t			 i;
-
-	*n = 0;
-	if (scan == NULL || scan->npoints == 0)
-		return (NULL);
-	prior = xcalloc(scan->npoints, sizeof(*prior));
-	for (i = 0; i < scan->npoints; i++)
-		limits_prior_from_point(&scan->points[i], &prior[i]);
-	*n = scan->npoints;
-	return (prior);
-}
-
-/* Largest cache the scan found, in bytes; 0 if none. */
-static uint64_t
-probe_cache_bytes(const struct scan_result *scan)
-{
-	const struct tiers_result	*tr;
-
-	if (scan == NULL || !scan->tiers.analysed || scan->tiers.ntiers == 0)
-		return (0);
-	tr = &scan->tiers;
-	return (tr->tier[tr->ntiers - 1].capacity_high_bytes);
-}
-
-/* The limit sweeps' settings, after the scan (NULL if none ran). */
-static void
-limits_spec_from(const struct cli_opts *o, const struct scan_result *scan,
-    const struct target *t, struct limits_spec *ls)
-{
-	memset(ls, 0, sizeof(*ls));
-	ls->ws_bytes = limits_ws(o, scan, t);
-	ls->bs = o->bs;
-	ls->max_iodepth = o->max_iodepth;
-	ls->sustain_s = (o->set_mask & CLI_SET_SUSTAIN) ? o->sustain_s : 0;
-	ls->write = o->write;
-	ls->precision = o->precision;
-	ls->max_time_s = o->max_time_s;
-	ls->engine = o->engine;
-	/* A device may be a restored snapshot: look for first-read cost. */
-	ls->first_touch = o->first_touch || t->type == TARGET_BLOCKDEV;
-	ls->first_touch_from = scan != NULL ? o->max_ws : 0;
-	ls->cache_bytes = probe_cache_bytes(scan);
-}
-
 /*
- * One measurement of target into rep: the scan, then the limit sweeps.
- * Returns 0, 1 if interrupted, -errno on an I/O error, 2 if an engine
- * could not be opened (said on stderr).
+ * Run the phases of the plan on target t into rep.  Returns 0, 1 if
+ * interrupted, -errno on an I/O error, 2 if an engine could not be opened
+ * (said on stderr).
  */
 static int
-probe_measure(struct cli_opts *o, struct target *t, uint64_t seed,
-    struct report *rep)
+probe_measure(const struct plan *pl, const struct plan_target *pt,
+    struct target *t, uint64_t seed, struct report *rep)
 {
 	struct engine		 e;
 	struct rng		 r;
-	struct scan_spec	 ss;
 	struct limits_spec	 ls;
-	struct ceilings_prior	*prior = NULL;
+	struct ceilings_prior	*prior;
 	int			 ret = 0, err;
 
 	rng_seed(&r, seed);
-	if (o->cmd != CLI_LIMITS) {
-		memset(&ss, 0, sizeof(ss));
-		ss.min_ws = o->min_ws;
-		ss.max_ws = o->max_ws;
-		ss.step = o->step;
-		ss.points = o->points;
-		ss.bs = o->bs;
-		ss.iodepth = o->iodepth;
-		ss.precision = o->precision;
-		ss.max_time_s = o->max_time_s;
-		ss.budget_s = o->budget_s;
-		ss.align = o->bs;
-		err = engine_open(&e, o->engine, t, o->iodepth,
-		    o->bs > WARM_BS ? o->bs : WARM_BS, 1);
+	if (pl->phases & PLAN_SCAN) {
+		err = engine_open(&e, pt->engine, t, pt->scan.iodepth,
+		    pt->scan.bs > WARM_BS ? pt->scan.bs : WARM_BS, 1);
 		if (err != 0) {
-			log_warnx("%s engine on %s: %s", o->engine, t->path,
+			log_warnx("%s engine on %s: %s", pt->engine, t->path,
 			    strerror(-err));
 			return (2);
 		}
 		snprintf(rep->target.engine, sizeof(rep->target.engine), "%s",
 		    e.ops->name);
 		rep->scan = xcalloc(1, sizeof(*rep->scan));
-		ret = scan_run(&e, &r, &ss, rep->scan);
+		ret = scan_run(&e, &r, &pt->scan, rep->scan);
 		engine_close(&e);
 	}
-	if (o->cmd != CLI_SCAN && ret == 0) {
-		limits_spec_from(o, rep->scan, t, &ls);
-		prior = probe_prior(rep->scan, &ls.nprior);
-		ls.prior = prior;
+	if ((pl->phases & PLAN_LIMITS) && ret == 0) {
+		plan_limits(pt, t, rep->scan, &ls, &prior);
 		rep->limits = xcalloc(1, sizeof(*rep->limits));
 		limits_result_init(rep->limits);
 		ret = limits_run(t, &r, &ls, rep->limits);
@@ -312,18 +204,18 @@ probe_error(const struct target *t, int err)
  * the report still says so.  Returns EXIT_INTERRUPTED.
  */
 static int
-probe_stopped(const struct cli_opts *o, const char *spec, int direct,
-    uint64_t seed)
+probe_stopped(const struct plan *pl, const struct plan_target *pt,
+    const struct cli_opts *o)
 {
 	struct target	t;
 	struct report	rep;
 
 	memset(&t, 0, sizeof(t));
 	t.fd = -1;
-	t.path = (char *)spec;
+	t.path = (char *)pt->spec;
 	t.type = TARGET_FILE;
-	t.direct = direct;
-	report_begin(&rep, o, &t, o->engine, seed);
+	t.direct = pt->params.direct;
+	report_begin(&rep, pl, pt, &t, pl->seed);
 	rep.interrupted = 1;
 	report_utc_now(rep.finished_utc, sizeof(rep.finished_utc));
 	report_output(&rep, o);
@@ -331,120 +223,101 @@ probe_stopped(const struct cli_opts *o, const char *spec, int direct,
 	return (EXIT_INTERRUPTED);
 }
 
-/* run, scan and limits: measure a target and report. */
+/*
+ * Measure an open target as often as the plan says into rep (the first
+ * run, with the spread of all when repeated).  Returns 0, or 1 if a run
+ * failed (said on stderr); rep->interrupted says if one was interrupted.
+ */
 static int
-probe(struct cli_opts *o)
+probe_target(const struct plan *pl, const struct plan_target *pt,
+    struct target *t, struct report *rep)
 {
-	struct target		 t;
-	struct target_params	 tp;
-	struct report		 rep, *reps;
-	struct limits_spec	 ls;
-	struct stat		 st;
-	struct check_list	*checks;
-	const char		*spec;
-	char			*cause = NULL;
-	uint64_t		 seed;
-	unsigned		 i, runs, verdicts[3];
-	int			 is_default, do_scan, do_limits, ret = 0;
-	int			 status = 0;
+	struct report	*reps;
+	unsigned	 i, runs;
+	int		 ret = 0, status = 0;
 
-	if (expectations(o, o->bs, &checks) != 0)
-		return (EXIT_USAGE);
-	is_default = o->nargs == 0;
-	spec = is_default ? DEFAULT_TARGET : o->args[0];
-	if (is_default)
-		preset_quick(o);
-	do_scan = o->cmd != CLI_LIMITS;
-	do_limits = o->cmd != CLI_SCAN;
-	seed = (o->set_mask & CLI_SET_SEED) ? o->seed :
-	    (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-
-	/* An existing file bounds the default scan; don't grow it. */
-	if (!(o->set_mask & CLI_SET_MAX_WS) && stat(spec, &st) == 0 &&
-	    S_ISREG(st.st_mode) && (uint64_t)st.st_size >= o->min_ws &&
-	    (uint64_t)st.st_size < o->max_ws)
-		o->max_ws = (uint64_t)st.st_size - st.st_size % o->bs;
-
-	memset(&tp, 0, sizeof(tp));
-	tp.direct = !o->buffered;
-	tp.write = do_limits && o->write;
-	tp.force = o->force;
-	tp.force_device = o->force_device;
-	tp.seed = seed;
-	tp.quiet = o->quiet;
-	memset(&ls, 0, sizeof(ls));
-	ls.ws_bytes = o->ws ? o->ws : o->max_ws;
-	ls.first_touch = o->first_touch;
-	tp.need_bytes = do_limits ? limits_need_bytes(&ls) : 0;
-	if (do_scan && o->max_ws > tp.need_bytes)
-		tp.need_bytes = o->max_ws;
-	if (strncmp(spec, "sim:", 4) == 0 || (stat(spec, &st) == 0 &&
-	    S_ISBLK(st.st_mode) && !(o->set_mask & CLI_SET_MAX_WS)))
-		tp.need_bytes = o->ws;
-	if (target_open(&t, spec, &tp, &cause) != 0) {
-		log_warnx("%s", cause);
-		free(cause);
-		check_list_free(checks);
-		if (interrupt_requested())
-			return (probe_stopped(o, spec, tp.direct, seed));
-		return (strncmp(spec, "sim:", 4) == 0 ? EXIT_USAGE : 1);
-	}
-	if (o->bs % t.lbs != 0) {
-		log_warnx("--bs %" PRIu32 ": not a multiple of %s's logical "
-		    "block size (%" PRIu32 " bytes)", o->bs, t.path, t.lbs);
-		target_close(&t, 1);
-		check_list_free(checks);
-		return (EXIT_USAGE);
-	}
-	if (o->max_ws > t.size)
-		o->max_ws = t.size - t.size % o->bs;
-	if (o->min_ws > o->max_ws) {
-		log_warnx("%s holds only %" PRIu64 " bytes, less than "
-		    "--min-ws: lower --min-ws", t.path, t.size);
-		target_close(&t, 1);
-		check_list_free(checks);
-		return (EXIT_USAGE);
-	}
-
-	if (t.type == TARGET_SIM)
-		o->engine = "sim";
-	reps = xcalloc(o->repeat, sizeof(*reps));
-	for (i = 0; i < o->repeat; i++) {
-		report_begin(&reps[i], o, &t, o->engine, seed + i);
-		ret = probe_measure(o, &t, seed + i, &reps[i]);
+	reps = xcalloc(pl->repeat, sizeof(*reps));
+	for (i = 0; i < pl->repeat; i++) {
+		report_begin(&reps[i], pl, pt, t, pl->seed + i);
+		ret = probe_measure(pl, pt, t, pl->seed + i, &reps[i]);
 		report_utc_now(reps[i].finished_utc,
 		    sizeof(reps[i].finished_utc));
 		if (ret != 0)
 			break;
 	}
-	runs = i < o->repeat ? i + 1 : o->repeat;
-	rep = reps[0];
-	if (o->repeat > 1 && runs > 1) {
-		rep.repeat = xcalloc(1, sizeof(*rep.repeat));
-		report_repeat_aggregate(reps, (int)runs, rep.repeat);
+	runs = i < pl->repeat ? i + 1 : pl->repeat;
+	*rep = reps[0];
+	if (pl->repeat > 1 && runs > 1) {
+		rep->repeat = xcalloc(1, sizeof(*rep->repeat));
+		report_repeat_aggregate(reps, (int)runs, rep->repeat);
 	}
 	for (i = 1; i < runs; i++)
 		report_free(&reps[i]);
 	free(reps);
 	if (ret < 0) {
-		probe_error(&t, ret);
+		probe_error(t, ret);
 		status = 1;
 	} else if (ret > 1)
 		status = 1;
-	rep.interrupted = ret == 1 || interrupt_requested();
-	report_utc_now(rep.finished_utc, sizeof(rep.finished_utc));
-	rep.checks = checks;
+	rep->interrupted = ret == 1 || interrupt_requested();
+	report_utc_now(rep->finished_utc, sizeof(rep->finished_utc));
+	return (status);
+}
 
+/* run, scan and limits: plan, measure, report, judge expectations. */
+static int
+probe(const struct cli_opts *o)
+{
+	struct plan		 pl;
+	struct plan_target	*pt;
+	struct target		 t;
+	struct report		 rep;
+	struct check_list	*checks;
+	char			*cause = NULL;
+	unsigned		 verdicts[3];
+	int			 status, interrupted;
+
+	if (expectations(o, o->bs, &checks) != 0)
+		return (EXIT_USAGE);
+	plan_make(&pl, o);
+	pt = &pl.target[0];
+	if (target_open(&t, pt->spec, &pt->params, &cause) != 0) {
+		log_warnx("%s", cause);
+		free(cause);
+		if (interrupt_requested())
+			status = probe_stopped(&pl, pt, o);
+		else
+			status = pt->type == TARGET_SIM ? EXIT_USAGE : 1;
+		plan_free(&pl);
+		check_list_free(checks);
+		return (status);
+	}
+	if (plan_fit(pt, &t, &cause) != 0) {
+		log_warnx("%s", cause);
+		free(cause);
+		target_close(&t, 1);
+		plan_free(&pl);
+		check_list_free(checks);
+		return (EXIT_USAGE);
+	}
+	status = probe_target(&pl, pt, &t, &rep);
+	if (o->host != NULL)
+		snprintf(rep.labels.host, sizeof rep.labels.host, "%s",
+		    o->host);
+	if (o->kind != NULL)
+		snprintf(rep.labels.kind, sizeof rep.labels.kind, "%s",
+		    o->kind);
+	rep.checks = checks;
 	if (report_output(&rep, o) != 0 && status == 0)
 		status = 1;
 	if (status == 0 && checks != NULL &&
-	    !check_tally(checks, &rep, verdicts))
+	    !report_check_tally(checks, &rep, verdicts))
 		status = EXIT_MISSED;
+	interrupted = rep.interrupted;
 	report_free(&rep);
-	target_close(&t, (is_default && !o->keep) || rep.interrupted);
-	if (rep.interrupted)
-		return (EXIT_INTERRUPTED);
-	return (status);
+	target_close(&t, pt->remove || interrupted);
+	plan_free(&pl);
+	return (interrupted ? EXIT_INTERRUPTED : status);
 }
 
 /* prep: create and fill a test file. */
@@ -583,9 +456,9 @@ profiles(struct cli_opts *o)
 	int	 ret;
 
 	if (o->show != NULL)
-		ret = profiles_show(o->show, stdout, &cause);
+		ret = report_profile_show(o->show, stdout, &cause);
 	else
-		ret = profiles_list(stdout, &cause);
+		ret = report_profile_list(stdout, &cause);
 	if (ret != 0) {
 		log_warnx("%s", cause);
 		free(cause);
@@ -632,7 +505,7 @@ check(struct cli_opts *o)
 		    o->format == CLI_FMT_MARKDOWN);
 	}
 	for (i = 0; ret == 0 && i < n; i++) {
-		if (!check_tally(use[i], &reps[i], verdicts))
+		if (!report_check_tally(use[i], &reps[i], verdicts))
 			ret = EXIT_MISSED;
 	}
 	for (i = 0; i < n; i++) {

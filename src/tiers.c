@@ -12,7 +12,7 @@
 #include "fit.h"
 #include "hist.h"
 #include "rng.h"
-#include "sampler.h"
+#include "point.h"
 #include "tiers.h"
 #include "units.h"
 #include "xmalloc.h"
@@ -850,6 +850,31 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 }
 
 /*
+ * Say in words what a shift in mean latency without a second latency mode
+ * means: how far latency drifted, between which sizes, and that it is not
+ * a cache (the drift is the ratio of the segments' geometric means).
+ */
+static void
+tiers_drift(const struct tiers_result *r, const size_t *cps, size_t ncp,
+    char *why, size_t len)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	size_t	end = ncp > 1 ? cps[1] : r->npoints, p;
+	double	lo = 0, hi = 0, pct;
+
+	for (p = 0; p < cps[0]; p++)
+		lo += r->point_mlog[p] / cps[0];
+	for (p = cps[0]; p < end; p++)
+		hi += r->point_mlog[p] / (end - cps[0]);
+	pct = 100 * (exp(hi - lo) - 1);
+	snprintf(why, len, "latency drifted %s %.0f%% between %s and %s but "
+	    "no second class of latency appeared, so no cache",
+	    pct >= 0 ? "up" : "down", fabs(pct),
+	    units_format_size(r->point_ws[cps[0] - 1], a, sizeof a),
+	    units_format_size(r->point_ws[cps[0]], b, sizeof b));
+}
+
+/*
  * Cross-check with a change-point segmentation of the points' mean
  * ln(latency); sets r->agree and, on disagreement, why.
  */
@@ -884,9 +909,7 @@ tiers_crosscheck(const struct tiers_work *wk, struct tiers_result *r,
 	if (r->ntiers == 0) {
 		if (ncp > 0) {
 			r->agree = 0;
-			snprintf(why, len, "mean latency shifts at %s with no "
-			    "separate latency mode that depends on ws",
-			    units_format_size(r->cp_ws[0], a, sizeof a));
+			tiers_drift(r, cps, ncp, why, len);
 		}
 		return;
 	}
@@ -941,7 +964,8 @@ tiers_note(struct tiers_result *r, const char *why)
 	size_t			 i, len;
 
 	if (r->agree == 0)
-		snprintf(r->note, sizeof r->note, "methods disagree: %s", why);
+		snprintf(r->note, sizeof r->note, "%s%s", r->ntiers > 0 ?
+		    "methods disagree: " : "", why);
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
 		if (bd->verdict != TIERS_WIDE)
@@ -1195,4 +1219,37 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 	free(c);
 	free(x);
 	return (rc);
+}
+
+/* Share of reads each tier serves at working set ws, by the model. */
+void
+tiers_model_share(const struct tiers_result *r, double ws, double *share)
+{
+	double	prev = 0, hit;
+	size_t	i;
+
+	for (i = 0; i < r->ntiers; i++) {
+		hit = fmin(1, r->tier[i].capacity_bytes / ws);
+		share[i] = hit - prev;
+		prev = hit;
+	}
+	share[r->ntiers] = 1 - prev;
+}
+
+/* Mean latency the model predicts at working set ws, from tier p50s. */
+double
+tiers_model_lat_us(const struct tiers_result *r, double ws)
+{
+	double	share[TIERS_MAX + 1], sum = 0;
+	size_t	i;
+
+	tiers_model_share(r, ws, share);
+	for (i = 0; i < r->ntiers; i++)
+		sum += share[i] * r->tier[i].lat_us_p50;
+	if (share[r->ntiers] > 0) {
+		if (!isfinite(r->backing_p50_us))
+			return (NAN);
+		sum += share[r->ntiers] * r->backing_p50_us;
+	}
+	return (sum);
 }

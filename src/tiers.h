@@ -153,4 +153,18 @@ int	tiers_point_enough(const struct tiers_result *, uint64_t,
  */
 int	tiers_pinned(const struct tiers_result *, double);
 
+/*
+ * The model of r at working set ws bytes: tier i serves the reads its
+ * capacity holds and the faster tiers do not, min(1, C_i / ws) minus the
+ * share before it; the backing store the rest.  share has ntiers + 1
+ * entries, the last the backing store's.
+ */
+void	tiers_model_share(const struct tiers_result *, double, double *);
+/*
+ * Mean latency (us) of that model at ws from the tiers' and the backing
+ * store's p50; NAN if the backing store serves a share and its p50 is
+ * unknown.
+ */
+double	tiers_model_lat_us(const struct tiers_result *, double);
+
 #endif

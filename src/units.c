@@ -278,3 +278,62 @@ units_format_count(double n, char *buf, size_t len)
 
 	return (units_format(n, 1000, unit, 5, "", buf, len));
 }
+
+/* An integer with thousands separators: 12,345. */
+static char *
+units_format_thousands(double v, char *buf, size_t len)
+{
+	char		 tmp[UNITS_BUFSZ];
+	size_t		 n, i, o = 0;
+	const char	*s = tmp;
+
+	snprintf(tmp, sizeof tmp, "%.0f", v);
+	if (*s == '-' && o + 1 < len) {
+		buf[o++] = '-';
+		s++;
+	}
+	n = strlen(s);
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = s[i];
+	}
+	buf[o] = '\0';
+	return (buf);
+}
+
+/* Format a value of a kind for people into buf; NAN gives "unknown". */
+char *
+units_format_value(enum units_kind kind, double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "unknown");
+		return (buf);
+	}
+	switch (kind) {
+	case UNITS_BYTES:
+		return (units_format_size(v < 0 ? 0 : (uint64_t)llround(v),
+		    buf, len));
+	case UNITS_LAT_US:
+		return (units_format_lat_us(v, buf, len));
+	case UNITS_RATE:
+		return (units_format_rate(v, buf, len));
+	case UNITS_SECONDS:
+		if (v >= 3600)
+			snprintf(buf, len, "%.1f h", v / 3600);
+		else if (v >= 100)
+			snprintf(buf, len, "%.0f s", v);
+		else
+			snprintf(buf, len, "%.1f s", v);
+		return (buf);
+	case UNITS_COUNT:
+		return (units_format_count(v, buf, len));
+	case UNITS_IOPS:
+		if (v >= 1e7)
+			return (units_format_count(v, buf, len));
+		/* FALLTHROUGH */
+	case UNITS_PLAIN:
+		break;
+	}
+	return (units_format_thousands(v, buf, len));
+}

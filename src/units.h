@@ -35,6 +35,25 @@ char	*units_format_rate(double, char *, size_t);
 /* Format a count with a decimal suffix for people ("45.2k", "5.4M"). */
 char	*units_format_count(double, char *, size_t);
 
+/* What a figure measures, for units_format_value. */
+enum units_kind {
+	UNITS_BYTES,
+	UNITS_LAT_US,
+	UNITS_IOPS,
+	UNITS_RATE,			/* bytes per second */
+	UNITS_SECONDS,
+	UNITS_COUNT,			/* large counts: 5.40M */
+	UNITS_PLAIN,			/* small integers: an iodepth */
+};
+
+/*
+ * Format a value of the given kind for people into buf (UNITS_BUFSZ):
+ * sizes and rates with binary units, IOPS and plain numbers with thousands
+ * separators ("12,345"), seconds as "20.0 s" or "2.0 h"; NAN and infinities
+ * give "unknown".
+ */
+char	*units_format_value(enum units_kind, double, char *, size_t);
+
 #define UNITS_BUFSZ 32
 
 #endif

@@ -1,16 +1,17 @@
 #!/bin/sh
-# Description: the fio job file written for a fixture report has one job
-# per measured point with the point's rw, bs, iodepth and working set, and
-# fio itself accepts it (fio --parse-only; skipped without fio).
+# Description: the fio job file that report --fio-job writes for a fixture
+# report has one job per measured point with the point's rw, bs, iodepth
+# and working set, and fio itself accepts it (fio --parse-only; skipped
+# without fio).
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
-render=$(dirname "$(dirname "$TIERPROBE")")/tests/t_render
 data=$TOP_SRCDIR/tests/data
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-fio.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-"$render" fio "$data/report-limits.json" > "$dir/limits.fio" || fail render
+"$TIERPROBE" report "$data/report-limits.json" --fio-job "$dir/limits.fio" \
+    > /dev/null || fail "report --fio-job"
 # 7 iodepth points and 5 block sizes, plus [global].
 [ "$(grep -c '^\[' "$dir/limits.fio")" = 13 ] || fail "job count"
 grep -q '^\[global\]' "$dir/limits.fio" || fail "no [global]"
@@ -22,7 +23,8 @@ grep -qx 'iodepth=64' "$dir/limits.fio" || fail "iodepth 64 missing"
 grep -qx 'bs=1048576' "$dir/limits.fio" || fail "bs 1 MiB missing"
 grep -qx 'size=8589934592' "$dir/limits.fio" || fail "ws 8 GiB missing"
 [ "$(grep -c '^rw=randread$' "$dir/limits.fio")" = 12 ] || fail "rw lines"
-"$render" fio "$data/report-scan.json" > "$dir/scan.fio" || fail render
+"$TIERPROBE" report "$data/report-scan.json" --fio-job "$dir/scan.fio" \
+    > /dev/null || fail "report --fio-job"
 [ "$(grep -c '^size=' "$dir/scan.fio")" = 10 ] || fail "scan job count"
 
 command -v fio >/dev/null || { echo "skip: fio missing"; exit 77; }

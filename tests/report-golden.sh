@@ -6,7 +6,6 @@
 # Set TP_REGEN=1 to rewrite the expected files (then read them!).
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
-render=$(dirname "$(dirname "$TIERPROBE")")/tests/t_render
 data=$TOP_SRCDIR/tests/data
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-golden.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -26,21 +25,24 @@ check() {	# expected-file command...
 }
 
 for f in scan limits interrupted nulls; do
-	check "$data/report-$f.txt" "$render" text "$data/report-$f.json"
-	check "$data/report-$f.md" "$render" markdown "$data/report-$f.json"
+	check "$data/report-$f.txt" "$TIERPROBE" report "$data/report-$f.json"
+	check "$data/report-$f.md" "$TIERPROBE" report "$data/report-$f.json" \
+	    --output-format markdown
 	long=$(awk 'length > 100 { print FILENAME ":" FNR ": " length }' \
 	    "$data/report-$f.txt")
 	[ -z "$long" ] || fail "lines over 100 columns: $long"
 	grep -q '^|' "$data/report-$f.md" || fail "$f.md has no table"
 
 	# Round trip: the rewritten JSON reloads to identical JSON.
-	"$render" json "$data/report-$f.json" > "$dir/a.json" || fail "json $f"
-	"$render" json "$dir/a.json" > "$dir/b.json" || fail "json a $f"
+	"$TIERPROBE" report "$data/report-$f.json" --output-format json \
+	    > "$dir/a.json" || fail "json $f"
+	"$TIERPROBE" report "$dir/a.json" --output-format json \
+	    > "$dir/b.json" || fail "json a $f"
 	cmp -s "$dir/a.json" "$dir/b.json" || {
 		fail "$f: JSON changed on a round trip"
 		diff -u "$dir/a.json" "$dir/b.json" | head -20
 	}
-	"$render" text "$dir/a.json" > "$dir/a.txt"
+	"$TIERPROBE" report "$dir/a.json" > "$dir/a.txt"
 	cmp -s "$dir/a.txt" "$data/report-$f.txt" ||
 	    fail "$f: re-rendered text differs after a round trip"
 done
@@ -49,8 +51,8 @@ grep -q 'INTERRUPTED' "$data/report-interrupted.txt" ||
 if grep -E '(^|[^0-9.,])0 (us|ms)' "$data/report-nulls.txt"; then
 	fail "an unknown latency printed as 0"
 fi
-check "$data/compare-scan.txt" "$render" compare "$data/report-scan.json" \
-    "$data/report-scan-b.json"
+check "$data/compare-scan.txt" "$TIERPROBE" compare \
+    "$data/report-scan.json" "$data/report-scan-b.json"
 
 [ $fails = 0 ] || exit 1
 echo "golden renderings match"

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "hist.h"
+#include "point.h"
 #include "rng.h"
-#include "sampler.h"
 
 #define T_MAX_PLACES	6
 

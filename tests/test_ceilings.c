@@ -12,12 +12,12 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <gsl/gsl_errno.h>
 
 #include "ceilings.h"
 #include "fit.h"
+#include "point.h"
 #include "rng.h"
-#include "sampler.h"
+#include "timeline.h"
 
 #define T_SEEDS		20
 #define KiB		1024.0
@@ -228,12 +228,6 @@ t_iops_edges(void **state)
 	T_WITHIN(c.ceiling, 1000, 1e-9);
 	assert_int_equal(c.knee_iodepth, 1);
 	assert_true(isnan(c.cpu_util));
-
-	/* Little's law for the text report: 32 deep under 3,000 IOPS. */
-	T_WITHIN(ceilings_lat_us_at(3000, 500, 32), 10666.7, 1e-4);
-	T_WITHIN(ceilings_lat_us_at(3000, 500, 1), 500, 1e-9);
-	T_WITHIN(ceilings_lat_us_at(3000, NAN, 1), 333.33, 1e-4);
-	assert_true(isnan(ceilings_lat_us_at(NAN, 500, 32)));
 }
 
 static const struct {
@@ -519,6 +513,6 @@ main(void)
 		cmocka_unit_test(t_first_touch),
 	};
 
-	gsl_set_error_handler_off();
+	fit_init();
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

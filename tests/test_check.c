@@ -110,7 +110,7 @@ t_judge(const char *text, const struct report *r, struct check_result *res)
 
 	if (check_parse(text, &e, &cause) != 0)
 		fail_msg("%s: %s", text, cause);
-	check_evaluate(&e, r, res);
+	report_check_evaluate(&e, r, res);
 	free(e.text);
 	return (res->verdict);
 }
@@ -268,7 +268,7 @@ t_check_repeat(void **state)
 	report_free(&r);
 }
 
-/* check_tally counts, and the list survives a JSON round trip. */
+/* report_check_tally counts, and the list survives a JSON round trip. */
 static void
 t_check_round_trip(void **state)
 {
@@ -292,7 +292,7 @@ t_check_round_trip(void **state)
 	    &cause), -1);
 	free(cause);
 	assert_int_equal(r.checks->n, 3);
-	assert_int_equal(check_tally(r.checks, &r, count), 0);
+	assert_int_equal(report_check_tally(r.checks, &r, count), 0);
 	assert_int_equal(count[CHECK_MET], 1);
 	assert_int_equal(count[CHECK_MISSED], 1);
 	assert_int_equal(count[CHECK_UNKNOWN], 1);
@@ -314,7 +314,7 @@ t_check_round_trip(void **state)
 	    "--expect-profile ebs-gp3");
 	assert_string_equal(back.checks->profile, "ebs-gp3");
 	assert_string_equal(back.checks->promise, "a promise");
-	check_tally(back.checks, &back, count);
+	report_check_tally(back.checks, &back, count);
 	assert_int_equal(count[CHECK_MISSED], 1);
 
 	/* A recorded expression that no longer parses: a bad report. */
@@ -354,7 +354,7 @@ t_check_promise(void **state)
 		keep = 1 - (isfinite(p->promise_pct) ? p->promise_pct : 10) /
 		    100;
 		l = check_list_new();
-		if (profiles_promise_expect(names[i], 4096, l, &cause) != 0)
+		if (report_profile_expect(names[i], 4096, l, &cause) != 0)
 			fail_msg("%s", cause);
 		assert_string_equal(l->profile, p->name);
 		assert_non_null(strstr(l->promise, isfinite(p->promise_pct) ?
@@ -381,7 +381,7 @@ t_check_promise(void **state)
 		profiles_free(p);
 	}
 	l = check_list_new();
-	assert_int_equal(profiles_promise_expect("no-such-profile", 4096, l,
+	assert_int_equal(report_profile_expect("no-such-profile", 4096, l,
 	    &cause), -1);
 	free(cause);
 	check_list_free(l);

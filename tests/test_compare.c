@@ -42,6 +42,64 @@ test_differs(void **state)
 		    cases[i].b, cases[i].nb), cases[i].want);
 }
 
+/* The fixture reports, loaded once for every test. */
+enum { T_SCAN, T_SCAN_B, T_LIMITS, T_NULLS, T_NFIXTURES };
+static const char *const t_fixtures[T_NFIXTURES] = {
+	"report-scan.json", "report-scan-b.json", "report-limits.json",
+	"report-nulls.json",
+};
+static struct report	t_reps[T_NFIXTURES];
+
+static int
+t_setup(void **state)
+{
+	char	*cause = NULL;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < T_NFIXTURES; i++) {
+		if (report_load(t_data(t_fixtures[i]), &t_reps[i], &cause) !=
+		    0) {
+			fprintf(stderr, "%s\n", cause);
+			free(cause);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+static int
+t_teardown(void **state)
+{
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < T_NFIXTURES; i++)
+		report_free(&t_reps[i]);
+	return (0);
+}
+
+/* compare of the n fixtures named by index (text, or markdown if md). */
+static char *
+t_compare(int md, int n, ...)
+{
+	struct report	 reps[T_NFIXTURES];
+	va_list		 ap;
+	char		*out = NULL;
+	size_t		 len;
+	FILE		*f;
+	int		 i;
+
+	va_start(ap, n);
+	for (i = 0; i < n; i++)
+		reps[i] = t_reps[va_arg(ap, int)];
+	va_end(ap);
+	f = open_memstream(&out, &len);
+	assert_int_equal(compare_write(reps, n, f, md), 0);
+	fclose(f);
+	return (out);
+}
+
 /* The line of a figure in compare output. */
 static const char *
 t_row(const char *out, const char *label)
@@ -60,19 +118,10 @@ t_row(const char *out, const char *label)
 static void
 test_two_fixtures(void **state)
 {
-	struct report	 reps[2];
-	char		*cause = NULL, *out = NULL;
-	size_t		 len;
-	FILE		*f;
+	char	*out;
 
 	(void)state;
-	assert_int_equal(report_load(t_data("report-scan.json"), &reps[0],
-	    &cause), 0);
-	assert_int_equal(report_load(t_data("report-scan-b.json"), &reps[1],
-	    &cause), 0);
-	f = open_memstream(&out, &len);
-	assert_int_equal(compare_write(reps, 2, f, 0), 0);
-	fclose(f);
+	out = t_compare(0, 2, T_SCAN, T_SCAN_B);
 	/* 1 GiB / 1.25 GiB, beyond both intervals. */
 	assert_non_null(strstr(t_row(out, "tier 1 capacity"), "0.80x *"));
 	/* 80.1 / 75.2 us = 1.065: noise 1.5 (2% CI) and 1.8 (2 sd). */
@@ -86,47 +135,29 @@ test_two_fixtures(void **state)
 	assert_non_null(strstr(out, "B: /dev/nvme2n1"));
 	free(out);
 
-	out = NULL;
-	f = open_memstream(&out, &len);
-	assert_int_equal(compare_write(reps, 2, f, 1), 0);
-	fclose(f);
+	out = t_compare(1, 2, T_SCAN, T_SCAN_B);
 	assert_non_null(strstr(out, "| figure | A | B | B/A |"));
 	assert_non_null(strstr(out, "| --- | --: | --: | --: |"));
 	free(out);
 
-	assert_int_equal(compare_write(reps, 0, stdout, 0), -1);
-	assert_int_equal(compare_write(reps, COMPARE_MAX + 1, stdout, 0), -1);
-	report_free(&reps[0]);
-	report_free(&reps[1]);
+	assert_int_equal(compare_write(t_reps, 0, stdout, 0), -1);
+	assert_int_equal(compare_write(t_reps, COMPARE_MAX + 1, stdout, 0),
+	    -1);
 }
 
 static void
 test_mixed_sections(void **state)
 {
-	struct report	 reps[3];
-	char		*cause = NULL, *out = NULL;
-	size_t		 len;
-	FILE		*f;
+	char	*out;
 
 	(void)state;
-	assert_int_equal(report_load(t_data("report-scan.json"), &reps[0],
-	    &cause), 0);
-	assert_int_equal(report_load(t_data("report-limits.json"), &reps[1],
-	    &cause), 0);
-	assert_int_equal(report_load(t_data("report-nulls.json"), &reps[2],
-	    &cause), 0);
-	f = open_memstream(&out, &len);
-	assert_int_equal(compare_write(reps, 3, f, 0), 0);
-	fclose(f);
+	out = t_compare(0, 3, T_SCAN, T_LIMITS, T_NULLS);
 	/* A has no limits: its cell is "-", ratios are n/a. */
 	assert_non_null(strstr(t_row(out, "IOPS ceiling"), "-"));
 	assert_non_null(strstr(t_row(out, "IOPS ceiling"), "n/a"));
 	/* The third report's tier is a lower bound. */
 	assert_non_null(strstr(t_row(out, "tier 1 capacity"), ">= 512 MiB"));
 	free(out);
-	report_free(&reps[0]);
-	report_free(&reps[1]);
-	report_free(&reps[2]);
 }
 
 int
@@ -138,5 +169,5 @@ main(void)
 		cmocka_unit_test(test_mixed_sections),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return (cmocka_run_group_tests(tests, t_setup, t_teardown));
 }

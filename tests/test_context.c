@@ -124,8 +124,8 @@ test_this_machine(void **state)
 		assert_true(ctx.logical_block >= 512);
 		assert_true(ctx.rotational == 0 || ctx.rotational == 1);
 	}
-	/* Simulated targets: the host only. */
-	context_fill(&ctx, "sim:gp2");
+	/* No path: the host only. */
+	context_fill(&ctx, NULL);
 	assert_string_equal(ctx.device, "");
 	assert_string_equal(ctx.fstype, "");
 	assert_true(ctx.kernel[0] != '\0');

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 
 #include <cmocka.h>
-#include <gsl/gsl_errno.h>
 
 #include "fit.h"
 #include "rng.h"
@@ -283,6 +282,6 @@ main(void)
 		cmocka_unit_test(t_quantiles),
 	};
 
-	gsl_set_error_handler_off();
+	fit_init();
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

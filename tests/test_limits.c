@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <gsl/gsl_errno.h>
 
 #include "engine.h"
+#include "fit.h"
 #include "limits.h"
 #include "progress.h"
 #include "rng.h"
@@ -38,29 +38,42 @@
 		    #a, t_a_, t_w_, 100.0 * (rel));			\
 } while (0)
 
-/* A simulated target, as target_open would make it. */
+/* The simulated volume name (a profile name or path), as the CLI opens it. */
 static void
-t_target(struct target *t, const char *spec, uint64_t seed)
+t_target(struct target *t, const char *name, uint64_t seed)
 {
-	char	*cause = NULL;
+	struct target_params	 tp;
+	char			*spec, *cause = NULL;
 
-	memset(t, 0, sizeof *t);
-	t->type = TARGET_SIM;
-	t->fd = -1;
-	t->direct = 1;
-	t->sim = sim_open(spec, seed, &cause);
-	if (t->sim == NULL)
-		fail_msg("sim_open %s: %s", spec, cause);
-	t->path = xstrdup(spec);
-	t->size = sim_size(t->sim);
-	t->lbs = sim_block_size(t->sim);
+	memset(&tp, 0, sizeof tp);
+	tp.direct = 1;
+	tp.seed = seed;
+	xasprintf(&spec, "sim:%s", name);
+	if (target_open(t, spec, &tp, &cause) != 0)
+		fail_msg("%s: %s", spec, cause);
+	free(spec);
 }
 
 static void
 t_target_close(struct target *t)
 {
-	sim_free(t->sim);
-	free(t->path);
+	target_close(t, 0);
+}
+
+/*
+ * A sustained run long enough to see a bucket empty: three times as long
+ * as it lasts from full (at least the default, at most six hours).  The
+ * simulator runs in virtual time, so a long run is cheap; the CLI's
+ * default is the same on simulated and real volumes.
+ */
+static double
+t_sustain(const struct sim_truth *tr)
+{
+	double	s = LIMITS_SUSTAIN_S;
+
+	if (tr->burst_detected && 3 * tr->burst_duration_s > s)
+		s = 3 * tr->burst_duration_s;
+	return (s < 6 * 3600.0 ? s : 6 * 3600.0);
 }
 
 static void
@@ -84,8 +97,8 @@ t_data(const char *name)
 
 /*
  * What the run must find on a profile (the figures come from its truth).
- * The sustained run has its default length (3 bucket lengths on a sim)
- * except on the fastest profiles, where a minute keeps the test short;
+ * The sustained run lasts t_sustain() except on the fastest profiles,
+ * where a minute keeps the test short;
  * ebs-gp2-100g (a 6,000 s run) gets fewer seeds, limits-burst.ini tests
  * the same bucket on all of them.
  */
@@ -94,7 +107,7 @@ static const struct {
 	int		 data;
 	uint64_t	 ws;		/* beyond the caches */
 	int		 bw;		/* bandwidth ceiling reached by 1 MiB */
-	double		 sustain_s;	/* 0: the default */
+	double		 sustain_s;	/* 0: t_sustain() */
 	int		 seeds;
 } t_profiles[] = {
 	{ "ebs-gp3", 0, 16 * GiB, 1, 0, T_SEEDS },
@@ -147,9 +160,10 @@ t_profiles_truth(void **state)
 			snprintf(what, sizeof what, "%s seed %d",
 			    t_profiles[i].profile, (int)seed);
 			t_target(&t, name, seed);
-			sim_truth(t.sim, 4096, &tr);
+			sim_truth_profile(sim_profile(t.sim), 4096, &tr);
 			t_spec(&s, t_profiles[i].ws);
-			s.sustain_s = t_profiles[i].sustain_s;
+			s.sustain_s = t_profiles[i].sustain_s > 0 ?
+			    t_profiles[i].sustain_s : t_sustain(&tr);
 			rng_seed(&rng, seed);
 			if (limits_run(&t, &rng, &s, &r) != 0)
 				fail_msg("%s: limits_run failed", what);
@@ -222,7 +236,7 @@ t_prior_scan(void **state)
 	for (seed = 1; seed <= T_SEEDS; seed++) {
 		snprintf(what, sizeof what, "prior scan seed %d", (int)seed);
 		t_target(&t, t_data("limits-burst.ini"), seed);
-		sim_truth(t.sim, 4096, &tr);
+		sim_truth_profile(sim_profile(t.sim), 4096, &tr);
 		rng_seed(&rng, seed);
 
 		/* 30 s at depth 4: about 81,000 of the 300,000 credits. */
@@ -299,7 +313,7 @@ t_first_touch(void **state)
 			snprintf(what, sizeof what, "%s seed %d",
 			    cases[i].profile, (int)seed);
 			t_target(&t, cases[i].profile, seed);
-			sim_truth(t.sim, 4096, &tr);
+			sim_truth_profile(sim_profile(t.sim), 4096, &tr);
 			t_spec(&s, cases[i].ws);
 			s.first_touch = 1;
 			s.sustain_s = 20;
@@ -335,7 +349,7 @@ t_writes(void **state)
 
 	(void)state;
 	t_target(&t, "ebs-gp3", 7);
-	sim_truth(t.sim, 4096, &tr);
+	sim_truth_profile(sim_profile(t.sim), 4096, &tr);
 	t_spec(&s, 16 * GiB);
 	s.write = 1;
 	s.sustain_s = 20;
@@ -399,7 +413,7 @@ main(void)
 		cmocka_unit_test(t_short),
 	};
 
-	gsl_set_error_handler_off();
+	fit_init();
 	progress_init(1);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -14,47 +14,47 @@
 
 #include <cmocka.h>
 
+#include "point.h"
 #include "progress.h"
-#include "sampler.h"
 
+/* Point i of the phase: ws, iodepth qd, bs bytes, measured in full. */
 static void
-t_pt(struct point *p, uint64_t ws, unsigned qd)
+t_point(size_t i, uint64_t ws, unsigned qd, uint32_t bs)
 {
-	memset(p, 0, sizeof *p);
-	p->ws_bytes = ws;
-	p->bs = 4096;
-	p->iodepth = qd;
-	p->iops = 12345;
-	p->seconds = 2.5;
-	p->lat_us.p50 = 75.2;
-	p->lat_us.p99 = NAN;
+	struct point	p;
+
+	memset(&p, 0, sizeof p);
+	p.ws_bytes = ws;
+	p.bs = bs;
+	p.iodepth = qd;
+	p.iops = 12345;
+	p.seconds = 2.5;
+	p.lat_us.p50 = 75.2;
+	p.lat_us.p99 = NAN;
+	progress_point_start(i, &p);
+	progress_update(&p, 0.1, NULL);
+	progress_point_done(&p);
 }
 
 static char *
 t_run(int tty, int quiet)
 {
-	struct point	 p;
-	char		*buf = NULL;
-	size_t		 len;
-	FILE		*f;
+	char	*buf = NULL;
+	size_t	 len;
+	FILE	*f;
 
 	f = open_memstream(&buf, &len);
 	progress_set_stream(f, tty);
 	progress_init(quiet);
-	progress_phase("scan", 2);
-	t_pt(&p, (uint64_t)1 << 30, 1);
-	progress_point_start(0, &p);
-	progress_update(&p, 0.1, NULL);
-	progress_point_done(&p);
-	t_pt(&p, (uint64_t)2 << 30, 1);
-	progress_point_start(1, &p);
-	progress_update(&p, 0.1, NULL);
-	progress_point_done(&p);
-	progress_phase("iodepth", 1);
-	t_pt(&p, (uint64_t)8 << 30, 32);
-	progress_point_start(0, &p);
-	progress_update(&p, 0.1, NULL);
-	progress_point_done(&p);
+	progress_phase("scan", 2, PROGRESS_WS);
+	t_point(0, (uint64_t)1 << 30, 1, 4096);
+	t_point(1, (uint64_t)2 << 30, 1, 4096);
+	progress_phase("iodepth", 1, PROGRESS_IODEPTH);
+	t_point(0, (uint64_t)8 << 30, 32, 4096);
+	progress_phase("block size", 1, PROGRESS_BS);
+	t_point(0, (uint64_t)8 << 30, 64, 64 << 10);
+	progress_phase("sustained", 1, PROGRESS_NONE);
+	t_point(0, (uint64_t)8 << 30, 16, 4096);
 	progress_end();
 	fclose(f);
 	return (buf);
@@ -72,11 +72,13 @@ test_not_tty(void **state)
 	assert_null(strchr(s, '\r'));
 	for (nl = s; (nl = strchr(nl, '\n')) != NULL; nl++)
 		lines++;
-	assert_int_equal(lines, 3);
+	assert_int_equal(lines, 5);
 	assert_non_null(strstr(s, "scan 1/2: ws 1 GiB, 12,345 IOPS, p50 75.2 us, "
 	    "p99 unknown"));
 	assert_non_null(strstr(s, "scan 2/2: ws 2 GiB"));
 	assert_non_null(strstr(s, "iodepth 1/1: iodepth 32"));
+	assert_non_null(strstr(s, "block size 1/1: bs 64 KiB, 12,345 IOPS"));
+	assert_non_null(strstr(s, "sustained 1/1: ws 8 GiB qd 16"));
 	free(s);
 }
 
@@ -95,6 +97,7 @@ test_tty(void **state)
 	assert_null(strstr(s, "scan 2/2  ws 2 GiB  12,345 IOPS  p50 75.2 us  "
 	    "elapsed 0:00  ETA ?"));
 	assert_non_null(strstr(s, "iodepth 1/1  iodepth 32"));
+	assert_non_null(strstr(s, "block size 1/1  bs 64 KiB"));
 	assert_non_null(strstr(s, "scan 1/2: ws 1 GiB"));
 	free(s);
 }

@@ -2,7 +2,8 @@
 /*
  * report.c and report-json.c: JSON of a built report (null for unknown
  * figures, escaping, big seeds), write -> load -> write identity,
- * atomic report_json_write, headline figures and --repeat aggregation.
+ * atomic report_json_write, headline figures and --repeat aggregation;
+ * report-profile.c: the profile list and one profile's truth.
  */
 #include <sys/stat.h>
 
@@ -20,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "profiles.h"
 #include "report.h"
 #include "t_report.h"
 
@@ -297,35 +299,16 @@ test_repeat_rendered(void **state)
 	free(dir);
 }
 
+/* The time stamp of a report: ISO 8601 UTC. */
 static void
-test_format_value(void **state)
+test_utc_now(void **state)
 {
-	static const struct {
-		enum report_unit	 unit;
-		double			 v;
-		const char		*want;
-	} cases[] = {
-		{ REPORT_UNIT_IOPS, 3000, "3,000" },
-		{ REPORT_UNIT_IOPS, 1234567, "1,234,567" },
-		{ REPORT_UNIT_IOPS, 999, "999" },
-		{ REPORT_UNIT_PLAIN, 32, "32" },
-		{ REPORT_UNIT_SECONDS, 20, "20.0 s" },
-		{ REPORT_UNIT_SECONDS, 2000, "2000 s" },
-		{ REPORT_UNIT_SECONDS, 7200, "2.0 h" },
-		{ REPORT_UNIT_LAT_US, NAN, "unknown" },
-		{ REPORT_UNIT_BYTES, NAN, "unknown" },
-		{ REPORT_UNIT_IOPS, INFINITY, "unknown" },
-	};
 	char	buf[64];
-	size_t	i;
 
 	(void)state;
 	report_utc_now(buf, sizeof buf);
 	assert_int_equal(strlen(buf), 20);
 	assert_true(buf[4] == '-' && buf[10] == 'T' && buf[19] == 'Z');
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		assert_string_equal(report_format_value(cases[i].unit,
-		    cases[i].v, buf, sizeof buf), cases[i].want);
 }
 
 static void
@@ -355,6 +338,43 @@ test_text_unknowns(void **state)
 	report_free(&r);
 }
 
+/* profiles: every built-in one listed; one shown with its truth. */
+static void
+test_profiles(void **state)
+{
+	char	**names, *buf = NULL, *cause = NULL;
+	size_t	  n, i, len;
+	FILE	 *f;
+
+	(void)state;
+	names = profiles_names(&n);
+	assert_true(n >= 9);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_profile_list(f, &cause), 0);
+	fclose(f);
+	for (i = 0; i < n; i++)
+		assert_non_null(strstr(buf, names[i]));
+	assert_null(strstr(buf, "invalid"));
+	free(buf);
+	profiles_names_free(names, n);
+
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_profile_show("ebs-gp2-100g", f, &cause), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "lasts 2000 s"));
+	assert_non_null(strstr(buf, "5400000 credits"));
+	assert_non_null(strstr(buf,
+	    "iops_ceiling      3000 IOPS (burst iops)"));
+	free(buf);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_profile_show("nope", f, &cause), -1);
+	fclose(f);
+	assert_string_equal(buf, "");
+	free(buf);
+	assert_non_null(strstr(cause, "ebs-gp2-100g"));
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -365,8 +385,9 @@ main(void)
 		cmocka_unit_test(test_headlines),
 		cmocka_unit_test(test_repeat_aggregate),
 		cmocka_unit_test(test_repeat_rendered),
-		cmocka_unit_test(test_format_value),
+		cmocka_unit_test(test_utc_now),
 		cmocka_unit_test(test_text_unknowns),
+		cmocka_unit_test(test_profiles),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

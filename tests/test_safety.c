@@ -18,9 +18,11 @@
 
 #include "cli.h"
 #include "engine.h"
+#include "point.h"
 #include "profiles.h"
 #include "rng.h"
 #include "sampler.h"
+#include "t_engine.h"
 #include "target.h"
 
 #define T_SIG_BYTES	(68 << 10)
@@ -105,70 +107,11 @@ test_mbr(void **state)
 	assert_null(target_has_signature(buf, 0));
 }
 
-/* A write engine in virtual time that records the lowest offset written. */
-static uint64_t		 t_now_ns, t_low;
-static struct engine_done t_done[64];
-static unsigned		 t_ndone;
-
-static int
-t_open(struct engine *e)
-{
-	(void)e;
-	return (0);
-}
-
-static int
-t_submit(struct engine *e, const struct engine_io *ios, unsigned n)
-{
-	unsigned	i;
-
-	(void)e;
-	for (i = 0; i < n; i++) {
-		if (ios[i].write && ios[i].offset < t_low)
-			t_low = ios[i].offset;
-		t_done[t_ndone].slot = ios[i].slot;
-		t_done[t_ndone].res = (int)ios[i].len;
-		t_done[t_ndone].lat_ns = 1000;
-		t_ndone++;
-	}
-	return (0);
-}
-
-static int
-t_reap(struct engine *e, struct engine_done *done, unsigned max, unsigned min)
-{
-	unsigned	n = 0;
-
-	(void)e;
-	(void)min;
-	while (t_ndone > 0 && n < max)
-		done[n++] = t_done[--t_ndone];
-	t_now_ns += 1000;
-	return ((int)n);
-}
-
-static uint64_t
-t_now(struct engine *e)
-{
-	(void)e;
-	return (t_now_ns);
-}
-
-static void
-t_close(struct engine *e)
-{
-	(void)e;
-}
-
-static const struct engine_ops t_ops = {
-	.name = "test", .virtual_time = 1, .open = t_open, .submit = t_submit,
-	.reap = t_reap, .now_ns = t_now, .close = t_close,
-};
-
 /* Random writes on a test file never touch its header block. */
 static void
 test_header_kept(void **state)
 {
+	struct t_engine		 te;
 	struct engine		 e;
 	struct target		 t;
 	struct sample_spec	 sp;
@@ -181,11 +124,6 @@ test_header_kept(void **state)
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		memset(&t, 0, sizeof(t));
 		t.keep_bytes = 4096;
-		memset(&e, 0, sizeof(e));
-		e.ops = &t_ops;
-		e.target = &t;
-		e.iodepth = 8;
-		e.max_bs = 1U << 20;
 		memset(&sp, 0, sizeof(sp));
 		sp.ws_bytes = 16 * 65536;	/* few blocks: 0 is hit */
 		sp.warm_from = sp.ws_bytes;
@@ -193,25 +131,23 @@ test_header_kept(void **state)
 		sp.iodepth = 8;
 		sp.write = 1;
 		sp.fixed_time = 1;
-		sp.max_time_s = 0.02;		/* 20k I/Os, virtual */
-		t_now_ns = 0;
-		t_ndone = 0;
-		t_low = UINT64_MAX;
+		sp.max_time_s = 0.02;		/* 160k I/Os, virtual */
+		t_engine_setup(&te, &e, &t, 8, 1000, 0, sp.ws_bytes, sp.bs);
 		rng_seed(&r, 3);
 		assert_int_equal(sampler_measure(&e, &r, &sp, &pt, NULL, NULL,
 		    NULL), 0);
 		assert_true(pt.ios > 1000);
-		if (t_low < 4096)
+		if (te.low_write < 4096)
 			fail_msg("bs %u: a write at %llu, inside the header",
-			    sizes[i], (unsigned long long)t_low);
+			    sizes[i], (unsigned long long)te.low_write);
 		point_free(&pt);
 
 		/* Without a header to keep, block 0 is written too. */
 		t.keep_bytes = 0;
-		t_low = UINT64_MAX;
+		te.low_write = UINT64_MAX;
 		assert_int_equal(sampler_measure(&e, &r, &sp, &pt, NULL, NULL,
 		    NULL), 0);
-		assert_int_equal(t_low, 0);
+		assert_int_equal(te.low_write, 0);
 		point_free(&pt);
 	}
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Description: the sampler on a test engine with known latencies: offsets
- * aligned, inside [0, ws) and drawn with replacement; the queue kept at the
- * iodepth asked; the precision and time stopping rules; warm-up coverage;
- * timelines per interval; I/O errors reported.
+ * Description: the sampler on the test engine (t_engine.c) with known
+ * latencies: offsets aligned, inside [0, ws) and drawn with replacement;
+ * the queue kept at the iodepth asked; the precision and time stopping
+ * rules; warm-up coverage; timelines per interval; I/O errors reported.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,129 +17,21 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "point.h"
 #include "rng.h"
 #include "sampler.h"
+#include "t_engine.h"
 #include "target.h"
-
-/* A virtual-time engine: every I/O takes lat_ns (+/- jitter). */
-struct t_engine {
-	uint64_t	 now;
-	uint64_t	 lat_ns;
-	double		 jitter;		/* relative, uniform */
-	struct rng	 r;
-	struct engine_done done[64];
-	uint64_t	 due[64];
-	unsigned	 ndone, inflight, max_inflight;
-	uint64_t	 nio, nrandom, seq_bytes;
-	uint64_t	 ws, bs;
-	int		 misaligned, outside;
-	int		 fail_after;		/* -1: never */
-	uint64_t	*hits;			/* per block of ws, random I/O */
-	uint64_t	 first[256];		/* first random blocks drawn */
-};
+#include "timeline.h"
 
 static struct t_engine	 te;
-
-static int
-t_open(struct engine *e)
-{
-	(void)e;
-	return (0);
-}
-
-static int
-t_submit(struct engine *e, const struct engine_io *ios, unsigned n)
-{
-	unsigned	i;
-	double		j;
-
-	(void)e;
-	for (i = 0; i < n; i++) {
-		j = 1 + te.jitter * (2 * rng_uniform(&te.r) - 1);
-		te.done[te.ndone].slot = ios[i].slot;
-		te.done[te.ndone].res = (int)ios[i].len;
-		if (te.fail_after >= 0 && te.nio >= (uint64_t)te.fail_after)
-			te.done[te.ndone].res = -EIO;
-		te.done[te.ndone].lat_ns = (uint64_t)(te.lat_ns * j);
-		te.due[te.ndone] = te.now + te.done[te.ndone].lat_ns;
-		te.ndone++;
-		te.nio++;
-		if (ios[i].len == te.bs) {
-			te.nrandom++;
-			if (ios[i].offset % te.bs != 0)
-				te.misaligned = 1;
-			if (ios[i].offset + ios[i].len > te.ws)
-				te.outside = 1;
-			else if (te.hits != NULL)
-				te.hits[ios[i].offset / te.bs]++;
-			if (te.nrandom <= 256)
-				te.first[te.nrandom - 1] = ios[i].offset / te.bs;
-		} else
-			te.seq_bytes += ios[i].len;
-	}
-	te.inflight += n;
-	if (te.inflight > te.max_inflight)
-		te.max_inflight = te.inflight;
-	return (0);
-}
-
-static int
-t_reap(struct engine *e, struct engine_done *done, unsigned max, unsigned min)
-{
-	unsigned	i, best = 0;
-
-	(void)e;
-	(void)max;
-	if (te.ndone == 0 || min == 0)
-		return (0);
-	for (i = 1; i < te.ndone; i++)
-		if (te.due[i] < te.due[best])
-			best = i;
-	if (te.due[best] > te.now)
-		te.now = te.due[best];
-	done[0] = te.done[best];
-	te.done[best] = te.done[te.ndone - 1];
-	te.due[best] = te.due[te.ndone - 1];
-	te.ndone--;
-	te.inflight--;
-	return (1);
-}
-
-static uint64_t
-t_now(struct engine *e)
-{
-	(void)e;
-	return (te.now);
-}
-
-static void
-t_close(struct engine *e)
-{
-	(void)e;
-}
-
-static const struct engine_ops t_ops = {
-	.name = "test", .virtual_time = 1, .open = t_open, .submit = t_submit,
-	.reap = t_reap, .now_ns = t_now, .close = t_close,
-};
 
 static void
 t_setup(struct engine *e, struct target *t, unsigned depth, uint64_t lat_ns,
     double jitter, uint64_t ws, uint64_t bs)
 {
-	memset(&te, 0, sizeof(te));
-	te.lat_ns = lat_ns;
-	te.jitter = jitter;
-	te.ws = ws;
-	te.bs = bs;
-	te.fail_after = -1;
-	rng_seed(&te.r, 42);
 	memset(t, 0, sizeof(*t));
-	memset(e, 0, sizeof(*e));
-	e->ops = &t_ops;
-	e->target = t;
-	e->iodepth = depth;
-	e->max_bs = 1U << 20;
+	t_engine_setup(&te, e, t, depth, lat_ns, jitter, ws, bs);
 }
 
 static void

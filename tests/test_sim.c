@@ -383,7 +383,7 @@ test_burst(void **state)
 	assert_non_null(tl);
 	tl->bin_ns = T_SEC / 4;
 	s = t_sim(ini, 5);
-	sim_truth(s, 4096, &t);
+	sim_truth_profile(sim_profile(s), 4096, &t);
 	assert_true(t.burst_detected);
 	t_assert_rel(t.burst_duration_s, 100, 1e-9, "truth duration");
 
@@ -428,7 +428,7 @@ test_iodepth(void **state)
 		    &c);
 		want = (qds[i] < 8 ? qds[i] : 8) / mean_s;
 		t_assert_rel(t_iops(&c), want, 0.015, "iops at iodepth");
-		sim_truth(s, 4096, &t);
+		sim_truth_profile(sim_profile(s), 4096, &t);
 		t_assert_rel(t.iops_ceiling, 8 / mean_s, 1e-9, "truth");
 		assert_int_equal(t.iops_limiter, SIM_LIMIT_BACKING);
 		assert_int_equal(t.knee_iodepth, 8);
@@ -464,7 +464,7 @@ test_io_accounting(void **state)
 		    t_count_cb, &c);
 		t_assert_rel(t_iops(&c), 1000 / cases[i].tokens, 0.01,
 		    "iops in accounting units");
-		sim_truth(s, cases[i].bs, &t);
+		sim_truth_profile(sim_profile(s), cases[i].bs, &t);
 		t_assert_rel(t.iops_ceiling, 1000 / cases[i].tokens, 1e-9,
 		    "truth");
 		assert_true(t.io_accounting_observable);
@@ -713,7 +713,7 @@ test_truth_latency(void **state)
 
 	(void)state;
 	s = t_sim(t_two_tiers, 9);
-	sim_truth(s, 4096, &t);
+	sim_truth_profile(sim_profile(s), 4096, &t);
 	assert_int_equal(t.ntiers, 2);
 	assert_int_equal(t.tier[0].capacity_bytes, 16 * T_MIB);
 	l.cap = 100000;
@@ -894,7 +894,7 @@ test_profile_files(void **state)
 	fclose(f);
 	s = sim_open(path, 1, &cause);
 	assert_non_null(s);
-	assert_string_equal(sim_name(s), "mine");
+	assert_string_equal(sim_profile(s)->name, "mine");
 	assert_int_equal(sim_size(s), T_GIB);
 	assert_int_equal(sim_block_size(s), 4096);
 	sim_free(s);
@@ -917,22 +917,21 @@ test_builtin(void **state)
 {
 	struct sim_truth t;
 	struct sim	*s;
-	char		*cause = NULL, *buf;
-	size_t		 i, len;
-	FILE		*f;
+	char		*cause = NULL;
+	size_t		 i;
 
 	(void)state;
 	for (i = 0; i < sizeof t_builtin / sizeof t_builtin[0]; i++) {
 		s = sim_open(t_builtin[i], 1, &cause);
 		if (s == NULL)
 			fail_msg("%s: %s", t_builtin[i], cause);
-		assert_string_equal(sim_name(s), t_builtin[i]);
+		assert_string_equal(sim_profile(s)->name, t_builtin[i]);
 		assert_true(strlen(sim_profile(s)->description) > 20);
 		sim_free(s);
 	}
 
 	s = sim_open("ebs-gp2-100g", 1, &cause);
-	sim_truth(s, 4096, &t);
+	sim_truth_profile(sim_profile(s), 4096, &t);
 	assert_int_equal(t.size, 100 * T_GIB);
 	assert_int_equal(t.ntiers, 0);
 	assert_true(t.burst_detected);
@@ -952,21 +951,21 @@ test_builtin(void **state)
 	sim_free(s);
 
 	s = sim_open("ebs-gp2-1t", 1, &cause);
-	sim_truth(s, 4096, &t);
+	sim_truth_profile(sim_profile(s), 4096, &t);
 	assert_false(t.burst_detected);
 	t_assert_rel(t.iops_ceiling, 3000, 1e-9, "gp2 1t iops");
 	t_assert_rel(t.bandwidth_ceiling, 250.0 * T_MIB, 1e-9, "gp2 1t bw");
 	sim_free(s);
 
 	s = sim_open("ebs-gp3", 1, &cause);
-	sim_truth(s, 16384, &t);
+	sim_truth_profile(sim_profile(s), 16384, &t);
 	t_assert_rel(t.iops_ceiling, 3000, 1e-9, "gp3 iops");
 	t_assert_rel(t.bandwidth_ceiling, 125.0 * T_MIB, 1e-9, "gp3 bw");
 	assert_false(t.io_accounting_observable);
 	sim_free(s);
 
 	s = sim_open("ebs-io1-50k-m5", 1, &cause);
-	sim_truth(s, 16384, &t);
+	sim_truth_profile(sim_profile(s), 16384, &t);
 	t_assert_rel(t.iops_ceiling, 30000, 1e-9, "io1 50k iops");
 	assert_int_equal(t.iops_limiter, SIM_LIMIT_INSTANCE_IOPS);
 	t_assert_rel(t.bandwidth_ceiling, 850e6, 1e-9, "io1 50k bw");
@@ -975,7 +974,7 @@ test_builtin(void **state)
 	sim_free(s);
 
 	s = sim_open("classic-three-level", 1, &cause);
-	sim_truth(s, 16384, &t);
+	sim_truth_profile(sim_profile(s), 16384, &t);
 	assert_int_equal(t.ntiers, 2);
 	assert_int_equal(t.tier[0].capacity_bytes, 1280 * T_MIB);
 	assert_int_equal(t.tier[1].capacity_bytes, 2304 * T_MIB);
@@ -984,7 +983,7 @@ test_builtin(void **state)
 	sim_free(s);
 
 	s = sim_open("ebs-st1", 1, &cause);
-	sim_truth(s, 1024 * 1024, &t);
+	sim_truth_profile(sim_profile(s), 1024 * 1024, &t);
 	assert_true(t.bw_burst_detected);
 	t_assert_rel(t.bandwidth_ceiling, 500.0 * T_MIB, 1e-9, "st1 burst");
 	t_assert_rel(t.bandwidth_sustained, 80.0 * T_MIB, 1e-9, "st1 base");
@@ -993,7 +992,7 @@ test_builtin(void **state)
 	sim_free(s);
 
 	s = sim_open("nvme-instance-store", 1, &cause);
-	sim_truth(s, 16384, &t);
+	sim_truth_profile(sim_profile(s), 16384, &t);
 	assert_int_equal(t.iops_limiter, SIM_LIMIT_BACKING);
 	assert_int_equal(t.knee_iodepth, 4);
 	assert_true(isnan(t.optimal_io_bytes));
@@ -1004,27 +1003,6 @@ test_builtin(void **state)
 	assert_non_null(strstr(cause, "\"ebs-gp9\""));
 	for (i = 0; i < sizeof t_builtin / sizeof t_builtin[0]; i++)
 		assert_non_null(strstr(cause, t_builtin[i]));
-	free(cause);
-
-	/* profiles list and show. */
-	f = open_memstream(&buf, &len);
-	assert_int_equal(profiles_list(f, &cause), 0);
-	fclose(f);
-	for (i = 0; i < sizeof t_builtin / sizeof t_builtin[0]; i++)
-		assert_non_null(strstr(buf, t_builtin[i]));
-	assert_null(strstr(buf, "invalid"));
-	free(buf);
-	f = open_memstream(&buf, &len);
-	assert_int_equal(profiles_show("ebs-gp2-100g", f, &cause), 0);
-	fclose(f);
-	assert_non_null(strstr(buf, "lasts 2000 s"));
-	assert_non_null(strstr(buf, "5400000 credits"));
-	free(buf);
-	f = open_memstream(&buf, &len);
-	assert_int_equal(profiles_show("nope", f, &cause), -1);
-	fclose(f);
-	free(buf);
-	assert_non_null(strstr(cause, "ebs-gp2-100g"));
 	free(cause);
 }
 

@@ -3,7 +3,8 @@
  * Tests for tiers.c on synthetic scans with a known truth (t_synth.h): tier
  * count, capacities and latencies; no tier on single stores, bimodal
  * devices or latency that grows with ws; the change-point cross-check; the
- * adaptive planner driven to its end; the per-point stopping rule.
+ * adaptive planner driven to its end; the per-point stopping rule; the
+ * model curve the plots draw.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -14,8 +15,8 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <gsl/gsl_errno.h>
 
+#include "fit.h"
 #include "t_synth.h"
 #include "tiers.h"
 
@@ -202,7 +203,8 @@ t_fractions_per_point(void **state)
 
 /*
  * Latency that grows with ws without a second mode (seek distance): no
- * tier, and the cross-check says the methods disagree.
+ * tier, and the note says how far latency drifted and that no second
+ * class of latency appeared.
  */
 static void
 t_disagree(void **state)
@@ -218,7 +220,8 @@ t_disagree(void **state)
 	assert_int_equal(r.ntiers, 0);
 	assert_int_equal(r.agree, 0);
 	assert_true(r.ncp > 0);
-	assert_non_null(strstr(r.note, "disagree"));
+	assert_non_null(strstr(r.note, "latency drifted up"));
+	assert_non_null(strstr(r.note, "so no cache"));
 	t_free_points(pts, 16);
 	tiers_result_free(&r);
 }
@@ -364,6 +367,40 @@ t_point_enough(void **state)
 	tiers_result_free(&r);
 }
 
+/* The plateau model the plots draw: shares of min(1, C/S), their mean. */
+static void
+t_model_curve(void **state)
+{
+	struct tiers_result	r;
+	double			share[TIERS_MAX + 1];
+
+	(void)state;
+	tiers_result_init(&r);
+	r.ntiers = 2;
+	r.tier[0].capacity_bytes = 1 * GiB;
+	r.tier[0].lat_us_p50 = 100;
+	r.tier[1].capacity_bytes = 4 * GiB;
+	r.tier[1].lat_us_p50 = 1000;
+	r.backing_p50_us = 5000;
+
+	tiers_model_share(&r, 0.5 * GiB, share);
+	assert_true(share[0] == 1 && share[1] == 0 && share[2] == 0);
+	assert_true(tiers_model_lat_us(&r, 0.5 * GiB) == 100);
+	tiers_model_share(&r, 2 * GiB, share);
+	assert_true(share[0] == 0.5 && share[1] == 0.5 && share[2] == 0);
+	assert_true(tiers_model_lat_us(&r, 2 * GiB) == 550);
+	tiers_model_share(&r, 8 * GiB, share);
+	assert_true(share[0] == 0.125 && share[1] == 0.375 &&
+	    share[2] == 0.5);
+	assert_true(tiers_model_lat_us(&r, 8 * GiB) ==
+	    0.125 * 100 + 0.375 * 1000 + 0.5 * 5000);
+	/* The store's latency is only needed where it serves reads. */
+	r.backing_p50_us = NAN;
+	assert_true(tiers_model_lat_us(&r, 2 * GiB) == 550);
+	assert_true(isnan(tiers_model_lat_us(&r, 8 * GiB)));
+	tiers_result_free(&r);
+}
+
 int
 main(void)
 {
@@ -376,8 +413,9 @@ main(void)
 		cmocka_unit_test(t_inconclusive),
 		cmocka_unit_test(t_planner),
 		cmocka_unit_test(t_point_enough),
+		cmocka_unit_test(t_model_curve),
 	};
 
-	gsl_set_error_handler_off();
+	fit_init();
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

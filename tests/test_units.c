@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: ISC */
-/* Tests for units.c: size, time and number parsers (good and bad input),
- * and the formatters for sizes, latencies, rates and counts. */
+/*
+ * Tests for units.c: size, time and number parsers (good and bad input),
+ * and the formatters for sizes, latencies, rates, counts and values by
+ * kind.
+ */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -299,6 +302,38 @@ t_format(void **state)
 	assert_int_equal(buf[5], 'x');
 }
 
+/* A value by kind: thousands separators, seconds, unknowns. */
+static void
+t_format_value(void **state)
+{
+	static const struct {
+		enum units_kind	 kind;
+		double		 v;
+		const char	*want;
+	} cases[] = {
+		{ UNITS_IOPS, 3000, "3,000" },
+		{ UNITS_IOPS, 1234567, "1,234,567" },
+		{ UNITS_IOPS, 999, "999" },
+		{ UNITS_IOPS, 2.5e7, "25M" },
+		{ UNITS_PLAIN, 32, "32" },
+		{ UNITS_PLAIN, -1234, "-1,234" },
+		{ UNITS_SECONDS, 20, "20.0 s" },
+		{ UNITS_SECONDS, 2000, "2000 s" },
+		{ UNITS_SECONDS, 7200, "2.0 h" },
+		{ UNITS_BYTES, 1536, "1.5 KiB" },
+		{ UNITS_LAT_US, NAN, "unknown" },
+		{ UNITS_BYTES, NAN, "unknown" },
+		{ UNITS_IOPS, INFINITY, "unknown" },
+	};
+	char	buf[UNITS_BUFSZ];
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_string_equal(units_format_value(cases[i].kind,
+		    cases[i].v, buf, sizeof buf), cases[i].want);
+}
+
 /* What the size formatter prints parses back to within its precision. */
 static void
 t_format_roundtrip(void **state)
@@ -326,6 +361,7 @@ main(void)
 		cmocka_unit_test(t_parse_time),
 		cmocka_unit_test(t_parse_uint),
 		cmocka_unit_test(t_format),
+		cmocka_unit_test(t_format_value),
 		cmocka_unit_test(t_format_roundtrip),
 	};
 

@@ -51,7 +51,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		t = sim_submit(s, t, off, sim_block_size(s), i & 1);
 		sim_advance(s, t);
 	}
-	sim_truth(s, 4096, &truth);
+	sim_truth_profile(sim_profile(s), 4096, &truth);
 	sim_free(s);
 	return (0);
 }

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The plan of a measuring command (run, scan, limits): which targets and
+ * how to open each, which phases, with which settings and engine; decided
+ * from the options in one place, then fitted to each target once open.
+ */
+#ifndef PLAN_H
+#define PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "limits.h"
+#include "scan.h"
+#include "target.h"
+
+struct ceilings_prior;
+
+#define PLAN_DEFAULT_TARGET	"tierprobe.dat"	/* run without a target */
+
+/* Phases, in the order they run on a target. */
+#define PLAN_SCAN	0x01		/* working-set scan: tiers */
+#define PLAN_LIMITS	0x02		/* iodepth, bs, sustained sweeps */
+
+/* One target and what measuring it takes. */
+struct plan_target {
+	const char		*spec;		/* as given: path or sim:NAME */
+	enum target_type	 type;		/* what spec names */
+	int			 remove;	/* remove a file it created */
+	struct target_params	 params;	/* for target_open */
+	const char		*engine;	/* "sim" on a simulated one */
+	struct scan_spec	 scan;		/* each phase's settings, */
+	struct limits_spec	 limits;	/* as asked: see plan_limits */
+};
+
+struct plan {
+	enum cli_cmd		 cmd;
+	unsigned		 phases;	/* PLAN_* */
+	uint64_t		 seed;		/* run i of a repeat: seed+i */
+	unsigned		 repeat;	/* runs, each a whole one */
+	struct plan_target	*target;
+	size_t			 ntargets;
+};
+
+/*
+ * Plan a measuring command from its options: the targets (the operands,
+ * or ./tierprobe.dat with a quick preset when there are none), the phases
+ * of the command, the seed, and per target how to open it, which engine
+ * to use and the settings of each phase.  Nothing is opened.  Free with
+ * plan_free.
+ */
+void	plan_make(struct plan *, const struct cli_opts *);
+void	plan_free(struct plan *);
+
+/*
+ * Fit the settings of pt to its target t, once open: the scan stays
+ * within the target.  Returns 0, or -1 with an allocated message in *cause
+ * (a usage error: the I/O size or the scan do not fit the target).
+ */
+int	plan_fit(struct plan_target *, const struct target *, char **);
+
+/*
+ * The limit sweeps' settings for pt on t, after its scan (NULL if none
+ * ran): working set past the last cache the scan found, the scan's I/O as
+ * work done before (for the burst credits), what the first-touch test may
+ * read.  *prior is allocated for spec->prior (caller frees; may be NULL).
+ */
+void	plan_limits(const struct plan_target *, const struct target *,
+	    const struct scan_result *, struct limits_spec *,
+	    struct ceilings_prior **);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * One measured point (working set, I/O size, depth) and its latency
+ * summary: what the sampler fills and the analysis and reports read.
+ */
+#ifndef POINT_H
+#define POINT_H
+
+#include <stdint.h>
+
+#include "hist.h"
+
+struct lat_summary {			/* microseconds */
+	double	mean;
+	double	p50;
+	double	p90;
+	double	p99;
+	double	p999;
+};
+
+/* One measured point. */
+struct point {
+	uint64_t	 ws_bytes;	/* working set: offsets in [0, ws) */
+	uint32_t	 bs;		/* bytes per I/O */
+	unsigned	 iodepth;
+	int		 write;
+	uint64_t	 ios;		/* I/Os measured (after warm-up) */
+	double		 seconds;	/* device time measured */
+	double		 warm_seconds;	/* device time spent warming */
+	double		 iops;
+	double		 bytes_per_s;
+	double		 ci95_rel;	/* achieved CI half-width / mean lat */
+	double		 cpu_util;	/* our CPU time / wall time */
+	struct lat_summary lat_us;
+	struct hist	*hist;		/* owned: latencies, ns; may be NULL */
+};
+
+/* Fill pt->lat_us from pt->hist. */
+void	point_summarise(struct point *);
+/* Free what a point owns (its histogram); the struct stays. */
+void	point_free(struct point *);
+
+#endif

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Description: plan.c from real command lines: phases per command, the
+ * engine (a simulated volume gets its own, nothing else about it differs),
+ * the quick preset reaching the specs, bytes a file is grown to, an
+ * existing file bounding the default scan, plan_fit's bounds and refusals,
+ * and the limit sweeps' working set after a scan.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ceilings.h"
+#include "cli.h"
+#include "plan.h"
+
+#define MiB	(1024ULL * 1024)
+#define GiB	(1024 * MiB)
+
+static char	*t_argv[32];
+static char	 t_buf[512];
+
+/* Parse line (without the program name) and plan it. */
+static void
+t_plan(const char *line, struct cli_opts *o, struct plan *pl)
+{
+	char	*cause = NULL, *w;
+	int	 argc = 0;
+
+	snprintf(t_buf, sizeof t_buf, "%s", line);
+	t_argv[argc++] = (char *)(uintptr_t)"tierprobe";
+	for (w = strtok(t_buf, " "); w != NULL; w = strtok(NULL, " "))
+		t_argv[argc++] = w;
+	t_argv[argc] = NULL;
+	if (cli_parse(argc, t_argv, o, &cause) != 0)
+		fail_msg("%s: %s", line, cause);
+	plan_make(pl, o);
+}
+
+static void
+t_done(struct cli_opts *o, struct plan *pl)
+{
+	plan_free(pl);
+	cli_free(o);
+}
+
+/* Phases of each command; one plan target per operand. */
+static void
+test_phases(void **state)
+{
+	static const struct {
+		const char	*line;
+		unsigned	 phases;
+	} cases[] = {
+		{ "run sim:ebs-gp3", PLAN_SCAN | PLAN_LIMITS },
+		{ "scan sim:ebs-gp3", PLAN_SCAN },
+		{ "limits sim:ebs-gp3", PLAN_LIMITS },
+	};
+	struct cli_opts	o;
+	struct plan	pl;
+	size_t		i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		t_plan(cases[i].line, &o, &pl);
+		assert_int_equal(pl.phases, cases[i].phases);
+		assert_int_equal(pl.ntargets, 1);
+		assert_string_equal(pl.target[0].spec, "sim:ebs-gp3");
+		t_done(&o, &pl);
+	}
+}
+
+/*
+ * A simulated volume and a file planned with the same options differ only
+ * in the engine (and in what opening them needs): the same sustained run,
+ * sweeps and scan.
+ */
+static void
+test_sim_no_privilege(void **state)
+{
+	struct cli_opts		 o;
+	struct plan		 a, b;
+	struct plan_target	*s, *f;
+
+	(void)state;
+	t_plan("run sim:ebs-gp2-100g --seed 7", &o, &a);
+	cli_free(&o);
+	t_plan("run /nonexistent/tierprobe-test.dat --seed 7 --engine psync",
+	    &o, &b);
+	s = &a.target[0];
+	f = &b.target[0];
+	assert_int_equal(s->type, TARGET_SIM);
+	assert_int_equal(f->type, TARGET_FILE);
+	assert_string_equal(s->engine, "sim");
+	assert_string_equal(s->limits.engine, "sim");
+	assert_string_equal(f->engine, "psync");
+	assert_true(s->limits.sustain_s == 120);
+	assert_true(f->limits.sustain_s == 120);
+	s->limits.engine = f->limits.engine;
+	assert_memory_equal(&s->limits, &f->limits, sizeof s->limits);
+	assert_memory_equal(&s->scan, &f->scan, sizeof s->scan);
+	assert_int_equal(a.seed, 7);
+	assert_int_equal(s->params.seed, 7);
+	/* A file is grown to the largest working set; a volume is not. */
+	assert_int_equal(f->params.need_bytes, 4 * GiB);
+	assert_int_equal(s->params.need_bytes, 0);
+	plan_free(&a);
+	t_done(&o, &b);
+}
+
+/* run without a target: the quick preset reaches every spec. */
+static void
+test_quick(void **state)
+{
+	struct cli_opts		 o;
+	struct plan		 pl;
+	struct plan_target	*pt;
+	char			 cwd[4096], dir[] = "/tmp/tp-plan.XXXXXX";
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(chdir(dir), 0);
+	t_plan("run", &o, &pl);
+	pt = &pl.target[0];
+	assert_string_equal(pt->spec, PLAN_DEFAULT_TARGET);
+	assert_true(pt->remove);
+	assert_int_equal(pt->scan.max_ws, 1 * GiB);
+	assert_int_equal(pt->scan.points, 8);
+	assert_true(pt->scan.max_time_s == 2 && pt->limits.max_time_s == 2);
+	assert_int_equal(pt->limits.max_iodepth, 64);
+	assert_true(pt->limits.sustain_s == 15);
+	t_done(&o, &pl);
+
+	/* Options given win over the preset; --keep keeps the file. */
+	t_plan("run --sustain 30 --points 4 --keep", &o, &pl);
+	pt = &pl.target[0];
+	assert_false(pt->remove);
+	assert_int_equal(pt->scan.points, 4);
+	assert_true(pt->limits.sustain_s == 30);
+	t_done(&o, &pl);
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* An existing file bounds the default scan; an explicit --max-ws wins. */
+static void
+test_file_bounds(void **state)
+{
+	struct cli_opts	 o;
+	struct plan	 pl;
+	char		 path[] = "/tmp/tp-plan-file.XXXXXX", line[256];
+	int		 fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 100 * MiB + 1000), 0);
+	close(fd);
+	snprintf(line, sizeof line, "scan %s", path);
+	t_plan(line, &o, &pl);
+	assert_int_equal(pl.target[0].scan.max_ws, 100 * MiB);
+	assert_int_equal(pl.target[0].params.need_bytes, 100 * MiB);
+	assert_int_equal(pl.target[0].params.write, 0);
+	t_done(&o, &pl);
+	/* The sweeps' working set (max-ws) and the first-touch span. */
+	snprintf(line, sizeof line, "run %s --max-ws 200M --rw write "
+	    "--first-touch", path);
+	t_plan(line, &o, &pl);
+	assert_int_equal(pl.target[0].params.write, 1);
+	assert_int_equal(pl.target[0].params.need_bytes,
+	    200 * MiB + LIMITS_FT_SPAN);
+	t_done(&o, &pl);
+	snprintf(line, sizeof line, "scan %s --max-ws 200M", path);
+	t_plan(line, &o, &pl);
+	assert_int_equal(pl.target[0].scan.max_ws, 200 * MiB);
+	t_done(&o, &pl);
+	unlink(path);
+}
+
+/* plan_fit: the scan within the target; bs and min-ws refused. */
+static void
+test_fit(void **state)
+{
+	struct cli_opts	 o;
+	struct plan	 pl;
+	struct target	 t;
+	char		*cause = NULL;
+
+	(void)state;
+	memset(&t, 0, sizeof t);
+	t.path = (char *)(uintptr_t)"vol";
+	t.lbs = 4096;
+	t.size = 3 * GiB + 512;
+	t_plan("scan sim:x", &o, &pl);
+	assert_int_equal(plan_fit(&pl.target[0], &t, &cause), 0);
+	assert_int_equal(pl.target[0].scan.max_ws, 3 * GiB);
+	t_done(&o, &pl);
+
+	t_plan("scan sim:x --bs 512", &o, &pl);
+	assert_int_equal(plan_fit(&pl.target[0], &t, &cause), -1);
+	assert_non_null(strstr(cause, "--bs 512"));
+	free(cause);
+	t_done(&o, &pl);
+
+	t.size = 8 * MiB;
+	t_plan("scan sim:x", &o, &pl);
+	assert_int_equal(plan_fit(&pl.target[0], &t, &cause), -1);
+	assert_non_null(strstr(cause, "--min-ws"));
+	free(cause);
+	t_done(&o, &pl);
+}
+
+/* After a scan: sweeps past the last cache, the scan as prior work. */
+static void
+test_limits_after_scan(void **state)
+{
+	struct cli_opts		 o;
+	struct plan		 pl;
+	struct target		 t;
+	struct scan_result	 scan;
+	struct point		 pts[2];
+	struct limits_spec	 ls;
+	struct ceilings_prior	*prior;
+	char			*cause = NULL;
+
+	(void)state;
+	memset(&t, 0, sizeof t);
+	t.lbs = 4096;
+	t.size = 100 * GiB;
+	memset(&scan, 0, sizeof scan);
+	memset(pts, 0, sizeof pts);
+	pts[0].ios = 1000;
+	pts[0].seconds = 1;
+	pts[1].ios = 3000;
+	pts[1].seconds = 2;
+	scan.points = pts;
+	scan.npoints = 2;
+	scan.tiers.analysed = 1;
+	scan.tiers.ntiers = 1;
+	scan.tiers.tier[0].capacity_bytes = 1 * GiB;
+	scan.tiers.tier[0].capacity_high_bytes = 1 * GiB + 4096 * 100 + 1;
+
+	t_plan("run sim:x --max-ws 2G", &o, &pl);
+	assert_int_equal(plan_fit(&pl.target[0], &t, &cause), 0);
+	plan_limits(&pl.target[0], &t, &scan, &ls, &prior);
+	assert_int_equal(ls.ws_bytes, 4 * (1 * GiB + 4096 * 100));
+	assert_int_equal(ls.cache_bytes, 1 * GiB + 4096 * 100 + 1);
+	assert_int_equal(ls.first_touch_from, 2 * GiB);
+	assert_int_equal(ls.nprior, 2);
+	assert_ptr_equal(ls.prior, prior);
+	assert_true(prior[1].ios == 3000 && prior[1].seconds == 2);
+	free(prior);
+
+	/* No scan: max-ws; --ws: as given; past the caches: in the target. */
+	plan_limits(&pl.target[0], &t, NULL, &ls, &prior);
+	assert_null(prior);
+	assert_int_equal(ls.ws_bytes, 2 * GiB);
+	assert_int_equal(ls.first_touch_from, 0);
+	t_done(&o, &pl);
+	t_plan("limits sim:x --ws 5G", &o, &pl);
+	plan_limits(&pl.target[0], &t, NULL, &ls, &prior);
+	assert_int_equal(ls.ws_bytes, 5 * GiB);
+	t_done(&o, &pl);
+	t.size = 10 * GiB;
+	t_plan("run sim:x", &o, &pl);
+	assert_int_equal(plan_fit(&pl.target[0], &t, &cause), 0);
+	scan.tiers.tier[0].capacity_high_bytes = 3 * GiB;
+	plan_limits(&pl.target[0], &t, &scan, &ls, &prior);
+	assert_int_equal(ls.ws_bytes, 10 * GiB);
+	free(prior);
+	t_done(&o, &pl);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_sim_no_privilege),
+		cmocka_unit_test(test_quick),
+		cmocka_unit_test(test_file_bounds),
+		cmocka_unit_test(test_fit),
+		cmocka_unit_test(test_limits_after_scan),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
