@@ -15,7 +15,7 @@
 #include "units.h"
 #include "xmalloc.h"
 
-#define REPORT_PROFILE_ASSUMED_PCT	10	/* tolerance when none is stated */
+#define REPORT_PROFILE_ASSUMED_PCT	10	/* tolerance, when none stated */
 
 /* An IOPS figure, or "none". */
 static const char *
