@@ -15,7 +15,8 @@
 #include "units.h"
 #include "xmalloc.h"
 
-#define REPORT_PROFILE_ASSUMED_PCT	10	/* tolerance, when none stated */
+/* The tolerance of --expect-profile when a profile states none. */
+#define REPORT_PROFILE_ASSUMED_PCT	10
 
 /* An IOPS figure, or "none". */
 static const char *
