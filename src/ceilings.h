@@ -69,15 +69,15 @@ struct ceilings_bw {
 					   above what 1 MiB I/Os reached */
 };
 
+/* Intervals of a sustained run below which no burst can be told. */
+#define CEILINGS_BURST_MIN_INTERVALS	6
+
 /*
  * Burst bucket from a sustained run.  Rates are I/Os per second; the
  * bucket size counts the I/O spent above baseline before the sustained run
  * (sweeps, a scan), so it is the size of a full bucket, or of what was left
  * in it when the run began if something had drained it before.
  */
-/* Intervals of a sustained run below which no burst can be told. */
-#define CEILINGS_BURST_MIN_INTERVALS	6
-
 struct burst {
 	int	detected;		/* a lasting drop: a bucket ran dry */
 	double	burst_iops;		/* rate before the drop; NAN if none */
