@@ -105,7 +105,8 @@
 #define CEILINGS_MERGE_SE	4.0
 #define CEILINGS_DROP_MAX	0.80	/* baseline at most this x burst */
 #define CEILINGS_EMPTY_MAX	0.70	/* run at most this x ref_iops */
-#define CEILINGS_MIN_SEG	3	/* intervals */
+/* Shortest segment of a sustained run, in intervals. */
+#define CEILINGS_MIN_SEG	(CEILINGS_BURST_MIN_INTERVALS / 2)
 #define CEILINGS_HELD_Z		1.645	/* one-sided 95% */
 #define CEILINGS_CACHE_MIN	0.02	/* a share of hits worth correcting */
 #define CEILINGS_FT_RATIO	1.5
@@ -715,7 +716,7 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	}
 	whole = sum / tsum;
 	out->baseline_iops = whole;
-	if (n < 2 * CEILINGS_MIN_SEG) {
+	if (n < CEILINGS_BURST_MIN_INTERVALS) {
 		free(x);
 		free(dt);
 		return (-1);

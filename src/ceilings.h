@@ -80,6 +80,9 @@ struct ceilings_bw {
 					   above what 1 MiB I/Os reached */
 };
 
+/* Intervals of a sustained run below which no burst can be told. */
+#define CEILINGS_BURST_MIN_INTERVALS	6
+
 /*
  * Burst bucket from a sustained run.  Rates are I/Os per second; the
  * bucket size counts the I/O spent above baseline before the drop (sweeps,

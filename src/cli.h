@@ -16,12 +16,21 @@ enum cli_cmd {
 	CLI_PLOT,
 	CLI_PREP,
 	CLI_PROFILES,
+	CLI_CHECK,
+	CLI_FLEET,
 };
 
 enum cli_format {
 	CLI_FMT_TEXT,
 	CLI_FMT_JSON,
 	CLI_FMT_MARKDOWN,
+	CLI_FMT_CSV,
+};
+
+/* An option given several times: its arguments in order (argv strings). */
+struct cli_list {
+	const char	**v;		/* allocated; cli_free frees it */
+	int		  n;
 };
 
 struct cli_opts {
@@ -45,6 +54,13 @@ struct cli_opts {
 	int		 force_device;
 	unsigned	 repeat;
 	const char	*fio_job;
+
+	/* acceptance checks and fleets */
+	struct cli_list	 expect;	/* --expect EXPR ... */
+	const char	*expect_profile;
+	const char	*host;		/* labels of the report */
+	const char	*kind;
+	double		 outlier;	/* fraction, from --outlier */
 
 	/* scan */
 	uint64_t	 min_ws;
@@ -86,6 +102,8 @@ struct cli_opts {
  * usage error: exit 2).
  */
 int	cli_parse(int, char **, struct cli_opts *, char **);
+/* Free what cli_parse allocated in o (also after it failed). */
+void	cli_free(struct cli_opts *);
 /* --help for a sub-command (CLI_NONE: the overview), built from the table. */
 void	cli_usage(FILE *, enum cli_cmd);
 const char *cli_cmd_name(enum cli_cmd);

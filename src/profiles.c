@@ -48,6 +48,9 @@
  * [burst]    iops, credits         IOPS bucket earning at [limit] iops
  *            bandwidth, credit_bytes   bandwidth bucket (st1) earning at
  *                                  [limit] bandwidth
+ * [promise]  tolerance, of_time, source   what the provider documents:
+ *                                  figures at least (100 - tolerance)% of
+ *                                  nominal, of_time% of the time (percent)
  */
 
 #define PROFILES_MAX_UNITS	(1U << 25)	/* cache blocks: ~0.8 GB */
@@ -74,6 +77,7 @@ enum profiles_section {
 	PROFILES_LIMIT,
 	PROFILES_INSTANCE,
 	PROFILES_BURST,
+	PROFILES_PROMISE,
 	PROFILES_NSECTIONS,
 };
 
@@ -84,6 +88,7 @@ static const char *const profiles_section_names[] = {
 	[PROFILES_LIMIT] = "limit",
 	[PROFILES_INSTANCE] = "instance",
 	[PROFILES_BURST] = "burst",
+	[PROFILES_PROMISE] = "promise",
 };
 
 enum profiles_keyid {
@@ -95,6 +100,7 @@ enum profiles_keyid {
 	PK_INSTANCE_IOPS, PK_INSTANCE_BANDWIDTH,
 	PK_BURST_IOPS, PK_BURST_CREDITS, PK_BURST_BANDWIDTH,
 	PK_BURST_CREDIT_BYTES,
+	PK_PROMISE_TOLERANCE, PK_PROMISE_OF_TIME, PK_PROMISE_SOURCE,
 	PK_NKEYS,
 };
 
@@ -153,6 +159,12 @@ static const struct profiles_key profiles_keys[PK_NKEYS] = {
 	    P(burst_bandwidth), PROFILES_MAX_RATE },
 	[PK_BURST_CREDIT_BYTES] = { PROFILES_BURST, "credit_bytes",
 	    PROFILES_BYTES, P(burst_credit_bytes), 1e18 },
+	[PK_PROMISE_TOLERANCE] = { PROFILES_PROMISE, "tolerance",
+	    PROFILES_NONNEG, P(promise_pct), 100 },
+	[PK_PROMISE_OF_TIME] = { PROFILES_PROMISE, "of_time", PROFILES_POS,
+	    P(promise_of_time_pct), 100 },
+	[PK_PROMISE_SOURCE] = { PROFILES_PROMISE, "source", PROFILES_STR,
+	    P(promise_source) },
 };
 #undef P
 #undef T
@@ -262,7 +274,8 @@ profiles_section_line(struct profiles_ctx *ctx, char *line)
 	if (profiles_section_find(name, &sec, &tier) != 0) {
 		profiles_error(ctx, ctx->line, "unknown section [%s]: use "
 		    "[device], [tier.0] to [tier.%d], [backing], [limit], "
-		    "[instance] or [burst]", name, PROFILES_TIERS_MAX - 1);
+		    "[instance], [burst] or [promise]", name,
+		    PROFILES_TIERS_MAX - 1);
 	} else if (ctx->section_line[sec][tier] == 0)
 		ctx->section_line[sec][tier] = ctx->line;
 	free(name);
@@ -588,6 +601,16 @@ profiles_check(struct profiles_ctx *ctx)
 		    " must be above the baseline [limit] bandwidth");
 		return;
 	}
+	if (ctx->section_line[PROFILES_PROMISE][0] != 0 &&
+	    KL(PK_PROMISE_TOLERANCE) == 0) {
+		profiles_error(ctx, ctx->section_line[PROFILES_PROMISE][0],
+		    "[promise] tolerance is missing");
+		return;
+	}
+	if (KL(PK_PROMISE_TOLERANCE) == 0)
+		p->promise_pct = NAN;
+	if (KL(PK_PROMISE_OF_TIME) == 0)
+		p->promise_of_time_pct = NAN;
 #undef KL
 #undef TL
 }
@@ -784,6 +807,8 @@ profiles_copy(const struct profile *p)
 	c->description = p->description != NULL ?
 	    xstrdup(p->description) : NULL;
 	c->path = p->path != NULL ? xstrdup(p->path) : NULL;
+	c->promise_source = p->promise_source != NULL ?
+	    xstrdup(p->promise_source) : NULL;
 	return (c);
 }
 
@@ -795,5 +820,6 @@ profiles_free(struct profile *p)
 	free(p->name);
 	free(p->description);
 	free(p->path);
+	free(p->promise_source);
 	free(p);
 }

@@ -48,6 +48,13 @@ struct profile {
 	double		 burst_credits;	/* bucket, IOPS tokens */
 	double		 burst_bandwidth;	/* 0: no bandwidth bucket */
 	double		 burst_credit_bytes;
+
+	/* [promise]: figures at least 100 - promise_pct % of the profile's,
+	   promise_of_time_pct % of the time, per promise_source; NAN and
+	   NULL when the profile states none. */
+	double		 promise_pct;
+	double		 promise_of_time_pct;
+	char		*promise_source;
 };
 
 /* The profile directories in lookup order (NULL-terminated, static). */

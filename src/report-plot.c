@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fleet.h"
 #include "log.h"
 #include "report.h"
 #include "units.h"
@@ -29,9 +30,11 @@
 
 struct report_plot {
 	const struct report	*r;
+	char			 what[256];	/* after the title */
+	char			 subtitle[256];
 	const char		*outdir;
 	const char		*format;
-	const char		*scripts;	/* where the .gp files are */
+	char			*scripts;	/* the .gp files' dir */
 	char			*tmp;		/* work directory */
 	char			 written[512];
 	char			 skipped[512];
@@ -139,16 +142,12 @@ report_plot_vars(struct report_plot *rp, const char *title)
 		return (NULL);
 	fprintf(f, "fmt = '%s'\n", rp->format);
 	fprintf(f, "outfile = 'out.%s'\n", rp->format);
-	snprintf(t, sizeof t, "%s: %s", title, rp->r->target.path != NULL ?
-	    rp->r->target.path : "?");
+	snprintf(t, sizeof t, "%s: %s", title, rp->what);
 	fputs("plot_title = ", f);
 	report_plot_quote(f, t);
 	fputc('\n', f);
-	snprintf(t, sizeof t, "tierprobe %s, %s%s", rp->r->tool_version,
-	    rp->r->started_utc[0] ? rp->r->started_utc : "",
-	    rp->r->interrupted ? " (INTERRUPTED: partial)" : "");
 	fputs("plot_subtitle = ", f);
-	report_plot_quote(f, t);
+	report_plot_quote(f, rp->subtitle);
 	fputc('\n', f);
 	return (f);
 }
@@ -555,9 +554,15 @@ report_plot_cleanup(struct report_plot *rp)
 		snprintf(path, sizeof path, "%s/%s", rp->tmp, files[i]);
 		unlink(path);
 	}
+	for (i = 1; i <= FLEET_FIGURES; i++) {
+		snprintf(path, sizeof path, "%s/fleet%zu.dat", rp->tmp, i);
+		unlink(path);
+	}
 	rmdir(rp->tmp);
 	free(rp->tmp);
 	rp->tmp = NULL;
+	free(rp->scripts);
+	rp->scripts = NULL;
 }
 
 /* Whether any scan point carries a histogram and tier latencies are known. */
@@ -578,17 +583,17 @@ report_plot_has_hist(const struct scan_result *s)
 	return (0);
 }
 
-/* Plot a report into outdir as png or svg; log which plots were written. */
-int
-report_plot(const struct report *r, const char *outdir, const char *format,
-    char **cause)
+/*
+ * Check format and gnuplot, find the scripts, make outdir and a private
+ * work directory in it.  Returns 0, or -1 with *cause.
+ */
+static int
+report_plot_begin(struct report_plot *rp, const char *outdir,
+    const char *format, char **cause)
 {
-	struct report_plot		 rp;
-	const struct scan_result	*s = r->scan;
-	const struct limits_result	*l = r->limits;
-	char				*scripts;
-	int				 rc = 0;
+	char	*scripts;
 
+	memset(rp, 0, sizeof *rp);
 	if (format == NULL)
 		format = "png";
 	if (strcmp(format, "png") != 0 && strcmp(format, "svg") != 0) {
@@ -609,18 +614,38 @@ report_plot(const struct report *r, const char *outdir, const char *format,
 		free(scripts);
 		return (-1);
 	}
-	memset(&rp, 0, sizeof rp);
-	rp.r = r;
-	rp.outdir = outdir;
-	rp.format = format;
-	rp.scripts = scripts;
-	xasprintf(&rp.tmp, "%s/.tierprobe-plot.XXXXXX", outdir);
-	if (mkdtemp(rp.tmp) == NULL) {
+	rp->outdir = outdir;
+	rp->format = format;
+	rp->scripts = scripts;
+	xasprintf(&rp->tmp, "%s/.tierprobe-plot.XXXXXX", outdir);
+	if (mkdtemp(rp->tmp) == NULL) {
 		xasprintf(cause, "%s: %s", outdir, strerror(errno));
-		free(rp.tmp);
+		free(rp->tmp);
 		free(scripts);
+		rp->tmp = NULL;
 		return (-1);
 	}
+	return (0);
+}
+
+/* Plot a report into outdir as png or svg; log which plots were written. */
+int
+report_plot(const struct report *r, const char *outdir, const char *format,
+    char **cause)
+{
+	struct report_plot		 rp;
+	const struct scan_result	*s = r->scan;
+	const struct limits_result	*l = r->limits;
+	int				 rc = 0;
+
+	if (report_plot_begin(&rp, outdir, format, cause) != 0)
+		return (-1);
+	rp.r = r;
+	snprintf(rp.what, sizeof rp.what, "%s", r->target.path != NULL ?
+	    r->target.path : "?");
+	snprintf(rp.subtitle, sizeof rp.subtitle, "tierprobe %s, %s%s",
+	    r->tool_version, r->started_utc[0] ? r->started_utc : "",
+	    r->interrupted ? " (INTERRUPTED: partial)" : "");
 
 	if (s == NULL || s->npoints == 0)
 		report_plot_skip(&rp, "latency-ws", "no scan points");
@@ -655,11 +680,112 @@ report_plot(const struct report *r, const char *outdir, const char *format,
 			rc = report_plot_timeline(&rp, cause);
 	}
 	report_plot_cleanup(&rp);
-	free(scripts);
 	if (rc == 0 && rp.written[0] == '\0') {
 		xasprintf(cause, "nothing to plot: the report has no scan or "
 		    "limits results");
 		return (-1);
 	}
+	return (rc);
+}
+
+/* A fleet panel's data: index, label, value, flagged, kind median. */
+static int
+report_plot_fleet_panel(struct report_plot *rp, const struct fleet *fl,
+    size_t fig, size_t panel, double scale)
+{
+	const struct fleet_volume	*v;
+	const struct fleet_kind		*k;
+	FILE				*f;
+	char				 name[32], label[160], *c;
+	const char			*base;
+	double				 median;
+	size_t				 i, j;
+
+	snprintf(name, sizeof name, "fleet%zu.dat", panel);
+	if ((f = report_plot_open(rp, name)) == NULL)
+		return (-1);
+	fputs("# index label value flagged kind_median\n", f);
+	for (i = 0; i < fl->nvol; i++) {
+		v = &fl->vol[i];
+		median = NAN;
+		for (j = 0; j < fl->nkinds; j++) {
+			k = &fl->kinds[j];
+			if (strcmp(k->kind, v->kind) == 0)
+				median = k->median[fig];
+		}
+		base = strrchr(v->target, '/');
+		snprintf(label, sizeof label, "%s%s%s", v->host,
+		    v->host[0] ? " " : "", base != NULL ? base + 1 :
+		    v->target);
+		for (c = label; *c != '\0'; c++) {
+			if (*c == '"' || (unsigned char)*c < 0x20)
+				*c = '\'';
+		}
+		fprintf(f, "%zu \"%s\" %.6g %d %.6g\n", i, label,
+		    v->value[fig] / scale, v->flagged[fig], median / scale);
+	}
+	fclose(f);
+	return (0);
+}
+
+/* Plot the fleet chart into outdir: one bar per volume per figure. */
+int
+report_plot_fleet(const struct fleet *fl, const char *outdir,
+    const char *format, char **cause)
+{
+	struct report_plot	 rp;
+	const struct figures_def *d;
+	FILE			*f;
+	double			 scale;
+	const char		*unit;
+	size_t			 i, j, n = 0;
+	int			 rc = -1;
+
+	if (report_plot_begin(&rp, outdir, format, cause) != 0)
+		return (-1);
+	snprintf(rp.what, sizeof rp.what, "%zu volume%s of %zu kind%s",
+	    fl->nvol, fl->nvol == 1 ? "" : "s", fl->nkinds,
+	    fl->nkinds == 1 ? "" : "s");
+	snprintf(rp.subtitle, sizeof rp.subtitle, "red: more than %.0f%% "
+	    "worse than the median of its kind (black)", fl->outlier * 100);
+	if ((f = report_plot_vars(&rp, "Fleet")) == NULL)
+		goto fail;
+	fprintf(f, "array ptitle[%zu]\narray punit[%zu]\n", fl->nfig,
+	    fl->nfig);
+	for (i = 0; i < fl->nfig; i++) {
+		d = fl->fig[i];
+		for (j = 0; j < fl->nvol; j++) {
+			if (isfinite(fl->vol[j].value[i]))
+				break;
+		}
+		if (d->better == 0 || j == fl->nvol)
+			continue;
+		scale = d->unit == UNITS_RATE ? 1048576 : 1;
+		unit = d->unit == UNITS_RATE ? "MiB/s" :
+		    d->unit == UNITS_LAT_US ? "microseconds" : "IOPS";
+		if (report_plot_fleet_panel(&rp, fl, i, ++n, scale) != 0) {
+			fclose(f);
+			goto fail;
+		}
+		fprintf(f, "ptitle[%zu] = ", n);
+		report_plot_quote(f, d->label);
+		fprintf(f, "\npunit[%zu] = '%s'\n", n, unit);
+	}
+	fprintf(f, "npanels = %zu\nnvol = %zu\nplot_height = %zu\n", n,
+	    fl->nvol, 120 + 300 * ((n + 1) / 2));
+	fclose(f);
+	if (n == 0) {
+		xasprintf(cause, "nothing to plot: no volume has a figure to "
+		    "compare");
+		goto out;
+	}
+	if (report_plot_run(&rp, "fleet.gp", cause) == 0 &&
+	    report_plot_keep(&rp, "fleet", cause) == 0)
+		rc = 0;
+	goto out;
+fail:
+	xasprintf(cause, "%s: %s", rp.tmp, strerror(errno));
+out:
+	report_plot_cleanup(&rp);
 	return (rc);
 }

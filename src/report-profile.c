@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Simulated-volume profiles for people: the list of built-in ones, and one
- * profile's settings with the truth a perfect detector would report.
+ * Simulated-volume profiles for people: the list of built-in ones, one
+ * profile's settings with the truth a perfect detector would report, and
+ * the expectations that truth gives (--expect-profile).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "profiles.h"
 #include "report.h"
 #include "sim.h"
 #include "units.h"
 #include "xmalloc.h"
+
+/* The tolerance of --expect-profile when a profile states none. */
+#define REPORT_PROFILE_ASSUMED_PCT	10
 
 /* An IOPS figure, or "none". */
 static const char *
@@ -244,4 +249,65 @@ report_profile_show(const char *name, FILE *out, char **cause)
 	report_profile_truth(&t, out);
 	profiles_free(p);
 	return (0);
+}
+
+/*
+ * Append to l what a volume of profile name promises for I/Os of bs bytes:
+ * the IOPS and bandwidth ceilings and a burst bucket's baseline, each less
+ * the documented tolerance; sets l->profile and l->promise (a sentence
+ * saying which tolerance, and where it is from).  Returns 0, or -1 with
+ * *cause when the profile cannot be read (a usage error).
+ */
+int
+report_profile_expect(const char *name, uint32_t bs, struct check_list *l,
+    char **cause)
+{
+	struct profile	*p;
+	struct sim_truth t;
+	char		*origin, *text[3];
+	double		 pct, keep;
+	size_t		 i, n = 0;
+	int		 rc = 0;
+
+	if ((p = profiles_load(name, cause)) == NULL)
+		return (-1);
+	sim_truth_profile(p, bs, &t);
+	pct = isfinite(p->promise_pct) ? p->promise_pct :
+	    REPORT_PROFILE_ASSUMED_PCT;
+	keep = 1 - pct / 100;
+	free(l->profile);
+	free(l->promise);
+	l->profile = xstrdup(p->name);
+	if (isfinite(p->promise_pct) && isfinite(p->promise_of_time_pct))
+		xasprintf(&l->promise, "%s: at least %g%% of the profile's "
+		    "figures, %g%% of the time (%s)", p->name, 100 - pct,
+		    p->promise_of_time_pct, p->promise_source != NULL ?
+		    p->promise_source : "source not given");
+	else if (isfinite(p->promise_pct))
+		xasprintf(&l->promise, "%s: at least %g%% of the profile's "
+		    "figures (%s)", p->name, 100 - pct,
+		    p->promise_source != NULL ? p->promise_source :
+		    "source not given");
+	else
+		xasprintf(&l->promise, "%s: the profile documents no "
+		    "tolerance; %g%% below its figures is assumed", p->name,
+		    pct);
+	if (isfinite(t.iops_ceiling))
+		xasprintf(&text[n++], "iops>=%.0f",
+		    floor(keep * t.iops_ceiling));
+	if (isfinite(t.bandwidth_ceiling))
+		xasprintf(&text[n++], "bandwidth>=%.0fK/s",
+		    floor(keep * t.bandwidth_ceiling / 1024));
+	if (t.burst_detected && isfinite(t.baseline_iops))
+		xasprintf(&text[n++], "burst.baseline_iops>=%.0f",
+		    floor(keep * t.baseline_iops));
+	xasprintf(&origin, "--expect-profile %s", p->name);
+	for (i = 0; i < n; i++) {
+		if (rc == 0 && check_list_add(l, text[i], origin, cause) != 0)
+			rc = -1;
+		free(text[i]);
+	}
+	free(origin);
+	profiles_free(p);
+	return (rc);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "report-schema.h"
 #include "report.h"
 #include "xmalloc.h"
@@ -970,6 +971,42 @@ static const struct report_schema report_schema_context =
     TABLE("context", struct report_context, report_schema_context_keys,
     NULL, NULL);
 
+static const struct report_schema_key report_schema_labels_keys[] = {
+	{ .name = "host", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_labels, host),
+	  .doc = "the host name fleets show (--host)" },
+	{ .name = "kind", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_labels, kind),
+	  .doc = "the kind fleets compare it with (--kind)" },
+};
+static const struct report_schema report_schema_labels =
+    TABLE("labels", struct report_labels, report_schema_labels_keys, NULL,
+    NULL);
+
+/* The expectations, judged against the whole report as it is written. */
+static json_t *
+report_schema_expectations_get(const void *r)
+{
+	const struct report	*rep = r;
+
+	return (report_check_json(rep, rep->checks));
+}
+
+static int
+report_schema_expectations_set(const json_t *v, void *r, const char *key,
+    char **cause)
+{
+	struct report	*rep = r;
+	char		*why;
+
+	check_list_free(rep->checks);
+	if (report_check_load(v, &rep->checks, &why) == 0)
+		return (0);
+	xasprintf(cause, "%s: %s", key, why);
+	free(why);
+	return (-1);
+}
+
 static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "schema_version", .type = REPORT_SCHEMA_UINT,
 	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_CONST,
@@ -997,6 +1034,9 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "context", .type = REPORT_SCHEMA_OBJECT,
 	  AT(struct report, context), .sub = &report_schema_context,
 	  .doc = "where it ran" },
+	{ .name = "labels", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct report, labels), .sub = &report_schema_labels,
+	  .doc = "names given for fleets" },
 	{ .name = "scan", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, scan),
 	  .sub = &report_schema_scan, .doc = "the working-set sweep" },
@@ -1006,6 +1046,11 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "repeat", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, repeat),
 	  .sub = &report_schema_repeat, .doc = "spread over repeated runs" },
+	{ .name = "expectations", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, checks),
+	  .get = report_schema_expectations_get,
+	  .set = report_schema_expectations_set,
+	  .doc = "acceptance checks and their verdicts" },
 };
 const struct report_schema report_schema_root =
     TABLE("report", struct report, report_schema_root_keys, NULL, NULL);

@@ -1020,6 +1020,10 @@ report_text_write(const struct report *r, FILE *f, int markdown)
 	if (l != NULL)
 		report_text_limits(&rt, r);
 	report_text_meaning(&rt, r);
+	if (r->checks != NULL) {
+		report_text_heading(&rt, "Expectations");
+		report_check_write(r, r->checks, f, markdown);
+	}
 	if (r->repeat != NULL && r->repeat->runs > 0)
 		report_text_repeat(&rt, r);
 	report_text_context(&rt, r);

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
+#include "figures.h"
 #include "report.h"
 #include "stats.h"
 #include "units.h"
@@ -40,6 +42,8 @@ report_free(struct report *r)
 	r->limits = NULL;
 	free(r->repeat);
 	r->repeat = NULL;
+	check_list_free(r->checks);
+	r->checks = NULL;
 	free(r->target.path);
 	r->target.path = NULL;
 }
@@ -404,6 +408,138 @@ report_repeat_reason(const struct report *reps, int n,
 		snprintf(out->reason, sizeof out->reason, "figures moved run "
 		    "after run beyond their noise: the volume kept its state "
 		    "from run to run (burst credits, caches or throttling)");
+}
+
+/* A figure of report_headlines, its 95% interval from its noise. */
+static void
+report_figure_headline(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	struct report_figure	fig[REPORT_STATS_MAX];
+	size_t			nf, i;
+
+	nf = report_headlines(r, fig, REPORT_STATS_MAX);
+	for (i = 0; i < nf; i++) {
+		if (strcmp(fig[i].name, fv->path) == 0)
+			break;
+	}
+	if (i == nf) {
+		if (r->scan != NULL && !r->scan->tiers.analysed &&
+		    strcmp(d->section, "scan") == 0)
+			snprintf(fv->why, sizeof fv->why, "the scan was not "
+			    "analysed");
+		else if (index > 0)
+			snprintf(fv->why, sizeof fv->why, "the scan found "
+			    "%zu cache tier%s", r->scan->tiers.ntiers,
+			    r->scan->tiers.ntiers == 1 ? "" : "s");
+		else
+			snprintf(fv->why, sizeof fv->why, "the report does "
+			    "not hold it");
+		return;
+	}
+	fv->value = fig[i].value;
+	fv->at_least = fig[i].at_least;
+	if (!isfinite(fv->value)) {
+		snprintf(fv->why, sizeof fv->why, "the run could not "
+		    "establish it");
+		return;
+	}
+	if (isfinite(fig[i].rel_noise)) {
+		fv->low = fv->value * (1 - fig[i].rel_noise);
+		fv->high = fv->value * (1 + fig[i].rel_noise);
+	}
+}
+
+/* How many caches the scan found. */
+static void
+report_figure_tiers(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	(void)d;
+	(void)index;
+	if (!r->scan->tiers.analysed) {
+		snprintf(fv->why, sizeof fv->why, "the scan was not analysed");
+		return;
+	}
+	fv->value = (double)r->scan->tiers.ntiers;
+}
+
+/* A tier's capacity: its interval is the tier's own. */
+static void
+report_figure_capacity(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	const struct tier	*t;
+
+	report_figure_headline(r, d, index, fv);
+	if (!isfinite(fv->value))
+		return;
+	t = &r->scan->tiers.tier[index - 1];
+	fv->low = t->capacity_low_bytes > 0 ? t->capacity_low_bytes : NAN;
+	fv->high = !t->at_least && t->capacity_high_bytes > 0 ?
+	    t->capacity_high_bytes : NAN;
+}
+
+/* 1 when the sustained run showed a burst bucket, else 0. */
+static void
+report_figure_burst(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	(void)d;
+	(void)index;
+	fv->value = r->limits->burst.detected ? 1 : 0;
+}
+
+static void (*const report_figure_sources[])(const struct report *,
+    const struct figures_def *, unsigned, struct figures_value *) = {
+	[FIGURES_HEADLINE] = report_figure_headline,
+	[FIGURES_TIERS] = report_figure_tiers,
+	[FIGURES_CAPACITY] = report_figure_capacity,
+	[FIGURES_BURST] = report_figure_burst,
+};
+
+/*
+ * The value of figure d (tier index as figures_find gave it) in r: with
+ * --repeat, the mean over the runs and mean +- 2 sd; a figure the report
+ * cannot give is NAN with why.
+ */
+void
+report_figure(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	const struct report_stat	*st;
+
+	memset(fv, 0, sizeof *fv);
+	fv->value = fv->low = fv->high = NAN;
+	figures_path(d, index, fv->path, sizeof fv->path);
+	if ((strcmp(d->section, "scan") == 0 && r->scan == NULL) ||
+	    (strcmp(d->section, "limits") == 0 && r->limits == NULL)) {
+		snprintf(fv->why, sizeof fv->why, "the report has no %s "
+		    "section (%s measures it)", d->section,
+		    strcmp(d->section, "scan") == 0 ? "run or scan" :
+		    "run or limits");
+		return;
+	}
+	report_figure_sources[d->source](r, d, index, fv);
+	if (strncmp(d->path, "limits.burst.", 13) == 0 &&
+	    !r->limits->burst.detected) {
+		if (r->limits->timeline.n < CEILINGS_BURST_MIN_INTERVALS) {
+			fv->value = NAN;
+			snprintf(fv->why, sizeof fv->why, "the sustained run "
+			    "was too short to tell (--sustain)");
+		} else if (!isfinite(fv->value))
+			snprintf(fv->why, sizeof fv->why, "no burst bucket "
+			    "showed over the sustained run");
+	}
+	st = report_repeat_find(r->repeat, fv->path);
+	if (st != NULL && st->n >= 2 && isfinite(st->mean) &&
+	    isfinite(st->sd)) {
+		fv->value = st->mean;
+		fv->low = st->mean - 2 * st->sd;
+		fv->high = st->mean + 2 * st->sd;
+		fv->repeated = 1;
+		fv->why[0] = '\0';
+	}
 }
 
 /* Mean, sd and cv of the headline figures of n reports, matched by name. */

@@ -94,6 +94,14 @@ struct report_figure {
 	int		 at_most;	/* value is an upper bound */
 };
 
+/* Names the user gave a run for fleets (--host, --kind); "" if none. */
+struct report_labels {
+	char		host[64];
+	char		kind[64];
+};
+
+struct check_list;
+
 struct report_target {			/* what was measured */
 	char		*path;
 	char		 type[16];	/* file, blockdev, sim */
@@ -111,6 +119,8 @@ struct report {
 	struct report_config	 config;
 	struct report_target	 target;
 	struct report_context	 context;
+	struct report_labels	 labels;
+	struct check_list	*checks;	/* NULL: no expectations */
 	struct scan_result	*scan;		/* NULL: not run */
 	struct limits_result	*limits;	/* NULL: not run */
 	struct report_repeat	*repeat;	/* NULL: a single run */
@@ -148,6 +158,46 @@ int	report_load(const char *, struct report *, char **);
 /* Text (markdown set: markdown) for people. */
 void	report_text_write(const struct report *, FILE *, int);
 
+struct check_expect;
+struct check_result;
+/* Judge an expectation against a report into the result. */
+void	report_check_evaluate(const struct check_expect *,
+	    const struct report *, struct check_result *);
+/*
+ * Judge every expectation of l against r; count[] gets how many were met,
+ * missed and unknown (by enum check_verdict).  Returns 1 if all were met.
+ */
+int	report_check_tally(const struct check_list *, const struct report *,
+	    unsigned[3]);
+
+/*
+ * The expectations l judged against report r as a table (markdown set: a
+ * pipe table) ending with the count of each verdict.
+ */
+void	report_check_write(const struct report *, const struct check_list *,
+	    FILE *, int);
+
+/* The line that opens the check of one report (file, target, host). */
+void	report_check_heading(const char *, const struct report *, FILE *,
+	    int);
+/*
+ * The checks of reps[n] (read from files[n]) against lists[n] as one JSON
+ * document.  Returns 0 or -1.
+ */
+int	report_check_json_dump(char *const *, const struct report *,
+	    const struct check_list *const *, int, FILE *);
+
+struct json_t;
+/* The "expectations" JSON section of l judged against r (a new object). */
+struct json_t *report_check_json(const struct report *,
+	    const struct check_list *);
+/*
+ * Read an "expectations" section's expressions into a new list in *out
+ * (freed by the caller even on failure).  Returns 0, or -1 with *cause.
+ */
+int	report_check_load(const struct json_t *, struct check_list **,
+	    char **);
+
 /*
  * The headline figures of a report (tiers, backing store, ceilings, burst)
  * into fig[max].  Returns how many were filled; unknown ones are NAN.
@@ -179,6 +229,24 @@ void	report_table_add(struct report_table *, ...);
 void	report_table_write(struct report_table *, FILE *, int,
 	    const char *);
 
+struct fleet;
+/*
+ * A fleet for people: its volumes, the medians by kind, the outliers with
+ * the rule and why, the files skipped and why (markdown set: pipe tables).
+ */
+void	report_fleet_write(const struct fleet *, FILE *, int);
+/* A fleet as CSV: a header row, then one row per volume. */
+void	report_fleet_csv(const struct fleet *, FILE *);
+/* A fleet as one JSON document (fleet.volumes[]).  Returns 0 or -1. */
+int	report_fleet_json(const struct fleet *, FILE *);
+/*
+ * The fleet chart into outdir as png or svg (fleet.png): a panel per
+ * figure, a bar per volume, outliers in red, each kind's median marked.
+ * Returns 0, or -1 with *cause.
+ */
+int	report_plot_fleet(const struct fleet *, const char *, const char *,
+	    char **);
+
 /* The time now as ISO 8601 UTC, for started_utc and finished_utc. */
 char	*report_utc_now(char *, size_t);
 
@@ -189,6 +257,16 @@ const char *report_trend_name(int);
  * warm-ups included (random ones counted at the point's rate); pure.
  */
 void	report_cost(const struct report *, double *, double *);
+struct figures_def;
+struct figures_value;
+/*
+ * The value of a figure of figures.c (tier index as figures_find gave it)
+ * in a report, with its interval; NAN with why when the report cannot
+ * give it.
+ */
+void	report_figure(const struct report *, const struct figures_def *,
+	    unsigned, struct figures_value *);
+
 /* Find a figure of a repeat summary by name; NULL if absent. */
 const struct report_stat *report_repeat_find(const struct report_repeat *,
 	    const char *);
@@ -209,5 +287,14 @@ int	report_profile_list(FILE *, char **);
  * (sim_truth_profile).  Returns 0 or -1 with *cause.
  */
 int	report_profile_show(const char *, FILE *, char **);
+/*
+ * Append to l what a volume of profile name (or path) promises for I/Os of
+ * bs bytes (0: 4 KiB): its IOPS and bandwidth ceilings and burst baseline,
+ * less the tolerance of its [promise] section (10% assumed when it has
+ * none); sets l's profile and promise sentence.  Returns 0, or -1 with
+ * *cause when the profile cannot be read (a usage error).
+ */
+int	report_profile_expect(const char *, uint32_t, struct check_list *,
+	    char **);
 
 #endif

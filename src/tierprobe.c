@@ -9,12 +9,14 @@
 
 #include "config.h"
 
+#include "check.h"
 #include "cli.h"
 #include "compare.h"
 #include "context.h"
 #include "engine.h"
 #include "fiojob.h"
 #include "fit.h"
+#include "fleet.h"
 #include "interrupt.h"
 #include "limits.h"
 #include "log.h"
@@ -28,6 +30,7 @@
 #include "xmalloc.h"
 
 #define EXIT_USAGE		2
+#define EXIT_MISSED		3	/* expectation missed, unknown */
 #define EXIT_INTERRUPTED	130
 #define WARM_BS			(1U << 20)	/* sequential warm-up reads */
 
@@ -69,6 +72,42 @@ report_begin(struct report *rep, const struct plan *pl,
 	rep->target.size_bytes = t->size;
 	if (t->type != TARGET_SIM)
 		context_fill(&rep->context, t->path);
+}
+
+/*
+ * The expectations of --expect and --expect-profile (for I/Os of bs
+ * bytes) into *out, NULL when none were given.  Returns 0, or -1 when one
+ * is malformed (said on stderr: a usage error).
+ */
+static int
+expectations(const struct cli_opts *o, uint32_t bs, struct check_list **out)
+{
+	struct check_list	*l;
+	char			*cause = NULL;
+	int			 i, rc = 0;
+
+	*out = NULL;
+	if (o->expect.n == 0 && o->expect_profile == NULL)
+		return (0);
+	l = check_list_new();
+	if (o->expect_profile != NULL && report_profile_expect(
+	    o->expect_profile, bs, l, &cause) != 0) {
+		log_warnx("--expect-profile: %s", cause);
+		rc = -1;
+	}
+	for (i = 0; rc == 0 && i < o->expect.n; i++) {
+		if (check_list_add(l, o->expect.v[i], "--expect",
+		    &cause) != 0) {
+			log_warnx("--expect: %s", cause);
+			rc = -1;
+		}
+	}
+	free(cause);
+	if (rc != 0)
+		check_list_free(l);
+	else
+		*out = l;
+	return (rc);
 }
 
 /*
@@ -143,6 +182,7 @@ report_output(const struct report *rep, const struct cli_opts *o)
 		report_text_write(rep, stdout, 1);
 		break;
 	case CLI_FMT_TEXT:
+	case CLI_FMT_CSV:	/* cli_parse accepts csv for fleet only */
 		report_text_write(rep, stdout, 0);
 		break;
 	}
@@ -279,7 +319,7 @@ probe_cost(const struct plan *pl, const struct plan_target *pt,
 	    sizeof span));
 }
 
-/* run, scan and limits: plan, measure, report. */
+/* run, scan and limits: plan, measure, report, judge expectations. */
 static int
 probe(const struct cli_opts *o)
 {
@@ -287,11 +327,15 @@ probe(const struct cli_opts *o)
 	struct plan_target	*pt;
 	struct target		 t;
 	struct report		 rep;
+	struct check_list	*checks;
 	char			*cause = NULL, b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	unsigned		 verdicts[3];
 	double			 secs, bytes;
 	int			 status, interrupted;
 
 	if (probe_outputs(o) != 0)
+		return (EXIT_USAGE);
+	if (expectations(o, o->bs, &checks) != 0)
 		return (EXIT_USAGE);
 	plan_make(&pl, o);
 	pt = &pl.target[0];
@@ -304,6 +348,7 @@ probe(const struct cli_opts *o)
 		else
 			status = pt->type == TARGET_SIM ? EXIT_USAGE : 1;
 		plan_free(&pl);
+		check_list_free(checks);
 		return (status);
 	}
 	if (plan_fit(pt, &t, &cause) != 0) {
@@ -311,6 +356,7 @@ probe(const struct cli_opts *o)
 		free(cause);
 		target_close(&t, 1);
 		plan_free(&pl);
+		check_list_free(checks);
 		return (EXIT_USAGE);
 	}
 	if (pt->note[0] != '\0')
@@ -321,8 +367,18 @@ probe(const struct cli_opts *o)
 	log_info("spent %s of device time, %s of I/O",
 	    units_format_value(UNITS_SECONDS, secs, b1, sizeof b1),
 	    units_format_value(UNITS_BYTES, bytes, b2, sizeof b2));
+	if (o->host != NULL)
+		snprintf(rep.labels.host, sizeof rep.labels.host, "%s",
+		    o->host);
+	if (o->kind != NULL)
+		snprintf(rep.labels.kind, sizeof rep.labels.kind, "%s",
+		    o->kind);
+	rep.checks = checks;
 	if (report_output(&rep, o) != 0 && status == 0)
 		status = 1;
+	if (status == 0 && checks != NULL &&
+	    !report_check_tally(checks, &rep, verdicts))
+		status = EXIT_MISSED;
 	interrupted = rep.interrupted;
 	report_free(&rep);
 	target_close(&t, pt->remove || interrupted);
@@ -409,14 +465,42 @@ compare(struct cli_opts *o)
 	return (ret);
 }
 
-/* plot: a report's plots through gnuplot. */
+/* Say on stderr which files a fleet skipped and why. */
+static void
+fleet_log_skipped(const struct fleet *fl)
+{
+	size_t	i;
+
+	for (i = 0; i < fl->nskip; i++)
+		log_warnx("skipped %s: %s", fl->skip[i].file,
+		    fl->skip[i].why);
+}
+
+/* plot: a report's plots through gnuplot; of several, the fleet chart. */
 static int
 plot(struct cli_opts *o)
 {
 	struct report	 rep;
+	struct fleet	*fl;
+	struct stat	 st;
 	char		*cause = NULL;
 	int		 ret = 0;
 
+	if (o->nargs > 1 || (stat(o->args[0], &st) == 0 &&
+	    S_ISDIR(st.st_mode))) {
+		fl = fleet_new(o->outlier);
+		fleet_load(fl, o->args, o->nargs, NULL);
+		fleet_log_skipped(fl);
+		if (report_plot_fleet(fl, o->outdir, o->plot_format,
+		    &cause) != 0) {
+			log_warnx("%s", cause);
+			free(cause);
+			ret = 1;
+		} else if (fl->nskip > 0)
+			ret = 1;
+		fleet_free(fl);
+		return (ret);
+	}
 	if (report_load(o->args[0], &rep, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
@@ -450,6 +534,91 @@ profiles(struct cli_opts *o)
 	return (0);
 }
 
+/* check: judge saved reports against expectations. */
+static int
+check(struct cli_opts *o)
+{
+	struct report		 *reps;
+	struct check_list	**given;
+	const struct check_list	**use;
+	char			 *cause = NULL;
+	unsigned		  verdicts[3];
+	int			  i, n, ret = 0;
+
+	reps = xcalloc(o->nargs, sizeof *reps);
+	given = xcalloc(o->nargs, sizeof *given);
+	use = xcalloc(o->nargs, sizeof *use);
+	for (n = 0; n < o->nargs && ret == 0; n++) {
+		if (report_load(o->args[n], &reps[n], &cause) != 0) {
+			log_warnx("%s", cause);
+			free(cause);
+			ret = EXIT_USAGE;
+		} else if (expectations(o, reps[n].target.bs, &given[n]) != 0)
+			ret = EXIT_USAGE;
+		else if ((use[n] = given[n] != NULL ? given[n] :
+		    reps[n].checks) == NULL) {
+			log_warnx("%s records no expectations: give --expect "
+			    "EXPR or --expect-profile NAME", o->args[n]);
+			ret = EXIT_USAGE;
+		}
+	}
+	if (ret == 0 && o->format == CLI_FMT_JSON)
+		ret = report_check_json_dump(o->args, reps, use, n,
+		    stdout) != 0;
+	for (i = 0; ret == 0 && o->format != CLI_FMT_JSON && i < n; i++) {
+		report_check_heading(o->args[i], &reps[i], stdout,
+		    o->format == CLI_FMT_MARKDOWN);
+		report_check_write(&reps[i], use[i], stdout,
+		    o->format == CLI_FMT_MARKDOWN);
+	}
+	for (i = 0; ret == 0 && i < n; i++) {
+		if (!report_check_tally(use[i], &reps[i], verdicts))
+			ret = EXIT_MISSED;
+	}
+	for (i = 0; i < n; i++) {
+		report_free(&reps[i]);
+		check_list_free(given[i]);
+	}
+	free(reps);
+	free(given);
+	free(use);
+	return (ret);
+}
+
+/* fleet: many reports in one table; exit 1 if any file was skipped. */
+static int
+fleet(struct cli_opts *o)
+{
+	struct fleet		*fl;
+	struct check_list	*checks;
+	int			 ret = 0;
+
+	if (expectations(o, 0, &checks) != 0)
+		return (EXIT_USAGE);
+	fl = fleet_new(o->outlier);
+	fleet_load(fl, o->args, o->nargs, checks);
+	switch (o->format) {
+	case CLI_FMT_JSON:
+		ret = report_fleet_json(fl, stdout);
+		break;
+	case CLI_FMT_CSV:
+		report_fleet_csv(fl, stdout);
+		break;
+	case CLI_FMT_TEXT:
+	case CLI_FMT_MARKDOWN:
+		report_fleet_write(fl, stdout, o->format == CLI_FMT_MARKDOWN);
+		break;
+	}
+	if (fflush(stdout) != 0)
+		ret = -1;
+	fleet_log_skipped(fl);
+	if (ret != 0 || fl->nskip > 0)
+		ret = 1;
+	fleet_free(fl);
+	check_list_free(checks);
+	return (ret);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -461,7 +630,7 @@ main(int argc, char **argv)
 	if (cli_parse(argc, argv, &o, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
-		free(o.args);
+		cli_free(&o);
 		return (EXIT_USAGE);
 	}
 	if (o.help || o.version) {
@@ -469,7 +638,7 @@ main(int argc, char **argv)
 			cli_usage(stdout, o.cmd);
 		else
 			printf("tierprobe %s\n", PACKAGE_VERSION);
-		free(o.args);
+		cli_free(&o);
 		return (0);
 	}
 	log_set_quiet(o.quiet);
@@ -497,9 +666,15 @@ main(int argc, char **argv)
 	case CLI_PROFILES:
 		ret = profiles(&o);
 		break;
+	case CLI_CHECK:
+		ret = check(&o);
+		break;
+	case CLI_FLEET:
+		ret = fleet(&o);
+		break;
 	case CLI_NONE:
 		break;
 	}
-	free(o.args);
+	cli_free(&o);
 	return (ret);
 }

@@ -49,7 +49,7 @@ static void
 t_done(struct cli_opts *o, struct plan *pl)
 {
 	plan_free(pl);
-	free(o->args);
+	cli_free(o);
 }
 
 /* Phases of each command; one plan target per operand. */
@@ -92,7 +92,7 @@ test_sim_no_privilege(void **state)
 
 	(void)state;
 	t_plan("run sim:ebs-gp2-100g --seed 7", &o, &a);
-	free(o.args);
+	cli_free(&o);
 	t_plan("run /nonexistent/tierprobe-test.dat --seed 7 --engine psync",
 	    &o, &b);
 	s = &a.target[0];

@@ -322,6 +322,7 @@ t_setup(void **state)
 	xasprintf(&cmd, "'%s' run sim:%s --min-ws 8M --max-ws 128M "
 	    "--points 4 --max-iodepth 8 --sustain 20 --precision 10 "
 	    "--max-time 2 --first-touch --repeat 2 --seed 7 --quiet "
+	    "--host h1 --kind full --expect 'burst<=1' "
 	    "--json %s > /dev/null", getenv("TIERPROBE"), ini, t_full);
 	if (t_run(cmd) != 0) {
 		fprintf(stderr, "failed: %s\n", cmd);
