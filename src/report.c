@@ -16,14 +16,25 @@
 #include "xmalloc.h"
 
 /*
- * Release what a report owns: path, repeat, and scan and limits, heap
- * objects the report took over (freed by their modules).
+ * Release what a report owns: path, repeat, the reports of several
+ * targets, and scan, limits and together, heap objects the report took
+ * over (freed by their modules).
  */
 void
 report_free(struct report *r)
 {
+	size_t	i;
+
 	if (r == NULL)
 		return;
+	for (i = 0; i < r->ntargets; i++)
+		report_free(&r->targets[i]);
+	free(r->targets);
+	r->targets = NULL;
+	r->ntargets = 0;
+	together_result_free(r->together);
+	free(r->together);
+	r->together = NULL;
 	scan_result_free(r->scan);
 	free(r->scan);
 	r->scan = NULL;

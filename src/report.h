@@ -12,6 +12,7 @@
 
 #include "limits.h"
 #include "scan.h"
+#include "together.h"
 #include "units.h"
 
 #define REPORT_SCHEMA_VERSION	1
@@ -99,9 +100,17 @@ struct report {
 	struct scan_result	*scan;		/* NULL: not run */
 	struct limits_result	*limits;	/* NULL: not run */
 	struct report_repeat	*repeat;	/* NULL: a single run */
+	struct report		*targets;	/* several targets: a report of
+						   each (target, context, scan,
+						   limits); NULL for one */
+	size_t			 ntargets;
+	struct together_result	*together;	/* NULL: not run */
 };
 
-/* Release what a report owns (scan, limits, path); not the struct itself. */
+/*
+ * Release what a report owns (scan, limits, path, the reports of several
+ * targets, together); not the struct itself.
+ */
 void	report_free(struct report *);
 
 /* JSON to a stream (one document, nothing else).  Returns 0 or -1. */

@@ -19,9 +19,9 @@ trap 'rm -rf "$dir"' EXIT
 # Lowest first; mk/LAYER.am builds each.
 cat > "$dir/layers" <<'EOF'
 base		xmalloc log units rng stats hist interrupt
-analysis	point timeline changepoint fit tiers ceilings
+analysis	point timeline changepoint fit tiers ceilings together
 device		profiles sim engine engine-psync engine-uring engine-sim target
-measure		progress sampler scan limits
+measure		progress sampler scan limits parallel
 plan		cli plan
 report		report report-schema report-json report-load report-text report-plot
 report		report-profile compare context fiojob
