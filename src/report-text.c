@@ -13,11 +13,6 @@
 #define TEXT_INDENT	"  "
 #define TEXT_DB_IODEPTH	32	/* the queue a busy database keeps */
 
-struct report_text {
-	FILE	*f;
-	int	 md;
-};
-
 /* A figure for a table cell: NAN is "n/a". */
 static char *
 report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
@@ -35,7 +30,8 @@ report_text_size(uint64_t v, char *buf, size_t len)
 	return (units_format_size(v, buf, len));
 }
 
-static void
+/* A section heading. */
+void
 report_text_heading(struct report_text *rt, const char *title)
 {
 	if (rt->md)
@@ -45,7 +41,7 @@ report_text_heading(struct report_text *rt, const char *title)
 }
 
 /* A line of a key-value block: "  key   value" or "- **key**: value". */
-static void
+void
 report_text_kv(struct report_text *rt, const char *key, const char *value)
 {
 	if (rt->md)
@@ -55,7 +51,7 @@ report_text_kv(struct report_text *rt, const char *key, const char *value)
 }
 
 /* A sentence of the summary, wrapped for text at 96 columns. */
-static void
+void
 report_text_sentence(struct report_text *rt, const char *s)
 {
 	const char	*p = s, *brk;
@@ -610,6 +606,10 @@ report_text_write(const struct report *r, FILE *f, int markdown)
 	struct report_text	 rt = { f, markdown };
 	const struct limits_result *l = r->limits;
 
+	if (r->ntargets > 0) {
+		report_multi_write(r, f, markdown);
+		return;
+	}
 	report_text_header(&rt, r);
 	if (r->scan != NULL)
 		report_text_tiers(&rt, r);

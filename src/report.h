@@ -126,6 +126,25 @@ int	report_load(const char *, struct report *, char **);
 /* Text (markdown set: markdown) for people. */
 void	report_text_write(const struct report *, FILE *, int);
 
+/* Where text for people goes: a stream, as markdown or plain text. */
+struct report_text {
+	FILE	*f;
+	int	 md;
+};
+
+/* A section heading. */
+void	report_text_heading(struct report_text *, const char *);
+/* A line of a key-value block. */
+void	report_text_kv(struct report_text *, const char *, const char *);
+/* A sentence of a summary, wrapped (a list item in markdown). */
+void	report_text_sentence(struct report_text *, const char *);
+
+/*
+ * A report of several targets for people: the verdict first, their
+ * figures side by side with the spread, then each target's own report.
+ */
+void	report_multi_write(const struct report *, FILE *, int);
+
 /*
  * The headline figures of a report (tiers, backing store, ceilings, burst)
  * into fig[max].  Returns how many were filled; unknown ones are NAN.

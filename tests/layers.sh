@@ -24,6 +24,7 @@ device		profiles sim engine engine-psync engine-uring engine-sim target
 measure		progress sampler scan limits parallel
 plan		cli plan
 report		report report-schema report-json report-load report-text report-plot
+report		report-multi
 report		report-profile compare context fiojob
 EOF
 # Who may use the simulator's symbols (sim.o).
