@@ -269,7 +269,7 @@ report_multi_row(const struct report_figure *row, const double *v, size_t n,
 		else
 			snprintf(cell[i], 64, "-");
 	}
-	if (k > 0 && lo > 0)
+	if (k > 1 && lo > 0)
 		snprintf(cell[m], 64, "%.2fx", hi / lo);
 	else
 		snprintf(cell[m], 64, "n/a");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 
@@ -321,6 +322,44 @@ probe_several(const struct plan *pl, struct target *t, struct report *rep)
 	return (status);
 }
 
+/*
+ * Open the targets of the plan on host, those that exist first, so that a
+ * target that cannot be opened stops the run before a test file is
+ * filled for nothing.  Returns 0, or the exit status (said on stderr);
+ * open[i] says which are open.
+ */
+static int
+probe_open(struct plan *pl, const struct cli_opts *o, struct sim_host *host,
+    struct target *t, int *open)
+{
+	struct plan_target	*pt;
+	char			*cause = NULL;
+	size_t			 i;
+	int			 pass, exists;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < pl->ntargets; i++) {
+			pt = &pl->target[i];
+			exists = pt->type != TARGET_FILE ||
+			    access(pt->spec, F_OK) == 0;
+			if (exists != (pass == 0))
+				continue;
+			pt->params.host = host;
+			if (target_open(&t[i], pt->spec, &pt->params,
+			    &cause) == 0) {
+				open[i] = 1;
+				continue;
+			}
+			log_warnx("%s", cause);
+			free(cause);
+			if (interrupt_requested())
+				return (probe_stopped(pl, o));
+			return (pt->type == TARGET_SIM ? EXIT_USAGE : 1);
+		}
+	}
+	return (0);
+}
+
 /* run, scan and limits: plan, measure, report. */
 static int
 probe(const struct cli_opts *o)
@@ -330,8 +369,8 @@ probe(const struct cli_opts *o)
 	struct target		*t;
 	struct report		 rep;
 	char			*cause = NULL;
-	size_t			 i, opened = 0;
-	int			 status = 0, interrupted = 0, measured = 0;
+	size_t			 i;
+	int			*open, status, interrupted = 0, measured = 0;
 
 	plan_make(&pl, o);
 	if (plan_check(&pl, &cause) != 0) {
@@ -342,20 +381,9 @@ probe(const struct cli_opts *o)
 	}
 	host = target_host_new();
 	t = xcalloc(pl.ntargets, sizeof(*t));
-	for (; opened < pl.ntargets; opened++) {
-		pl.target[opened].params.host = host;
-		if (target_open(&t[opened], pl.target[opened].spec,
-		    &pl.target[opened].params, &cause) == 0)
-			continue;
-		log_warnx("%s", cause);
-		free(cause);
-		if (interrupt_requested())
-			status = probe_stopped(&pl, o);
-		else
-			status = pl.target[opened].type == TARGET_SIM ?
-			    EXIT_USAGE : 1;
+	open = xcalloc(pl.ntargets, sizeof(*open));
+	if ((status = probe_open(&pl, o, host, t, open)) != 0)
 		goto out;
-	}
 	for (i = 0; i < pl.ntargets; i++) {
 		if (plan_fit(&pl.target[i], &t[i], &cause) != 0) {
 			log_warnx("%s", cause);
@@ -374,9 +402,12 @@ probe(const struct cli_opts *o)
 	interrupted = rep.interrupted;
 	report_free(&rep);
 out:
-	for (i = 0; i < opened; i++)
-		target_close(&t[i], !measured || pl.target[i].remove ||
-		    interrupted);
+	for (i = 0; i < pl.ntargets; i++) {
+		if (open[i])
+			target_close(&t[i], !measured || pl.target[i].remove ||
+			    interrupted);
+	}
+	free(open);
 	free(t);
 	target_host_free(host);
 	plan_free(&pl);
