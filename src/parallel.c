@@ -292,24 +292,11 @@ parallel_result_free(struct parallel_result *r)
 	r->ntargets = 0;
 }
 
-/* Relative 95% half-width of the point of v[n] with the highest rate. */
-static double
-parallel_noise(const struct point *v, size_t n, int bytes)
-{
-	double	best = -1, noise = NAN, x;
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		x = bytes ? v[i].bytes_per_s : v[i].iops;
-		if (x > best) {
-			best = x;
-			noise = v[i].ci95_rel;
-		}
-	}
-	return (noise);
-}
-
-/* A target's figures alone, from its limit sweeps (NULL: unknown). */
+/*
+ * A target's figures alone, from its limit sweeps (NULL: unknown).  The
+ * noise of a bandwidth ceiling is unknown: the CI of a point is that of
+ * its mean latency, which a throttle makes bimodal.
+ */
 static void
 parallel_alone(const struct limits_result *l, struct together_alone *iops,
     struct together_alone *bw)
@@ -318,16 +305,14 @@ parallel_alone(const struct limits_result *l, struct together_alone *iops,
 	iops->capped = bw->capped = 0;
 	if (l == NULL)
 		return;
-	iops->capped = l->iops_limit == CEILINGS_IOPS_CAP &&
-	    isfinite(l->iops_ceiling);
-	iops->rate = iops->capped ? l->iops_ceiling : l->iops_max_seen;
-	iops->noise = parallel_noise(l->qd_points, l->nqd, 0);
+	together_alone_iops(&l->timeline, !l->burst.detected &&
+	    !l->burst.variable, l->iops_limit == CEILINGS_IOPS_CAP ?
+	    l->iops_ceiling : NAN, l->iops_max_seen, iops);
 	bw->capped = (l->bandwidth_limit == CEILINGS_BW_CAP ||
 	    l->bandwidth_limit == CEILINGS_BW_ACCOUNTING) &&
 	    isfinite(l->bandwidth_ceiling_bytes_per_s);
 	bw->rate = bw->capped ? l->bandwidth_ceiling_bytes_per_s :
 	    l->bandwidth_max_seen;
-	bw->noise = parallel_noise(l->bs_points, l->nbs, 1);
 }
 
 /* The run as the analysis sees it. */

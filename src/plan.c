@@ -22,8 +22,9 @@
 #define PLAN_BW_MIN_S		3.0	/* the bandwidth run together */
 #define PLAN_BW_MAX_S		10.0
 #define PLAN_BW_INTERVALS	10
-#define PLAN_MIN_INTERVALS	20	/* the IOPS run: at least, or 1 s */
+#define PLAN_MIN_INTERVALS	10	/* the IOPS run: at least, or 1 s */
 #define PLAN_BW_REACHED		0.95	/* of a target's ceiling */
+#define PLAN_BW_MARGIN		4	/* times the size that reached it */
 
 /* The quick preset of 'run' without a target: about a minute here. */
 static void
@@ -315,7 +316,7 @@ plan_together(const struct plan *pl, struct target **t,
 	const struct limits_result	*l;
 	struct parallel_spec		*io = &spec->iops, *bw = &spec->bandwidth;
 	size_t				 n = pl->ntargets, i, k, np = 0;
-	uint32_t			 bs;
+	uint32_t			 bs, top = 0;
 	unsigned			 depth;
 	double				 s;
 
@@ -335,12 +336,18 @@ plan_together(const struct plan *pl, struct target **t,
 			io->iodepth = depth;
 		if ((bs = plan_bw_size(l)) > bw->bs)
 			bw->bs = bs;
+		if (l->nbs > 0 && (top == 0 || l->bs_points[l->nbs - 1].bs < top))
+			top = l->bs_points[l->nbs - 1].bs;
 		if (l->bs_iodepth > bw->iodepth)
 			bw->iodepth = l->bs_iodepth;
 		np += l->nqd + l->nbs + 1;
 		if (scan[i] != NULL)
 			np += scan[i]->npoints;
 	}
+	/* Well past the IOPS caps, so the bandwidth run meets none. */
+	bw->bs *= PLAN_BW_MARGIN;
+	if (top > 0 && bw->bs > top)
+		bw->bs = top;
 	while (bw->iodepth > 1 &&
 	    (uint64_t)bw->iodepth * n * bw->bs > PLAN_MAX_BUFFERS)
 		bw->iodepth /= 2;

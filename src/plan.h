@@ -86,8 +86,9 @@ int	plan_check(const struct plan *, char **);
  * The together phase's settings after each target's limit sweeps
  * (alone[i], scan[i]: NULL if not run): the IOPS run at the plan's I/O
  * size and the deepest queue any target needed alone, over the sweeps'
- * working sets (ws[n], caller's); the bandwidth run at the smallest I/O
- * size with which every target reached its bandwidth ceiling alone; the
+ * working sets (ws[n], caller's); the bandwidth run at four times the
+ * smallest I/O size with which every target reached its bandwidth ceiling
+ * alone (so no IOPS cap binds it), at most the largest size swept; the
  * work done before it, oldest first (*prior allocated; caller frees).
  */
 void	plan_together(const struct plan *, struct target **,

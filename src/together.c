@@ -136,6 +136,24 @@ together_mean(const struct timeline *tl, size_t from, size_t to, int bytes,
 	return (to > from ? stats_mean(st) : NAN);
 }
 
+/* A target's IOPS alone; see together.h. */
+void
+together_alone_iops(const struct timeline *tl, int held, double ceiling,
+    double max_seen, struct together_alone *a)
+{
+	struct stats	st;
+	size_t		from, to;
+
+	a->capped = isfinite(ceiling);
+	a->rate = a->capped ? ceiling : max_seen;
+	a->noise = NAN;
+	if (!held || tl->n < TOGETHER_MIN_INTERVALS + 1)
+		return;
+	together_window(tl, NAN, &from, &to);
+	a->rate = together_mean(tl, from, to, 0, &st);
+	a->noise = a->rate > 0 ? stats_ci95(&st) / a->rate : NAN;
+}
+
 /* The verdict for one resource; see the rule above. */
 static void
 together_judge(const struct together_alone *alone, size_t n,

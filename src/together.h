@@ -102,6 +102,14 @@ void	together_analyse(const struct together_alone *,
 	    const struct together_alone *, const int *, size_t,
 	    const struct together_run *, const struct together_run *,
 	    const struct ceilings_prior *, size_t, struct together_result *);
+/*
+ * A target's IOPS alone: the mean of its sustained run's timeline tl (all
+ * intervals but the first), with its 95% interval as the noise, when the
+ * run held one level; else ceiling, or max_seen when there is none.
+ * capped says ceiling is a cap.
+ */
+void	together_alone_iops(const struct timeline *, int, double, double,
+	    struct together_alone *);
 /* Initialise a result of n targets with every figure unknown. */
 void	together_result_init(struct together_result *, size_t);
 /* Release what a result owns; NULL is a no-op. */
