@@ -146,8 +146,10 @@ void	report_text_sentence(struct report_text *, const char *);
 void	report_multi_write(const struct report *, FILE *, int);
 
 /*
- * The headline figures of a report (tiers, backing store, ceilings, burst)
- * into fig[max].  Returns how many were filled; unknown ones are NAN.
+ * The headline figures of a report (tiers, backing store, ceilings, burst;
+ * of several targets: the sums together and alone, the shared limits, then
+ * each target's) into fig[max].  Returns how many were filled; unknown
+ * ones are NAN.
  */
 size_t	report_headlines(const struct report *, struct report_figure *,
 	    size_t);
