@@ -950,12 +950,17 @@ struct profile *
 profiles_load(const char *spec, char **cause)
 {
 	struct profile	*p, *inst;
-	char		*vol, *at;
+	char		*vol, *at, *why = NULL;
 
 	vol = xstrdup(spec);
 	if ((at = strrchr(vol, '@')) != NULL)
 		*at++ = '\0';
 	p = profiles_load_in(vol, "", cause);
+	if (p == NULL && (inst = profiles_load_instance(vol, &why)) != NULL) {
+		p = inst;
+		free(*cause);
+	}
+	free(why);
 	if (p != NULL && p->instance_only) {
 		xasprintf(cause, "%s is an instance, not a volume: put a "
 		    "volume on it, as in sim:ebs-gp3@%s", vol, vol);

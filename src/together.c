@@ -18,14 +18,15 @@
  * The rule.  A run's figure is the mean of its sum timeline, leaving out
  * the first interval (the queues filling) and, when the aggregate drops
  * for good (a bucket ran dry), everything from the interval before the
- * drop on; its 95% interval is Student's over those intervals.  Against
- * the sum alone S, with e the combined relative 95% half-widths of both
- * and m = max(TOGETHER_GAP, 2e):
+ * drop on; its 95% interval is Student's over those intervals.  The
+ * ratio r of that figure to the sum alone S is known within e, the
+ * combined relative 95% half-widths of both; with g = TOGETHER_GAP:
  *
- *   together >= (1 - m) S   volumes: each target's own ceiling binds;
- *   together <  (1 - m) S   shared: a limit above them, worth the figure;
- *   together >  (1 + m) S   unknown, when every figure alone was a
- *                           ceiling: together cannot beat the ceilings;
+ *   r + e < 1 - g       shared: a limit above them, worth the figure;
+ *   r - e >= 1 - g      volumes: each target's own ceiling binds (and
+ *                       unknown if r - e > 1 + g when every figure alone
+ *                       was a ceiling: together cannot beat them);
+ *   otherwise           unknown: the drop is within the noise;
  *
  * and unknown when a target has no figure alone, the run is shorter than
  * TOGETHER_MIN_INTERVALS, or our CPU (TOGETHER_CPU_BOUND) was the limit of
@@ -161,7 +162,7 @@ together_judge(const struct together_alone *alone, size_t n,
     struct together_verdict *v, struct together_result *r)
 {
 	struct stats	 st, one;
-	double		 noise = 0, e, m, half, rel;
+	double		 noise = 0, e, half, rel;
 	size_t		 i, from, to;
 	int		 all_capped = 1;
 
@@ -203,16 +204,22 @@ together_judge(const struct together_alone *alone, size_t n,
 	v->ratio = v->ceiling / v->sum_alone;
 	half = stats_ci95(&st);
 	rel = v->ceiling > 0 ? half / v->ceiling : INFINITY;
-	e = sqrt(rel * rel + noise / (v->sum_alone * v->sum_alone));
-	m = 2 * e > TOGETHER_GAP ? 2 * e : TOGETHER_GAP;
-	if (v->ratio > 1 + m && all_capped) {
+	e = v->ratio * sqrt(rel * rel + noise / (v->sum_alone *
+	    v->sum_alone));
+	if (v->ratio - e > 1 + TOGETHER_GAP && all_capped) {
 		snprintf(v->why, sizeof v->why, "together the targets beat "
 		    "the sum of their ceilings alone by %.0f%%: the figures "
 		    "disagree", 100 * (v->ratio - 1));
 		return;
 	}
-	if (v->ratio >= 1 - m) {
+	if (v->ratio - e >= 1 - TOGETHER_GAP) {
 		v->bound = TOGETHER_VOLUMES;
+		return;
+	}
+	if (!(v->ratio + e < 1 - TOGETHER_GAP)) {
+		snprintf(v->why, sizeof v->why, "together is %.0f%% below the "
+		    "sum alone, within the noise (+-%.0f%%)",
+		    100 * (1 - v->ratio), 100 * e);
 		return;
 	}
 	if (!bytes && isfinite(run->cpu_util) &&
