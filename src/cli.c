@@ -508,7 +508,9 @@ cli_usage(FILE *f, enum cli_cmd cmd)
 		}
 		fprintf(f, "\nTARGET: a file (created and filled if missing), "
 		    "a block device (read-only\nunless --force) or sim:NAME "
-		    "(a simulated volume; see tierprobe profiles).\n"
+		    "(a simulated volume; sim:NAME@INSTANCE puts it on an\n"
+		    "instance; see tierprobe profiles).  Several targets are "
+		    "measured alone, then\ntogether (run, limits).\n"
 		    "Sizes take K, M, G, T (powers of 1024).\n\n"
 		    "'tierprobe COMMAND --help' lists a command's options:\n");
 		for (i = 0; i < CLI_NOPTIONS; i++) {
