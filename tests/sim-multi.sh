@@ -8,8 +8,9 @@
 # sim:ebs-io1-4000@m5.large: their own caps together (16,000 IOPS) until
 # the instance's 30-minute bucket runs dry, then its 3,600 IOPS baseline:
 # a bucket on the aggregate that no target showed alone.  The same seed
-# gives the same report; report, compare and plot read it; an instance
-# named twice with other ceilings and an unknown one are usage errors.
+# gives the same report; report, compare, plot and --fio-job read it; an
+# instance named twice with other ceilings and an unknown one are usage
+# errors.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 TIERPROBE_DATADIR=$TOP_SRCDIR
@@ -117,6 +118,21 @@ cmp -s "$dir/m5.json" "$dir/back.json" || fail "report changed the JSON"
     fail "compare exited $?"
 grep -q "^IOPS together .*30,000 .*9,000" "$dir/cmp.txt" ||
     fail "compare lacks the sums together: $(cat "$dir/cmp.txt")"
+# The fio jobs: each target's points, then one job per target at once.
+"$TIERPROBE" report "$dir/gp3.json" --fio-job "$dir/gp3.fio" > /dev/null ||
+    fail "report --fio-job exited $?"
+n=$(jq '[.targets[].limits | (.qd_points + .bs_points) | length] | add' \
+    "$dir/gp3.json")
+[ "$(grep -c '^\[t[123]-' "$dir/gp3.fio")" = "$n" ] ||
+    fail "not one job per point alone ($n)"
+[ "$(grep -c '^\[together-' "$dir/gp3.fio")" = 6 ] ||
+    fail "not one job per target and run together"
+[ "$(grep -c '^new_group$' "$dir/gp3.fio")" = 2 ] ||
+    fail "the runs together are not groups of their own"
+if command -v fio >/dev/null; then
+	fio --parse-only "$dir/gp3.fio" > "$dir/fio.out" 2>&1 ||
+	    fail "fio rejects the jobs: $(cat "$dir/fio.out")"
+fi
 if command -v gnuplot >/dev/null; then
 	"$TIERPROBE" plot "$dir/burst.json" --outdir "$dir/plots" --quiet ||
 	    fail "plot exited $?"
