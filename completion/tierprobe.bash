@@ -45,8 +45,8 @@ _tierprobe()
 		    awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print $1 }')" -- "$cur"))
 		return ;;
 	--bs|--iodepth|--seed|--repeat|--min-ws|--max-ws|--step|--points|\
-	--precision|--max-time|--budget|--ws|--max-iodepth|--sustain|--size|\
-	--expect|--host|--kind|--outlier)
+	--precision|--max-time|--budget|--ws|--max-iodepth|--sustain|\
+	--sustain-together|--size|--expect|--host|--kind|--outlier)
 		return ;;
 	esac
 
@@ -61,9 +61,16 @@ _tierprobe()
 		COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") \
 		    $(compgen -d -- "$cur")) ;;
 	run|scan|limits|prep)
-		if [[ $cur == sim:* ]]; then
+		if [[ $cur == sim:*@* ]]; then
+			# An instance: the names after the volumes' list.
 			COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |
-			    awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print "sim:" $1 }')" \
+			    awk -v v="${cur%@*}" 'NF == 0 { i = 1; next }
+			    i && $1 ~ /^[a-z0-9]/ { print v "@" $1 }')" \
+			    -- "$cur"))
+		elif [[ $cur == sim:* ]]; then
+			COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |
+			    awk 'NF == 0 { exit }
+			    NR > 1 && $1 ~ /^[a-z0-9]/ { print "sim:" $1 }')" \
 			    -- "$cur"))
 		else
 			COMPREPLY=($(compgen -f -- "$cur"))

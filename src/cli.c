@@ -126,6 +126,9 @@ static const struct cli_option cli_options[] = {
 	{ "sustain", 0, CLI_TIME, F(sustain_s), 0, 0, NULL, LIMITS,
 	  CLI_SET_SUSTAIN, "SECONDS", "length of the sustained run that finds "
 	  "burst buckets (default 120)" },
+	{ "sustain-together", 0, CLI_TIME, F(sustain_together_s), 0, 0, NULL,
+	  LIMITS, 0, "SECONDS", "with several targets: length of the run "
+	  "of all of them together (default: --sustain)" },
 	{ "rw", 0, CLI_CHOICE, F(write), 0, 0, "read|write", LIMITS, 0, "MODE",
 	  "read (default) or write; writes only to files tierprobe created" },
 	{ "first-touch", 0, CLI_FLAG, F(first_touch), 0, 0, NULL, LIMITS, 0,
@@ -152,13 +155,14 @@ static const struct {
 	int		 min_args, max_args;
 	const char	*what;
 } cli_cmds[] = {
-	{ CLI_RUN, "run", "[TARGET]", 0, 1,
+	{ CLI_RUN, "run", "[TARGET ...]", 0, CLI_MAX_TARGETS,
 	  "scan + limits: the full characterisation (default target "
 	  "./tierprobe.dat, quick preset)" },
-	{ CLI_SCAN, "scan", "TARGET", 1, 1,
+	{ CLI_SCAN, "scan", "TARGET ...", 1, CLI_MAX_TARGETS,
 	  "working-set scan: cache tiers and their latency" },
-	{ CLI_LIMITS, "limits", "TARGET", 1, 1,
-	  "iodepth, block-size and sustained sweeps: ceilings and bursts" },
+	{ CLI_LIMITS, "limits", "TARGET ...", 1, CLI_MAX_TARGETS,
+	  "iodepth, block-size and sustained sweeps: ceilings and bursts; "
+	  "several targets alone, then together" },
 	{ CLI_REPORT, "report", "FILE.json", 1, 1,
 	  "re-render a saved report" },
 	{ CLI_COMPARE, "compare", "A.json B.json [...]", 2, 64,
@@ -329,6 +333,12 @@ cli_check(struct cli_opts *o, char **cause)
 {
 	size_t	c = cli_cmd_index(o->cmd);
 
+	if (o->nargs > CLI_MAX_TARGETS && cli_cmds[c].max_args ==
+	    CLI_MAX_TARGETS) {
+		xasprintf(cause, "%s takes at most %d targets, got %d",
+		    cli_cmds[c].name, CLI_MAX_TARGETS, o->nargs);
+		return (-1);
+	}
 	if (o->nargs < cli_cmds[c].min_args ||
 	    o->nargs > cli_cmds[c].max_args) {
 		if (o->nargs < cli_cmds[c].min_args)
@@ -361,6 +371,17 @@ cli_check(struct cli_opts *o, char **cause)
 	    o->max_ws != o->min_ws) {
 		xasprintf(cause, "--step is larger than max-ws - min-ws: the "
 		    "grid would hold one point");
+		return (-1);
+	}
+	if (o->nargs > 1 && o->repeat > 1) {
+		xasprintf(cause, "--repeat measures one target: give one, "
+		    "or run each target on its own");
+		return (-1);
+	}
+	if (o->nargs > 1 && o->fio_job != NULL) {
+		xasprintf(cause, "--fio-job writes the jobs of one target: "
+		    "give one, or use tierprobe report --fio-job on the "
+		    "report of several");
 		return (-1);
 	}
 	if (o->cmd == CLI_PREP && o->size == 0) {
@@ -535,7 +556,9 @@ cli_usage(FILE *f, enum cli_cmd cmd)
 		}
 		fprintf(f, "\nTARGET: a file (created and filled if missing), "
 		    "a block device (read-only\nunless --force) or sim:NAME "
-		    "(a simulated volume; see tierprobe profiles).\n"
+		    "(a simulated volume; sim:NAME@INSTANCE puts it on an\n"
+		    "instance; see tierprobe profiles).  Several targets are "
+		    "measured alone, then\ntogether (run, limits).\n"
 		    "Sizes take K, M, G, T, P (powers of 1024).\n\n"
 		    "'tierprobe COMMAND --help' lists a command's options:\n");
 		for (i = 0; i < CLI_NOPTIONS; i++) {

@@ -75,6 +75,7 @@ struct cli_opts {
 	uint64_t	 ws;		/* 0: after the last tier */
 	unsigned	 max_iodepth;
 	double		 sustain_s;
+	double		 sustain_together_s; /* 0: sustain_s */
 	int		 write;		/* --rw write */
 	int		 first_touch;
 
@@ -95,6 +96,8 @@ struct cli_opts {
 #define CLI_SET_SEED		0x20
 #define CLI_SET_MAX_IODEPTH	0x40
 #define CLI_SET_BUDGET		0x80
+
+#define CLI_MAX_TARGETS		64	/* operands of run, scan, limits */
 
 /*
  * Parse argv into o (defaults first).  Returns 0, or -1 with an allocated

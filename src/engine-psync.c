@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * psync engine: pread/pwrite, one I/O at a time, for systems without
- * io_uring.  submit performs the I/O; reap hands back what completed.
+ * io_uring.  submit performs the I/O (on the target of its slot); reap
+ * hands back what completed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -55,17 +56,19 @@ engine_psync_submit(struct engine *e, const struct engine_io *ios,
 	uint64_t		 t0;
 	ssize_t			 r;
 	unsigned		 i;
+	int			 fd;
 
 	for (i = 0; i < n; i++) {
 		if (p->ndone == e->iodepth)
 			return (-EBUSY);
+		fd = engine_target(e, ios[i].slot)->fd;
 		t0 = engine_psync_clock();
 		do {
 			if (ios[i].write)
-				r = pwrite(e->target->fd, p->buf, ios[i].len,
+				r = pwrite(fd, p->buf, ios[i].len,
 				    ios[i].offset);
 			else
-				r = pread(e->target->fd, p->buf, ios[i].len,
+				r = pread(fd, p->buf, ios[i].len,
 				    ios[i].offset);
 		} while (r < 0 && errno == EINTR);
 		d = &p->done[p->ndone++];

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The simulated engine: I/Os go to the target's struct sim, which decides
- * their completion time at once; reap moves the virtual clock forward to
- * the completions it has to wait for.  Nothing sleeps.
+ * The simulated engine: I/Os go to the struct sim of their slot's target,
+ * which decides their completion time at once; reap moves the virtual
+ * clock (one for a group: the targets share a host) forward to the
+ * completions it has to wait for.  Nothing sleeps.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -79,10 +80,17 @@ static int
 engine_sim_open(struct engine *e)
 {
 	struct engine_sim	*es;
+	struct target		*t;
+	unsigned		 i;
 
-	if (e->target == NULL || e->target->type != TARGET_SIM ||
-	    e->target->sim == NULL || e->iodepth == 0)
+	if (e->iodepth == 0)
 		return (-EINVAL);
+	for (i = 0; i < e->iodepth; i++) {
+		t = engine_target(e, i);
+		if (t == NULL || t->type != TARGET_SIM || t->sim == NULL ||
+		    !sim_same_host(t->sim, e->target->sim))
+			return (-EINVAL);
+	}
 	es = xcalloc(1, sizeof *es);
 	es->sim = e->target->sim;
 	es->heap = xcalloc(e->iodepth, sizeof *es->heap);
@@ -95,11 +103,15 @@ static int
 engine_sim_check(struct engine *e, const struct engine_io *io)
 {
 	struct engine_sim	*es = e->priv;
-	uint64_t		 size = sim_size(es->sim);
-	uint32_t		 lbs = sim_block_size(es->sim);
+	struct sim		*sim;
+	uint64_t		 size;
+	uint32_t		 lbs;
 
 	if (io->slot >= e->iodepth)
 		return (-EINVAL);
+	sim = engine_target(e, io->slot)->sim;
+	size = sim_size(sim);
+	lbs = sim_block_size(sim);
 	if (es->busy[io->slot])
 		return (-EBUSY);
 	if (io->len == 0 || io->len % lbs != 0 || io->offset % lbs != 0 ||
@@ -130,8 +142,8 @@ engine_sim_submit(struct engine *e, const struct engine_io *ios, unsigned n)
 	}
 	for (i = 0; i < n; i++) {
 		io.submit_ns = now;
-		io.done_ns = sim_submit(es->sim, now, ios[i].offset,
-		    ios[i].len, ios[i].write);
+		io.done_ns = sim_submit(engine_target(e, ios[i].slot)->sim,
+		    now, ios[i].offset, ios[i].len, ios[i].write);
 		io.seq = es->seq++;
 		io.len = ios[i].len;
 		io.slot = ios[i].slot;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * io_uring engine: registered file and buffers, one buffer per slot, the
- * queue refilled by the caller.  Completions already in the ring are taken
- * without a syscall; the engine sleeps in the kernel only when none is.
- * The only file that includes liburing.
+ * io_uring engine: registered files and buffers, one buffer per slot, the
+ * queue refilled by the caller; a group of targets shares one ring, each
+ * target's file registered at its index.  Completions already in the ring
+ * are taken without a syscall; the engine sleeps in the kernel only when
+ * none is.  The only file that includes liburing.
  */
 #include <sys/uio.h>
 
@@ -19,7 +20,7 @@
 
 struct engine_uring {
 	struct io_uring	 ring;
-	int		 fixed_file;	/* fd registered as index 0 */
+	int		 fixed_file;	/* fds registered, target i at i */
 	int		 fixed_bufs;	/* buffers registered */
 	unsigned	 pending;	/* prepared, not yet submitted */
 	void		*pool;		/* iodepth * max_bs, aligned */
@@ -55,8 +56,8 @@ engine_uring_open(struct engine *e)
 {
 	struct engine_uring	*u;
 	struct iovec		*iov;
-	unsigned		 entries, i;
-	int			 fd = e->target->fd, ret;
+	unsigned		 entries, i, nfd;
+	int			*fds, ret;
 
 	u = xcalloc(1, sizeof(*u));
 	e->priv = u;
@@ -77,8 +78,13 @@ engine_uring_open(struct engine *e)
 	u->submit_ns = xcalloc(e->iodepth, sizeof(*u->submit_ns));
 	u->stash = xcalloc(e->iodepth, sizeof(*u->stash));
 
-	/* Registered file and buffers save per-I/O work; both optional. */
-	u->fixed_file = io_uring_register_files(&u->ring, &fd, 1) == 0;
+	/* Registered files and buffers save per-I/O work; both optional. */
+	nfd = e->ntargets > 1 ? e->ntargets : 1;
+	fds = xcalloc(nfd, sizeof(*fds));
+	for (i = 0; i < nfd; i++)
+		fds[i] = nfd > 1 ? e->targets[i]->fd : e->target->fd;
+	u->fixed_file = io_uring_register_files(&u->ring, fds, nfd) == 0;
+	free(fds);
 	iov = xcalloc(e->iodepth, sizeof(*iov));
 	for (i = 0; i < e->iodepth; i++) {
 		iov[i].iov_base = (char *)u->pool + (size_t)i * e->max_bs;
@@ -104,7 +110,8 @@ engine_uring_submit(struct engine *e, const struct engine_io *ios, unsigned n)
 		if ((sqe = io_uring_get_sqe(&u->ring)) == NULL)
 			return (-EBUSY);
 		buf = (char *)u->pool + (size_t)ios[i].slot * e->max_bs;
-		fd = u->fixed_file ? 0 : e->target->fd;
+		fd = u->fixed_file ? (int)engine_slot_target(e, ios[i].slot) :
+		    engine_target(e, ios[i].slot)->fd;
 		if (u->fixed_bufs && ios[i].write)
 			io_uring_prep_write_fixed(sqe, fd, buf, ios[i].len,
 			    ios[i].offset, ios[i].slot);

@@ -2,7 +2,9 @@
 /*
  * The I/O engine interface: five hooks.  An engine owns iodepth slots, each
  * with a buffer of max_bs bytes; the sampler hands it I/Os naming a slot and
- * reaps completions with their latency.  Engines never print or exit: hooks
+ * reaps completions with their latency.  An engine opened on a group of
+ * targets gives each the same number of slots, in turn: slot s addresses
+ * target s / (iodepth / ntargets).  Engines never print or exit: hooks
  * return 0 (or a count) or -errno.
  */
 #ifndef ENGINE_H
@@ -27,8 +29,11 @@ struct engine_done {
 
 struct engine {
 	const struct engine_ops	*ops;
-	struct target		*target;
-	unsigned		 iodepth;	/* slots */
+	struct target		*target;	/* the first or only one */
+	struct target		**targets;	/* a group of ntargets; NULL
+						   for one target */
+	unsigned		 ntargets;
+	unsigned		 iodepth;	/* slots, of all targets */
 	uint32_t		 max_bs;	/* bytes per slot buffer */
 	void			*priv;		/* the engine's own state */
 };
@@ -59,7 +64,33 @@ struct engine_ops {
  */
 int	engine_open(struct engine *, const char *, struct target *, unsigned,
 	    uint32_t, int);
+/*
+ * Open engine name on the n targets of t, with per_target slots each, in
+ * one queue and on one clock (so a group of simulated targets must share
+ * one host).  No fallback: psync, one I/O at a time, would drive them in
+ * turn, not together.  Returns 0 or -errno.
+ */
+int	engine_open_group(struct engine *, const char *, struct target **,
+	    unsigned, unsigned, uint32_t);
 void	engine_close(struct engine *);
+
+/*
+ * The index of the target a slot addresses in a group (0 otherwise).
+ * Inline: the engines use it, and engine.c's table uses the engines.
+ */
+static inline unsigned
+engine_slot_target(const struct engine *e, unsigned slot)
+{
+	return (e->ntargets < 2 ? 0 : slot / (e->iodepth / e->ntargets));
+}
+
+/* The target a slot addresses. */
+static inline struct target *
+engine_target(const struct engine *e, unsigned slot)
+{
+	return (e->ntargets < 2 ? e->target :
+	    e->targets[engine_slot_target(e, slot)]);
+}
 
 extern const struct engine_ops engine_uring_ops;
 extern const struct engine_ops engine_psync_ops;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ceilings.h"
+#include "parallel.h"
 #include "plan.h"
 #include "progress.h"
 #include "units.h"
@@ -20,6 +21,14 @@
 
 /* The share of the sweeps' reads the caches may serve, at most. */
 #define PLAN_HIT_SHARE	0.02
+#define PLAN_MAX_INFLIGHT	4096	/* I/Os in flight together */
+#define PLAN_MAX_BUFFERS	(1ULL << 30)	/* bytes of I/O buffers */
+#define PLAN_BW_MIN_S		3.0	/* the bandwidth run together */
+#define PLAN_BW_MAX_S		10.0
+#define PLAN_BW_INTERVALS	10
+#define PLAN_MIN_INTERVALS	10	/* the IOPS run: at least, or 1 s */
+#define PLAN_BW_REACHED		0.95	/* of a target's ceiling */
+#define PLAN_BW_MARGIN		4	/* times the size that reached it */
 
 /* The quick preset of 'run' without a target: about a minute here. */
 static void
@@ -136,11 +145,14 @@ plan_make(struct plan *pl, const struct cli_opts *o)
 	pl->seed = (o->set_mask & CLI_SET_SEED) ? o->seed :
 	    (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	pl->repeat = o->repeat;
+	pl->sustain_together_s = o->sustain_together_s;
 	pl->ntargets = quick ? 1 : (size_t)o->nargs;
 	pl->target = xcalloc(pl->ntargets, sizeof *pl->target);
-	for (i = 0; i < pl->ntargets; i++)
+	for (i = 0; i < pl->ntargets; i++) {
 		plan_target_make(pl, o, quick ? PLAN_DEFAULT_TARGET :
 		    o->args[i], quick, &pl->target[i]);
+		pl->target[i].params.seed = pl->seed + i;
+	}
 }
 
 /* Release what a plan owns. */
@@ -296,4 +308,155 @@ plan_limits(const struct plan_target *pt, const struct target *t,
 		ls->nprior = scan->npoints;
 	}
 	ls->prior = *prior;
+}
+
+/* What makes a plan of several targets impossible; see plan.h. */
+int
+plan_check(const struct plan *pl, char **cause)
+{
+	const struct plan_target	*a, *b;
+	size_t				 i, j, n = pl->ntargets;
+	unsigned			 depth;
+
+	for (i = 0; i < n; i++) {
+		a = &pl->target[i];
+		for (j = i + 1; j < n; j++) {
+			b = &pl->target[j];
+			if (target_same(a->spec, b->spec)) {
+				xasprintf(cause, "%s and %s are the same %s: "
+				    "give each target once", a->spec, b->spec,
+				    a->type == TARGET_BLOCKDEV ? "device" :
+				    "file");
+				return (-1);
+			}
+			if ((a->type == TARGET_SIM) != (b->type == TARGET_SIM)) {
+				xasprintf(cause, "%s and %s: a simulated volume "
+				    "runs in virtual time and cannot run with a "
+				    "real target; measure them apart",
+				    a->type == TARGET_SIM ? a->spec : b->spec,
+				    a->type == TARGET_SIM ? b->spec : a->spec);
+				return (-1);
+			}
+		}
+	}
+	if (n < 2 || !(pl->phases & PLAN_LIMITS))
+		return (0);
+	a = &pl->target[0];
+	if (strcmp(a->engine, "psync") == 0) {
+		xasprintf(cause, "--engine psync does one I/O at a time: it "
+		    "cannot drive %zu targets together; use io_uring", n);
+		return (-1);
+	}
+	depth = a->limits.max_iodepth;
+	if ((uint64_t)depth * n > PLAN_MAX_INFLIGHT) {
+		xasprintf(cause, "--max-iodepth %u with %zu targets keeps %llu "
+		    "I/Os in flight together, more than the %d one process "
+		    "holds: lower --max-iodepth to %zu", depth, n,
+		    (unsigned long long)depth * n, PLAN_MAX_INFLIGHT,
+		    PLAN_MAX_INFLIGHT / n);
+		return (-1);
+	}
+	return (0);
+}
+
+/* The smallest swept size at which l reached its bandwidth ceiling. */
+static uint32_t
+plan_bw_size(const struct limits_result *l)
+{
+	double		top;
+	uint32_t	bs = 0;
+	size_t		i;
+
+	top = isfinite(l->bandwidth_ceiling_bytes_per_s) ?
+	    l->bandwidth_ceiling_bytes_per_s : l->bandwidth_max_seen;
+	for (i = 0; i < l->nbs; i++) {
+		if (l->bs_points[i].bytes_per_s >= PLAN_BW_REACHED * top &&
+		    (bs == 0 || l->bs_points[i].bs < bs))
+			bs = l->bs_points[i].bs;
+	}
+	return (bs);
+}
+
+/* Append the work of point p to prior. */
+static void
+plan_prior_add(struct ceilings_prior *prior, size_t *n, const struct point *p)
+{
+	if (p->ios > 0)
+		limits_prior_from_point(p, &prior[(*n)++]);
+}
+
+/* The together phase's settings; see plan.h. */
+void
+plan_together(const struct plan *pl, struct target **t,
+    const struct limits_result *const *alone,
+    const struct scan_result *const *scan, uint64_t *ws,
+    struct parallel_together *spec, struct ceilings_prior **prior)
+{
+	const struct plan_target	*pt = &pl->target[0];
+	const struct limits_result	*l;
+	struct parallel_spec		*io = &spec->iops, *bw = &spec->bandwidth;
+	size_t				 n = pl->ntargets, i, k, np = 0;
+	uint32_t			 bs, top = 0;
+	unsigned			 depth;
+	double				 s;
+
+	memset(spec, 0, sizeof *spec);
+	io->bs = pt->limits.bs;
+	bw->bs = pt->limits.bs;
+	io->iodepth = bw->iodepth = 1;
+	for (i = 0; i < n; i++) {
+		if ((l = alone[i]) == NULL) {
+			ws[i] = t[i]->size;
+			continue;
+		}
+		ws[i] = l->ws_bytes;
+		depth = l->sustain_iodepth ? l->sustain_iodepth :
+		    l->iops_max_seen_iodepth;
+		if (depth > io->iodepth)
+			io->iodepth = depth;
+		if ((bs = plan_bw_size(l)) > bw->bs)
+			bw->bs = bs;
+		if (l->nbs > 0 && (top == 0 || l->bs_points[l->nbs - 1].bs < top))
+			top = l->bs_points[l->nbs - 1].bs;
+		if (l->bs_iodepth > bw->iodepth)
+			bw->iodepth = l->bs_iodepth;
+		np += l->nqd + l->nbs + 1;
+		if (scan[i] != NULL)
+			np += scan[i]->npoints;
+	}
+	/* Well past the IOPS caps, so the bandwidth run meets none. */
+	bw->bs *= PLAN_BW_MARGIN;
+	if (top > 0 && bw->bs > top)
+		bw->bs = top;
+	while (bw->iodepth > 1 &&
+	    (uint64_t)bw->iodepth * n * bw->bs > PLAN_MAX_BUFFERS)
+		bw->iodepth /= 2;
+	io->write = bw->write = pt->limits.write;
+	io->engine = bw->engine = pt->engine;
+	io->ws_bytes = bw->ws_bytes = ws;
+
+	s = pt->limits.sustain_s > 0 ? pt->limits.sustain_s : LIMITS_SUSTAIN_S;
+	io->seconds = pl->sustain_together_s > 0 ? pl->sustain_together_s : s;
+	io->interval_s = io->seconds >= PLAN_MIN_INTERVALS ? 1 :
+	    io->seconds / PLAN_MIN_INTERVALS;
+	s = pt->limits.max_time_s;
+	bw->seconds = s < PLAN_BW_MIN_S ? PLAN_BW_MIN_S : s > PLAN_BW_MAX_S ?
+	    PLAN_BW_MAX_S : s;
+	bw->interval_s = bw->seconds / PLAN_BW_INTERVALS;
+
+	*prior = xcalloc(np + 1, sizeof **prior);
+	np = 0;
+	for (i = 0; i < n; i++) {
+		for (k = 0; scan[i] != NULL && k < scan[i]->npoints; k++)
+			plan_prior_add(*prior, &np, &scan[i]->points[k]);
+		if ((l = alone[i]) == NULL)
+			continue;
+		for (k = 0; k < l->nqd; k++)
+			plan_prior_add(*prior, &np, &l->qd_points[k]);
+		for (k = 0; k < l->nbs; k++)
+			plan_prior_add(*prior, &np, &l->bs_points[k]);
+		plan_prior_add(*prior, &np, &l->sustain);
+	}
+	spec->prior = *prior;
+	spec->nprior = np;
 }

@@ -16,6 +16,7 @@
 #include "target.h"
 
 struct ceilings_prior;
+struct parallel_together;
 
 #define PLAN_DEFAULT_TARGET	"tierprobe.dat"	/* run without a target */
 
@@ -42,6 +43,7 @@ struct plan {
 	unsigned		 phases;	/* PLAN_* */
 	uint64_t		 seed;		/* run i of a repeat: seed+i */
 	unsigned		 repeat;	/* runs, each a whole one */
+	double			 sustain_together_s; /* 0: as sustain_s */
 	struct plan_target	*target;
 	size_t			 ntargets;
 };
@@ -88,5 +90,29 @@ void	plan_cost(const struct plan *, const struct plan_target *,
 void	plan_limits(const struct plan_target *, const struct target *,
 	    const struct scan_result *, struct limits_spec *,
 	    struct ceilings_prior **);
+
+/*
+ * What makes a plan of several targets impossible, before anything is
+ * opened: a target given twice, simulated targets mixed with real ones
+ * (virtual and real time cannot run together), more I/Os in flight
+ * together than one process keeps, an engine that cannot drive several at
+ * once.  Returns 0, or -1 with an allocated message in *cause (a usage
+ * error).
+ */
+int	plan_check(const struct plan *, char **);
+
+/*
+ * The together phase's settings after each target's limit sweeps
+ * (alone[i], scan[i]: NULL if not run): the IOPS run at the plan's I/O
+ * size and the deepest queue any target needed alone, over the sweeps'
+ * working sets (ws[n], caller's); the bandwidth run at four times the
+ * smallest I/O size with which every target reached its bandwidth ceiling
+ * alone (so no IOPS cap binds it), at most the largest size swept; the
+ * work done before it, oldest first (*prior allocated; caller frees).
+ */
+void	plan_together(const struct plan *, struct target **,
+	    const struct limits_result *const *,
+	    const struct scan_result *const *, uint64_t *,
+	    struct parallel_together *, struct ceilings_prior **);
 
 #endif

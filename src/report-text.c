@@ -15,11 +15,6 @@
 #define TEXT_GP2_CREDITS 5.4e6	/* an EBS gp2 bucket under 1 TiB (AWS
 				   docs, 2023; FIELD-NOTES.md) */
 
-struct report_text {
-	FILE	*f;
-	int	 md;
-};
-
 /* A figure for a table cell: NAN is "n/a". */
 static char *
 report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
@@ -37,7 +32,8 @@ report_text_size(uint64_t v, char *buf, size_t len)
 	return (units_format_size(v, buf, len));
 }
 
-static void
+/* A section heading. */
+void
 report_text_heading(struct report_text *rt, const char *title)
 {
 	if (rt->md)
@@ -50,7 +46,7 @@ report_text_heading(struct report_text *rt, const char *title)
  * A line of a key-value block: "  key   value" (wrapped at 96 columns
  * under the value) or "- **key**: value".
  */
-static void
+void
 report_text_kv(struct report_text *rt, const char *key, const char *value)
 {
 	const char	*p = value, *brk;
@@ -76,7 +72,7 @@ report_text_kv(struct report_text *rt, const char *key, const char *value)
 }
 
 /* A sentence of the summary, wrapped for text at 96 columns. */
-static void
+void
 report_text_sentence(struct report_text *rt, const char *s)
 {
 	const char	*p = s, *brk;
@@ -1014,6 +1010,10 @@ report_text_write(const struct report *r, FILE *f, int markdown)
 	struct report_text	 rt = { f, markdown };
 	const struct limits_result *l = r->limits;
 
+	if (r->ntargets > 0) {
+		report_multi_write(r, f, markdown);
+		return;
+	}
 	report_text_header(&rt, r);
 	if (r->scan != NULL)
 		report_text_tiers(&rt, r);

@@ -12,6 +12,7 @@
 
 #include "limits.h"
 #include "scan.h"
+#include "together.h"
 #include "units.h"
 
 #define REPORT_SCHEMA_VERSION	1
@@ -124,9 +125,17 @@ struct report {
 	struct scan_result	*scan;		/* NULL: not run */
 	struct limits_result	*limits;	/* NULL: not run */
 	struct report_repeat	*repeat;	/* NULL: a single run */
+	struct report		*targets;	/* several targets: a report of
+						   each (target, context, scan,
+						   limits); NULL for one */
+	size_t			 ntargets;
+	struct together_result	*together;	/* NULL: not run */
 };
 
-/* Release what a report owns (scan, limits, path); not the struct itself. */
+/*
+ * Release what a report owns (scan, limits, path, the reports of several
+ * targets, together); not the struct itself.
+ */
 void	report_free(struct report *);
 
 /* JSON to a stream (one document, nothing else).  Returns 0 or -1. */
@@ -197,10 +206,30 @@ struct json_t *report_check_json(const struct report *,
  */
 int	report_check_load(const struct json_t *, struct check_list **,
 	    char **);
+/* Where text for people goes: a stream, as markdown or plain text. */
+struct report_text {
+	FILE	*f;
+	int	 md;
+};
+
+/* A section heading. */
+void	report_text_heading(struct report_text *, const char *);
+/* A line of a key-value block. */
+void	report_text_kv(struct report_text *, const char *, const char *);
+/* A sentence of a summary, wrapped (a list item in markdown). */
+void	report_text_sentence(struct report_text *, const char *);
 
 /*
- * The headline figures of a report (tiers, backing store, ceilings, burst)
- * into fig[max].  Returns how many were filled; unknown ones are NAN.
+ * A report of several targets for people: the verdict first, their
+ * figures side by side with the spread, then each target's own report.
+ */
+void	report_multi_write(const struct report *, FILE *, int);
+
+/*
+ * The headline figures of a report (tiers, backing store, ceilings, burst;
+ * of several targets: the sums together and alone, the shared limits, then
+ * each target's) into fig[max].  Returns how many were filled; unknown
+ * ones are NAN.
  */
 size_t	report_headlines(const struct report *, struct report_figure *,
 	    size_t);

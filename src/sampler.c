@@ -298,7 +298,8 @@ sampler_settle(struct sampler_queue *q, struct rng *r,
 	return (q->error);
 }
 
-static double
+/* CPU time of this process so far, user and system, in seconds. */
+double
 sampler_cpu_s(void)
 {
 	struct rusage	ru;

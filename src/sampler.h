@@ -59,4 +59,7 @@ int	sampler_measure(struct engine *, struct rng *,
 	    const struct sample_spec *, struct point *, struct timeline *,
 	    sampler_progress_cb, void *);
 
+/* CPU time of this process so far, user and system, in seconds. */
+double	sampler_cpu_s(void);
+
 #endif

@@ -308,7 +308,7 @@ target_open_sim(struct target *t, const char *spec,
 {
 	t->type = TARGET_SIM;
 	t->path = xstrdup(spec);
-	if ((t->sim = sim_open(spec, p->seed, cause)) == NULL)
+	if ((t->sim = sim_host_open(p->host, spec, p->seed, cause)) == NULL)
 		return (-1);
 	t->size = sim_size(t->sim);
 	t->lbs = sim_block_size(t->sim);
@@ -833,8 +833,73 @@ target_close(struct target *t, int remove)
 	if (remove && t->created && t->path != NULL) {
 		if (unlink(t->path) != 0 && errno != ENOENT)
 			log_warn("removing %s", t->path);
-		interrupt_set_cleanup(NULL);
+		interrupt_forget_cleanup(t->path);
 	}
 	free(t->path);
 	t->path = NULL;
+}
+
+/* A host for the simulated targets of one run. */
+struct sim_host *
+target_host_new(void)
+{
+	return (sim_host_new());
+}
+
+/* Free a host, after its targets are closed. */
+void
+target_host_free(struct sim_host *h)
+{
+	sim_host_free(h);
+}
+
+/*
+ * An identity for spec: its device (a block device's) and inode, or, for a
+ * file that does not exist, its directory's and its name.
+ */
+static int
+target_identity(const char *spec, dev_t *dev, ino_t *ino, const char **name)
+{
+	struct stat	 st;
+	char		*dir, *slash;
+	int		 rc;
+
+	*name = NULL;
+	if (stat(spec, &st) == 0) {
+		*dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+		*ino = S_ISBLK(st.st_mode) ? 0 : st.st_ino;
+		return (0);
+	}
+	dir = xstrdup(spec);
+	if ((slash = strrchr(dir, '/')) != NULL) {
+		slash[slash == dir] = '\0';
+		*name = spec + (slash - dir) + 1;
+	} else {
+		free(dir);
+		dir = xstrdup(".");
+		*name = spec;
+	}
+	rc = stat(dir, &st);
+	free(dir);
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return (rc);
+}
+
+/* Whether specs a and b name the same file or device. */
+int
+target_same(const char *a, const char *b)
+{
+	const char	*na, *nb;
+	dev_t		 da, db;
+	ino_t		 ia, ib;
+
+	if (target_sim_name(a) != NULL || target_sim_name(b) != NULL)
+		return (0);
+	if (target_identity(a, &da, &ia, &na) != 0 ||
+	    target_identity(b, &db, &ib, &nb) != 0)
+		return (strcmp(a, b) == 0);
+	if (da != db || ia != ib || (na == NULL) != (nb == NULL))
+		return (0);
+	return (na == NULL || strcmp(na, nb) == 0);
 }

@@ -19,11 +19,12 @@ trap 'rm -rf "$dir"' EXIT
 # Lowest first; mk/LAYER.am builds each.
 cat > "$dir/layers" <<'EOF'
 base		xmalloc log units rng stats hist interrupt
-analysis	point timeline changepoint fit tiers ceilings figures check
+analysis	point timeline changepoint fit tiers ceilings figures check together
 device		profiles sim engine engine-psync engine-uring engine-sim target
-measure		progress sampler scan limits
+measure		progress sampler scan limits parallel
 plan		cli plan
 report		report report-schema report-json report-load report-text report-plot
+report		report-multi
 report		report-profile compare context fiojob
 report		report-check fleet fleet-load report-fleet
 EOF
