@@ -1010,10 +1010,6 @@ report_text_write(const struct report *r, FILE *f, int markdown)
 	struct report_text	 rt = { f, markdown };
 	const struct limits_result *l = r->limits;
 
-	if (r->ntargets > 0) {
-		report_multi_write(r, f, markdown);
-		return;
-	}
 	report_text_header(&rt, r);
 	if (r->scan != NULL)
 		report_text_tiers(&rt, r);

@@ -164,7 +164,7 @@ int	report_output_check(const char *, const char *, int, char **);
 /* Read a report back.  Returns 0 or -1 with *cause (bad file: exit 2). */
 int	report_load(const char *, struct report *, char **);
 
-/* Text (markdown set: markdown) for people. */
+/* Text (markdown set: markdown) for people, of a report of one target. */
 void	report_text_write(const struct report *, FILE *, int);
 
 struct check_expect;

@@ -189,11 +189,10 @@ report_output(const struct report *rep, const struct cli_opts *o)
 			ret = 1;
 		break;
 	case CLI_FMT_MARKDOWN:
-		report_text_write(rep, stdout, 1);
-		break;
 	case CLI_FMT_TEXT:
 	case CLI_FMT_CSV:	/* cli_parse accepts csv for fleet only */
-		report_text_write(rep, stdout, 0);
+		(rep->ntargets > 0 ? report_multi_write : report_text_write)(
+		    rep, stdout, o->format == CLI_FMT_MARKDOWN);
 		break;
 	}
 	if (fflush(stdout) != 0)
