@@ -48,6 +48,17 @@
  * [burst]    iops, credits         IOPS bucket earning at [limit] iops
  *            bandwidth, credit_bytes   bandwidth bucket (st1) earning at
  *                                  [limit] bandwidth
+ * [write]    latency_us, sigma     a write until acknowledged (as
+ *                                  [backing]); reads and writes share the
+ *                                  ceilings and buckets, as EBS counts both
+ *            cache                 "write back" or "write through" (what
+ *                                  sysfs queue/write_cache says; through)
+ *            fua                   yes or no: sysfs queue/fua (no)
+ *            flush_us, flush_sigma a cache flush (write back only); 0: the
+ *                                  flush is acknowledged at once (0)
+ *            buffer, drain         a write-back buffer of that many bytes
+ *                                  draining to the store at drain bytes/s;
+ *                                  writes wait for room when it is full
  */
 
 #define PROFILES_MAX_UNITS	(1U << 25)	/* cache blocks: ~0.8 GB */
@@ -65,6 +76,7 @@ enum profiles_kind {
 	PROFILES_POS,		/* number > 0 */
 	PROFILES_NONNEG,	/* number >= 0 */
 	PROFILES_COUNT,		/* whole number >= 1 (unsigned) */
+	PROFILES_BOOL,		/* yes or no (int) */
 };
 
 enum profiles_section {
@@ -74,6 +86,7 @@ enum profiles_section {
 	PROFILES_LIMIT,
 	PROFILES_INSTANCE,
 	PROFILES_BURST,
+	PROFILES_WRITE,
 	PROFILES_NSECTIONS,
 };
 
@@ -84,6 +97,7 @@ static const char *const profiles_section_names[] = {
 	[PROFILES_LIMIT] = "limit",
 	[PROFILES_INSTANCE] = "instance",
 	[PROFILES_BURST] = "burst",
+	[PROFILES_WRITE] = "write",
 };
 
 enum profiles_keyid {
@@ -95,6 +109,8 @@ enum profiles_keyid {
 	PK_INSTANCE_IOPS, PK_INSTANCE_BANDWIDTH,
 	PK_BURST_IOPS, PK_BURST_CREDITS, PK_BURST_BANDWIDTH,
 	PK_BURST_CREDIT_BYTES,
+	PK_WRITE_LATENCY, PK_WRITE_SIGMA, PK_WRITE_CACHE, PK_WRITE_FUA,
+	PK_FLUSH_US, PK_FLUSH_SIGMA, PK_BUFFER, PK_DRAIN,
 	PK_NKEYS,
 };
 
@@ -153,6 +169,21 @@ static const struct profiles_key profiles_keys[PK_NKEYS] = {
 	    P(burst_bandwidth), PROFILES_MAX_RATE },
 	[PK_BURST_CREDIT_BYTES] = { PROFILES_BURST, "credit_bytes",
 	    PROFILES_BYTES, P(burst_credit_bytes), 1e18 },
+	[PK_WRITE_LATENCY] = { PROFILES_WRITE, "latency_us", PROFILES_POS,
+	    P(write_latency_us), PROFILES_MAX_US },
+	[PK_WRITE_SIGMA] = { PROFILES_WRITE, "sigma", PROFILES_NONNEG,
+	    P(write_sigma), PROFILES_MAX_SIGMA },
+	[PK_WRITE_CACHE] = { PROFILES_WRITE, "cache", PROFILES_STR,
+	    P(write_cache) },
+	[PK_WRITE_FUA] = { PROFILES_WRITE, "fua", PROFILES_BOOL, P(fua) },
+	[PK_FLUSH_US] = { PROFILES_WRITE, "flush_us", PROFILES_NONNEG,
+	    P(flush_us), PROFILES_MAX_US },
+	[PK_FLUSH_SIGMA] = { PROFILES_WRITE, "flush_sigma", PROFILES_NONNEG,
+	    P(flush_sigma), PROFILES_MAX_SIGMA },
+	[PK_BUFFER] = { PROFILES_WRITE, "buffer", PROFILES_BYTES,
+	    P(buffer_bytes), 1e18 },
+	[PK_DRAIN] = { PROFILES_WRITE, "drain", PROFILES_RATE,
+	    P(buffer_drain), PROFILES_MAX_RATE },
 };
 #undef P
 #undef T
@@ -262,7 +293,8 @@ profiles_section_line(struct profiles_ctx *ctx, char *line)
 	if (profiles_section_find(name, &sec, &tier) != 0) {
 		profiles_error(ctx, ctx->line, "unknown section [%s]: use "
 		    "[device], [tier.0] to [tier.%d], [backing], [limit], "
-		    "[instance] or [burst]", name, PROFILES_TIERS_MAX - 1);
+		    "[instance], [burst] or [write]", name,
+		    PROFILES_TIERS_MAX - 1);
 	} else if (ctx->section_line[sec][tier] == 0)
 		ctx->section_line[sec][tier] = ctx->line;
 	free(name);
@@ -380,6 +412,13 @@ profiles_value(enum profiles_kind k, const char *value, void *dst,
 		}
 		*(unsigned *)dst = (unsigned)u;
 		return (0);
+	case PROFILES_BOOL:
+		if (strcmp(value, "yes") == 0 || strcmp(value, "no") == 0) {
+			*(int *)dst = strcmp(value, "yes") == 0;
+			return (0);
+		}
+		xasprintf(why, "use yes or no, not \"%s\"", value);
+		return (-1);
 	}
 	xasprintf(why, "bad key kind");
 	return (-1);
@@ -444,6 +483,42 @@ static int
 profiles_is_pow2(uint64_t v)
 {
 	return (v != 0 && (v & (v - 1)) == 0);
+}
+
+/* The [write] section: defaults from [backing], what goes together. */
+static void
+profiles_check_write(struct profiles_ctx *ctx)
+{
+	struct profile	*p = ctx->p;
+	int		 line = ctx->section_line[PROFILES_WRITE][0];
+
+#define KL(k)	(ctx->key_line[k][0])
+	if (KL(PK_WRITE_LATENCY) == 0)
+		p->write_latency_us = p->backing_latency_us;
+	if (KL(PK_WRITE_SIGMA) == 0)
+		p->write_sigma = p->backing_sigma;
+	if (p->write_cache == NULL)
+		p->write_cache = xstrdup("write through");
+	if (strcmp(p->write_cache, "write back") != 0 &&
+	    strcmp(p->write_cache, "write through") != 0) {
+		profiles_error(ctx, KL(PK_WRITE_CACHE), "[write] cache: use "
+		    "\"write back\" or \"write through\", as sysfs says "
+		    "them");
+		return;
+	}
+	p->write_back = strcmp(p->write_cache, "write back") == 0;
+	if (!p->write_back && (p->flush_us > 0 || KL(PK_FLUSH_SIGMA) != 0)) {
+		profiles_error(ctx, KL(PK_FLUSH_US) ? KL(PK_FLUSH_US) :
+		    KL(PK_FLUSH_SIGMA), "[write] flush_us: a flush is never "
+		    "sent to a write-through device; set cache = write back");
+		return;
+	}
+	if ((KL(PK_BUFFER) != 0) != (KL(PK_DRAIN) != 0)) {
+		profiles_error(ctx, line, "[write] buffer and drain go "
+		    "together");
+		return;
+	}
+#undef KL
 }
 
 /* Check the parsed profile as a whole; fill defaults. */
@@ -588,6 +663,7 @@ profiles_check(struct profiles_ctx *ctx)
 		    " must be above the baseline [limit] bandwidth");
 		return;
 	}
+	profiles_check_write(ctx);
 #undef KL
 #undef TL
 }
@@ -784,6 +860,8 @@ profiles_copy(const struct profile *p)
 	c->description = p->description != NULL ?
 	    xstrdup(p->description) : NULL;
 	c->path = p->path != NULL ? xstrdup(p->path) : NULL;
+	c->write_cache = p->write_cache != NULL ?
+	    xstrdup(p->write_cache) : NULL;
 	return (c);
 }
 
@@ -795,5 +873,6 @@ profiles_free(struct profile *p)
 	free(p->name);
 	free(p->description);
 	free(p->path);
+	free(p->write_cache);
 	free(p);
 }

@@ -48,6 +48,17 @@ struct profile {
 	double		 burst_credits;	/* bucket, IOPS tokens */
 	double		 burst_bandwidth;	/* 0: no bandwidth bucket */
 	double		 burst_credit_bytes;
+
+	double		 write_latency_us;	/* median of a write acked */
+	double		 write_sigma;
+	double		 flush_us;	/* median of a cache flush; 0: at once */
+	double		 flush_sigma;
+	char		*write_cache;	/* what sysfs would say: "write back"
+					   or "write through" */
+	int		 write_back;	/* write_cache is "write back" */
+	int		 fua;		/* says it takes FUA writes */
+	double		 buffer_bytes;	/* write-back buffer; 0: none */
+	double		 buffer_drain;	/* bytes/s it drains at to the store */
 };
 
 /* The profile directories in lookup order (NULL-terminated, static). */
