@@ -291,7 +291,7 @@ prep(struct cli_opts *o)
 	}
 	log_info("%s: %s of real data ready", t.path,
 	    units_format_size(t.size, a, sizeof(a)));
-	interrupt_set_cleanup(NULL);
+	interrupt_drop_cleanup(t.path);
 	target_close(&t, 0);
 	return (0);
 }
