@@ -11,9 +11,17 @@
 #include <stdint.h>
 
 struct engine;
+struct engine_io;
 struct point;
 struct rng;
 struct timeline;
+
+/*
+ * Where a slot's next I/O goes, for other patterns than uniform random
+ * reads or writes: fill io's write, sync, len, offset and file (its slot is
+ * set), with arg from the spec.
+ */
+typedef void (*sampler_next_cb)(struct engine_io *, void *);
 
 struct sample_spec {
 	uint64_t	ws_bytes;	/* offsets in [0, ws_bytes) */
@@ -28,6 +36,8 @@ struct sample_spec {
 	uint64_t	min_ios;	/* and not before this many I/Os */
 	int		fixed_time;	/* run exactly max_time_s */
 	double		interval_s;	/* > 0: fill a timeline at this step */
+	sampler_next_cb	next;		/* NULL: uniform random over ws */
+	void		*next_arg;
 };
 
 /* Progress hook, called about ten times a second with the partial point. */
