@@ -261,6 +261,69 @@ report_repeat_aggregate(const struct report *reps, int n,
 	}
 }
 
+/* A section heading. */
+void
+report_text_heading(const struct report_text *rt, const char *title)
+{
+	if (rt->md)
+		fprintf(rt->f, "\n## %s\n\n", title);
+	else
+		fprintf(rt->f, "\n%s\n", title);
+}
+
+/* A line of a key-value block. */
+void
+report_text_kv(const struct report_text *rt, const char *key,
+    const char *value)
+{
+	if (rt->md)
+		fprintf(rt->f, "- **%s**: %s\n", key, value);
+	else
+		fprintf(rt->f, "%s%-18s %s\n", REPORT_TEXT_INDENT, key, value);
+}
+
+/* A sentence of a summary, wrapped for text at 96 columns. */
+void
+report_text_sentence(const struct report_text *rt, const char *s)
+{
+	const char	*p = s, *brk;
+	size_t		 width = 96 - 4, n;
+	int		 first = 1;
+
+	if (rt->md) {
+		fprintf(rt->f, "- %s\n", s);
+		return;
+	}
+	while (*p != '\0') {
+		n = strlen(p);
+		if (n > width) {
+			brk = p + width;
+			while (brk > p && *brk != ' ')
+				brk--;
+			if (brk == p)
+				brk = p + width;
+			n = brk - p;
+		}
+		fprintf(rt->f, "%s%s%.*s\n", REPORT_TEXT_INDENT, first ? "- " :
+		    "  ", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
+}
+
+/* A figure for a table cell: NAN is "n/a". */
+char *
+report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return (buf);
+	}
+	return (units_format_value(unit, v, buf, len));
+}
+
 /* Start a table with one column per character of align ('l' or 'r'). */
 void
 report_table_init(struct report_table *t, const char *align)

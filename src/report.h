@@ -129,6 +129,24 @@ size_t	report_headlines(const struct report *, struct report_figure *,
  */
 void	report_repeat_aggregate(const struct report *, int,
 	    struct report_repeat *);
+/* Where text or markdown for people goes: what the renderers share. */
+struct report_text {
+	FILE	*f;
+	int	 md;			/* markdown, else text */
+};
+
+#define REPORT_TEXT_INDENT	"  "
+
+/* A section heading. */
+void	report_text_heading(const struct report_text *, const char *);
+/* A line of a key-value block: "  key   value" or "- **key**: value". */
+void	report_text_kv(const struct report_text *, const char *,
+	    const char *);
+/* A sentence of a summary, wrapped for text at 96 columns. */
+void	report_text_sentence(const struct report_text *, const char *);
+/* A figure for a table cell into buf (UNITS_BUFSZ): NAN is "n/a". */
+char	*report_text_cell(enum units_kind, double, char *, size_t);
+
 /* An aligned table for text and markdown renderers; row 0 is the header. */
 struct report_table {
 	size_t		  ncols;
