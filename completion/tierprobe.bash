@@ -12,7 +12,7 @@ _tierprobe()
 		words=("${COMP_WORDS[@]}")
 		cword=$COMP_CWORD
 	}
-	local commands="run scan limits report compare plot prep profiles"
+	local commands="run scan limits sync report compare plot prep profiles"
 
 	if [ "$cword" -eq 1 ]; then
 		COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
@@ -33,6 +33,10 @@ _tierprobe()
 	--rw)
 		COMPREPLY=($(compgen -W "read write" -- "$cur"))
 		return ;;
+	--methods)
+		COMPREPLY=($(compgen -W "all fdatasync fsync dsync direct-dsync
+		    uring-datasync" -- "$cur"))
+		return ;;
 	--outdir|-o)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
@@ -44,7 +48,8 @@ _tierprobe()
 		    awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print $1 }')" -- "$cur"))
 		return ;;
 	--bs|--iodepth|--seed|--repeat|--min-ws|--max-ws|--step|--points|\
-	--precision|--max-time|--budget|--ws|--max-iodepth|--sustain|--size)
+	--precision|--max-time|--budget|--ws|--max-iodepth|--sustain|--size|\
+	--writers)
 		return ;;
 	esac
 
@@ -58,7 +63,7 @@ _tierprobe()
 	report|compare|plot)
 		COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") \
 		    $(compgen -d -- "$cur")) ;;
-	run|scan|limits|prep)
+	run|scan|limits|sync|prep)
 		if [[ $cur == sim:* ]]; then
 			COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |
 			    awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print "sim:" $1 }')" \

@@ -16,6 +16,7 @@ enum cli_cmd {
 	CLI_PLOT,
 	CLI_PREP,
 	CLI_PROFILES,
+	CLI_SYNC,
 };
 
 enum cli_format {
@@ -62,6 +63,10 @@ struct cli_opts {
 	int		 write;		/* --rw write */
 	int		 first_touch;
 
+	/* sync (and run) */
+	const char	*methods;	/* comma-separated, or NULL: all */
+	const char	*writers;	/* comma-separated counts, or NULL */
+
 	/* prep, plot, profiles */
 	uint64_t	 size;
 	const char	*outdir;
@@ -79,6 +84,8 @@ struct cli_opts {
 #define CLI_SET_SEED		0x20
 #define CLI_SET_MAX_IODEPTH	0x40
 #define CLI_SET_BUDGET		0x80
+#define CLI_SET_BS		0x100
+#define CLI_SET_PRECISION	0x200
 
 /*
  * Parse argv into o (defaults first).  Returns 0, or -1 with an allocated

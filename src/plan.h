@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "limits.h"
 #include "scan.h"
+#include "sync.h"
 #include "target.h"
 
 struct ceilings_prior;
@@ -22,6 +23,7 @@ struct ceilings_prior;
 /* Phases, in the order they run on a target. */
 #define PLAN_SCAN	0x01		/* working-set scan: tiers */
 #define PLAN_LIMITS	0x02		/* iodepth, bs, sustained sweeps */
+#define PLAN_SYNC	0x04		/* commits */
 
 /* One target and what measuring it takes. */
 struct plan_target {
@@ -30,8 +32,11 @@ struct plan_target {
 	int			 remove;	/* remove a file it created */
 	struct target_params	 params;	/* for target_open */
 	const char		*engine;	/* "sim" on a simulated one */
+	unsigned		 skip;		/* PLAN_* of the plan's phases
+						   not run on this target */
 	struct scan_spec	 scan;		/* each phase's settings, */
 	struct limits_spec	 limits;	/* as asked: see plan_limits */
+	struct sync_spec	 sync;
 };
 
 struct plan {
@@ -47,8 +52,9 @@ struct plan {
  * Plan a measuring command from its options: the targets (the operands,
  * or ./tierprobe.dat with a quick preset when there are none), the phases
  * of the command, the seed, and per target how to open it, which engine
- * to use and the settings of each phase.  Nothing is opened.  Free with
- * plan_free.
+ * to use and the settings of each phase.  run writes (commits) only to a
+ * simulated volume or a file tierprobe creates or created before.
+ * Nothing is opened.  Free with plan_free.
  */
 void	plan_make(struct plan *, const struct cli_opts *);
 void	plan_free(struct plan *);

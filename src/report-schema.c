@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report-schema.h"
 #include "report.h"
@@ -646,6 +647,127 @@ static const struct report_schema report_schema_limits =
     TABLE("limits", struct limits_result, report_schema_limits_keys, NULL,
     report_schema_limits_loaded);
 
+/* The fastest method by name, null when none was measured. */
+static json_t *
+report_schema_best_get(const void *sync)
+{
+	const struct sync_result	*r = sync;
+	const char			*w = sync_method_name(r->best_method);
+
+	return (w != NULL ? json_string(w) : json_null());
+}
+
+static int
+report_schema_best_set(const json_t *v, void *sync, const char *key,
+    char **cause)
+{
+	struct sync_result	*r = sync;
+	const char		*w;
+	int			 m;
+
+	r->best_method = -1;
+	if (json_is_null(v))
+		return (0);
+	if (json_is_string(v)) {
+		for (m = 0; (w = sync_method_name(m)) != NULL; m++) {
+			if (strcmp(w, json_string_value(v)) == 0) {
+				r->best_method = m;
+				return (0);
+			}
+		}
+	}
+	xasprintf(cause, "%s: expected a method name or null", key);
+	return (-1);
+}
+
+static const struct report_schema_key report_schema_commit_keys[] = {
+	{ .name = "method", .type = REPORT_SCHEMA_WORD,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, method),
+	  .word = sync_method_name,
+	  .doc = "fdatasync, fsync, dsync, direct-dsync or uring-datasync" },
+	{ .name = "bs", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, bs),
+	  .unit = "bytes", .doc = "bytes written per commit" },
+	{ .name = "writers", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, writers),
+	  .unit = "writers", .doc = "writers committing at once" },
+	{ .name = "shared", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct commit_point, shared),
+	  .doc = "the writers append to one shared log" },
+	{ .name = "ops_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, pt.iops),
+	  .unit = "ops/s", .doc = "commits per second, all writers" },
+	{ .name = "lat_us", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, pt.lat_us),
+	  .sub = &report_schema_lat, .doc = "latency of one commit" },
+	{ .name = "ci95_rel", .type = REPORT_SCHEMA_REAL,
+	  AT(struct commit_point, pt.ci95_rel), .unit = "ratio",
+	  .doc = "95% CI half-width of the mean latency over the mean" },
+	{ .name = "commits", .type = REPORT_SCHEMA_UINT,
+	  AT(struct commit_point, pt.ios), .unit = "commits",
+	  .doc = "commits measured, after the warm-up" },
+	{ .name = "seconds", .type = REPORT_SCHEMA_REAL,
+	  AT(struct commit_point, pt.seconds), .unit = "s",
+	  .doc = "time measured" },
+};
+static const struct report_schema report_schema_commit =
+    TABLE("commit", struct commit_point, report_schema_commit_keys, NULL,
+    NULL);
+
+static const struct report_schema_key report_schema_sync_keys[] = {
+	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct sync_result, interrupted),
+	  .doc = "the commits stopped early" },
+	{ .name = "best_method", .type = REPORT_SCHEMA_WORD,
+	  .flags = REPORT_SCHEMA_REQUIRED, .word = sync_method_name,
+	  .get = report_schema_best_get, .set = report_schema_best_set,
+	  .doc = "the method with most commits per second at one writer" },
+	{ .name = "best_bs", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct sync_result, best_bs), .unit = "bytes",
+	  .doc = "the commit size it was chosen at" },
+	{ .name = "flush_us", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct sync_result, flush.flush_us), .unit = "us",
+	  .doc = "what O_DSYNC adds to an O_DIRECT write: a flush" },
+	{ .name = "write_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.write_us), .unit = "us",
+	  .doc = "median of a plain O_DIRECT write" },
+	{ .name = "dsync_write_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.dsync_write_us), .unit = "us",
+	  .doc = "median of an O_DIRECT|O_DSYNC write" },
+	{ .name = "fdatasync_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.fdatasync_us), .unit = "us",
+	  .doc = "median of a write then fdatasync" },
+	{ .name = "empty_fdatasync_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.empty_fdatasync_us), .unit = "us",
+	  .doc = "median of an fdatasync with nothing written" },
+	{ .name = "write_cache", .type = REPORT_SCHEMA_STRING_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct sync_result, write_cache),
+	  .doc = "the device's sysfs queue/write_cache" },
+	{ .name = "fua", .type = REPORT_SCHEMA_BOOL_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct sync_result, fua),
+	  .doc = "the device's sysfs queue/fua" },
+	{ .name = "flush_suspect", .type = REPORT_SCHEMA_BOOL_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct sync_result, flush.suspect),
+	  .doc = "a write-back cache whose flush costs under a tenth of a "
+	  "write; null when timing cannot tell" },
+	{ .name = "files", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct sync_result, files),
+	  .doc = "writers had files of their own, not parts of a device" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct sync_result, note),
+	  .doc = "what was skipped and why" },
+	{ .name = "methods", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct sync_result, rows),
+	  .count = offsetof(struct sync_result, nrows),
+	  .sub = &report_schema_commit,
+	  .doc = "one per method, size and count of writers" },
+};
+static const struct report_schema report_schema_sync =
+    TABLE("sync", struct sync_result, report_schema_sync_keys, NULL, NULL);
+
 static const struct report_schema_key report_schema_stat_keys[] = {
 	{ .name = "name", .type = REPORT_SCHEMA_STRING,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_stat, name),
@@ -849,6 +971,9 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, limits),
 	  .sub = &report_schema_limits, .doc = "ceilings and burst buckets" },
+	{ .name = "sync", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, sync),
+	  .sub = &report_schema_sync, .doc = "commits" },
 	{ .name = "repeat", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, repeat),
 	  .sub = &report_schema_repeat, .doc = "spread over repeated runs" },

@@ -337,6 +337,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		    "held over the sustained run.");
 		any = 1;
 	}
+	any |= report_sync_meaning(rt, r);
 	if (r->interrupted)
 		report_text_sentence(rt, "The run was interrupted: figures "
 		    "above may be missing or rest on fewer points.");
@@ -550,6 +551,7 @@ report_text_write(const struct report *r, FILE *f, int markdown)
 		report_text_tiers(&rt, r);
 	if (l != NULL)
 		report_text_limits(&rt, r);
+	report_sync_text(&rt, r);
 	report_text_meaning(&rt, r);
 	if (r->repeat != NULL && r->repeat->runs > 0)
 		report_text_repeat(&rt, r);

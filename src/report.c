@@ -16,8 +16,8 @@
 #include "xmalloc.h"
 
 /*
- * Release what a report owns: path, repeat, and scan and limits, heap
- * objects the report took over (freed by their modules).
+ * Release what a report owns: path, repeat, and scan, limits and sync,
+ * heap objects the report took over (freed by their modules).
  */
 void
 report_free(struct report *r)
@@ -30,6 +30,9 @@ report_free(struct report *r)
 	limits_result_free(r->limits);
 	free(r->limits);
 	r->limits = NULL;
+	sync_result_free(r->sync);
+	free(r->sync);
+	r->sync = NULL;
 	free(r->repeat);
 	r->repeat = NULL;
 	free(r->target.path);

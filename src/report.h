@@ -12,6 +12,7 @@
 
 #include "limits.h"
 #include "scan.h"
+#include "sync.h"
 #include "units.h"
 
 #define REPORT_SCHEMA_VERSION	1
@@ -98,10 +99,11 @@ struct report {
 	struct report_context	 context;
 	struct scan_result	*scan;		/* NULL: not run */
 	struct limits_result	*limits;	/* NULL: not run */
+	struct sync_result	*sync;		/* NULL: not run */
 	struct report_repeat	*repeat;	/* NULL: a single run */
 };
 
-/* Release what a report owns (scan, limits, path); not the struct itself. */
+/* Release what a report owns (sections, path); not the struct itself. */
 void	report_free(struct report *);
 
 /* JSON to a stream (one document, nothing else).  Returns 0 or -1. */
@@ -146,6 +148,12 @@ void	report_text_kv(const struct report_text *, const char *,
 void	report_text_sentence(const struct report_text *, const char *);
 /* A figure for a table cell into buf (UNITS_BUFSZ): NAN is "n/a". */
 char	*report_text_cell(enum units_kind, double, char *, size_t);
+
+/* The Commits section of a report with commits (report-sync.c). */
+void	report_sync_text(const struct report_text *, const struct report *);
+/* Its sentences for "What it means"; returns whether any was written. */
+int	report_sync_meaning(const struct report_text *,
+	    const struct report *);
 
 /* An aligned table for text and markdown renderers; row 0 is the header. */
 struct report_table {

@@ -23,6 +23,7 @@
 #include "report.h"
 #include "rng.h"
 #include "scan.h"
+#include "sync.h"
 #include "target.h"
 #include "units.h"
 #include "xmalloc.h"
@@ -108,6 +109,10 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 		ret = limits_run(t, &r, &ls, rep->limits);
 		free(prior);
 	}
+	if ((pl->phases & ~pt->skip & PLAN_SYNC) && ret == 0) {
+		rep->sync = xcalloc(1, sizeof(*rep->sync));
+		ret = sync_run(t, &pt->sync, rep->sync);
+	}
 	return (ret);
 }
 
@@ -186,11 +191,12 @@ probe_stopped(const struct plan *pl, const struct plan_target *pt,
 /*
  * Measure an open target as often as the plan says into rep (the first
  * run, with the spread of all when repeated).  Returns 0, or 1 if a run
- * failed (said on stderr); rep->interrupted says if one was interrupted.
+ * failed (said on stderr); rep->interrupted says if one was interrupted,
+ * *full if the filesystem filled up.
  */
 static int
 probe_target(const struct plan *pl, const struct plan_target *pt,
-    struct target *t, struct report *rep)
+    struct target *t, struct report *rep, int *full)
 {
 	struct report	*reps;
 	unsigned	 i, runs;
@@ -214,6 +220,7 @@ probe_target(const struct plan *pl, const struct plan_target *pt,
 	for (i = 1; i < runs; i++)
 		report_free(&reps[i]);
 	free(reps);
+	*full = ret == -ENOSPC;
 	if (ret < 0) {
 		probe_error(t, ret);
 		status = 1;
@@ -233,7 +240,7 @@ probe(const struct cli_opts *o)
 	struct target		 t;
 	struct report		 rep;
 	char			*cause = NULL;
-	int			 status, interrupted;
+	int			 status, interrupted, full;
 
 	plan_make(&pl, o);
 	pt = &pl.target[0];
@@ -254,12 +261,12 @@ probe(const struct cli_opts *o)
 		plan_free(&pl);
 		return (EXIT_USAGE);
 	}
-	status = probe_target(&pl, pt, &t, &rep);
+	status = probe_target(&pl, pt, &t, &rep, &full);
 	if (report_output(&rep, o) != 0 && status == 0)
 		status = 1;
 	interrupted = rep.interrupted;
 	report_free(&rep);
-	target_close(&t, pt->remove || interrupted);
+	target_close(&t, pt->remove || interrupted || full);
 	plan_free(&pl);
 	return (interrupted ? EXIT_INTERRUPTED : status);
 }
@@ -413,6 +420,7 @@ main(int argc, char **argv)
 	case CLI_RUN:
 	case CLI_SCAN:
 	case CLI_LIMITS:
+	case CLI_SYNC:
 		ret = probe(&o);
 		break;
 	case CLI_PREP:

@@ -22,6 +22,8 @@ t compare tierprobe co
 t markdown tierprobe report --output-format m
 t svg tierprobe plot --format s
 t psync tierprobe scan --engine p
+t sync tierprobe sy
+t direct-dsync tierprobe sync --methods di
 if "$TIERPROBE" plot --help 2>/dev/null | grep -q -- --outdir; then
 	t --outdir tierprobe plot --out
 else

@@ -19,11 +19,12 @@ trap 'rm -rf "$dir"' EXIT
 # Lowest first; mk/LAYER.am builds each.
 cat > "$dir/layers" <<'EOF'
 base		xmalloc log units rng stats hist interrupt
-analysis	point timeline changepoint fit tiers ceilings
+analysis	point timeline changepoint fit tiers ceilings writepath
 device		profiles sim engine engine-psync engine-uring engine-sim target
-measure		progress sampler scan limits
+measure		progress sampler scan limits sync
 plan		cli plan
-report		report report-schema report-json report-load report-text report-plot
+report		report report-schema report-json report-load report-text report-sync
+report		report-plot
 report		report-profile compare context fiojob
 EOF
 # Who may use the simulator's symbols (sim.o).
