@@ -154,7 +154,7 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 
 	plan_sync(o, pt, &pt->sync);
 	if (pl->cmd == CLI_RUN && !plan_may_write(pt))
-		pt->skip |= PLAN_SYNC;
+		pt->skip |= PLAN_SYNC | PLAN_WRITES;
 	if (pl->cmd == CLI_SYNC)
 		pt->skip |= PLAN_SCAN | PLAN_LIMITS;
 	if (quick)
@@ -166,7 +166,12 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 
 	tp->direct = !o->buffered;
 	tp->write = ((pl->phases & PLAN_LIMITS) && o->write) ||
-	    (pl->phases & ~pt->skip & PLAN_SYNC);
+	    (pl->phases & ~pt->skip & (PLAN_SYNC | PLAN_WRITES));
+	pt->writes.sustain_s = l->sustain_s > 0 ? l->sustain_s :
+	    LIMITS_SUSTAIN_S;
+	pt->writes.precision = o->precision;
+	pt->writes.max_time_s = l->max_time_s;
+	pt->writes.engine = pt->engine;
 	tp->force = o->force;
 	tp->force_device = o->force_device;
 	tp->seed = pl->seed;
@@ -191,7 +196,7 @@ plan_make(struct plan *pl, const struct cli_opts *o)
 		if (o->cmd != CLI_SCAN)
 			pl->phases |= PLAN_LIMITS;
 		if (o->cmd == CLI_RUN)
-			pl->phases |= PLAN_SYNC;
+			pl->phases |= PLAN_SYNC | PLAN_WRITES;
 	}
 	pl->seed = (o->set_mask & CLI_SET_SEED) ? o->seed :
 	    (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
@@ -289,4 +294,19 @@ plan_limits(const struct plan_target *pt, const struct target *t,
 		ls->nprior = scan->npoints;
 	}
 	ls->prior = *prior;
+}
+
+/* The write side's settings after the sweeps; see plan.h. */
+void
+plan_writes(const struct plan_target *pt, const struct target *t,
+    const struct scan_result *scan, const struct limits_result *limits,
+    struct writes_spec *ws, struct ceilings_prior **prior)
+{
+	*ws = pt->writes;
+	plan_limits(pt, t, scan, &ws->limits, prior);
+	ws->limits.write = 1;
+	ws->limits.first_touch = 0;
+	ws->ws_bytes = limits != NULL ? limits->ws_bytes : ws->limits.ws_bytes;
+	if (limits != NULL)
+		ws->mixed_iodepth = limits->iops_knee_iodepth;
 }

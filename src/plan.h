@@ -15,6 +15,7 @@
 #include "scan.h"
 #include "sync.h"
 #include "target.h"
+#include "writes.h"
 
 struct ceilings_prior;
 
@@ -23,7 +24,8 @@ struct ceilings_prior;
 /* Phases, in the order they run on a target. */
 #define PLAN_SCAN	0x01		/* working-set scan: tiers */
 #define PLAN_LIMITS	0x02		/* iodepth, bs, sustained sweeps */
-#define PLAN_SYNC	0x04		/* commits */
+#define PLAN_WRITES	0x04		/* buffers, write ceilings, mixed */
+#define PLAN_SYNC	0x08		/* commits */
 
 /* One target and what measuring it takes. */
 struct plan_target {
@@ -37,6 +39,7 @@ struct plan_target {
 	struct scan_spec	 scan;		/* each phase's settings, */
 	struct limits_spec	 limits;	/* as asked: see plan_limits */
 	struct sync_spec	 sync;
+	struct writes_spec	 writes;	/* see plan_writes */
 };
 
 struct plan {
@@ -75,5 +78,15 @@ int	plan_fit(struct plan_target *, const struct target *, char **);
 void	plan_limits(const struct plan_target *, const struct target *,
 	    const struct scan_result *, struct limits_spec *,
 	    struct ceilings_prior **);
+
+/*
+ * The write side's settings for pt on t, after the scan and the read
+ * sweeps (NULL if not run): the write sweeps set as plan_limits sets
+ * them, over the same working set; the mixed point at the read knee.
+ * *prior is allocated as by plan_limits.
+ */
+void	plan_writes(const struct plan_target *, const struct target *,
+	    const struct scan_result *, const struct limits_result *,
+	    struct writes_spec *, struct ceilings_prior **);
 
 #endif

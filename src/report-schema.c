@@ -768,6 +768,107 @@ static const struct report_schema_key report_schema_sync_keys[] = {
 static const struct report_schema report_schema_sync =
     TABLE("sync", struct sync_result, report_schema_sync_keys, NULL, NULL);
 
+static int
+report_schema_mixed_measured(const void *writes)
+{
+	const struct writes_result	*w = writes;
+
+	return (w->mixed.ios > 0);
+}
+
+static void
+report_schema_writes_loaded(void *writes)
+{
+	struct writes_result	*w = writes;
+
+	w->timeline.cap = w->timeline.n;
+	w->refill.cap = w->refill.n;
+}
+
+static const struct report_schema_key report_schema_writes_keys[] = {
+	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, interrupted),
+	  .doc = "the write runs stopped early" },
+	{ .name = "buffer_detected", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, buffer.detected),
+	  .doc = "sequential writes fell from a fast rate to a slow one" },
+	{ .name = "buffer_bytes", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.bytes), .unit = "bytes",
+	  .doc = "bytes the fast rate took above the slow one: the buffer" },
+	{ .name = "buffer_low_bytes", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.low_bytes), .unit = "bytes",
+	  .doc = "low end of its 95% interval" },
+	{ .name = "buffer_high_bytes", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.high_bytes), .unit = "bytes",
+	  .doc = "high end of its 95% interval" },
+	{ .name = "fast_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.fast_bytes_per_s),
+	  .unit = "bytes/s", .doc = "the rate into the buffer" },
+	{ .name = "slow_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.slow_bytes_per_s),
+	  .unit = "bytes/s", .doc = "the rate once it is full" },
+	{ .name = "buffer_fill_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.fill_s), .unit = "s",
+	  .doc = "when the rate fell" },
+	{ .name = "idle_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.idle_s), .unit = "s",
+	  .doc = "the pause before the second run" },
+	{ .name = "refilled_bytes", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.refilled_bytes), .unit = "bytes",
+	  .doc = "buffer found again after the pause: what drained" },
+	{ .name = "drain_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.drain_bytes_per_s),
+	  .unit = "bytes/s", .doc = "how fast it drained while idle" },
+	{ .name = "drain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.drain_s), .unit = "s",
+	  .doc = "time to empty a full buffer while idle" },
+	{ .name = "drain_at_most", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, buffer.drain_at_most),
+	  .doc = "the buffer was whole again: drain_s is an upper bound" },
+	{ .name = "seq_bs", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct writes_result, seq_bs), .unit = "bytes",
+	  .doc = "I/O size of the sequential runs" },
+	{ .name = "seq_iodepth", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct writes_result, seq_iodepth), .unit = "I/Os",
+	  .doc = "their depth" },
+	{ .name = "interval_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, interval_s), .unit = "s",
+	  .doc = "the timelines' step" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct writes_result, note),
+	  .doc = "what was skipped and why" },
+	{ .name = "timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct writes_result, timeline.v),
+	  .count = offsetof(struct writes_result, timeline.n),
+	  .sub = &report_schema_timeline,
+	  .doc = "the sequential run per interval" },
+	{ .name = "refill_timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER,
+	  AT(struct writes_result, refill.v),
+	  .count = offsetof(struct writes_result, refill.n),
+	  .sub = &report_schema_timeline,
+	  .doc = "the run after the pause per interval" },
+	{ .name = "mixed", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct writes_result, mixed), .sub = &report_schema_point,
+	  .shown = report_schema_mixed_measured,
+	  .doc = "random reads and writes mixed at the knee" },
+	{ .name = "mixed_read_fraction", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, mixed_read_fraction), .unit = "ratio",
+	  .doc = "the share of reads in it" },
+	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct writes_result, limits),
+	  .sub = &report_schema_limits, .doc = "the write sweeps" },
+};
+static const struct report_schema report_schema_writes =
+    TABLE("writes", struct writes_result, report_schema_writes_keys, NULL,
+    report_schema_writes_loaded);
+
 static const struct report_schema_key report_schema_stat_keys[] = {
 	{ .name = "name", .type = REPORT_SCHEMA_STRING,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_stat, name),
@@ -974,6 +1075,10 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "sync", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, sync),
 	  .sub = &report_schema_sync, .doc = "commits" },
+	{ .name = "writes", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, writes),
+	  .sub = &report_schema_writes,
+	  .doc = "write ceilings, buffers and the mixed point" },
 	{ .name = "repeat", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, repeat),
 	  .sub = &report_schema_repeat, .doc = "spread over repeated runs" },

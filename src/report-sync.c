@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The write path for people: the Commits section (methods, writers, what a
- * flush costs and what that shows) and its sentences for "What it means".
+ * The write path for people: the Writes section (buffer, write ceilings,
+ * the mixed point), the Commits section (methods, writers, what a flush
+ * costs and what that shows), and their sentences for "What it means".
  */
 #include <math.h>
 #include <stdio.h>
@@ -167,6 +168,72 @@ report_sync_text(const struct report_text *rt, const struct report *r)
 		report_sync_writers(rt, s, best);
 }
 
+/* The Writes section. */
+void
+report_writes_text(const struct report_text *rt, const struct report *r)
+{
+	const struct writes_result	*w = r->writes;
+	const struct wbuffer		*b;
+	const struct limits_result	*l;
+	char				 line[256], a[UNITS_BUFSZ];
+	char				 c[UNITS_BUFSZ], d[UNITS_BUFSZ];
+	char				 e[UNITS_BUFSZ], f[UNITS_BUFSZ];
+
+	if (w == NULL)
+		return;
+	b = &w->buffer;
+	l = w->limits;
+	snprintf(line, sizeof line, "Writes (sequential %s at iodepth %u; "
+	    "random 4 KiB)", units_format_size(w->seq_bs, a, sizeof a),
+	    w->seq_iodepth);
+	report_text_heading(rt, line);
+	if (b->detected) {
+		snprintf(line, sizeof line, "%s (95%%: %s - %s), taken at %s, "
+		    "then %s", units_format_size((uint64_t)b->bytes, a,
+		    sizeof a), report_text_cell(UNITS_BYTES, b->low_bytes, c,
+		    sizeof c), report_text_cell(UNITS_BYTES, b->high_bytes, d,
+		    sizeof d), units_format_value(UNITS_RATE,
+		    b->fast_bytes_per_s, e, sizeof e), units_format_value(
+		    UNITS_RATE, b->slow_bytes_per_s, f, sizeof f));
+		report_text_kv(rt, "write buffer", line);
+		if (isfinite(b->drain_s))
+			snprintf(line, sizeof line, "%s%s (%s drained in a "
+			    "pause of %s)", b->drain_at_most ? "at most " : "",
+			    units_format_value(UNITS_SECONDS, b->drain_s, a,
+			    sizeof a), report_text_cell(UNITS_BYTES,
+			    b->refilled_bytes, c, sizeof c),
+			    units_format_value(UNITS_SECONDS, b->idle_s, d,
+			    sizeof d));
+		else
+			snprintf(line, sizeof line, "not measured");
+		report_text_kv(rt, "drained when idle", line);
+	} else if (w->timeline.n > 0) {
+		snprintf(line, sizeof line, "none: %s held over %s",
+		    units_format_value(UNITS_RATE, b->slow_bytes_per_s, a,
+		    sizeof a), units_format_value(UNITS_SECONDS,
+		    w->timeline.v[w->timeline.n - 1].t_s, c, sizeof c));
+		report_text_kv(rt, "write buffer", line);
+	}
+	if (l != NULL) {
+		snprintf(line, sizeof line, "%s IOPS, %s", report_text_cell(
+		    UNITS_IOPS, l->iops_ceiling, a, sizeof a),
+		    report_text_cell(UNITS_RATE,
+		    l->bandwidth_ceiling_bytes_per_s, c, sizeof c));
+		report_text_kv(rt, "write ceilings", line);
+	}
+	if (w->mixed.ios > 0) {
+		snprintf(line, sizeof line, "%s IOPS at iodepth %u, p50 %s, "
+		    "p99 %s", units_format_value(UNITS_IOPS, w->mixed.iops, a,
+		    sizeof a), w->mixed.iodepth, units_format_value(
+		    UNITS_LAT_US, w->mixed.lat_us.p50, c, sizeof c),
+		    units_format_value(UNITS_LAT_US, w->mixed.lat_us.p99, d,
+		    sizeof d));
+		report_text_kv(rt, "70% reads", line);
+	}
+	if (w->note[0] != '\0')
+		report_text_kv(rt, "note", w->note);
+}
+
 /* The one sentence on the flush evidence. */
 static void
 report_sync_evidence(const struct report_text *rt, const struct sync_result *s)
@@ -199,6 +266,36 @@ report_sync_evidence(const struct report_text *rt, const struct sync_result *s)
 		    "timing says nothing more.");
 }
 
+/* The write buffer in a sentence; returns whether one was written. */
+static int
+report_writes_meaning(const struct report_text *rt, const struct report *r)
+{
+	const struct wbuffer	*b;
+	char			 t[512], a[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	char			 d[UNITS_BUFSZ], e[UNITS_BUFSZ];
+
+	if (r->writes == NULL || r->writes->timeline.n == 0)
+		return (0);
+	b = &r->writes->buffer;
+	if (!b->detected) {
+		snprintf(t, sizeof t, "Sustained writes held %s: no write "
+		    "buffer showed.", units_format_value(UNITS_RATE,
+		    b->slow_bytes_per_s, a, sizeof a));
+		report_text_sentence(rt, t);
+		return (1);
+	}
+	snprintf(t, sizeof t, "Writes go into a buffer of about %s at %s; "
+	    "once it is full they run at %s%s%s. Benchmarks and bulk loads "
+	    "shorter than that overstate the write rate.", units_format_size(
+	    (uint64_t)b->bytes, a, sizeof a), units_format_value(UNITS_RATE,
+	    b->fast_bytes_per_s, c, sizeof c), units_format_value(UNITS_RATE,
+	    b->slow_bytes_per_s, d, sizeof d), isfinite(b->drain_s) ?
+	    ", and idle it empties in " : "", isfinite(b->drain_s) ?
+	    units_format_value(UNITS_SECONDS, b->drain_s, e, sizeof e) : "");
+	report_text_sentence(rt, t);
+	return (1);
+}
+
 /* Sentences for "What it means"; returns whether any was written. */
 int
 report_sync_meaning(const struct report_text *rt, const struct report *r)
@@ -208,9 +305,11 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 	char				 t[512], a[UNITS_BUFSZ], b[UNITS_BUFSZ];
 	char				 bs[UNITS_BUFSZ];
 	size_t				 i;
+	int				 any;
 
+	any = report_writes_meaning(rt, r);
 	if (s == NULL || (best = report_sync_best(s)) == NULL)
-		return (0);
+		return (any);
 	snprintf(t, sizeof t, "The fastest way to commit here is %s: a single "
 	    "connection commits at most %s times a second (p99 %s, %s "
 	    "commits).", sync_method_name(best->method), units_format_value(

@@ -16,8 +16,8 @@
 #include "xmalloc.h"
 
 /*
- * Release what a report owns: path, repeat, and scan, limits and sync,
- * heap objects the report took over (freed by their modules).
+ * Release what a report owns: path, repeat, and its sections, heap
+ * objects the report took over (freed by their modules).
  */
 void
 report_free(struct report *r)
@@ -33,6 +33,9 @@ report_free(struct report *r)
 	sync_result_free(r->sync);
 	free(r->sync);
 	r->sync = NULL;
+	writes_result_free(r->writes);
+	free(r->writes);
+	r->writes = NULL;
 	free(r->repeat);
 	r->repeat = NULL;
 	free(r->target.path);

@@ -14,6 +14,7 @@
 #include "scan.h"
 #include "sync.h"
 #include "units.h"
+#include "writes.h"
 
 #define REPORT_SCHEMA_VERSION	1
 
@@ -100,6 +101,7 @@ struct report {
 	struct scan_result	*scan;		/* NULL: not run */
 	struct limits_result	*limits;	/* NULL: not run */
 	struct sync_result	*sync;		/* NULL: not run */
+	struct writes_result	*writes;	/* NULL: not run */
 	struct report_repeat	*repeat;	/* NULL: a single run */
 };
 
@@ -149,9 +151,15 @@ void	report_text_sentence(const struct report_text *, const char *);
 /* A figure for a table cell into buf (UNITS_BUFSZ): NAN is "n/a". */
 char	*report_text_cell(enum units_kind, double, char *, size_t);
 
-/* The Commits section of a report with commits (report-sync.c). */
+/* The Writes section of a report with writes (report-sync.c). */
+void	report_writes_text(const struct report_text *,
+	    const struct report *);
+/* The Commits section of a report with commits. */
 void	report_sync_text(const struct report_text *, const struct report *);
-/* Its sentences for "What it means"; returns whether any was written. */
+/*
+ * The sentences of both for "What it means"; returns whether any was
+ * written.
+ */
 int	report_sync_meaning(const struct report_text *,
 	    const struct report *);
 

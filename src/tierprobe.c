@@ -84,6 +84,7 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 	struct engine		 e;
 	struct rng		 r;
 	struct limits_spec	 ls;
+	struct writes_spec	 ws;
 	struct ceilings_prior	*prior;
 	int			 ret = 0, err;
 
@@ -107,6 +108,12 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 		rep->limits = xcalloc(1, sizeof(*rep->limits));
 		limits_result_init(rep->limits);
 		ret = limits_run(t, &r, &ls, rep->limits);
+		free(prior);
+	}
+	if ((pl->phases & ~pt->skip & PLAN_WRITES) && ret == 0) {
+		plan_writes(pt, t, rep->scan, rep->limits, &ws, &prior);
+		rep->writes = xcalloc(1, sizeof(*rep->writes));
+		ret = writes_run(t, &r, &ws, rep->writes);
 		free(prior);
 	}
 	if ((pl->phases & ~pt->skip & PLAN_SYNC) && ret == 0) {

@@ -21,7 +21,7 @@ cat > "$dir/layers" <<'EOF'
 base		xmalloc log units rng stats hist interrupt
 analysis	point timeline changepoint fit tiers ceilings writepath
 device		profiles sim engine engine-psync engine-uring engine-sim target
-measure		progress sampler scan limits sync
+measure		progress sampler scan limits sync writes
 plan		cli plan
 report		report report-schema report-json report-load report-text report-sync
 report		report-plot
