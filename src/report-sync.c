@@ -13,6 +13,7 @@
 
 #define SYNC_ETCD_BS		2300	/* etcd's WAL appends */
 #define SYNC_ETCD_P99_US	10000	/* etcd: p99 fdatasync under 10 ms */
+#define SYNC_AT_CAP		0.95	/* of the IOPS ceiling: capped */
 
 /* The row of the fastest method, or NULL. */
 static const struct commit_point *
@@ -24,6 +25,18 @@ report_sync_best(const struct sync_result *s)
 		return (NULL);
 	i = writepath_best(s->rows, s->nrows, s->best_bs);
 	return (i >= 0 ? &s->rows[i] : NULL);
+}
+
+/* The IOPS ceiling of writes, else of reads; INFINITY when unknown. */
+static double
+report_sync_cap(const struct report *r)
+{
+	if (r->writes != NULL && r->writes->limits != NULL &&
+	    isfinite(r->writes->limits->iops_ceiling))
+		return (r->writes->limits->iops_ceiling);
+	if (r->limits != NULL && isfinite(r->limits->iops_ceiling))
+		return (r->limits->iops_ceiling);
+	return (INFINITY);
 }
 
 /* A size for people: "8 KiB", "2300 B". */
@@ -304,6 +317,7 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 	const struct commit_point	*best, *c, *top = NULL;
 	char				 t[512], a[UNITS_BUFSZ], b[UNITS_BUFSZ];
 	char				 bs[UNITS_BUFSZ];
+	double				 cap;
 	size_t				 i;
 	int				 any;
 
@@ -323,16 +337,24 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 		    (top == NULL || c->pt.iops > top->pt.iops))
 			top = c;
 	}
+	cap = report_sync_cap(r);
 	if (top != NULL && top->writers > 1) {
 		snprintf(t, sizeof t, "Group commit helps: %u writers%s commit "
-		    "%s times a second together, %.1f times one writer.",
+		    "%s times a second together, %.1f times one writer%s.",
 		    top->writers, top->shared ? " sharing one log" : "",
 		    units_format_value(UNITS_IOPS, top->pt.iops, a, sizeof a),
-		    top->pt.iops / best->pt.iops);
+		    top->pt.iops / best->pt.iops,
+		    top->pt.iops >= SYNC_AT_CAP * cap ? ", as far as the "
+		    "volume's IOPS ceiling lets them" : "");
+		report_text_sentence(rt, t);
+	} else if (top != NULL && top->pt.iops >= SYNC_AT_CAP * cap) {
+		snprintf(t, sizeof t, "More writers did not commit more: one "
+		    "writer already reaches the volume's IOPS ceiling (%s).",
+		    units_format_value(UNITS_IOPS, cap, a, sizeof a));
 		report_text_sentence(rt, t);
 	} else if (top != NULL && s->nrows > 1)
 		report_text_sentence(rt, "More writers did not commit more: "
-		    "flushes or the volume's write cap serialise them.");
+		    "their flushes are served one after another.");
 	for (i = 0; i < s->nrows; i++) {
 		c = &s->rows[i];
 		if (c->method != SYNC_FDATASYNC || c->bs != SYNC_ETCD_BS ||

@@ -24,7 +24,7 @@
 #include "t_report.h"
 
 static const char *const t_plots[] = { "latency-ws", "hit-fraction",
-    "iodepth", "bandwidth-bs", "timeline" };
+    "iodepth", "bandwidth-bs", "timeline", "commits" };
 #define T_NPLOTS	(sizeof t_plots / sizeof t_plots[0])
 
 static uint32_t
@@ -134,6 +134,8 @@ test_png(void **state)
 	    "iodepth bandwidth-bs timeline");
 	t_render("report-nulls.json", "png", "latency-ws iodepth timeline");
 	t_render("report-interrupted.json", "png", "latency-ws iodepth");
+	t_render("report-sync.json", "png",
+	    "latency-ws iodepth bandwidth-bs timeline commits");
 }
 
 static void
