@@ -19,8 +19,12 @@
  * above the slow rate before the drop, sum (rate - slow) dt, are its size,
  * found by ceilings_burst on the bytes per second.  Its uncertainty comes
  * from the slow rate: size = bytes written by the drop - slow x drop time,
- * so a standard error se of the slow rate moves it by drop time x se.
- * After an idle pause, the buffer found again is what drained meanwhile.
+ * so a standard error se of the slow rate moves it by drop time x se.  The
+ * fast rate is the mean of the intervals before the drop that ran at
+ * least WRITEPATH_FAST_FRAC of the fastest (the interval the buffer filled
+ * in mixes both rates, and a short fast phase shares a segment with slow
+ * intervals), and the buffer filled after size / (fast - slow).  After an idle pause, the buffer found again is what drained
+ * meanwhile.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -34,6 +38,7 @@
 
 #define WRITEPATH_SUSPECT_FRAC	0.10	/* of a plain write */
 #define WRITEPATH_WHOLE		0.90	/* refilled this much: whole again */
+#define WRITEPATH_FAST_FRAC	0.90	/* of the fastest interval */
 
 /* The point with most commits/s at one writer and size bs; -1 if none. */
 long
@@ -108,8 +113,8 @@ writepath_buffer(const struct timeline_sample *tl, size_t n,
 {
 	struct timeline_sample	*v;
 	struct burst		 b;
-	struct stats		 slow;
-	double			 half;
+	struct stats		 fast, slow;
+	double			 half, top;
 	size_t			 i;
 	int			 rc;
 
@@ -122,14 +127,23 @@ writepath_buffer(const struct timeline_sample *tl, size_t n,
 	    !isfinite(b.credits_ios))
 		return (rc);
 	out->detected = 1;
-	out->fast_bytes_per_s = b.burst_iops;
 	out->bytes = b.credits_ios;
-	out->fill_s = b.drop_t_s;
+	top = 0;
+	for (i = 0; i < n && tl[i].t_s <= b.drop_t_s; i++)
+		if (tl[i].bytes_per_s > top)
+			top = tl[i].bytes_per_s;
+	stats_init(&fast);
 	stats_init(&slow);
 	for (i = 0; i < n; i++) {
 		if (tl[i].t_s > b.drop_t_s)
 			stats_add(&slow, tl[i].bytes_per_s);
+		else if (tl[i].bytes_per_s >= WRITEPATH_FAST_FRAC * top)
+			stats_add(&fast, tl[i].bytes_per_s);
 	}
+	out->fast_bytes_per_s = stats_mean(&fast);
+	out->fill_s = out->fast_bytes_per_s > b.baseline_iops ?
+	    out->bytes / (out->fast_bytes_per_s - b.baseline_iops) :
+	    b.drop_t_s;
 	half = slow.n >= 2 ? stats_t95(slow.n - 1) * stats_sd(&slow) /
 	    sqrt((double)slow.n) * b.drop_t_s : NAN;
 	if (isfinite(half)) {

@@ -45,7 +45,7 @@ struct wbuffer {
 					   slow one: the buffer; NAN */
 	double	low_bytes;		/* 95% interval of bytes */
 	double	high_bytes;
-	double	fill_s;			/* when the drop came */
+	double	fill_s;			/* when the buffer was full */
 	double	idle_s;			/* pause before the second run */
 	double	refilled_bytes;		/* buffer found again after it */
 	double	drain_bytes_per_s;	/* refilled_bytes / idle_s; NAN */
