@@ -66,6 +66,7 @@
 #define SIM_TOUCH_SHIFT	16		/* blocks per first-read page: 2^16 */
 #define SIM_Z99		2.3263478740408408	/* standard normal 99th */
 #define SIM_NBUCKETS	6
+#define SIM_LARGE_WRITE	(1024.0 * 1024)	/* the buffer's truth: 1 MiB writes */
 
 struct sim_bucket {
 	double		rate;		/* tokens (or bytes) per second */
@@ -770,6 +771,7 @@ sim_truth_writes(const struct profile *p, double bs, double xfer_us,
 	if (p->buffer_bytes <= 0)
 		return;
 	/* Large writes into the buffer meet only the imposed ceilings. */
+	bs = SIM_LARGE_WRITE;
 	if (acc > 0 && bs > acc)
 		cost = ceil(bs / acc);
 	sim_truth_min(&fast, &lim, p->burst_bandwidth > 0 ?

@@ -86,7 +86,7 @@ struct sim_truth {
 	double		commit_mean_us;		/* one writer: write + flush */
 	double		commit_ops_per_s;	/* at most, capped by the IOPS */
 	double		buffer_bytes;		/* write-back buffer; 0 none */
-	double		buffer_fast_bytes_per_s; /* large writes into it; NAN
+	double		buffer_fast_bytes_per_s; /* 1 MiB writes into it; NAN
 						   when nothing caps them */
 	double		buffer_slow_bytes_per_s; /* once it is full */
 	double		buffer_drain_s;		/* full to empty, idle */
