@@ -306,7 +306,8 @@ plan_writes(const struct plan_target *pt, const struct target *t,
 	plan_limits(pt, t, scan, &ws->limits, prior);
 	ws->limits.write = 1;
 	ws->limits.first_touch = 0;
-	ws->ws_bytes = limits != NULL ? limits->ws_bytes : ws->limits.ws_bytes;
+	/* A buffer fills only with bytes it does not hold yet: all of t. */
+	ws->ws_bytes = pt->limits.ws_bytes;
 	if (limits != NULL)
 		ws->mixed_iodepth = limits->iops_knee_iodepth;
 }

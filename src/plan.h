@@ -82,8 +82,8 @@ void	plan_limits(const struct plan_target *, const struct target *,
 /*
  * The write side's settings for pt on t, after the scan and the read
  * sweeps (NULL if not run): the write sweeps set as plan_limits sets
- * them, over the same working set; the mixed point at the read knee.
- * *prior is allocated as by plan_limits.
+ * them; sequential writes over all of t (or --ws); the mixed point at the
+ * read knee.  *prior is allocated as by plan_limits.
  */
 void	plan_writes(const struct plan_target *, const struct target *,
 	    const struct scan_result *, const struct limits_result *,

@@ -23,8 +23,8 @@
  * fast rate is the mean of the intervals before the drop that ran at
  * least WRITEPATH_FAST_FRAC of the fastest (the interval the buffer filled
  * in mixes both rates, and a short fast phase shares a segment with slow
- * intervals), and the buffer filled after size / (fast - slow).  After an idle pause, the buffer found again is what drained
- * meanwhile.
+ * intervals), and the buffer filled after size / (fast - slow).  After an
+ * idle pause, the buffer found again is what drained meanwhile.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -114,8 +114,8 @@ writepath_buffer(const struct timeline_sample *tl, size_t n,
 	struct timeline_sample	*v;
 	struct burst		 b;
 	struct stats		 fast, slow;
-	double			 half, top;
-	size_t			 i;
+	double			 half, top, written;
+	size_t			 i, a;
 	int			 rc;
 
 	writepath_buffer_init(out);
@@ -123,33 +123,48 @@ writepath_buffer(const struct timeline_sample *tl, size_t n,
 	rc = ceilings_burst(v, n, NULL, 0, NAN, &b);
 	free(v);
 	out->slow_bytes_per_s = b.baseline_iops;
-	if (rc != 0 || !b.detected || b.exhausted || b.variable ||
-	    !isfinite(b.credits_ios))
+	if (rc != 0 || !b.detected || b.exhausted || b.variable)
 		return (rc);
-	out->detected = 1;
-	out->bytes = b.credits_ios;
+
+	/* The first interval after the drop's, and what was written by it. */
+	for (a = 0; a < n && tl[a].t_s <= b.drop_t_s; a++)
+		;
+	if (++a + 2 > n)
+		return (0);
+	written = 0;
+	for (i = 0; i < a; i++)
+		written += tl[i].bytes_per_s * (tl[i].t_s - (i > 0 ?
+		    tl[i - 1].t_s : 0));
+	stats_init(&slow);
+	for (i = a; i < n; i++)
+		stats_add(&slow, tl[i].bytes_per_s);
 	top = 0;
 	for (i = 0; i < n && tl[i].t_s <= b.drop_t_s; i++)
 		if (tl[i].bytes_per_s > top)
 			top = tl[i].bytes_per_s;
 	stats_init(&fast);
-	stats_init(&slow);
-	for (i = 0; i < n; i++) {
-		if (tl[i].t_s > b.drop_t_s)
-			stats_add(&slow, tl[i].bytes_per_s);
-		else if (tl[i].bytes_per_s >= WRITEPATH_FAST_FRAC * top)
+	for (i = 0; i < n && tl[i].t_s <= b.drop_t_s; i++)
+		if (tl[i].bytes_per_s >= WRITEPATH_FAST_FRAC * top)
 			stats_add(&fast, tl[i].bytes_per_s);
-	}
+
+	out->slow_bytes_per_s = stats_mean(&slow);
 	out->fast_bytes_per_s = stats_mean(&fast);
-	out->fill_s = out->fast_bytes_per_s > b.baseline_iops ?
-	    out->bytes / (out->fast_bytes_per_s - b.baseline_iops) :
-	    b.drop_t_s;
-	half = slow.n >= 2 ? stats_t95(slow.n - 1) * stats_sd(&slow) /
-	    sqrt((double)slow.n) * b.drop_t_s : NAN;
-	if (isfinite(half)) {
-		out->low_bytes = out->bytes > half ? out->bytes - half : 0;
-		out->high_bytes = out->bytes + half;
+	out->bytes = written - out->slow_bytes_per_s * tl[a - 1].t_s;
+	if (!(out->bytes > 0) || !(out->fast_bytes_per_s >
+	    out->slow_bytes_per_s)) {
+		writepath_buffer_init(out);
+		out->slow_bytes_per_s = b.baseline_iops;
+		return (0);
 	}
+	out->detected = 1;
+	/* One fast interval may be the mixed one: a lower bound. */
+	out->fast_at_least = fast.n < 2;
+	out->fill_s = out->bytes / (out->fast_bytes_per_s -
+	    out->slow_bytes_per_s);
+	half = stats_t95(slow.n - 1) * stats_sd(&slow) / sqrt((double)slow.n) *
+	    tl[a - 1].t_s;
+	out->low_bytes = out->bytes > half ? out->bytes - half : 0;
+	out->high_bytes = out->bytes + half;
 	return (0);
 }
 

@@ -40,12 +40,15 @@ struct writepath_flush {
 struct wbuffer {
 	int	detected;
 	double	fast_bytes_per_s;	/* before the drop; NAN */
+	int	fast_at_least;		/* the drop came within the first
+					   interval: a lower bound */
 	double	slow_bytes_per_s;	/* after it (the run's mean if none) */
 	double	bytes;			/* taken at the fast rate above the
 					   slow one: the buffer; NAN */
 	double	low_bytes;		/* 95% interval of bytes */
 	double	high_bytes;
-	double	fill_s;			/* when the buffer was full */
+	double	fill_s;			/* when the buffer was full (at most,
+					   with fast_at_least) */
 	double	idle_s;			/* pause before the second run */
 	double	refilled_bytes;		/* buffer found again after it */
 	double	drain_bytes_per_s;	/* refilled_bytes / idle_s; NAN */
