@@ -18,6 +18,7 @@ enum cli_cmd {
 	CLI_PROFILES,
 	CLI_CHECK,
 	CLI_FLEET,
+	CLI_SYNC,
 };
 
 enum cli_format {
@@ -79,6 +80,10 @@ struct cli_opts {
 	int		 write;		/* --rw write */
 	int		 first_touch;
 
+	/* sync (and run) */
+	const char	*methods;	/* comma-separated, or NULL: all */
+	const char	*writers;	/* comma-separated counts, or NULL */
+
 	/* prep, plot, profiles */
 	uint64_t	 size;
 	const char	*outdir;
@@ -96,6 +101,8 @@ struct cli_opts {
 #define CLI_SET_SEED		0x20
 #define CLI_SET_MAX_IODEPTH	0x40
 #define CLI_SET_BUDGET		0x80
+#define CLI_SET_BS		0x100
+#define CLI_SET_PRECISION	0x200
 
 #define CLI_MAX_TARGETS		64	/* operands of run, scan, limits */
 

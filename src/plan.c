@@ -33,7 +33,7 @@
 /* The quick preset of 'run' without a target: about a minute here. */
 static void
 plan_quick(const struct cli_opts *o, struct scan_spec *s,
-    struct limits_spec *l)
+    struct limits_spec *l, struct sync_spec *c)
 {
 	if (!(o->set_mask & CLI_SET_MAX_WS))
 		s->max_ws = 1ULL << 30;
@@ -47,6 +47,64 @@ plan_quick(const struct cli_opts *o, struct scan_spec *s,
 		l->sustain_s = 15;
 		l->sustain_min_s = LIMITS_SUSTAIN_QUICK_S;
 	}
+	if (!(o->set_mask & CLI_SET_MAX_TIME))
+		c->max_time_s = 1;
+	if (o->writers == NULL) {
+		c->nwriters = 3;
+		c->writers[0] = 1;
+		c->writers[1] = 4;
+		c->writers[2] = 16;
+	}
+}
+
+/* The commits' settings. */
+static void
+plan_sync(const struct cli_opts *o, const struct plan_target *pt,
+    struct sync_spec *c)
+{
+	static const uint32_t	sizes[] = { 4096, 8192, 16384, 2300 };
+	static const unsigned	writers[] = { 1, 2, 4, 8, 16 };
+	char			*cause = NULL;
+	size_t			 i;
+
+	memset(c, 0, sizeof *c);
+	c->methods = SYNC_ALL_METHODS;
+	if (o->methods != NULL && sync_methods_parse(o->methods, &c->methods,
+	    &cause) != 0)
+		free(cause);	/* cli_check took it already */
+	if (o->set_mask & CLI_SET_BS) {
+		c->sizes[c->nsizes++] = o->bs;
+		c->writers_bs = o->bs;
+	} else {
+		for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+			c->sizes[c->nsizes++] = sizes[i];
+		c->writers_bs = SYNC_WAL_BS;
+	}
+	if (o->writers == NULL || sync_writers_parse(o->writers, c,
+	    &cause) != 0) {
+		c->nwriters = sizeof writers / sizeof writers[0];
+		memcpy(c->writers, writers, sizeof writers);
+	}
+	if (o->set_mask & CLI_SET_PRECISION)
+		c->precision = o->precision;
+	if (o->set_mask & CLI_SET_MAX_TIME)
+		c->max_time_s = o->max_time_s;
+	c->engine = pt->type == TARGET_SIM ? "sim" : "psync";
+	c->uring_engine = pt->type == TARGET_SIM ? "sim" : "io_uring";
+}
+
+/*
+ * Whether run may write to spec: a simulated volume, a file that does
+ * not exist yet (it creates it) or one tierprobe created before.
+ */
+static int
+plan_may_write(const struct plan_target *pt)
+{
+	if (pt->type == TARGET_SIM)
+		return (1);
+	if (pt->type != TARGET_FILE)
+		return (0);
+	return (access(pt->spec, F_OK) != 0 || target_is_ours(pt->spec));
 }
 
 /* Bytes of the target the phases read (a file is grown to them). */
@@ -69,6 +127,8 @@ plan_need_bytes(const struct plan *pl, const struct plan_target *pt,
 	}
 	if ((pl->phases & PLAN_SCAN) && pt->scan.max_ws > need)
 		need = pt->scan.max_ws;
+	if ((pl->phases & ~pt->skip & PLAN_SYNC) && sync_need_bytes() > need)
+		need = sync_need_bytes();
 	return (need);
 }
 
@@ -113,15 +173,26 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	 */
 	l->first_touch = o->first_touch || pt->type != TARGET_FILE;
 
+	plan_sync(o, pt, &pt->sync);
+	if (pl->cmd == CLI_RUN && !plan_may_write(pt))
+		pt->skip |= PLAN_SYNC | PLAN_WRITES;
+	if (pl->cmd == CLI_SYNC)
+		pt->skip |= PLAN_SCAN | PLAN_LIMITS;
 	if (quick)
-		plan_quick(o, s, l);
+		plan_quick(o, s, l, &pt->sync);
 	/* An existing file bounds the default scan; don't grow it. */
 	if (!(o->set_mask & CLI_SET_MAX_WS) && file_bytes >= s->min_ws &&
 	    file_bytes < s->max_ws)
 		s->max_ws = file_bytes - file_bytes % o->bs;
 
 	tp->direct = !o->buffered;
-	tp->write = (pl->phases & PLAN_LIMITS) && o->write;
+	tp->write = ((pl->phases & PLAN_LIMITS) && o->write) ||
+	    (pl->phases & ~pt->skip & (PLAN_SYNC | PLAN_WRITES));
+	pt->writes.sustain_s = l->sustain_s > 0 ? l->sustain_s :
+	    LIMITS_SUSTAIN_S;
+	pt->writes.precision = o->precision;
+	pt->writes.max_time_s = l->max_time_s;
+	pt->writes.engine = pt->engine;
 	tp->force = o->force;
 	tp->force_device = o->force_device;
 	tp->seed = pl->seed;
@@ -138,10 +209,16 @@ plan_make(struct plan *pl, const struct cli_opts *o)
 
 	memset(pl, 0, sizeof *pl);
 	pl->cmd = o->cmd;
-	if (o->cmd != CLI_LIMITS)
-		pl->phases |= PLAN_SCAN;
-	if (o->cmd != CLI_SCAN)
-		pl->phases |= PLAN_LIMITS;
+	if (o->cmd == CLI_SYNC)
+		pl->phases = PLAN_SYNC;
+	else {
+		if (o->cmd != CLI_LIMITS)
+			pl->phases |= PLAN_SCAN;
+		if (o->cmd != CLI_SCAN)
+			pl->phases |= PLAN_LIMITS;
+		if (o->cmd == CLI_RUN)
+			pl->phases |= PLAN_SYNC | PLAN_WRITES;
+	}
 	pl->seed = (o->set_mask & CLI_SET_SEED) ? o->seed :
 	    (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	pl->repeat = o->repeat;
@@ -184,6 +261,9 @@ plan_fit(struct plan_target *pt, const struct target *t, char **cause)
 {
 	struct scan_spec	*s = &pt->scan;
 
+	/* Commits alone: they fit themselves (sizes O_DIRECT refuses). */
+	if ((pt->skip & (PLAN_SCAN | PLAN_LIMITS)) == (PLAN_SCAN | PLAN_LIMITS))
+		return (0);
 	if (s->bs % t->lbs != 0) {
 		xasprintf(cause, "--bs %" PRIu32 ": not a multiple of %s's "
 		    "logical block size (%" PRIu32 " bytes)", s->bs, t->path,
@@ -459,4 +539,20 @@ plan_together(const struct plan *pl, struct target **t,
 	}
 	spec->prior = *prior;
 	spec->nprior = np;
+}
+
+/* The write side's settings after the sweeps; see plan.h. */
+void
+plan_writes(const struct plan_target *pt, const struct target *t,
+    const struct scan_result *scan, const struct limits_result *limits,
+    struct writes_spec *ws, struct ceilings_prior **prior)
+{
+	*ws = pt->writes;
+	plan_limits(pt, t, scan, &ws->limits, prior);
+	ws->limits.write = 1;
+	ws->limits.first_touch = 0;
+	/* A buffer fills only with bytes it does not hold yet: all of t. */
+	ws->ws_bytes = pt->limits.ws_bytes;
+	if (limits != NULL)
+		ws->mixed_iodepth = limits->iops_knee_iodepth;
 }

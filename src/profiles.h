@@ -64,6 +64,16 @@ struct profile {
 	double		 promise_pct;
 	double		 promise_of_time_pct;
 	char		*promise_source;
+	double		 write_latency_us;	/* median of a write acked */
+	double		 write_sigma;
+	double		 flush_us;	/* median of a cache flush; 0: at once */
+	double		 flush_sigma;
+	char		*write_cache;	/* what sysfs would say: "write back"
+					   or "write through" */
+	int		 write_back;	/* write_cache is "write back" */
+	int		 fua;		/* says it takes FUA writes */
+	double		 buffer_bytes;	/* write-back buffer; 0: none */
+	double		 buffer_drain;	/* bytes/s it drains at to the store */
 };
 
 /* The profile directories in lookup order (NULL-terminated, static). */

@@ -627,13 +627,91 @@ fail:
 	return (-1);
 }
 
+/* A commit size in a label: "8K", "2300". */
+static void
+report_plot_commit_bs(uint32_t bs, char *buf, size_t len)
+{
+	if (bs % 1024 == 0)
+		snprintf(buf, len, "%uK", bs / 1024);
+	else
+		snprintf(buf, len, "%u", bs);
+}
+
+/* One writer's commit latency per method; commits against writers. */
+static int
+report_plot_commits(struct report_plot *rp, char **cause)
+{
+	const struct sync_result	*s = rp->r->sync;
+	const struct commit_point	*c, *one = NULL;
+	FILE				*f, *own = NULL, *shared = NULL;
+	char				 bs[16], title[128];
+	size_t				 i;
+	long				 b;
+	int				 nshared = 0;
+
+	if ((f = report_plot_open(rp, "methods.dat")) == NULL)
+		goto fail;
+	fputs("# label ops_per_s p50_us p99_us\n", f);
+	for (i = 0; i < s->nrows; i++) {
+		c = &s->rows[i];
+		if (c->writers != 1)
+			continue;
+		report_plot_commit_bs(c->bs, bs, sizeof bs);
+		fprintf(f, "\"%s %s\" %.6g %.6g %.6g\n",
+		    sync_method_name(c->method), bs, c->pt.iops,
+		    c->pt.lat_us.p50, c->pt.lat_us.p99);
+	}
+	fclose(f);
+	if ((b = writepath_best(s->rows, s->nrows, s->best_bs)) >= 0)
+		one = &s->rows[b];
+	if ((own = report_plot_open(rp, "own.dat")) == NULL ||
+	    (shared = report_plot_open(rp, "shared.dat")) == NULL)
+		goto fail;
+	for (i = 0; one != NULL && i < s->nrows; i++) {
+		c = &s->rows[i];
+		if (c->method != one->method || c->bs != one->bs)
+			continue;
+		if (c->writers == 1 || !c->shared)
+			fprintf(own, "%u %.6g %.6g\n", c->writers, c->pt.iops,
+			    c->pt.lat_us.p99);
+		if (c->writers == 1 || c->shared) {
+			fprintf(shared, "%u %.6g %.6g\n", c->writers,
+			    c->pt.iops, c->pt.lat_us.p99);
+			nshared += c->shared;
+		}
+	}
+	fclose(own);
+	fclose(shared);
+	if ((f = report_plot_vars(rp, "Commits")) == NULL)
+		goto fail;
+	if (one != NULL) {
+		report_plot_commit_bs(one->bs, bs, sizeof bs);
+		snprintf(title, sizeof title, "%s, %s per commit",
+		    sync_method_name(one->method), bs);
+	} else
+		snprintf(title, sizeof title, "no writers measured");
+	fputs("writers_title = ", f);
+	report_plot_quote(f, title);
+	fprintf(f, "\nhas_shared = %d\n", nshared > 0);
+	fclose(f);
+	if (report_plot_run(rp, "commits.gp", cause) != 0)
+		return (-1);
+	return (report_plot_keep(rp, "commits", cause));
+fail:
+	if (own != NULL)
+		fclose(own);
+	xasprintf(cause, "%s: %s", rp->tmp, strerror(errno));
+	return (-1);
+}
+
 static void
 report_plot_cleanup(struct report_plot *rp)
 {
 	static const char *const files[] = { "vars.gp", "gnuplot.log",
 	    "scan.dat", "model.dat", "hits.dat", "qd.dat", "bs.dat",
 	    "timeline.dat", "sweeps.dat", "segments.dat", "together.dat",
-	    "bars.dat", "out.png", "out.svg", NULL };
+	    "bars.dat", "methods.dat", "own.dat", "shared.dat", "out.png",
+	    "out.svg", NULL };
 	char	path[PATH_MAX];
 	size_t	i;
 
@@ -711,6 +789,12 @@ report_plot_one(struct report_plot *rp, char **cause)
 			report_plot_skip(rp, "timeline", "no sustained run");
 		else
 			rc = report_plot_timeline(rp, cause);
+	}
+	if (rc == 0) {
+		if (rp->r->sync == NULL || rp->r->sync->nrows == 0)
+			report_plot_skip(rp, "commits", "no commits measured");
+		else
+			rc = report_plot_commits(rp, cause);
 	}
 	return (rc);
 }
@@ -818,7 +902,7 @@ report_plot(const struct report *r, const char *outdir, const char *format,
 	report_plot_cleanup(&rp);
 	if (rc == 0 && rp.written[0] == '\0') {
 		xasprintf(cause, "nothing to plot: the report has no scan, "
-		    "limits or together results");
+		    "limits, sync or together results");
 		return (-1);
 	}
 	return (rc);

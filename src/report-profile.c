@@ -134,6 +134,60 @@ report_profile_ceilings(const struct profile *p, FILE *out)
 		report_profile_instance(p, out);
 }
 
+/* The write side as written in the profile. */
+static void
+report_profile_writes(const struct profile *p, FILE *out)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+
+	fprintf(out, "\nWrites (reads and writes share the ceilings and "
+	    "buckets)\n");
+	fprintf(out, "  latency           median %s, sigma %g\n",
+	    units_format_lat_us(p->write_latency_us, a, sizeof a),
+	    p->write_sigma);
+	fprintf(out, "  write cache       %s, FUA %s (what sysfs says)\n",
+	    p->write_cache, p->fua ? "yes" : "no");
+	if (!p->write_back)
+		fprintf(out, "  flush             never sent (write through)\n");
+	else if (p->flush_us > 0)
+		fprintf(out, "  flush             median %s, sigma %g, one at a "
+		    "time\n", units_format_lat_us(p->flush_us, a, sizeof a),
+		    p->flush_sigma);
+	else
+		fprintf(out, "  flush             acknowledged at once: nothing "
+		    "is persisted\n");
+	if (p->buffer_bytes > 0)
+		fprintf(out, "  write-back buffer %s, draining at %s\n",
+		    units_format_size((uint64_t)p->buffer_bytes, a, sizeof a),
+		    report_profile_rate(p->buffer_drain, b, sizeof b));
+}
+
+/* What a perfect detector would report of writes and commits. */
+static void
+report_profile_write_truth(const struct sim_truth *t, FILE *out)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+
+	fprintf(out, "  write latency     p50 %s, p99 %s\n",
+	    units_format_lat_us(t->write_p50_us, a, sizeof a),
+	    units_format_lat_us(t->write_p99_us, b, sizeof b));
+	fprintf(out, "  sync.flush_us     %s; sync.write_cache \"%s\", "
+	    "sync.fua %s\n", units_format_lat_us(t->flush_p50_us, a,
+	    sizeof a), t->write_cache, t->fua ? "true" : "false");
+	fprintf(out, "  commits           %.0f a second at most from one "
+	    "writer (write and flush: mean %s)\n", t->commit_ops_per_s,
+	    units_format_lat_us(t->commit_mean_us, b, sizeof b));
+	if (t->buffer_bytes > 0)
+		fprintf(out, "  writes.buffer     %s, at %s then %s (1 MiB "
+		    "writes), empties in %.0f s when idle\n", units_format_size(
+		    (uint64_t)t->buffer_bytes, a, sizeof a),
+		    report_profile_rate(t->buffer_fast_bytes_per_s, b,
+		    sizeof b), report_profile_rate(t->buffer_slow_bytes_per_s,
+		    c, sizeof c), t->buffer_drain_s);
+	else
+		fprintf(out, "  writes.buffer     none\n");
+}
+
 /* What a perfect detector would report, from sim_truth_profile. */
 static void
 report_profile_truth(const struct sim_truth *t, FILE *out)
@@ -204,6 +258,7 @@ report_profile_truth(const struct sim_truth *t, FILE *out)
 		fprintf(out, "  first touch       +%s on a block's first read "
 		    "(not a cache tier)\n",
 		    units_format_lat_us(t->first_read_p50_us, a, sizeof a));
+	report_profile_write_truth(t, out);
 }
 
 /* Print the built-in profiles, one a line. */
@@ -324,6 +379,7 @@ report_profile_show(const char *name, FILE *out, char **cause)
 		    p->first_read_sigma);
 
 	report_profile_ceilings(p, out);
+	report_profile_writes(p, out);
 	report_profile_truth(&t, out);
 	profiles_free(p);
 	return (0);

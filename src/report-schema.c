@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "report-schema.h"
@@ -963,6 +964,227 @@ static const struct report_schema_key report_schema_together_keys[] = {
 static const struct report_schema report_schema_together =
     TABLE("together", struct together_result, report_schema_together_keys,
     NULL, report_schema_together_loaded);
+/* The fastest method by name, null when none was measured. */
+static json_t *
+report_schema_best_get(const void *sync)
+{
+	const struct sync_result	*r = sync;
+	const char			*w = sync_method_name(r->best_method);
+
+	return (w != NULL ? json_string(w) : json_null());
+}
+
+static int
+report_schema_best_set(const json_t *v, void *sync, const char *key,
+    char **cause)
+{
+	struct sync_result	*r = sync;
+	const char		*w;
+	int			 m;
+
+	r->best_method = -1;
+	if (json_is_null(v))
+		return (0);
+	if (json_is_string(v)) {
+		for (m = 0; (w = sync_method_name(m)) != NULL; m++) {
+			if (strcmp(w, json_string_value(v)) == 0) {
+				r->best_method = m;
+				return (0);
+			}
+		}
+	}
+	xasprintf(cause, "%s: expected a method name or null", key);
+	return (-1);
+}
+
+static const struct report_schema_key report_schema_commit_keys[] = {
+	{ .name = "method", .type = REPORT_SCHEMA_WORD,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, method),
+	  .word = sync_method_name,
+	  .doc = "fdatasync, fsync, dsync, direct-dsync or uring-datasync" },
+	{ .name = "bs", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, bs),
+	  .unit = "bytes", .doc = "bytes written per commit" },
+	{ .name = "writers", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, writers),
+	  .unit = "writers", .doc = "writers committing at once" },
+	{ .name = "shared", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct commit_point, shared),
+	  .doc = "the writers append to one shared log" },
+	{ .name = "ops_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, pt.iops),
+	  .unit = "ops/s", .doc = "commits per second, all writers" },
+	{ .name = "lat_us", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, pt.lat_us),
+	  .sub = &report_schema_lat, .doc = "latency of one commit" },
+	{ .name = "ci95_rel", .type = REPORT_SCHEMA_REAL,
+	  AT(struct commit_point, pt.ci95_rel), .unit = "ratio",
+	  .doc = "95% CI half-width of the mean latency over the mean" },
+	{ .name = "commits", .type = REPORT_SCHEMA_UINT,
+	  AT(struct commit_point, pt.ios), .unit = "commits",
+	  .doc = "commits measured, after the warm-up" },
+	{ .name = "seconds", .type = REPORT_SCHEMA_REAL,
+	  AT(struct commit_point, pt.seconds), .unit = "s",
+	  .doc = "time measured" },
+};
+static const struct report_schema report_schema_commit =
+    TABLE("commit", struct commit_point, report_schema_commit_keys, NULL,
+    NULL);
+
+static const struct report_schema_key report_schema_sync_keys[] = {
+	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct sync_result, interrupted),
+	  .doc = "the commits stopped early" },
+	{ .name = "best_method", .type = REPORT_SCHEMA_WORD,
+	  .flags = REPORT_SCHEMA_REQUIRED, .word = sync_method_name,
+	  .get = report_schema_best_get, .set = report_schema_best_set,
+	  .doc = "the method with most commits per second at one writer" },
+	{ .name = "best_bs", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct sync_result, best_bs), .unit = "bytes",
+	  .doc = "the commit size it was chosen at" },
+	{ .name = "flush_us", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct sync_result, flush.flush_us), .unit = "us",
+	  .doc = "what O_DSYNC adds to an O_DIRECT write: a flush" },
+	{ .name = "write_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.write_us), .unit = "us",
+	  .doc = "median of a plain O_DIRECT write" },
+	{ .name = "dsync_write_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.dsync_write_us), .unit = "us",
+	  .doc = "median of an O_DIRECT|O_DSYNC write" },
+	{ .name = "fdatasync_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.fdatasync_us), .unit = "us",
+	  .doc = "median of a write then fdatasync" },
+	{ .name = "empty_fdatasync_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.empty_fdatasync_us), .unit = "us",
+	  .doc = "median of an fdatasync with nothing written" },
+	{ .name = "write_cache", .type = REPORT_SCHEMA_STRING_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct sync_result, write_cache),
+	  .doc = "the device's sysfs queue/write_cache" },
+	{ .name = "fua", .type = REPORT_SCHEMA_BOOL_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct sync_result, fua),
+	  .doc = "the device's sysfs queue/fua" },
+	{ .name = "flush_suspect", .type = REPORT_SCHEMA_BOOL_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct sync_result, flush.suspect),
+	  .doc = "a write-back cache whose flush costs under a tenth of a "
+	  "write; null when timing cannot tell" },
+	{ .name = "files", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct sync_result, files),
+	  .doc = "writers had files of their own, not parts of a device" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct sync_result, note),
+	  .doc = "what was skipped and why" },
+	{ .name = "methods", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct sync_result, rows),
+	  .count = offsetof(struct sync_result, nrows),
+	  .sub = &report_schema_commit,
+	  .doc = "one per method, size and count of writers" },
+};
+static const struct report_schema report_schema_sync =
+    TABLE("sync", struct sync_result, report_schema_sync_keys, NULL, NULL);
+
+static int
+report_schema_mixed_measured(const void *writes)
+{
+	const struct writes_result	*w = writes;
+
+	return (w->mixed.ios > 0);
+}
+
+static void
+report_schema_writes_loaded(void *writes)
+{
+	struct writes_result	*w = writes;
+
+	w->timeline.cap = w->timeline.n;
+	w->refill.cap = w->refill.n;
+}
+
+static const struct report_schema_key report_schema_writes_keys[] = {
+	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, interrupted),
+	  .doc = "the write runs stopped early" },
+	{ .name = "buffer_detected", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, buffer.detected),
+	  .doc = "sequential writes fell from a fast rate to a slow one" },
+	{ .name = "buffer_bytes", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.bytes), .unit = "bytes",
+	  .doc = "bytes the fast rate took above the slow one: the buffer" },
+	{ .name = "buffer_low_bytes", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.low_bytes), .unit = "bytes",
+	  .doc = "low end of its 95% interval" },
+	{ .name = "buffer_high_bytes", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.high_bytes), .unit = "bytes",
+	  .doc = "high end of its 95% interval" },
+	{ .name = "fast_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.fast_bytes_per_s),
+	  .unit = "bytes/s", .doc = "the rate into the buffer" },
+	{ .name = "slow_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.slow_bytes_per_s),
+	  .unit = "bytes/s", .doc = "the rate once it is full" },
+	{ .name = "buffer_fill_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.fill_s), .unit = "s",
+	  .doc = "when the rate fell" },
+	{ .name = "idle_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.idle_s), .unit = "s",
+	  .doc = "the pause before the second run" },
+	{ .name = "refilled_bytes", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.refilled_bytes), .unit = "bytes",
+	  .doc = "buffer found again after the pause: what drained" },
+	{ .name = "drain_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.drain_bytes_per_s),
+	  .unit = "bytes/s", .doc = "how fast it drained while idle" },
+	{ .name = "drain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.drain_s), .unit = "s",
+	  .doc = "time to empty a full buffer while idle" },
+	{ .name = "drain_at_most", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, buffer.drain_at_most),
+	  .doc = "the buffer was whole again: drain_s is an upper bound" },
+	{ .name = "seq_bs", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct writes_result, seq_bs), .unit = "bytes",
+	  .doc = "I/O size of the sequential runs" },
+	{ .name = "seq_iodepth", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct writes_result, seq_iodepth), .unit = "I/Os",
+	  .doc = "their depth" },
+	{ .name = "interval_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, interval_s), .unit = "s",
+	  .doc = "the timelines' step" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct writes_result, note),
+	  .doc = "what was skipped and why" },
+	{ .name = "timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct writes_result, timeline.v),
+	  .count = offsetof(struct writes_result, timeline.n),
+	  .sub = &report_schema_timeline,
+	  .doc = "the sequential run per interval" },
+	{ .name = "refill_timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER,
+	  AT(struct writes_result, refill.v),
+	  .count = offsetof(struct writes_result, refill.n),
+	  .sub = &report_schema_timeline,
+	  .doc = "the run after the pause per interval" },
+	{ .name = "mixed", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct writes_result, mixed), .sub = &report_schema_point,
+	  .shown = report_schema_mixed_measured,
+	  .doc = "random reads and writes mixed at the knee" },
+	{ .name = "mixed_read_fraction", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, mixed_read_fraction), .unit = "ratio",
+	  .doc = "the share of reads in it" },
+	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct writes_result, limits),
+	  .sub = &report_schema_limits, .doc = "the write sweeps" },
+};
+static const struct report_schema report_schema_writes =
+    TABLE("writes", struct writes_result, report_schema_writes_keys, NULL,
+    report_schema_writes_loaded);
 
 static const struct report_schema_key report_schema_stat_keys[] = {
 	{ .name = "name", .type = REPORT_SCHEMA_STRING,
@@ -1233,6 +1455,13 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, limits),
 	  .sub = &report_schema_limits, .doc = "ceilings and burst buckets" },
+	{ .name = "sync", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, sync),
+	  .sub = &report_schema_sync, .doc = "commits" },
+	{ .name = "writes", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, writes),
+	  .sub = &report_schema_writes,
+	  .doc = "write ceilings, buffers and the mixed point" },
 	{ .name = "repeat", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, repeat),
 	  .sub = &report_schema_repeat, .doc = "spread over repeated runs" },

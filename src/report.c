@@ -26,9 +26,9 @@
 #define REPORT_STEP_REL		0.05	/* a step of unknown noise counts */
 
 /*
- * Release what a report owns: path, repeat, the reports of several
- * targets, and scan, limits and together, heap objects the report took
- * over (freed by their modules).
+ * Release what a report owns: path, repeat, expectations, the reports of
+ * several targets, and its sections (scan, limits, sync, writes,
+ * together), heap objects the report took over (freed by their modules).
  */
 void
 report_free(struct report *r)
@@ -51,6 +51,12 @@ report_free(struct report *r)
 	limits_result_free(r->limits);
 	free(r->limits);
 	r->limits = NULL;
+	sync_result_free(r->sync);
+	free(r->sync);
+	r->sync = NULL;
+	writes_result_free(r->writes);
+	free(r->writes);
+	r->writes = NULL;
 	free(r->repeat);
 	r->repeat = NULL;
 	check_list_free(r->checks);
@@ -697,6 +703,85 @@ report_repeat_aggregate(const struct report *reps, int n,
 	}
 	free(noise);
 	report_repeat_reason(reps, n, out);
+}
+
+/* A section heading. */
+void
+report_text_heading(const struct report_text *rt, const char *title)
+{
+	if (rt->md)
+		fprintf(rt->f, "\n## %s\n\n", title);
+	else
+		fprintf(rt->f, "\n%s\n", title);
+}
+
+/* A line of a key-value block, wrapped under the value in text. */
+void
+report_text_kv(const struct report_text *rt, const char *key,
+    const char *value)
+{
+	const char	*p = value, *brk;
+	size_t		 width = 96 - 21, n;
+
+	if (rt->md) {
+		fprintf(rt->f, "- **%s**: %s\n", key, value);
+		return;
+	}
+	do {
+		n = strlen(p);
+		if (n > width) {
+			for (brk = p + width; brk > p && *brk != ' '; brk--)
+				;
+			n = brk > p ? (size_t)(brk - p) : width;
+		}
+		fprintf(rt->f, "%s%-18s %.*s\n", REPORT_TEXT_INDENT, p == value ?
+		    key : "", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+	} while (*p != '\0');
+}
+
+/* A sentence of a summary, wrapped for text at 96 columns. */
+void
+report_text_sentence(const struct report_text *rt, const char *s)
+{
+	const char	*p = s, *brk;
+	size_t		 width = 96 - 4, n;
+	int		 first = 1;
+
+	if (rt->md) {
+		fprintf(rt->f, "- %s\n", s);
+		return;
+	}
+	while (*p != '\0') {
+		n = strlen(p);
+		if (n > width) {
+			brk = p + width;
+			while (brk > p && *brk != ' ')
+				brk--;
+			if (brk == p)
+				brk = p + width;
+			n = brk - p;
+		}
+		fprintf(rt->f, "%s%s%.*s\n", REPORT_TEXT_INDENT, first ? "- " :
+		    "  ", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
+}
+
+/* A figure for a table cell: NAN is "n/a". */
+char *
+report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return (buf);
+	}
+	return (units_format_value(unit, v, buf, len));
 }
 
 /* Start a table with one column per character of align ('l' or 'r'). */

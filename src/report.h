@@ -12,8 +12,10 @@
 
 #include "limits.h"
 #include "scan.h"
+#include "sync.h"
 #include "together.h"
 #include "units.h"
+#include "writes.h"
 
 #define REPORT_SCHEMA_VERSION	1
 
@@ -124,6 +126,8 @@ struct report {
 	struct check_list	*checks;	/* NULL: no expectations */
 	struct scan_result	*scan;		/* NULL: not run */
 	struct limits_result	*limits;	/* NULL: not run */
+	struct sync_result	*sync;		/* NULL: not run */
+	struct writes_result	*writes;	/* NULL: not run */
 	struct report_repeat	*repeat;	/* NULL: a single run */
 	struct report		*targets;	/* several targets: a report of
 						   each (target, context, scan,
@@ -133,8 +137,8 @@ struct report {
 };
 
 /*
- * Release what a report owns (scan, limits, path, the reports of several
- * targets, together); not the struct itself.
+ * Release what a report owns (sections, path, expectations, the reports of
+ * several targets); not the struct itself.
  */
 void	report_free(struct report *);
 
@@ -206,18 +210,6 @@ struct json_t *report_check_json(const struct report *,
  */
 int	report_check_load(const struct json_t *, struct check_list **,
 	    char **);
-/* Where text for people goes: a stream, as markdown or plain text. */
-struct report_text {
-	FILE	*f;
-	int	 md;
-};
-
-/* A section heading. */
-void	report_text_heading(struct report_text *, const char *);
-/* A line of a key-value block. */
-void	report_text_kv(struct report_text *, const char *, const char *);
-/* A sentence of a summary, wrapped (a list item in markdown). */
-void	report_text_sentence(struct report_text *, const char *);
 
 /*
  * A report of several targets for people: the verdict first, their
@@ -242,6 +234,40 @@ size_t	report_headlines(const struct report *, struct report_figure *,
  */
 void	report_repeat_aggregate(const struct report *, int,
 	    struct report_repeat *);
+
+/* Where text or markdown for people goes: what the renderers share. */
+struct report_text {
+	FILE	*f;
+	int	 md;			/* markdown, else text */
+};
+
+#define REPORT_TEXT_INDENT	"  "
+
+/* A section heading. */
+void	report_text_heading(const struct report_text *, const char *);
+/*
+ * A line of a key-value block: "  key   value" (wrapped at 96 columns
+ * under the value) or "- **key**: value".
+ */
+void	report_text_kv(const struct report_text *, const char *,
+	    const char *);
+/* A sentence of a summary, wrapped for text at 96 columns. */
+void	report_text_sentence(const struct report_text *, const char *);
+/* A figure for a table cell into buf (UNITS_BUFSZ): NAN is "n/a". */
+char	*report_text_cell(enum units_kind, double, char *, size_t);
+
+/* The Writes section of a report with writes (report-sync.c). */
+void	report_writes_text(const struct report_text *,
+	    const struct report *);
+/* The Commits section of a report with commits. */
+void	report_sync_text(const struct report_text *, const struct report *);
+/*
+ * The sentences of both for "What it means"; returns whether any was
+ * written.
+ */
+int	report_sync_meaning(const struct report_text *,
+	    const struct report *);
+
 /* An aligned table for text and markdown renderers; row 0 is the header. */
 struct report_table {
 	size_t		  ncols;

@@ -27,6 +27,7 @@
 #include "report.h"
 #include "rng.h"
 #include "scan.h"
+#include "sync.h"
 #include "target.h"
 #include "units.h"
 #include "xmalloc.h"
@@ -132,6 +133,7 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 	struct engine		 e;
 	struct rng		 r;
 	struct limits_spec	 ls;
+	struct writes_spec	 ws;
 	struct ceilings_prior	*prior;
 	int			 ret = 0, err;
 
@@ -156,6 +158,16 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 		limits_result_init(rep->limits);
 		ret = limits_run(t, &r, &ls, rep->limits);
 		free(prior);
+	}
+	if ((pl->phases & ~pt->skip & PLAN_WRITES) && ret == 0) {
+		plan_writes(pt, t, rep->scan, rep->limits, &ws, &prior);
+		rep->writes = xcalloc(1, sizeof(*rep->writes));
+		ret = writes_run(t, &r, &ws, rep->writes);
+		free(prior);
+	}
+	if ((pl->phases & ~pt->skip & PLAN_SYNC) && ret == 0) {
+		rep->sync = xcalloc(1, sizeof(*rep->sync));
+		ret = sync_run(t, &pt->sync, rep->sync);
 	}
 	return (ret);
 }
@@ -252,11 +264,11 @@ probe_stopped(const struct plan *pl, const struct cli_opts *o)
  * Measure an open target as often as the plan says into rep (the first
  * run, with the spread of all when repeated), run i with seed + i.
  * Returns 0, or 1 if a run failed (said on stderr); rep->interrupted says
- * if one was interrupted.
+ * if one was interrupted, *full if the filesystem filled up.
  */
 static int
 probe_target(const struct plan *pl, const struct plan_target *pt,
-    struct target *t, uint64_t seed, struct report *rep)
+    struct target *t, uint64_t seed, struct report *rep, int *full)
 {
 	struct report	*reps;
 	unsigned	 i, runs;
@@ -280,6 +292,7 @@ probe_target(const struct plan *pl, const struct plan_target *pt,
 	for (i = 1; i < runs; i++)
 		report_free(&reps[i]);
 	free(reps);
+	*full = ret == -ENOSPC;
 	if (ret < 0) {
 		probe_error(t, ret);
 		status = 1;
@@ -355,14 +368,16 @@ probe_together(const struct plan *pl, struct target *t, struct report *rep)
 
 /*
  * Several targets: each alone (target i with seed + i), then together
- * when the plan measures limits, into rep.  Returns 0 or 1.
+ * when the plan measures limits, into rep.  Returns 0 or 1; *full if a
+ * filesystem filled up.
  */
 static int
-probe_several(const struct plan *pl, struct target *t, struct report *rep)
+probe_several(const struct plan *pl, struct target *t, struct report *rep,
+    int *full)
 {
 	const struct plan_target	*pt;
 	size_t				 i, n = pl->ntargets;
-	int				 status = 0, stop = 0;
+	int				 status = 0, stop = 0, one_full;
 
 	report_begin_config(rep, pl, &pl->target[0], t[0].direct, pl->seed);
 	rep->ntargets = n;
@@ -376,7 +391,8 @@ probe_several(const struct plan *pl, struct target *t, struct report *rep)
 		}
 		log_info("target %zu of %zu: %s", i + 1, n, t[i].path);
 		status |= probe_target(pl, pt, &t[i], pl->seed + i,
-		    &rep->targets[i]);
+		    &rep->targets[i], &one_full);
+		*full |= one_full;
 		stop = status != 0 || rep->targets[i].interrupted;
 	}
 	if (!stop && (pl->phases & PLAN_LIMITS))
@@ -489,6 +505,7 @@ probe(const struct cli_opts *o)
 	unsigned		 verdicts[3];
 	size_t			 i;
 	int			*open, status, interrupted = 0, measured = 0;
+	int			 full = 0;
 
 	if (probe_outputs(o) != 0)
 		return (EXIT_USAGE);
@@ -520,9 +537,10 @@ probe(const struct cli_opts *o)
 	}
 	measured = 1;
 	if (pl.ntargets == 1)
-		status = probe_target(&pl, &pl.target[0], &t[0], pl.seed, &rep);
+		status = probe_target(&pl, &pl.target[0], &t[0], pl.seed, &rep,
+		    &full);
 	else
-		status = probe_several(&pl, t, &rep);
+		status = probe_several(&pl, t, &rep, &full);
 	probe_spent(&rep);
 	if (o->host != NULL)
 		snprintf(rep.labels.host, sizeof rep.labels.host, "%s",
@@ -543,7 +561,7 @@ out:
 	for (i = 0; i < pl.ntargets; i++) {
 		if (open[i])
 			target_close(&t[i], !measured || pl.target[i].remove ||
-			    interrupted);
+			    interrupted || full);
 	}
 	check_list_free(checks);
 	free(open);
@@ -581,7 +599,7 @@ prep(struct cli_opts *o)
 	}
 	log_info("%s: %s of real data ready", t.path,
 	    units_format_size(t.size, a, sizeof(a)));
-	interrupt_set_cleanup(NULL);
+	interrupt_drop_cleanup(t.path);
 	target_close(&t, 0);
 	return (0);
 }
@@ -816,6 +834,7 @@ main(int argc, char **argv)
 	case CLI_RUN:
 	case CLI_SCAN:
 	case CLI_LIMITS:
+	case CLI_SYNC:
 		ret = probe(&o);
 		break;
 	case CLI_PREP:

@@ -409,7 +409,8 @@ t_unit_of_name(const char *name)
 		const char	*suffix;
 		const char	*unit;
 	} units[] = {
-		{ "_bytes_per_s", "bytes/s" }, { "_per_s", "bytes/s" },
+		{ "_bytes_per_s", "bytes/s" }, { "ops_per_s", "ops/s" },
+		{ "_per_s", "bytes/s" },
 		{ "_bytes", "bytes" }, { "_us", "us" }, { "_ns", "ns" },
 		{ "_s", "s" }, { "_kb", "KiB" }, { "_iops", "IOPS" },
 		{ "_ios", "I/Os" },
@@ -418,7 +419,7 @@ t_unit_of_name(const char *name)
 
 	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
 		len = strlen(units[i].suffix);
-		if (n > len && strcmp(name + n - len, units[i].suffix) == 0)
+		if (n >= len && strcmp(name + n - len, units[i].suffix) == 0)
 			return (units[i].unit);
 	}
 	return (NULL);
