@@ -42,15 +42,6 @@ report_profile_rate(double v, char *buf, size_t len)
 	return (buf);
 }
 
-/* A place's outliers, when it has any. */
-static void
-report_profile_outliers(double share, double factor, FILE *out)
-{
-	if (share > 0)
-		fprintf(out, "  outliers          %g%% of reads, %gx to %gx the "
-		    "median\n", 100 * share, factor, 10 * factor);
-}
-
 /* An instance's ceilings and bucket, and who shares them. */
 static void
 report_profile_instance(const struct profile *p, FILE *out)
@@ -90,6 +81,15 @@ report_profile_instance(const struct profile *p, FILE *out)
 	if (p->instance_only)
 		fprintf(out, "  use               put a volume on it: "
 		    "sim:ebs-gp3@%s\n", p->instance_name);
+}
+
+/* A place's outliers, when it has any. */
+static void
+report_profile_outliers(double share, double factor, FILE *out)
+{
+	if (share > 0)
+		fprintf(out, "  outliers          %g%% of reads, %gx to %gx the "
+		    "median\n", 100 * share, factor, 10 * factor);
 }
 
 /* The ceilings and buckets a profile imposes, as written in it. */

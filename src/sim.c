@@ -952,32 +952,6 @@ sim_truth_ceilings(const struct profile *p, double bs, double mean_s,
 }
 
 /*
- * Quantile q of a service time of median m and shape sigma with a share o
- * of outliers log-uniform over [f m, 10 f m], by bisection on ln x.
- */
-static double
-sim_quantile(double m, double sigma, double o, double f, double q)
-{
-	double	lo = log(m) - 10 * sigma - 1, hi = log(10 * f * m) +
-		    10 * sigma + 1, x, body, tail;
-	int	i;
-
-	for (i = 0; i < 100; i++) {
-		x = (lo + hi) / 2;
-		if (sigma > 0)
-			body = 0.5 * erfc((log(m) - x) / (sigma * M_SQRT2));
-		else
-			body = x >= log(m);
-		tail = fmin(1, fmax(0, (x - log(f * m)) / M_LN10));
-		if ((1 - o) * body + o * tail < q)
-			lo = x;
-		else
-			hi = x;
-	}
-	return (exp((lo + hi) / 2));
-}
-
-/*
  * A bucket of credits earning at rate, drained by demand (tokens/s): if
  * it runs dry before the one t holds already, it is the burst t reports.
  */
@@ -1045,6 +1019,32 @@ sim_truth_writes(const struct profile *p, double bs, double xfer_us,
 	t->buffer_slow_bytes_per_s = isfinite(fast) && fast < p->buffer_drain ?
 	    fast : p->buffer_drain;
 	t->buffer_drain_s = p->buffer_bytes / p->buffer_drain;
+}
+
+/*
+ * Quantile q of a service time of median m and shape sigma with a share o
+ * of outliers log-uniform over [f m, 10 f m], by bisection on ln x.
+ */
+static double
+sim_quantile(double m, double sigma, double o, double f, double q)
+{
+	double	lo = log(m) - 10 * sigma - 1, hi = log(10 * f * m) +
+		    10 * sigma + 1, x, body, tail;
+	int	i;
+
+	for (i = 0; i < 100; i++) {
+		x = (lo + hi) / 2;
+		if (sigma > 0)
+			body = 0.5 * erfc((log(m) - x) / (sigma * M_SQRT2));
+		else
+			body = x >= log(m);
+		tail = fmin(1, fmax(0, (x - log(f * m)) / M_LN10));
+		if ((1 - o) * body + o * tail < q)
+			lo = x;
+		else
+			hi = x;
+	}
+	return (exp((lo + hi) / 2));
 }
 
 /* The truth of profile p for I/Os of bs bytes. */

@@ -3,8 +3,8 @@
 # plausible scan of a volume with two cache tiers, a limits run with a burst
 # bucket, one whose bucket did not run dry, an interrupted run, one full of
 # unknowns, a device restored from a snapshot and a scan with a class of
-# reads no tier explains.  Figures follow the field notes (a 1.25 GiB
-# cache, a gp2-like 3,000 IOPS bucket); histograms are drawn from a seeded
+# reads no tier explains.  Figures follow the field notes (a 1.25 GiB cache,
+# a gp2-like 3,000 IOPS bucket); histograms are drawn from a seeded
 # generator so the points are self-consistent.
 import json, math, random, re
 
