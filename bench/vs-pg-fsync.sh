@@ -46,7 +46,7 @@ fio_args() {	# method -> fio options
 for r in $(seq "$rounds"); do
 	"$tp" prep "$file" --size 64M --quiet
 	"$tp" sync "$file" --bs 8K --writers 1 --max-time "$secs" \
-	    --precision 0.01 --quiet --output-format json > "$dir/bench-sync-tp"
+	    --precision 0.1 --quiet --output-format json > "$dir/bench-sync-tp"
 	for m in $methods; do
 		v=$(jq -r --arg m "$m" '.sync.methods[] | select(.method == $m
 		    and .writers == 1) | .ops_per_s' "$dir/bench-sync-tp")
