@@ -8,8 +8,9 @@
 # The same I/O: fdatasync is fio --rw=write --bs=8k --fdatasync=1 (etcd's
 # and the issue's recipe) and pg_test_fsync's fdatasync; fsync likewise;
 # dsync is fio --sync=dsync; direct-dsync is fio --direct=1 --sync=dsync
-# and pg_test_fsync's open_datasync (O_DSYNC|O_DIRECT); uring-datasync is
-# fio's io_uring engine with O_DIRECT and --fdatasync=1.  pg_test_fsync
+# and pg_test_fsync's open_datasync (O_DSYNC|O_DIRECT); uring-datasync
+# (buffered, as tierprobe's) is fio's io_uring engine with --fdatasync=1.
+# tierprobe and fio alternate per method.  pg_test_fsync
 # rewrites its first 8 KiB, the others write sequentially; it removes its
 # file when done, so tierprobe prep creates it again each round.
 #
@@ -39,15 +40,16 @@ fio_args() {	# method -> fio options
 	fsync)		echo --ioengine=sync --fsync=1 ;;
 	dsync)		echo --ioengine=sync --sync=dsync ;;
 	direct-dsync)	echo --ioengine=sync --direct=1 --sync=dsync ;;
-	uring-datasync)	echo --ioengine=io_uring --direct=1 --fdatasync=1 ;;
+	uring-datasync)	echo --ioengine=io_uring --fdatasync=1 ;;
 	esac
 }
 
 for r in $(seq "$rounds"); do
 	"$tp" prep "$file" --size 64M --quiet
-	"$tp" sync "$file" --bs 8K --writers 1 --max-time "$secs" \
-	    --precision 0.1 --quiet --output-format json > "$dir/bench-sync-tp"
 	for m in $methods; do
+		"$tp" sync "$file" --bs 8K --writers 1 --methods "$m" \
+		    --max-time "$secs" --precision 0.1 --quiet \
+		    --output-format json > "$dir/bench-sync-tp"
 		v=$(jq -r --arg m "$m" '.sync.methods[] | select(.method == $m
 		    and .writers == 1) | .ops_per_s' "$dir/bench-sync-tp")
 		tp_sum[$m]=$(echo "${tp_sum[$m]:-0} + ${v:-0}" | bc -l)
