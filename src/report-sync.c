@@ -309,6 +309,27 @@ report_writes_meaning(const struct report_text *rt, const struct report *r)
 	return (1);
 }
 
+/* The other methods at best's size and one writer as fast as it, or "". */
+static void
+report_sync_tied(const struct sync_result *s, const struct commit_point *best,
+    char *buf, size_t len)
+{
+	const struct commit_point	*c;
+	size_t				 i, n = 0, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < s->nrows; i++) {
+		c = &s->rows[i];
+		if (c == best || c->writers != 1 || c->bs != best->bs ||
+		    c->pt.ios == 0 || !writepath_tied(c, best))
+			continue;
+		at += snprintf(buf + at, len - at, "%s%s", n++ > 0 ? ", " : "",
+		    sync_method_name(c->method));
+		if (at >= len)
+			break;
+	}
+}
+
 /* Sentences for "What it means"; returns whether any was written. */
 int
 report_sync_meaning(const struct report_text *rt, const struct report *r)
@@ -316,7 +337,7 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 	const struct sync_result	*s = r->sync;
 	const struct commit_point	*best, *c, *top = NULL;
 	char				 t[512], a[UNITS_BUFSZ], b[UNITS_BUFSZ];
-	char				 bs[UNITS_BUFSZ];
+	char				 bs[UNITS_BUFSZ], tied[128];
 	double				 cap;
 	size_t				 i;
 	int				 any;
@@ -324,12 +345,14 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 	any = report_writes_meaning(rt, r);
 	if (s == NULL || (best = report_sync_best(s)) == NULL)
 		return (any);
-	snprintf(t, sizeof t, "The fastest way to commit here is %s: a single "
-	    "connection commits at most %s times a second (p99 %s, %s "
-	    "commits).", sync_method_name(best->method), units_format_value(
-	    UNITS_IOPS, best->pt.iops, a, sizeof a), units_format_value(
-	    UNITS_LAT_US, best->pt.lat_us.p99, b, sizeof b),
-	    report_sync_size(best->bs, bs, sizeof bs));
+	report_sync_tied(s, best, tied, sizeof tied);
+	snprintf(t, sizeof t, "The fastest way to commit here is %s%s%s%s: a "
+	    "single connection commits at most %s times a second (p99 %s, %s "
+	    "commits).", sync_method_name(best->method), tied[0] != '\0' ?
+	    " (" : "", tied, tied[0] != '\0' ? " as fast within the noise)" :
+	    "", units_format_value(UNITS_IOPS, best->pt.iops, a, sizeof a),
+	    units_format_value(UNITS_LAT_US, best->pt.lat_us.p99, b,
+	    sizeof b), report_sync_size(best->bs, bs, sizeof bs));
 	report_text_sentence(rt, t);
 	for (i = 0; i < s->nrows; i++) {
 		c = &s->rows[i];

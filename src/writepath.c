@@ -57,6 +57,20 @@ writepath_best(const struct commit_point *rows, size_t n, uint32_t bs)
 	return (best);
 }
 
+/* Whether a and b commit equally fast within the noise; see writepath.h. */
+int
+writepath_tied(const struct commit_point *a, const struct commit_point *b)
+{
+	double	ea, eb;
+
+	ea = isfinite(a->pt.ci95_rel) ? a->pt.ci95_rel : 0;
+	eb = isfinite(b->pt.ci95_rel) ? b->pt.ci95_rel : 0;
+	/* Commits/s is one over the mean commit time: the same relative CI. */
+	if (a->pt.iops >= b->pt.iops)
+		return (a->pt.iops * (1 - ea) <= b->pt.iops * (1 + eb));
+	return (b->pt.iops * (1 - eb) <= a->pt.iops * (1 + ea));
+}
+
 /* The flush evidence; see writepath.h. */
 void
 writepath_flush(double write_us, double dsync_write_us, double fdatasync_us,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * writepath.c on synthetic data: the fastest method is the one with most
- * commits at one writer and the size asked; the flush evidence table
- * (suspect only on a device that says "write back"); a write-back buffer
+ * commits at one writer and the size asked; methods tie when their
+ * intervals overlap; the flush evidence table (suspect only on a device
+ * that says "write back"); a write-back buffer
  * of known size in noisy timelines (size within 2%, the truth inside the
  * interval, both rates; a buffer filled within a second gives a lower
  * bound of the fast rate, said so), none in flat or recovering ones; and
@@ -65,6 +66,31 @@ test_best(void **state)
 	rows[1].pt.ios = 0;		/* nothing measured: not a candidate */
 	assert_int_equal(writepath_best(rows, 5, 8192), 4);
 	assert_int_equal(writepath_best(rows, 0, 8192), -1);
+}
+
+/* Overlapping 95% intervals tie, in either order; disjoint ones do not. */
+static void
+test_tied(void **state)
+{
+	struct commit_point	a, b;
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	a.pt.iops = 632;
+	a.pt.ci95_rel = 0.14;		/* 544 - 720 */
+	b.pt.iops = 475;
+	b.pt.ci95_rel = 0.205;		/* 378 - 572 */
+	assert_true(writepath_tied(&a, &b));
+	assert_true(writepath_tied(&b, &a));
+	b.pt.iops = 425;
+	b.pt.ci95_rel = 0.243;		/* 322 - 528 */
+	assert_false(writepath_tied(&a, &b));
+	assert_false(writepath_tied(&b, &a));
+	a.pt.ci95_rel = b.pt.ci95_rel = NAN;	/* unknown: exact only */
+	assert_false(writepath_tied(&a, &b));
+	b.pt.iops = 632;
+	assert_true(writepath_tied(&a, &b));
 }
 
 static void
@@ -241,6 +267,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_best),
+		cmocka_unit_test(test_tied),
 		cmocka_unit_test(test_flush),
 		cmocka_unit_test(test_buffer),
 		cmocka_unit_test(test_no_buffer),
