@@ -340,7 +340,7 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 	char				 bs[UNITS_BUFSZ], tied[128];
 	double				 cap;
 	size_t				 i;
-	int				 any;
+	int				 any, more = 0;
 
 	any = report_writes_meaning(rt, r);
 	if (s == NULL || (best = report_sync_best(s)) == NULL)
@@ -356,8 +356,10 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 	report_text_sentence(rt, t);
 	for (i = 0; i < s->nrows; i++) {
 		c = &s->rows[i];
-		if (c->method == best->method && c->bs == best->bs &&
-		    (top == NULL || c->pt.iops > top->pt.iops))
+		if (c->method != best->method || c->bs != best->bs)
+			continue;
+		more |= c->writers > 1;
+		if (top == NULL || c->pt.iops > top->pt.iops)
 			top = c;
 	}
 	cap = report_sync_cap(r);
@@ -375,7 +377,7 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 		    "writer already reaches the volume's IOPS ceiling (%s).",
 		    units_format_value(UNITS_IOPS, cap, a, sizeof a));
 		report_text_sentence(rt, t);
-	} else if (top != NULL && s->nrows > 1)
+	} else if (more)
 		report_text_sentence(rt, "More writers did not commit more: "
 		    "their flushes are served one after another.");
 	for (i = 0; i < s->nrows; i++) {
