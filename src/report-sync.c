@@ -201,11 +201,12 @@ report_writes_text(const struct report_text *rt, const struct report *r)
 	    w->seq_iodepth);
 	report_text_heading(rt, line);
 	if (b->detected) {
-		snprintf(line, sizeof line, "%s (95%%: %s - %s), taken at %s, "
-		    "then %s", units_format_size((uint64_t)b->bytes, a,
+		snprintf(line, sizeof line, "%s (95%%: %s - %s), taken at "
+		    "%s%s, then %s", units_format_size((uint64_t)b->bytes, a,
 		    sizeof a), report_text_cell(UNITS_BYTES, b->low_bytes, c,
 		    sizeof c), report_text_cell(UNITS_BYTES, b->high_bytes, d,
-		    sizeof d), units_format_value(UNITS_RATE,
+		    sizeof d), b->fast_at_least ? "at least " : "",
+		    units_format_value(UNITS_RATE,
 		    b->fast_bytes_per_s, e, sizeof e), units_format_value(
 		    UNITS_RATE, b->slow_bytes_per_s, f, sizeof f));
 		report_text_kv(rt, "write buffer", line);
@@ -297,10 +298,11 @@ report_writes_meaning(const struct report_text *rt, const struct report *r)
 		report_text_sentence(rt, t);
 		return (1);
 	}
-	snprintf(t, sizeof t, "Writes go into a buffer of about %s at %s; "
+	snprintf(t, sizeof t, "Writes go into a buffer of about %s at %s%s; "
 	    "once it is full they run at %s%s%s. Benchmarks and bulk loads "
 	    "shorter than that overstate the write rate.", units_format_size(
-	    (uint64_t)b->bytes, a, sizeof a), units_format_value(UNITS_RATE,
+	    (uint64_t)b->bytes, a, sizeof a), b->fast_at_least ? "at least " :
+	    "", units_format_value(UNITS_RATE,
 	    b->fast_bytes_per_s, c, sizeof c), units_format_value(UNITS_RATE,
 	    b->slow_bytes_per_s, d, sizeof d), isfinite(b->drain_s) ?
 	    ", and idle it empties in " : "", isfinite(b->drain_s) ?
