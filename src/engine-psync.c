@@ -2,10 +2,11 @@
 /*
  * psync engine: pread/pwrite (then fdatasync or fsync for a commit), for
  * systems without io_uring and for commits made by system calls.  At
- * iodepth 1 submit performs the I/O itself; deeper, each slot has a thread
- * of its own (as each database connection does), submit hands the I/O to
- * it and reap waits for what the threads finished.  Latency is taken by
- * whoever performs the I/O, around the system calls only.
+ * iodepth 1 submit performs the I/O itself (on the target of its slot, or
+ * the file it names); deeper, each slot has a thread of its own (as each
+ * database connection does), submit hands the I/O to it and reap waits for
+ * what the threads finished.  Latency is taken by whoever performs the
+ * I/O, around the system calls only.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -52,7 +53,8 @@ static void
 engine_psync_do(struct engine *e, const struct engine_io *io, void *buf,
     struct engine_done *d)
 {
-	const struct target	*t = io->file != NULL ? io->file : e->target;
+	const struct target	*t = io->file != NULL ? io->file :
+				     engine_target(e, io->slot);
 	uint64_t		 t0;
 	ssize_t			 r = 0;
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The simulated engine: I/Os go to the target's struct sim, which decides
- * their completion time at once; reap moves the virtual clock forward to
+ * The simulated engine: I/Os go to the struct sim of their file or their
+ * slot's target, which decides their completion time at once; reap moves
+ * the virtual clock (one for a group: the targets share a host) forward to
  * the completions it has to wait for.  Nothing sleeps.  A write to be made
  * durable (a sync asked, or a file opened O_DSYNC) asks the volume for a
  * flush when its write completes, in virtual-time order, and completes
@@ -25,6 +26,7 @@ struct engine_sim_io {
 	uint32_t	len;
 	unsigned	slot;
 	int		flush;		/* a flush follows at done_ns */
+	struct sim	*sim;		/* the volume it went to */
 };
 
 struct engine_sim {
@@ -86,10 +88,17 @@ static int
 engine_sim_open(struct engine *e)
 {
 	struct engine_sim	*es;
+	struct target		*t;
+	unsigned		 i;
 
-	if (e->target == NULL || e->target->type != TARGET_SIM ||
-	    e->target->sim == NULL || e->iodepth == 0)
+	if (e->iodepth == 0)
 		return (-EINVAL);
+	for (i = 0; i < e->iodepth; i++) {
+		t = engine_target(e, i);
+		if (t == NULL || t->type != TARGET_SIM || t->sim == NULL ||
+		    !sim_same_host(t->sim, e->target->sim))
+			return (-EINVAL);
+	}
 	es = xcalloc(1, sizeof *es);
 	es->sim = e->target->sim;
 	es->heap = xcalloc(e->iodepth, sizeof *es->heap);
@@ -98,14 +107,19 @@ engine_sim_open(struct engine *e)
 	return (0);
 }
 
-/* The target io goes to: its file, or the engine's; NULL if foreign. */
+/*
+ * The target io goes to: its file, or its slot's target; NULL if it is
+ * not a simulated volume on the engine's host.
+ */
 static const struct target *
 engine_sim_file(struct engine *e, const struct engine_io *io)
 {
 	struct engine_sim	*es = e->priv;
-	const struct target	*t = io->file != NULL ? io->file : e->target;
+	const struct target	*t = io->file != NULL ? io->file :
+				     engine_target(e, io->slot);
 
-	if (t->type != TARGET_SIM || t->sim != es->sim)
+	if (t->type != TARGET_SIM || t->sim == NULL ||
+	    !sim_same_host(t->sim, es->sim))
 		return (NULL);
 	return (t);
 }
@@ -115,11 +129,13 @@ engine_sim_check(struct engine *e, const struct engine_io *io)
 {
 	struct engine_sim	*es = e->priv;
 	const struct target	*t;
-	uint64_t		 size = sim_size(es->sim);
-	uint32_t		 lbs = sim_block_size(es->sim);
+	uint64_t		 size;
+	uint32_t		 lbs;
 
 	if (io->slot >= e->iodepth || (t = engine_sim_file(e, io)) == NULL)
 		return (-EINVAL);
+	size = sim_size(t->sim);
+	lbs = sim_block_size(t->sim);
 	if (es->busy[io->slot])
 		return (-EBUSY);
 	if (io->len == 0 && !(io->write && io->sync != ENGINE_SYNC_NONE))
@@ -139,13 +155,14 @@ engine_sim_start(struct engine *e, const struct engine_io *io, uint64_t now,
 {
 	struct engine_sim	*es = e->priv;
 	const struct target	*t = engine_sim_file(e, io);
-	uint32_t		 lbs = sim_block_size(es->sim);
+	uint32_t		 lbs = sim_block_size(t->sim);
 	uint64_t		 from, to;
 
 	q->submit_ns = now;
 	q->seq = es->seq++;
 	q->len = io->len;
 	q->slot = io->slot;
+	q->sim = t->sim;
 	q->flush = io->write && (io->sync != ENGINE_SYNC_NONE || t->dsync);
 	if (io->len == 0) {
 		q->done_ns = now + ENGINE_SIM_CALL_NS;
@@ -154,7 +171,7 @@ engine_sim_start(struct engine *e, const struct engine_io *io, uint64_t now,
 	/* Buffered: the page cache moves whole blocks. */
 	from = io->offset / lbs * lbs;
 	to = (io->offset + io->len + lbs - 1) / lbs * lbs;
-	q->done_ns = sim_submit(es->sim, now, from, (uint32_t)(to - from),
+	q->done_ns = sim_submit(t->sim, now, from, (uint32_t)(to - from),
 	    io->write);
 }
 
@@ -207,7 +224,7 @@ engine_sim_reap(struct engine *e, struct engine_done *done, unsigned max,
 		if (io.flush) {
 			/* The write is done: now its flush, in time order. */
 			io.flush = 0;
-			io.done_ns = sim_flush(es->sim, io.done_ns);
+			io.done_ns = sim_flush(io.sim, io.done_ns);
 			engine_sim_push(es, &io);
 			continue;
 		}

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * io_uring engine: registered file and buffers, one buffer per slot, the
- * queue refilled by the caller.  Completions already in the ring are taken
- * without a syscall; the engine sleeps in the kernel only when none is.
- * A commit is a write linked to an IORING_OP_FSYNC (datasync unless a full
- * fsync is asked): one submission, completed by the fsync's completion.
- * The only file that includes liburing.
+ * io_uring engine: registered files and buffers, one buffer per slot, the
+ * queue refilled by the caller; a group of targets shares one ring, each
+ * target's file registered at its index.  Completions already in the ring
+ * are taken without a syscall; the engine sleeps in the kernel only when
+ * none is.  A commit is a write linked to an IORING_OP_FSYNC (datasync
+ * unless a full fsync is asked): one submission, completed by the fsync's
+ * completion.  The only file that includes liburing.
  */
 #include <sys/uio.h>
 
@@ -25,7 +26,7 @@
 
 struct engine_uring {
 	struct io_uring	 ring;
-	int		 fixed_file;	/* fd registered as index 0 */
+	int		 fixed_file;	/* fds registered, target i at i */
 	int		 fixed_bufs;	/* buffers registered */
 	unsigned	 pending;	/* prepared, not yet submitted */
 	void		*pool;		/* iodepth * max_bs, aligned */
@@ -62,8 +63,8 @@ engine_uring_open(struct engine *e)
 {
 	struct engine_uring	*u;
 	struct iovec		*iov;
-	unsigned		 entries, i;
-	int			 fd = e->target->fd, ret;
+	unsigned		 entries, i, nfd;
+	int			*fds, ret;
 
 	u = xcalloc(1, sizeof(*u));
 	e->priv = u;
@@ -86,8 +87,13 @@ engine_uring_open(struct engine *e)
 	u->head_res = xcalloc(e->iodepth, sizeof(*u->head_res));
 	u->stash = xcalloc(e->iodepth, sizeof(*u->stash));
 
-	/* Registered file and buffers save per-I/O work; both optional. */
-	u->fixed_file = io_uring_register_files(&u->ring, &fd, 1) == 0;
+	/* Registered files and buffers save per-I/O work; both optional. */
+	nfd = e->ntargets > 1 ? e->ntargets : 1;
+	fds = xcalloc(nfd, sizeof(*fds));
+	for (i = 0; i < nfd; i++)
+		fds[i] = nfd > 1 ? e->targets[i]->fd : e->target->fd;
+	u->fixed_file = io_uring_register_files(&u->ring, fds, nfd) == 0;
+	free(fds);
 	iov = xcalloc(e->iodepth, sizeof(*iov));
 	for (i = 0; i < e->iodepth; i++) {
 		iov[i].iov_base = (char *)u->pool + (size_t)i * e->max_bs;
@@ -136,8 +142,11 @@ engine_uring_queue(struct engine *e, const struct engine_io *io)
 	sync = io->write && io->sync != ENGINE_SYNC_NONE;
 	if (io_uring_sq_space_left(&u->ring) < (sync && io->len > 0 ? 2U : 1U))
 		return (-EBUSY);
-	fixed = u->fixed_file && (io->file == NULL || io->file == e->target);
-	fd = fixed ? 0 : (io->file != NULL ? io->file : e->target)->fd;
+	/* Registered: the slot's target at its index; any other file not. */
+	fixed = u->fixed_file && (io->file == NULL ||
+	    io->file == engine_target(e, io->slot));
+	fd = fixed ? (int)engine_slot_target(e, io->slot) :
+	    (io->file != NULL ? io->file : engine_target(e, io->slot))->fd;
 	u->head_res[io->slot] = ENGINE_URING_NO_HEAD;
 	if (!sync || io->len > 0) {
 		sqe = io_uring_get_sqe(&u->ring);

@@ -59,6 +59,28 @@ engine_open(struct engine *e, const char *name, struct target *t,
 	return (ret);
 }
 
+/* Open an engine on a group of targets; see engine.h. */
+int
+engine_open_group(struct engine *e, const char *name, struct target **t,
+    unsigned n, unsigned per_target, uint32_t max_bs)
+{
+	const struct engine_ops	*ops;
+	int			 ret;
+
+	memset(e, 0, sizeof(*e));
+	if ((ops = engine_find(name)) == NULL || n == 0 || per_target == 0)
+		return (-EINVAL);
+	e->target = t[0];
+	e->targets = t;
+	e->ntargets = n;
+	e->iodepth = n * per_target;
+	e->max_bs = max_bs;
+	e->ops = ops;
+	if ((ret = ops->open(e)) != 0)
+		e->ops = NULL;
+	return (ret);
+}
+
 /* Close an engine; safe on one that failed to open. */
 void
 engine_close(struct engine *e)

@@ -18,6 +18,7 @@
 #include "writes.h"
 
 struct ceilings_prior;
+struct parallel_together;
 
 #define PLAN_DEFAULT_TARGET	"tierprobe.dat"	/* run without a target */
 
@@ -38,6 +39,9 @@ struct plan_target {
 						   not run on this target */
 	struct scan_spec	 scan;		/* each phase's settings, */
 	struct limits_spec	 limits;	/* as asked: see plan_limits */
+	int			 max_ws_given;	/* --max-ws was on the line */
+	char			 note[256];	/* what plan_fit cut to fit the
+						   target; "" if nothing */
 	struct sync_spec	 sync;
 	struct writes_spec	 writes;	/* see plan_writes */
 };
@@ -47,6 +51,7 @@ struct plan {
 	unsigned		 phases;	/* PLAN_* */
 	uint64_t		 seed;		/* run i of a repeat: seed+i */
 	unsigned		 repeat;	/* runs, each a whole one */
+	double			 sustain_together_s; /* 0: as sustain_s */
 	struct plan_target	*target;
 	size_t			 ntargets;
 };
@@ -63,11 +68,27 @@ void	plan_make(struct plan *, const struct cli_opts *);
 void	plan_free(struct plan *);
 
 /*
- * Fit the settings of pt to its target t, once open: the scan stays
- * within the target.  Returns 0, or -1 with an allocated message in *cause
- * (a usage error: the I/O size or the scan do not fit the target).
+ * Fit the settings of pt to its target t, once open: the scan and the
+ * sweeps stay within the target, and pt->note says so when that cuts a
+ * size the command line gave.  Returns 0, or -1 with an allocated message
+ * in *cause (a usage error: the I/O size or the scan do not fit the
+ * target).
  */
 int	plan_fit(struct plan_target *, const struct target *, char **);
+
+/* What a plan may cost on one target, said before it runs. */
+struct plan_cost {
+	double		scan_s;		/* device time: the grid's points at
+					   their time limit (the adaptive scan
+					   may add some) */
+	double		sweeps_s;	/* the sweeps and first-touch test */
+	double		sustain_s;	/* the sustained run */
+	uint64_t	span_bytes;	/* reads fall within [0, span) */
+};
+
+/* The device time and span pt may take on t, once plan_fit fitted it. */
+void	plan_cost(const struct plan *, const struct plan_target *,
+	    const struct target *, struct plan_cost *);
 
 /*
  * The limit sweeps' settings for pt on t, after its scan (NULL if none
@@ -78,6 +99,30 @@ int	plan_fit(struct plan_target *, const struct target *, char **);
 void	plan_limits(const struct plan_target *, const struct target *,
 	    const struct scan_result *, struct limits_spec *,
 	    struct ceilings_prior **);
+
+/*
+ * What makes a plan of several targets impossible, before anything is
+ * opened: a target given twice, simulated targets mixed with real ones
+ * (virtual and real time cannot run together), more I/Os in flight
+ * together than one process keeps, an engine that cannot drive several at
+ * once.  Returns 0, or -1 with an allocated message in *cause (a usage
+ * error).
+ */
+int	plan_check(const struct plan *, char **);
+
+/*
+ * The together phase's settings after each target's limit sweeps
+ * (alone[i], scan[i]: NULL if not run): the IOPS run at the plan's I/O
+ * size and the deepest queue any target needed alone, over the sweeps'
+ * working sets (ws[n], caller's); the bandwidth run at four times the
+ * smallest I/O size with which every target reached its bandwidth ceiling
+ * alone (so no IOPS cap binds it), at most the largest size swept; the
+ * work done before it, oldest first (*prior allocated; caller frees).
+ */
+void	plan_together(const struct plan *, struct target **,
+	    const struct limits_result *const *,
+	    const struct scan_result *const *, uint64_t *,
+	    struct parallel_together *, struct ceilings_prior **);
 
 /*
  * The write side's settings for pt on t, after the scan and the read

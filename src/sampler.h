@@ -36,11 +36,27 @@ struct sample_spec {
 	uint64_t	min_ios;	/* and not before this many I/Os */
 	int		fixed_time;	/* run exactly max_time_s */
 	double		interval_s;	/* > 0: fill a timeline at this step */
+	int		tl_whole;	/* the timeline also covers the random
+					   warm-up and ends with the last,
+					   partial interval ... */
+	uint64_t	tl_origin_ns;	/* ... its t_s from this engine time
+					   (otherwise from the measuring's
+					   start) */
+	int		tl_phase;	/* timeline_sample.phase */
+	/*
+	 * NULL, or called each time an interval of the timeline closes
+	 * while measuring: nonzero ends the point before max_time_s.
+	 */
+	int		(*tl_enough)(const struct timeline *, void *);
+	void		*tl_arg;
 	sampler_next_cb	next;		/* NULL: uniform random over ws */
 	void		*next_arg;
 };
 
-/* Progress hook, called about ten times a second with the partial point. */
+/*
+ * Progress hook, called about every 100 ms of device time with the partial
+ * point (ios, seconds, iops and lat_us.p50 filled) and its device time.
+ */
 typedef void (*sampler_progress_cb)(const struct point *, double, void *);
 
 /*
@@ -52,5 +68,8 @@ typedef void (*sampler_progress_cb)(const struct point *, double, void *);
 int	sampler_measure(struct engine *, struct rng *,
 	    const struct sample_spec *, struct point *, struct timeline *,
 	    sampler_progress_cb, void *);
+
+/* CPU time of this process so far, user and system, in seconds. */
+double	sampler_cpu_s(void);
 
 #endif

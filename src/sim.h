@@ -13,6 +13,7 @@
 #include "profiles.h"
 
 struct sim;
+struct sim_host;
 
 /* Which ceiling binds, for the truth of a profile. */
 enum sim_limiter {
@@ -24,11 +25,14 @@ enum sim_limiter {
 	SIM_LIMIT_BURST_BANDWIDTH,	/* [burst] bandwidth, while they last */
 	SIM_LIMIT_INSTANCE_IOPS,	/* [instance] iops */
 	SIM_LIMIT_INSTANCE_BANDWIDTH,	/* [instance] bandwidth */
+	SIM_LIMIT_INSTANCE_BURST_IOPS,	/* [instance] burst_iops */
+	SIM_LIMIT_INSTANCE_BURST_BANDWIDTH, /* [instance] burst_bandwidth */
 };
 
 struct sim_tier_truth {
 	uint64_t	capacity_bytes;	/* inclusive: counts faster tiers */
-	double		lat_us_p50;	/* one I/O of bs bytes */
+	double		lat_us_p50;	/* one I/O of bs bytes, served; a
+					   throttle's waits are not in it */
 	double		lat_us_p99;
 };
 
@@ -66,6 +70,7 @@ struct sim_truth {
 	double		optimal_io_bytes;	/* bandwidth / iops ceilings */
 
 	int		burst_detected;		/* IOPS changes over time */
+	int		burst_instance;		/* the instance's bucket */
 	double		burst_iops;		/* = iops_ceiling */
 	double		baseline_iops;		/* = iops_sustained */
 	double		burst_duration_s;	/* from full, at full demand */
@@ -110,6 +115,22 @@ struct sim_stats {
  */
 struct sim	*sim_open(const char *, uint64_t, char **);
 
+/*
+ * A host for the simulated volumes of one run: they share its clock, and
+ * the volumes naming the same [instance] share that instance's ceilings.
+ * Free it after every volume on it.
+ */
+struct sim_host	*sim_host_new(void);
+void		 sim_host_free(struct sim_host *);
+/*
+ * Open a volume on host h, as sim_open; also fails when it names an
+ * instance h holds with other ceilings.
+ */
+struct sim	*sim_host_open(struct sim_host *, const char *, uint64_t,
+		    char **);
+/* Whether two volumes are on one host (share one clock). */
+int		 sim_same_host(const struct sim *, const struct sim *);
+
 /* A volume for profile p (copied) with noise seeded by seed. */
 struct sim	*sim_new(const struct profile *, uint64_t);
 void		 sim_free(struct sim *);
@@ -119,7 +140,7 @@ uint32_t	 sim_block_size(const struct sim *);
 /* The volume's profile (tests derive its truth with sim_truth_profile). */
 const struct profile *sim_profile(const struct sim *);
 
-/* The virtual clock in ns: starts at 0, moved only by sim_advance. */
+/* The host's virtual clock in ns: from 0, moved only by sim_advance. */
 uint64_t	 sim_now(const struct sim *);
 /* Move the virtual clock forward to t (never back). */
 void		 sim_advance(struct sim *, uint64_t);

@@ -44,6 +44,10 @@
 #define TARGET_TMPFS_MAGIC	0x01021994
 #define TARGET_RAMFS_MAGIC	0x858458f6
 #define TARGET_SIG_BYTES	(68U << 10)	/* btrfs magic: up to 65608 */
+/* Advice for a file tierprobe did not create: never --force. */
+#define TARGET_OWN_FILE		"point tierprobe at a test file of its own " \
+	"(a path that does not exist yet, or one made by 'tierprobe prep " \
+	"FILE --size SIZE')"
 
 static const struct {
 	long		 magic;
@@ -212,15 +216,15 @@ target_random_block(struct rng *r, void *buf, size_t len)
  * header block first when from is 0.  Returns 0 or -errno.
  */
 static int
-target_fill(const char *path, uint64_t from, uint64_t to, int quiet)
+target_fill(const char *path, uint64_t from, uint64_t to,
+    const struct target_params *p)
 {
 	struct rng	 r;
 	void		*buf;
-	uint64_t	 off, next_note;
+	uint64_t	 off;
 	size_t		 len;
 	ssize_t		 n;
 	int		 fd, err = 0;
-	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ];
 
 	/* O_DIRECT keeps the page cache clean; unaligned starts go buffered. */
 	if (((from % 4096) != 0 ||
@@ -232,8 +236,9 @@ target_fill(const char *path, uint64_t from, uint64_t to, int quiet)
 		return (-ENOMEM);
 	}
 	rng_seed(&r, from ^ 0x7469657270726f62ULL);
-	next_note = from + (to - from) / 10;
 	for (off = from; off < to; off += len) {
+		if (p->fill_progress != NULL)
+			p->fill_progress(path, off - from, to - from);
 		if (interrupt_requested()) {
 			err = -EINTR;
 			break;
@@ -267,13 +272,9 @@ target_fill(const char *path, uint64_t from, uint64_t to, int quiet)
 			err = -ENOSPC;
 			break;
 		}
-		if (!quiet && off >= next_note && to - from >= (256ULL << 20)) {
-			log_info("filling %s: %s of %s", path,
-			    units_format_size(off - from, a, sizeof(a)),
-			    units_format_size(to - from, b, sizeof(b)));
-			next_note += (to - from) / 10;
-		}
 	}
+	if (err == 0 && p->fill_progress != NULL)
+		p->fill_progress(path, to - from, to - from);
 	if (err == 0 && fdatasync(fd) != 0)
 		err = -errno;
 	if (err == 0)
@@ -346,7 +347,7 @@ target_open_sim(struct target *t, const char *spec,
 {
 	t->type = TARGET_SIM;
 	t->path = xstrdup(spec);
-	if ((t->sim = sim_open(spec, p->seed, cause)) == NULL)
+	if ((t->sim = sim_host_open(p->host, spec, p->seed, cause)) == NULL)
 		return (-1);
 	target_sim_claims(t);
 	t->size = sim_size(t->sim);
@@ -709,14 +710,15 @@ target_prepare(struct target *t, uint64_t bytes,
 	if (bytes > old) {
 		if (!ours && !p->force) {
 			xasprintf(cause, "%s is smaller than the %s the run "
-			    "needs; pass --force to extend it", t->path,
-			    units_format_size(bytes, a, sizeof(a)));
+			    "needs and tierprobe did not create it: %s",
+			    t->path, units_format_size(bytes, a, sizeof(a)),
+			    TARGET_OWN_FILE);
 			return (-1);
 		}
 		if (!t->created &&
 		    target_check_space(t->path, bytes - old, cause) != 0)
 			return (-1);
-		if ((err = target_fill(t->path, old, bytes, p->quiet)) != 0)
+		if ((err = target_fill(t->path, old, bytes, p)) != 0)
 			goto fail;
 		t->size = bytes;
 	}
@@ -726,12 +728,12 @@ target_prepare(struct target *t, uint64_t bytes,
 		if (!ours && !p->force) {
 			xasprintf(cause, "%s has unallocated or unwritten "
 			    "space from byte %" PRId64 ": reads there return "
-			    "zeros without touching the disk; fill it (tierprobe "
-			    "prep) or pass --force", t->path, gap);
+			    "zeros without touching the disk; %s", t->path,
+			    gap, TARGET_OWN_FILE);
 			return (-1);
 		}
 		from = (uint64_t)gap & ~(uint64_t)(TARGET_FILL_CHUNK - 1);
-		if ((err = target_fill(t->path, from, bytes, p->quiet)) != 0)
+		if ((err = target_fill(t->path, from, bytes, p)) != 0)
 			goto fail;
 		gap = target_first_unwritten(t->fd, bytes);
 		if (gap >= 0 && (uint64_t)gap < bytes) {
@@ -765,15 +767,15 @@ target_open_file(struct target *t, const struct stat *st,
 	t->type = TARGET_FILE;
 	if (p->write && !ours && !p->force) {
 		xasprintf(cause, "refusing to write to %s: tierprobe did not "
-		    "create it; pass --force to allow it", t->path);
+		    "create it; %s", t->path, TARGET_OWN_FILE);
 		return (-1);
 	}
 	if ((uint64_t)st->st_size < p->need_bytes && !ours && !p->force) {
 		xasprintf(cause, "%s holds %s, less than the %s needed, and "
 		    "tierprobe did not create it: measure less (--max-ws, "
-		    "--ws), use another file, or pass --force to extend it",
-		    t->path, units_format_size((uint64_t)st->st_size, a,
-		    sizeof(a)), units_format_size(p->need_bytes, b, sizeof(b)));
+		    "--ws) or %s", t->path, units_format_size(
+		    (uint64_t)st->st_size, a, sizeof(a)), units_format_size(
+		    p->need_bytes, b, sizeof(b)), TARGET_OWN_FILE);
 		return (-1);
 	}
 	t->writable = p->write;
@@ -900,7 +902,6 @@ target_open_beside(struct target *t, const struct target *whole,
 	p.dsync = whole->dsync;
 	p.write = 1;
 	p.need_bytes = bytes;
-	p.quiet = 1;
 	return (target_open(t, path, &p, cause));
 }
 
@@ -958,4 +959,69 @@ target_close(struct target *t, int remove)
 	}
 	free(t->path);
 	t->path = NULL;
+}
+
+/* A host for the simulated targets of one run. */
+struct sim_host *
+target_host_new(void)
+{
+	return (sim_host_new());
+}
+
+/* Free a host, after its targets are closed. */
+void
+target_host_free(struct sim_host *h)
+{
+	sim_host_free(h);
+}
+
+/*
+ * An identity for spec: its device (a block device's) and inode, or, for a
+ * file that does not exist, its directory's and its name.
+ */
+static int
+target_identity(const char *spec, dev_t *dev, ino_t *ino, const char **name)
+{
+	struct stat	 st;
+	char		*dir, *slash;
+	int		 rc;
+
+	*name = NULL;
+	if (stat(spec, &st) == 0) {
+		*dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+		*ino = S_ISBLK(st.st_mode) ? 0 : st.st_ino;
+		return (0);
+	}
+	dir = xstrdup(spec);
+	if ((slash = strrchr(dir, '/')) != NULL) {
+		slash[slash == dir] = '\0';
+		*name = spec + (slash - dir) + 1;
+	} else {
+		free(dir);
+		dir = xstrdup(".");
+		*name = spec;
+	}
+	rc = stat(dir, &st);
+	free(dir);
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return (rc);
+}
+
+/* Whether specs a and b name the same file or device. */
+int
+target_same(const char *a, const char *b)
+{
+	const char	*na, *nb;
+	dev_t		 da, db;
+	ino_t		 ia, ib;
+
+	if (target_sim_name(a) != NULL || target_sim_name(b) != NULL)
+		return (0);
+	if (target_identity(a, &da, &ia, &na) != 0 ||
+	    target_identity(b, &db, &ib, &nb) != 0)
+		return (strcmp(a, b) == 0);
+	if (da != db || ia != ib || (na == NULL) != (nb == NULL))
+		return (0);
+	return (na == NULL || strcmp(na, nb) == 0);
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct sim;
+struct sim_host;
 
 enum target_type {
 	TARGET_FILE,
@@ -45,7 +46,11 @@ struct target_params {
 	int		force_device;	/* allow writes to a device in use */
 	uint64_t	need_bytes;	/* size the run reads; files grow to it */
 	uint64_t	seed;		/* simulator seed */
-	int		quiet;		/* no fill progress */
+	/* Told how a fill goes (path, bytes done, of total); NULL: not. */
+	void		(*fill_progress)(const char *, uint64_t, uint64_t);
+	struct sim_host	*host;		/* shared by the simulated targets of
+					   a run (target_host_new); NULL:
+					   one of their own */
 };
 
 /* Name of a target type, as in the JSON report ("file", ...). */
@@ -95,5 +100,19 @@ int	target_reopen(struct target *, int, int);
 
 /* Close; remove the file if this run created it and remove is set. */
 void	target_close(struct target *, int);
+
+/*
+ * What the simulated targets of one run share: one clock, and the
+ * instances their profiles name.  Free after closing them.
+ */
+struct sim_host	*target_host_new(void);
+void		 target_host_free(struct sim_host *);
+
+/*
+ * Whether specs a and b name the same file or device (by device and inode,
+ * or the same path where a file does not exist yet).  Simulated volumes are
+ * never the same: each sim: target is a volume of its own.
+ */
+int	target_same(const char *, const char *);
 
 #endif
