@@ -157,6 +157,7 @@ t_run(struct timeline_sample *tl, size_t n, double cap, double fast,
 				level = 0;
 			bytes += in;
 		}
+		memset(&tl[i], 0, sizeof tl[i]);
 		tl[i].t_s = (double)(i + 1);
 		tl[i].bytes_per_s = bytes;
 		tl[i].iops = bytes / T_MIB;
