@@ -10,9 +10,9 @@
 # dsync is fio --sync=dsync; direct-dsync is fio --direct=1 --sync=dsync
 # and pg_test_fsync's open_datasync (O_DSYNC|O_DIRECT); uring-datasync
 # (buffered, as tierprobe's) is fio's io_uring engine with --fdatasync=1.
-# tierprobe and fio alternate per method.  pg_test_fsync
-# rewrites its first 8 KiB, the others write sequentially; it removes its
-# file when done, so tierprobe prep creates it again each round.
+# tierprobe and fio alternate per method on one file, fio in its second
+# half (the first holds tierprobe's header).  pg_test_fsync creates and
+# removes a file of its own beside it and rewrites its first 8 KiB.
 #
 # usage: bench/vs-pg-fsync.sh [DIR] [SECONDS] [ROUNDS]  (needs fio, jq, bc;
 # pg_test_fsync from Debian's postgresql package if installed)
@@ -23,13 +23,14 @@ dir=${1:-.}
 secs=${2:-5}
 rounds=${3:-2}
 file=$dir/tierprobe-bench-sync.dat
+pgfile=$dir/tierprobe-bench-pg.dat
 pg=$(ls /usr/lib/postgresql/*/bin/pg_test_fsync 2>/dev/null | tail -1) || :
 for c in fio jq bc; do
 	command -v "$c" >/dev/null ||
 		{ echo "bench: needs $c (apt-get install fio jq bc)" >&2; exit 1; }
 done
 [ -n "$pg" ] || echo "bench: no pg_test_fsync (apt-get install postgresql)" >&2
-cleanup() { rm -f "$file" "$dir"/bench-sync-*; }
+cleanup() { rm -f "$file" "$pgfile" "$dir"/bench-sync-*; }
 trap cleanup EXIT
 methods="fdatasync fsync dsync direct-dsync uring-datasync"
 declare -A tp_sum fio_sum pg_sum
@@ -44,8 +45,8 @@ fio_args() {	# method -> fio options
 	esac
 }
 
+"$tp" prep "$file" --size 64M --quiet
 for r in $(seq "$rounds"); do
-	"$tp" prep "$file" --size 64M --quiet
 	for m in $methods; do
 		"$tp" sync "$file" --bs 8K --writers 1 --methods "$m" \
 		    --max-time "$secs" --precision 0.1 --quiet \
@@ -55,14 +56,14 @@ for r in $(seq "$rounds"); do
 		tp_sum[$m]=$(echo "${tp_sum[$m]:-0} + ${v:-0}" | bc -l)
 		# shellcheck disable=SC2046
 		fio --name=commit --filename="$file" --rw=write --bs=8k \
-		    --size=64m --time_based --runtime="$secs" \
+		    --offset=32m --size=32m --time_based --runtime="$secs" \
 		    $(fio_args "$m") --output-format=json \
 		    > "$dir/bench-sync-fio"
 		v=$(jq -r '.jobs[0].write.iops' "$dir/bench-sync-fio")
 		fio_sum[$m]=$(echo "${fio_sum[$m]:-0} + $v" | bc -l)
 	done
 	[ -n "$pg" ] || continue
-	"$pg" -f "$file" -s "$secs" > "$dir/bench-sync-pg"
+	"$pg" -f "$pgfile" -s "$secs" > "$dir/bench-sync-pg"
 	# The first table: one 8kB write per commit.
 	awk '/one 8kB write/ { on = 1; next } on && /^$/ { exit }
 	    on && $2 ~ /^[0-9.]+$/ { print $1, $2 }' "$dir/bench-sync-pg" \
