@@ -99,9 +99,12 @@ within() {
 		exit (d > p || d < -p) }' || fail "$1 out of range"
 }
 
-# Random caps, so no constant can be tuned to them.
+# Random caps, so no constant can be tuned to them.  blk-throttle grants
+# floor(cap x slice) I/Os per slice (100 ms on a loop device, which says
+# it is rotational): the commit cap is a multiple of 10, so that is it.
 set -- $(awk -v s=$$ 'BEGIN { srand(s); printf "%d %d %d\n",
-    600 + int(rand() * 400), 16 + int(rand() * 16), 60 + int(rand() * 60) }')
+    600 + int(rand() * 400), 16 + int(rand() * 16),
+    10 * (6 + int(rand() * 7)) }')
 wiops=$1 wbps=$(($2 * MiB)) ciops=$3
 
 # 1. Write ceilings: 4 KiB writes hit the IOPS cap, large ones the bytes.
