@@ -179,6 +179,14 @@ engine_sim_now_ns(struct engine *e)
 }
 
 static void
+engine_sim_idle(struct engine *e, uint64_t t)
+{
+	struct engine_sim	*es = e->priv;
+
+	sim_advance(es->sim, t);
+}
+
+static void
 engine_sim_close(struct engine *e)
 {
 	struct engine_sim	*es = e->priv;
@@ -199,5 +207,6 @@ const struct engine_ops engine_sim_ops = {
 	.submit = engine_sim_submit,
 	.reap = engine_sim_reap,
 	.now_ns = engine_sim_now_ns,
+	.idle = engine_sim_idle,
 	.close = engine_sim_close,
 };

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Service latency of each cache tier and of the backing store, apart from
+ * the wait a rate cap adds: which scan points to read again, one read at a
+ * time well below their rate, and what those reads say.  Pure analysis.
+ */
+#ifndef SERVICE_H
+#define SERVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tiers.h"
+
+struct hist;
+struct point;
+
+#define SERVICE_STORES	(TIERS_MAX + 1)	/* the tiers, then the backing */
+#define SERVICE_PACE	0.5		/* paced rate / the point's rate */
+#define SERVICE_QUEUED	1.2		/* capped: p50 at the scan's depth
+					   this many times the paced p50 */
+#define SERVICE_READS	600		/* reads of its store a probe wants */
+#define SERVICE_MAX_IOS	(20 * SERVICE_READS)
+#define SERVICE_MIN_SHARE 0.05		/* a store no point serves this much
+					   of is not probed */
+
+/* One scan point to read again, paced. */
+struct service_probe {
+	size_t		point;		/* index into the scan's points */
+	uint64_t	ws_bytes;
+	double		pace_iops;	/* reads a second at most */
+	uint64_t	min_ios;
+	double		share[SERVICE_STORES];	/* model's, at ws_bytes */
+};
+
+struct service_plan {
+	size_t		nstores;	/* ntiers + 1 */
+	size_t		nprobes;
+	struct service_probe probe[SERVICE_STORES];	/* ascending ws */
+	int		probe_of[SERVICE_STORES];	/* per store; -1 none */
+};
+
+/*
+ * Plan the probes for the n points of a scan (ascending ws) and r, their
+ * analysis: each store is read again at the point where the model gives
+ * it the largest share (stores that pick the same point share its probe),
+ * paced at SERVICE_PACE of that point's rate, for about SERVICE_READS of
+ * its reads.  Returns the number of probes; 0 when r is not analysed.
+ */
+size_t	service_plan(const struct point *, size_t,
+	    const struct tiers_result *, struct service_plan *);
+
+/*
+ * The q-quantile (0 < q < 1), in us, of the reads that store serves in h,
+ * given the shares of the stores (fastest first, summing to 1): stores
+ * are told apart by their order in latency.  NAN when h is empty or the
+ * store's share is 0.
+ */
+double	service_slice(const struct hist *, const double *, size_t, size_t,
+	    double);
+
+/*
+ * Judge every planned store from its scan point (pts, the scan's) and its
+ * probe (probed[k] for plan->probe[k]; NULL when not measured): a store
+ * whose p50 at the scan's depth is SERVICE_QUEUED times its paced p50 or
+ * more waits for a rate cap.  Its lat_us_p50 and lat_us_p99 (backing_p50_us
+ * and backing_p99_us) become the paced figures, and capped_lat_us_p50
+ * (backing_capped_p50_us) the p50 at the scan's depth; the figures of a
+ * store no cap holds are left as they are.  Returns the number of capped
+ * stores.
+ */
+size_t	service_apply(const struct service_plan *, const struct point *,
+	    const struct point *const *, struct tiers_result *);
+
+#endif
