@@ -19,25 +19,26 @@
 #include "point.h"
 #include "service.h"
 
-/* The point (index) where the model gives store j its largest share. */
+/* The point (index) to read store j at again; n for none. */
 static size_t
 service_best_point(const struct point *pts, size_t n,
     const struct tiers_result *r, size_t j)
 {
 	double	share[SERVICE_STORES], best_share = SERVICE_MIN_SHARE;
-	size_t	p, best = n;
+	size_t	p, best = n, last = n;
 
 	for (p = 0; p < n; p++) {
 		if (pts[p].hist == NULL || !(pts[p].iops > 0))
 			continue;
 		tiers_model_share(r, (double)pts[p].ws_bytes, share);
-		/* Ties: the smaller point for a cache, the larger (no
-		   warming after the scan) for the backing store. */
-		if (share[j] > best_share || (best < n &&
-		    share[j] == best_share && j == r->ntiers))
+		if (share[j] > best_share)
 			best_share = share[j], best = p;
+		last = p;
 	}
-	return (best);
+	if (best == n)
+		return (n);
+	tiers_model_share(r, (double)pts[last].ws_bytes, share);
+	return (share[j] >= SERVICE_NEAR * best_share ? last : best);
 }
 
 /* Plan the probes; see service.h. */
@@ -76,6 +77,7 @@ service_plan(const struct point *pts, size_t n, const struct tiers_result *r,
 		pr->point = p;
 		pr->ws_bytes = pts[p].ws_bytes;
 		pr->pace_iops = SERVICE_PACE * pts[p].iops;
+		pr->first_ios = (uint64_t)ceil(SERVICE_FIRST / least);
 		pr->min_ios = (uint64_t)ceil(SERVICE_READS / least);
 		if (pr->min_ios > SERVICE_MAX_IOS)
 			pr->min_ios = SERVICE_MAX_IOS;
@@ -104,28 +106,53 @@ service_slice(const struct hist *h, const double *share, size_t nstores,
 	    1e3);
 }
 
+/*
+ * Store j of plan against its probe pp: its p50 in the scan's point and
+ * its paced p50 and p99.  Whether a cap holds it.
+ */
+static int
+service_judge(const struct service_plan *plan, const struct point *pts,
+    size_t j, const struct point *pp, double *capped, double *p50,
+    double *p99)
+{
+	const struct service_probe	*pr = &plan->probe[plan->probe_of[j]];
+
+	*capped = service_slice(pts[pr->point].hist, pr->share, plan->nstores,
+	    j, 0.5);
+	*p50 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.5);
+	*p99 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.99);
+	return (*capped >= SERVICE_QUEUED * *p50);
+}
+
+/* Whether a cap holds a store probe k reads; see service.h. */
+int
+service_held(const struct service_plan *plan, const struct point *pts,
+    size_t k, const struct point *pp)
+{
+	double	capped, p50, p99;
+	size_t	j;
+
+	for (j = 0; j < plan->nstores; j++)
+		if (plan->probe_of[j] == (int)k &&
+		    service_judge(plan, pts, j, pp, &capped, &p50, &p99))
+			return (1);
+	return (0);
+}
+
 /* Judge the stores and write their figures; see service.h. */
 size_t
 service_apply(const struct service_plan *plan, const struct point *pts,
     const struct point *const *probed, struct tiers_result *r)
 {
-	const struct service_probe	*pr;
-	const struct point		*pp;
-	double				 capped, p50, p99;
-	size_t				 j, ncapped = 0;
+	const struct point	*pp;
+	double			 capped, p50, p99;
+	size_t			 j, ncapped = 0;
 
 	for (j = 0; j < plan->nstores && j <= r->ntiers; j++) {
-		if (plan->probe_of[j] < 0)
+		if (plan->probe_of[j] < 0 ||
+		    (pp = probed[plan->probe_of[j]]) == NULL)
 			continue;
-		pr = &plan->probe[plan->probe_of[j]];
-		if ((pp = probed[plan->probe_of[j]]) == NULL)
-			continue;
-		capped = service_slice(pts[pr->point].hist, pr->share,
-		    plan->nstores, j, 0.5);
-		p50 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.5);
-		p99 = service_slice(pp->hist, pr->share, plan->nstores, j,
-		    0.99);
-		if (!(capped >= SERVICE_QUEUED * p50))
+		if (!service_judge(plan, pts, j, pp, &capped, &p50, &p99))
 			continue;
 		ncapped++;
 		if (j < r->ntiers) {

@@ -19,17 +19,22 @@ struct point;
 #define SERVICE_PACE	0.5		/* paced rate / the point's rate */
 #define SERVICE_QUEUED	1.2		/* capped: p50 at the scan's depth
 					   this many times the paced p50 */
-#define SERVICE_READS	600		/* reads of its store a probe wants */
+#define SERVICE_FIRST	100		/* reads of its store to judge by */
+#define SERVICE_READS	600		/* reads of its store a probe wants
+					   when a cap holds it */
 #define SERVICE_MAX_IOS	(20 * SERVICE_READS)
 #define SERVICE_MIN_SHARE 0.05		/* a store no point serves this much
 					   of is not probed */
+#define SERVICE_NEAR	0.5		/* the largest point serves enough of
+					   a store: this much of its best */
 
 /* One scan point to read again, paced. */
 struct service_probe {
 	size_t		point;		/* index into the scan's points */
 	uint64_t	ws_bytes;
 	double		pace_iops;	/* reads a second at most */
-	uint64_t	min_ios;
+	uint64_t	first_ios;	/* a first look, enough to judge */
+	uint64_t	min_ios;	/* reads wanted if a cap holds */
 	double		share[SERVICE_STORES];	/* model's, at ws_bytes */
 };
 
@@ -42,10 +47,13 @@ struct service_plan {
 
 /*
  * Plan the probes for the n points of a scan (ascending ws) and r, their
- * analysis: each store is read again at the point where the model gives
- * it the largest share (stores that pick the same point share its probe),
- * paced at SERVICE_PACE of that point's rate, for about SERVICE_READS of
- * its reads.  Returns the number of probes; 0 when r is not analysed.
+ * analysis: each store is read again at the largest point if the model
+ * gives it SERVICE_NEAR of its largest share there (that point needs no
+ * warming after the scan), else where its share is largest; stores that
+ * pick the same point share its probe, paced at SERVICE_PACE of that
+ * point's rate: a first look of SERVICE_FIRST reads of each store, and
+ * SERVICE_READS when a cap holds one.  Returns the number of probes; 0
+ * when r is not analysed.
  */
 size_t	service_plan(const struct point *, size_t,
 	    const struct tiers_result *, struct service_plan *);
@@ -60,10 +68,17 @@ double	service_slice(const struct hist *, const double *, size_t, size_t,
 	    double);
 
 /*
+ * Whether a rate cap holds a store that probe k of plan reads: its p50 in
+ * the scan's point (pts) is SERVICE_QUEUED times its p50 in the paced
+ * reads of probe or more.
+ */
+int	service_held(const struct service_plan *, const struct point *, size_t,
+	    const struct point *);
+
+/*
  * Judge every planned store from its scan point (pts, the scan's) and its
- * probe (probed[k] for plan->probe[k]; NULL when not measured): a store
- * whose p50 at the scan's depth is SERVICE_QUEUED times its paced p50 or
- * more waits for a rate cap.  Its lat_us_p50 and lat_us_p99 (backing_p50_us
+ * probe (probed[k] for plan->probe[k]; NULL when not measured), as
+ * service_held.  Its lat_us_p50 and lat_us_p99 (backing_p50_us
  * and backing_p99_us) become the paced figures, and capped_lat_us_p50
  * (backing_capped_p50_us) the p50 at the scan's depth; the figures of a
  * store no cap holds are left as they are.  Returns the number of capped
