@@ -106,9 +106,39 @@ service_slice(const struct hist *h, const double *share, size_t nstores,
 	    1e3);
 }
 
+/* The mean of one store's reads in h; see service.h. */
+double
+service_slice_mean(const struct hist *h, const double *share,
+    size_t nstores, size_t store)
+{
+	double	lo = 0, total = 0, hi, below = 0, k, in, sum = 0, n = 0;
+	size_t	i, j;
+
+	if (h == NULL || h->count == 0 || store >= nstores ||
+	    !(share[store] > 0))
+		return (NAN);
+	for (j = 0; j < nstores; j++) {
+		if (j < store)
+			lo += share[j];
+		total += share[j];
+	}
+	hi = (lo + share[store]) / total * (double)h->count;
+	lo = lo / total * (double)h->count;
+	for (i = 0; i < HIST_BUCKETS && below < hi; i++) {
+		k = (double)h->bucket[i];
+		in = fmin(below + k, hi) - fmax(below, lo);
+		if (in > 0) {
+			sum += in * hist_bucket_value(i);
+			n += in;
+		}
+		below += k;
+	}
+	return (n > 0 ? sum / n / 1e3 : NAN);
+}
+
 /*
- * Store j of plan against its probe pp: its p50 in the scan's point and
- * its paced p50 and p99.  Whether a cap holds it.
+ * Store j of plan against its probe pp: its p50 and mean in the scan's
+ * point (capped[2]) and its paced p50 and p99.  Whether a cap holds it.
  */
 static int
 service_judge(const struct service_plan *plan, const struct point *pts,
@@ -117,11 +147,15 @@ service_judge(const struct service_plan *plan, const struct point *pts,
 {
 	const struct service_probe	*pr = &plan->probe[plan->probe_of[j]];
 
-	*capped = service_slice(pts[pr->point].hist, pr->share, plan->nstores,
-	    j, 0.5);
+	const struct hist		*h = pts[pr->point].hist;
+
+	capped[0] = service_slice(h, pr->share, plan->nstores, j, 0.5);
+	capped[1] = service_slice_mean(h, pr->share, plan->nstores, j);
 	*p50 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.5);
 	*p99 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.99);
-	return (*capped >= SERVICE_QUEUED * *p50);
+	return (capped[0] >= SERVICE_QUEUED * *p50 || capped[1] >=
+	    SERVICE_STALLED * service_slice_mean(pp->hist, pr->share,
+	    plan->nstores, j));
 }
 
 /* Whether a cap holds a store probe k reads; see service.h. */
@@ -129,12 +163,12 @@ int
 service_held(const struct service_plan *plan, const struct point *pts,
     size_t k, const struct point *pp)
 {
-	double	capped, p50, p99;
+	double	capped[2], p50, p99;
 	size_t	j;
 
 	for (j = 0; j < plan->nstores; j++)
 		if (plan->probe_of[j] == (int)k &&
-		    service_judge(plan, pts, j, pp, &capped, &p50, &p99))
+		    service_judge(plan, pts, j, pp, capped, &p50, &p99))
 			return (1);
 	return (0);
 }
@@ -145,24 +179,26 @@ service_apply(const struct service_plan *plan, const struct point *pts,
     const struct point *const *probed, struct tiers_result *r)
 {
 	const struct point	*pp;
-	double			 capped, p50, p99;
+	double			 capped[2], p50, p99;
 	size_t			 j, ncapped = 0;
 
 	for (j = 0; j < plan->nstores && j <= r->ntiers; j++) {
 		if (plan->probe_of[j] < 0 ||
 		    (pp = probed[plan->probe_of[j]]) == NULL)
 			continue;
-		if (!service_judge(plan, pts, j, pp, &capped, &p50, &p99))
+		if (!service_judge(plan, pts, j, pp, capped, &p50, &p99))
 			continue;
 		ncapped++;
 		if (j < r->ntiers) {
 			r->tier[j].lat_us_p50 = p50;
 			r->tier[j].lat_us_p99 = p99;
-			r->tier[j].capped_lat_us_p50 = capped;
+			r->tier[j].capped_lat_us_p50 = capped[0];
+			r->tier[j].capped_lat_us_mean = capped[1];
 		} else {
 			r->backing_p50_us = p50;
 			r->backing_p99_us = p99;
-			r->backing_capped_p50_us = capped;
+			r->backing_capped_p50_us = capped[0];
+			r->backing_capped_mean_us = capped[1];
 		}
 	}
 	return (ncapped);

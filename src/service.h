@@ -19,6 +19,9 @@ struct point;
 #define SERVICE_PACE	0.5		/* paced rate / the point's rate */
 #define SERVICE_QUEUED	1.2		/* capped: p50 at the scan's depth
 					   this many times the paced p50 */
+#define SERVICE_STALLED	2.0		/* or: mean this many times the paced
+					   mean (a cap that lets bursts
+					   through and then stalls) */
 #define SERVICE_FIRST	100		/* reads of its store to judge by */
 #define SERVICE_READS	600		/* reads of its store a probe wants
 					   when a cap holds it */
@@ -66,11 +69,14 @@ size_t	service_plan(const struct point *, size_t,
  */
 double	service_slice(const struct hist *, const double *, size_t, size_t,
 	    double);
+/* The mean, in us, of the reads that store serves in h; as service_slice. */
+double	service_slice_mean(const struct hist *, const double *, size_t,
+	    size_t);
 
 /*
  * Whether a rate cap holds a store that probe k of plan reads: its p50 in
  * the scan's point (pts) is SERVICE_QUEUED times its p50 in the paced
- * reads of probe or more.
+ * reads of probe or more, or its mean SERVICE_STALLED times their mean.
  */
 int	service_held(const struct service_plan *, const struct point *, size_t,
 	    const struct point *);
@@ -79,8 +85,9 @@ int	service_held(const struct service_plan *, const struct point *, size_t,
  * Judge every planned store from its scan point (pts, the scan's) and its
  * probe (probed[k] for plan->probe[k]; NULL when not measured), as
  * service_held.  Its lat_us_p50 and lat_us_p99 (backing_p50_us
- * and backing_p99_us) become the paced figures, and capped_lat_us_p50
- * (backing_capped_p50_us) the p50 at the scan's depth; the figures of a
+ * and backing_p99_us) become the paced figures, and capped_lat_us_p50 and
+ * capped_lat_us_mean (backing_capped_*) the p50 and mean at the scan's
+ * depth; the figures of a
  * store no cap holds are left as they are.  Returns the number of capped
  * stores.
  */

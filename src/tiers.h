@@ -27,6 +27,7 @@ struct tier {
 	double		lat_us_p99;
 	double		capped_lat_us_p50;	/* at the scan's depth when a
 						   rate cap holds; else NAN */
+	double		capped_lat_us_mean;
 	uint64_t	capacity_cp_bytes;	/* change-point estimate: mid
 						   shift; 0 none */
 	size_t		first_mode;	/* the modes this tier is made of */
@@ -86,6 +87,7 @@ struct tiers_result {
 	double		backing_p50_us;	/* NAN when unknown */
 	double		backing_p99_us;
 	double		backing_capped_p50_us;	/* as capped_lat_us_p50 */
+	double		backing_capped_mean_us;
 	char		note[256];	/* e.g. methods disagree; "" if none */
 
 	uint64_t	min_ws;		/* range of the points analysed */

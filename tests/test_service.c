@@ -3,8 +3,9 @@
  * Tests for service.c on synthetic points with a known truth (t_synth.h):
  * a store's reads told apart by order in a mixed histogram; the probes
  * planned where each store serves most, paced below the point's rate; and
- * the verdict: a store a rate cap holds gets its paced latency and the
- * capped one beside it, a store no cap holds keeps its figures.
+ * the verdict: a store a rate cap holds (its median, or for a cap that
+ * stalls now and then its mean) gets its paced latency and the capped one
+ * beside it, a store no cap holds keeps its figures.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -92,12 +93,17 @@ t_slice(void **state)
 	T_REL(service_slice(p.hist, share, 2, 1, 0.5), 5000, 0.05);
 	T_REL(service_slice(p.hist, share, 2, 1, 0.99), 5000 * exp(0.3 *
 	    2.326), 0.08);
+	T_REL(service_slice_mean(p.hist, share, 2, 0), 180 * exp(0.02),
+	    0.05);
+	T_REL(service_slice_mean(p.hist, share, 2, 1), 5000 * exp(0.045),
+	    0.05);
 	/* A store that serves nothing, or no reads at all: unknown. */
 	share[0] = 0;
 	share[1] = 1;
 	assert_true(isnan(service_slice(p.hist, share, 2, 0, 0.5)));
 	hist_init(&empty);
 	assert_true(isnan(service_slice(&empty, share, 2, 1, 0.5)));
+	assert_true(isnan(service_slice_mean(&empty, share, 2, 1)));
 	free(p.hist);
 }
 
@@ -183,6 +189,49 @@ t_apply_capped(void **state)
 }
 
 /*
+ * A cap that lets bursts through and stalls (blk-throttle): 1% of the
+ * misses wait 95 ms, the median is the disk's own.  The mean tells.
+ */
+static void
+t_apply_stalled(void **state)
+{
+	static const struct t_model	own = { 2, {
+		{ 256 * MiB, 2, 0.2, 0 },
+		{ 0, 50, 0.2, 0 } }, 0 };
+	static const struct t_model	stalled = { 3, {
+		{ 256 * MiB, 2, 0.2, 0 },
+		{ 0, 50, 0.2, 0.99 },
+		{ 0, 95000, 0.05, 0 } }, 0 };
+	struct tiers_result		 r;
+	struct service_plan		 plan;
+	struct point			*pts, probe[SERVICE_STORES];
+	const struct point		*probed[SERVICE_STORES];
+	size_t				 k;
+
+	(void)state;
+	t_result(&r);
+	r.tier[0].lat_us_p50 = 2;
+	r.backing_p50_us = 51;
+	pts = t_points(&stalled, 20000, 1000, 6);
+	service_plan(pts, T_NWS, &r, &plan);
+	for (k = 0; k < plan.nprobes; k++) {
+		t_point(&own, (double)plan.probe[k].ws_bytes, T_SMIN,
+		    plan.probe[k].min_ios, &probe[k]);
+		probed[k] = &probe[k];
+	}
+	assert_int_equal(service_apply(&plan, pts, probed, &r), 1);
+	assert_true(isnan(r.tier[0].capped_lat_us_p50));
+	T_REL(r.backing_p50_us, 50, 0.05);
+	T_REL(r.backing_p99_us, 50 * exp(0.2 * 2.326), 0.15);
+	T_REL(r.backing_capped_p50_us, 50, 0.05);
+	T_REL(r.backing_capped_mean_us, 0.99 * 50 * exp(0.02) + 0.01 * 95000,
+	    0.15);
+	for (k = 0; k < plan.nprobes; k++)
+		free(probe[k].hist);
+	t_free_points(pts, T_NWS);
+}
+
+/*
  * No cap: paced reads like the scan's (or slower, as an idle CPU's wake-up
  * makes them) change nothing; nor does a probe that was not measured.
  */
@@ -237,6 +286,7 @@ main(void)
 		cmocka_unit_test(t_slice),
 		cmocka_unit_test(t_plan),
 		cmocka_unit_test(t_apply_capped),
+		cmocka_unit_test(t_apply_stalled),
 		cmocka_unit_test(t_apply_uncapped),
 	};
 
