@@ -119,6 +119,5 @@ const struct engine_ops engine_psync_ops = {
 	.submit = engine_psync_submit,
 	.reap = engine_psync_reap,
 	.now_ns = engine_psync_now,
-	.idle = engine_sleep_until,
 	.close = engine_psync_close,
 };

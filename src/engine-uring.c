@@ -253,6 +253,5 @@ const struct engine_ops engine_uring_ops = {
 	.submit = engine_uring_submit,
 	.reap = engine_uring_reap,
 	.now_ns = engine_uring_now,
-	.idle = engine_sleep_until,
 	.close = engine_uring_close,
 };

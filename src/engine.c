@@ -2,7 +2,6 @@
 /* Engine lookup by name, and opening with the io_uring -> psync fallback. */
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine.h"
 #include "log.h"
@@ -63,16 +62,4 @@ engine_close(struct engine *e)
 	if (e->ops != NULL)
 		e->ops->close(e);
 	e->ops = NULL;
-}
-
-/* The idle hook of the engines on wall time; see engine.h. */
-void
-engine_sleep_until(struct engine *e, uint64_t t)
-{
-	struct timespec	ts;
-
-	(void)e;
-	ts.tv_sec = (time_t)(t / 1000000000ULL);
-	ts.tv_nsec = (long)(t % 1000000000ULL);
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The I/O engine interface: six hooks.  An engine owns iodepth slots, each
+ * The I/O engine interface: five hooks, and a sixth for virtual time.  An engine owns iodepth slots, each
  * with a buffer of max_bs bytes; the sampler hands it I/Os naming a slot and
  * reaps completions with their latency.  Engines never print or exit: hooks
  * return 0 (or a count) or -errno.
@@ -49,7 +49,10 @@ struct engine_ops {
 			    unsigned);
 	/* The engine's clock in ns: CLOCK_MONOTONIC, or virtual time (sim). */
 	uint64_t	(*now_ns)(struct engine *);
-	/* Let the clock reach t ns (now_ns's clock): sleep, or move it. */
+	/*
+	 * Virtual time: move the clock to t ns with nothing in flight.  NULL
+	 * on wall time (CLOCK_MONOTONIC), where the caller sleeps.
+	 */
 	void		(*idle)(struct engine *, uint64_t);
 	void		(*close)(struct engine *);
 };
@@ -62,8 +65,6 @@ struct engine_ops {
 int	engine_open(struct engine *, const char *, struct target *, unsigned,
 	    uint32_t, int);
 void	engine_close(struct engine *);
-/* Sleep until CLOCK_MONOTONIC reads t ns (or a signal comes). */
-void	engine_sleep_until(struct engine *, uint64_t);
 
 extern const struct engine_ops engine_uring_ops;
 extern const struct engine_ops engine_psync_ops;

@@ -300,6 +300,21 @@ sampler_settle(struct sampler_queue *q, struct rng *r,
 	return (q->error);
 }
 
+/* Let the engine's clock reach t ns: move virtual time, or sleep. */
+static void
+sampler_idle(struct engine *e, uint64_t t)
+{
+	struct timespec	ts;
+
+	if (e->ops->idle != NULL) {
+		e->ops->idle(e, t);
+		return;
+	}
+	ts.tv_sec = (time_t)(t / 1000000000ULL);
+	ts.tv_nsec = (long)(t % 1000000000ULL);
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
 static double
 sampler_cpu_s(void)
 {
@@ -377,7 +392,7 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	while (!stop || q.inflight > 0) {
 		if (!stop && gap_ns > 0 && q.inflight == 0) {
 			if (e->ops->now_ns(e) < next_start)
-				e->ops->idle(e, next_start);
+				sampler_idle(e, next_start);
 			next_start = e->ops->now_ns(e) + gap_ns;
 		}
 		if (!stop)
