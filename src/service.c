@@ -86,24 +86,40 @@ service_plan(const struct point *pts, size_t n, const struct tiers_result *r,
 	return (plan->nprobes);
 }
 
-/* The q-quantile of one store's reads in h; see service.h. */
-double
-service_slice(const struct hist *h, const double *share, size_t nstores,
-    size_t store, double q)
+/*
+ * The fractions of h's reads below store's and up to its end, by the
+ * stores' shares; -1 when there are none to tell.
+ */
+static int
+service_bounds(const struct hist *h, const double *share, size_t nstores,
+    size_t store, double *lo, double *hi)
 {
 	double	below = 0, total = 0;
 	size_t	j;
 
 	if (h == NULL || h->count == 0 || store >= nstores ||
 	    !(share[store] > 0))
-		return (NAN);
+		return (-1);
 	for (j = 0; j < nstores; j++) {
 		if (j < store)
 			below += share[j];
 		total += share[j];
 	}
-	return (hist_percentile(h, (below + q * share[store]) / total) /
-	    1e3);
+	*lo = below / total;
+	*hi = (below + share[store]) / total;
+	return (0);
+}
+
+/* The q-quantile of one store's reads in h; see service.h. */
+double
+service_slice(const struct hist *h, const double *share, size_t nstores,
+    size_t store, double q)
+{
+	double	lo, hi;
+
+	if (service_bounds(h, share, nstores, store, &lo, &hi) != 0)
+		return (NAN);
+	return (hist_percentile(h, lo + q * (hi - lo)) / 1e3);
 }
 
 /* The mean of one store's reads in h; see service.h. */
@@ -111,19 +127,13 @@ double
 service_slice_mean(const struct hist *h, const double *share,
     size_t nstores, size_t store)
 {
-	double	lo = 0, total = 0, hi, below = 0, k, in, sum = 0, n = 0;
-	size_t	i, j;
+	double	lo, hi, below = 0, k, in, sum = 0, n = 0;
+	size_t	i;
 
-	if (h == NULL || h->count == 0 || store >= nstores ||
-	    !(share[store] > 0))
+	if (service_bounds(h, share, nstores, store, &lo, &hi) != 0)
 		return (NAN);
-	for (j = 0; j < nstores; j++) {
-		if (j < store)
-			lo += share[j];
-		total += share[j];
-	}
-	hi = (lo + share[store]) / total * (double)h->count;
-	lo = lo / total * (double)h->count;
+	lo *= (double)h->count;
+	hi *= (double)h->count;
 	for (i = 0; i < HIST_BUCKETS && below < hi; i++) {
 		k = (double)h->bucket[i];
 		in = fmin(below + k, hi) - fmax(below, lo);

@@ -72,6 +72,20 @@ t_points(const struct t_model *m, uint64_t n, double iops, uint64_t seed)
 	return (pts);
 }
 
+/* Draw every probe of plan from model m. */
+static void
+t_probes(const struct service_plan *plan, const struct t_model *m,
+    struct point *probe, const struct point **probed)
+{
+	size_t	k;
+
+	for (k = 0; k < plan->nprobes; k++) {
+		t_point(m, (double)plan->probe[k].ws_bytes, T_SMIN,
+		    plan->probe[k].min_ios, &probe[k]);
+		probed[k] = &probe[k];
+	}
+}
+
 /* Two stores in one histogram: each one's quantiles, by order. */
 static void
 t_slice(void **state)
@@ -167,11 +181,7 @@ t_apply_capped(void **state)
 	pts = t_points(&t_capped, 4000, 4000, 2);
 	service_plan(pts, T_NWS, &r, &plan);
 	rng_seed(&t_rng, 3);
-	for (k = 0; k < plan.nprobes; k++) {
-		t_point(&t_own, (double)plan.probe[k].ws_bytes, T_SMIN,
-		    plan.probe[k].min_ios, &probe[k]);
-		probed[k] = &probe[k];
-	}
+	t_probes(&plan, &t_own, probe, probed);
 	assert_true(service_held(&plan, pts, plan.probe_of[0],
 	    probed[plan.probe_of[0]]));
 	assert_false(service_held(&plan, pts, plan.probe_of[1],
@@ -214,11 +224,7 @@ t_apply_stalled(void **state)
 	r.backing_p50_us = 51;
 	pts = t_points(&stalled, 20000, 1000, 6);
 	service_plan(pts, T_NWS, &r, &plan);
-	for (k = 0; k < plan.nprobes; k++) {
-		t_point(&own, (double)plan.probe[k].ws_bytes, T_SMIN,
-		    plan.probe[k].min_ios, &probe[k]);
-		probed[k] = &probe[k];
-	}
+	t_probes(&plan, &own, probe, probed);
 	assert_int_equal(service_apply(&plan, pts, probed, &r), 1);
 	assert_true(isnan(r.tier[0].capped_lat_us_p50));
 	T_REL(r.backing_p50_us, 50, 0.05);
@@ -253,11 +259,7 @@ t_apply_uncapped(void **state)
 	for (m = 0; m < 2; m++) {
 		t_result(&r);
 		service_plan(pts, T_NWS, &r, &plan);
-		for (k = 0; k < plan.nprobes; k++) {
-			t_point(models[m], (double)plan.probe[k].ws_bytes,
-			    T_SMIN, plan.probe[k].min_ios, &probe[k]);
-			probed[k] = &probe[k];
-		}
+		t_probes(&plan, models[m], probe, probed);
 		for (k = 0; k < plan.nprobes; k++)
 			assert_false(service_held(&plan, pts, k, probed[k]));
 		assert_int_equal(service_apply(&plan, pts, probed, &r), 0);
