@@ -3,8 +3,8 @@
  * The I/O engine interface: five hooks, and a sixth for virtual time.  An
  * engine owns iodepth slots, each with a buffer of max_bs bytes; the
  * sampler hands it I/Os naming a slot and reaps completions with their
- * latency.  Engines never print or exit: hooks
- * return 0 (or a count) or -errno.
+ * latency.  Engines never print or exit: hooks return 0 (or a count) or
+ * -errno.
  */
 #ifndef ENGINE_H
 #define ENGINE_H
