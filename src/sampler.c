@@ -80,17 +80,19 @@ sampler_queue_fini(struct sampler_queue *q)
 }
 
 /* Queue one I/O on a free slot (the caller checked nfree > 0). */
-static void
+static struct engine_io *
 sampler_queue_add(struct sampler_queue *q, uint64_t off, uint32_t len,
     int write)
 {
 	struct engine_io	*io = &q->batch[q->nbatch++];
 
+	memset(io, 0, sizeof(*io));
 	io->slot = q->free_slot[--q->nfree];
 	io->offset = off;
 	io->len = len;
 	io->write = write;
 	q->slot_len[io->slot] = len;
+	return (io);
 }
 
 /*
@@ -173,14 +175,25 @@ sampler_warm_sequential(struct sampler_queue *q, uint64_t from, uint64_t to,
 }
 
 /*
- * Issue random I/O for every free slot.  Writes keep off the target's
- * header block (target.keep_bytes), so a test file stays recognisable.
+ * Issue random I/O for every free slot (or what sp->next says).  Writes
+ * keep off the target's header block (target.keep_bytes), so a test file
+ * stays recognisable.
  */
 static void
 sampler_fill_random(struct sampler_queue *q, struct rng *r,
     const struct sample_spec *sp)
 {
-	uint64_t	lo = 0;
+	struct engine_io	*io;
+	uint64_t		 lo = 0;
+
+	if (sp->next != NULL) {
+		while (q->nfree > 0) {
+			io = sampler_queue_add(q, 0, 0, 0);
+			sp->next(io, sp->next_arg);
+			q->slot_len[io->slot] = io->len;
+		}
+		return;
+	}
 
 	if (sp->write && q->e->target != NULL) {
 		lo = q->e->target->keep_bytes;
@@ -300,22 +313,8 @@ sampler_settle(struct sampler_queue *q, struct rng *r,
 	return (q->error);
 }
 
-/* Let the engine's clock reach t ns: move virtual time, or sleep. */
-static void
-sampler_idle(struct engine *e, uint64_t t)
-{
-	struct timespec	ts;
-
-	if (e->ops->idle != NULL) {
-		e->ops->idle(e, t);
-		return;
-	}
-	ts.tv_sec = (time_t)(t / 1000000000ULL);
-	ts.tv_nsec = (long)(t % 1000000000ULL);
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
-
-static double
+/* CPU time of this process so far, user and system, in seconds. */
+double
 sampler_cpu_s(void)
 {
 	struct rusage	ru;
@@ -391,8 +390,9 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	next_start = t0;
 	while (!stop || q.inflight > 0) {
 		if (!stop && gap_ns > 0 && q.inflight == 0) {
-			if (e->ops->now_ns(e) < next_start)
-				sampler_idle(e, next_start);
+			now = e->ops->now_ns(e);
+			if (now < next_start)
+				engine_idle(e, next_start - now);
 			next_start = e->ops->now_ns(e) + gap_ns;
 		}
 		if (!stop)
@@ -421,6 +421,8 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 			pt->ios = pt->hist->count;
 			pt->seconds = (double)(now - t0) / 1e9;
 			pt->iops = pt->seconds > 0 ? pt->ios / pt->seconds : 0;
+			pt->lat_us.p50 = pt->ios > 0 ?
+			    hist_percentile(pt->hist, 0.50) / 1e3 : NAN;
 			cb(pt, pt->seconds, arg);
 			next_cb = now + SAMPLER_PROGRESS_NS;
 		}

@@ -25,7 +25,9 @@ truth() {
 		if (u == "s") return v * 1e6
 		return v
 	}
-	$1 ~ /^scan\.tiers\[/ { print "tier", lat($6, $7), lat($9, $10) }
+	$1 == "tier" && $3 == "capacity" {
+		print "tier", lat($7, $8), lat($10, $11)
+	}
 	$1 == "scan.backing" { print "backing", lat($3, $4), lat($6, $7) }
 	$1 == "volume" && $2 == "IOPS" { print "cap", $3 }'
 }

@@ -86,12 +86,11 @@ t_engine_now(struct engine *e)
 }
 
 static void
-t_engine_idle(struct engine *e, uint64_t t)
+t_engine_idle(struct engine *e, uint64_t ns)
 {
 	struct t_engine	*te = e->priv;
 
-	if (t > te->now)
-		te->now = t;
+	te->now += ns;
 }
 
 static void
