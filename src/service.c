@@ -163,7 +163,9 @@ service_judge(const struct service_plan *plan, const struct point *pts,
 	capped[1] = service_slice_mean(h, pr->share, plan->nstores, j);
 	*p50 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.5);
 	*p99 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.99);
-	return (capped[0] >= SERVICE_QUEUED * *p50 || capped[1] >=
+	if (capped[0] >= SERVICE_QUEUED * *p50)
+		return (1);
+	return (*p50 <= SERVICE_QUEUED * capped[0] && capped[1] >=
 	    SERVICE_STALLED * service_slice_mean(pp->hist, pr->share,
 	    plan->nstores, j));
 }
