@@ -165,7 +165,7 @@ service_judge(const struct service_plan *plan, const struct point *pts,
 	*p99 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.99);
 	if (capped[0] >= SERVICE_QUEUED * *p50)
 		return (1);
-	return (*p50 <= SERVICE_QUEUED * capped[0] && capped[1] >=
+	return (*p50 <= SERVICE_WOKEN * capped[0] && capped[1] >=
 	    SERVICE_STALLED * service_slice_mean(pp->hist, pr->share,
 	    plan->nstores, j));
 }

@@ -20,9 +20,11 @@ struct point;
 #define SERVICE_QUEUED	1.2		/* capped: p50 at the scan's depth
 					   this many times the paced p50 */
 #define SERVICE_STALLED	4.0		/* or: mean this many times the paced
-					   mean, the medians alike (a cap
-					   that lets bursts through and then
-					   stalls) */
+					   mean (a cap that lets bursts
+					   through and then stalls) ... */
+#define SERVICE_WOKEN	2.0		/* ... the paced p50 at most this many
+					   times the scan's (a read woken
+					   from idle may be slower) */
 #define SERVICE_FIRST	100		/* reads of its store to judge by */
 #define SERVICE_READS	600		/* reads of its store a probe wants
 					   when a cap holds it */
@@ -77,9 +79,8 @@ double	service_slice_mean(const struct hist *, const double *, size_t,
 /*
  * Whether a rate cap holds a store that probe k of plan reads: its p50 in
  * the scan's point (pts) is SERVICE_QUEUED times its p50 in the paced
- * reads of probe or more, or, its paced p50 no more than SERVICE_QUEUED
- * times its p50 in the point, its mean SERVICE_STALLED times their mean
- * (a rare long wait on a busy CPU inflates a mean less).
+ * reads of probe or more, or, its paced p50 no more than SERVICE_WOKEN
+ * times its p50 in the point, its mean SERVICE_STALLED times their mean.
  */
 int	service_held(const struct service_plan *, const struct point *, size_t,
 	    const struct point *);
