@@ -25,7 +25,9 @@
 # find the two caches or say that the second cache's class is unexplained,
 # never merge them silently.  Needs root, FUSE, bindfs, fio, jq and cgroup
 # memory and blk-throttle controllers (v1 memory and blkio, or v2 memory
-# and io); skips with 77 otherwise.  About 90 seconds.
+# and io); skips with 77 otherwise.  About 90 seconds on a quiet machine;
+# 4-5 minutes under a load of 6 on 2 cores, where noisy points are topped
+# up to their time limit.
 set -u
 : "${TIERPROBE:?}"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
