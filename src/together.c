@@ -217,9 +217,10 @@ together_judge(const struct together_alone *alone, size_t n,
 		return;
 	}
 	if (!(v->ratio + e < 1 - TOGETHER_GAP)) {
-		snprintf(v->why, sizeof v->why, "together is %.0f%% below the "
+		snprintf(v->why, sizeof v->why, "together is %.0f%% %s the "
 		    "sum alone, within the noise (+-%.0f%%)",
-		    100 * (1 - v->ratio), 100 * e);
+		    100 * fabs(1 - v->ratio), v->ratio > 1 ? "above" : "below",
+		    100 * e);
 		return;
 	}
 	if (!bytes && isfinite(run->cpu_util) &&

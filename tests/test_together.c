@@ -103,25 +103,28 @@ test_verdicts(void **state)
 		int		 nan_alone;	/* target 2 has no figure */
 		int		 bound;
 		const char	*why;		/* in the reason, or NULL */
+		double		 alone_noise;	/* relative, each alone */
 	} cases[] = {
 		{ "at the sum", { 1000, 800 }, { 1000, 800 }, 0.02, 60, NAN,
-		  0, TOGETHER_VOLUMES, NULL },
+		  0, TOGETHER_VOLUMES, NULL, 0 },
 		{ "4% short, exact", { 1000, 800 }, { 960, 768 }, 0, 60,
-		  NAN, 0, TOGETHER_VOLUMES, NULL },
+		  NAN, 0, TOGETHER_VOLUMES, NULL, 0 },
 		{ "a shared cap", { 1000, 800 }, { 600, 600 }, 0.02, 60, NAN,
-		  0, TOGETHER_SHARED, NULL },
+		  0, TOGETHER_SHARED, NULL, 0 },
 		{ "6% short, exact", { 1000, 800 }, { 940, 752 }, 0, 60, NAN,
-		  0, TOGETHER_SHARED, NULL },
+		  0, TOGETHER_SHARED, NULL, 0 },
 		{ "5% short in 40% noise", { 1000, 800 }, { 950, 760 }, 0.4,
-		  12, NAN, 0, TOGETHER_UNKNOWN, "within the noise" },
+		  12, NAN, 0, TOGETHER_UNKNOWN, "within the noise", 0 },
+		{ "2% over, noisy alone", { 1000, 800 }, { 1020, 816 }, 0, 60,
+		  NAN, 0, TOGETHER_UNKNOWN, "2% above the sum alone", 0.15 },
 		{ "no figure alone", { 1000, 800 }, { 600, 600 }, 0.02, 60,
-		  NAN, 1, TOGETHER_UNKNOWN, "target 2 has no figure alone" },
+		  NAN, 1, TOGETHER_UNKNOWN, "target 2 has no figure alone", 0 },
 		{ "too short", { 1000, 800 }, { 600, 600 }, 0.02, 2, NAN, 0,
-		  TOGETHER_UNKNOWN, "too short" },
+		  TOGETHER_UNKNOWN, "too short", 0 },
 		{ "our CPU", { 50000, 50000 }, { 30000, 30000 }, 0.01, 60,
-		  0.97, 0, TOGETHER_UNKNOWN, "CPU" },
+		  0.97, 0, TOGETHER_UNKNOWN, "CPU", 0 },
 		{ "above the ceilings", { 1000, 800 }, { 1500, 1200 }, 0.01, 60,
-		  NAN, 0, TOGETHER_UNKNOWN, "beat" },
+		  NAN, 0, TOGETHER_UNKNOWN, "beat", 0 },
 	};
 	struct together_result	 r;
 	struct together_alone	 ai[T_N], ab[T_N];
@@ -135,6 +138,8 @@ test_verdicts(void **state)
 		t_alone(ai, cases[i].alone[0], cases[i].alone[1]);
 		t_alone(ab, cases[i].alone[0] * 65536,
 		    cases[i].alone[1] * 65536);
+		ai[0].noise = ai[1].noise = cases[i].alone_noise;
+		ab[0].noise = ab[1].noise = cases[i].alone_noise;
 		if (cases[i].nan_alone)
 			ai[1].rate = ab[1].rate = NAN;
 		t_run(&io, cases[i].together, cases[i].together,
