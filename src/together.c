@@ -68,7 +68,7 @@ together_result_init(struct together_result *r, size_t n)
 
 	memset(r, 0, sizeof *r);
 	r->seconds = r->bandwidth_seconds = NAN;
-	r->cpu_util = NAN;
+	r->cpu_util = r->bandwidth_cpu_util = NAN;
 	together_verdict_init(&r->iops);
 	together_verdict_init(&r->bandwidth);
 	ceilings_burst(NULL, 0, NULL, 0, NAN, &r->burst);
@@ -223,8 +223,7 @@ together_judge(const struct together_alone *alone, size_t n,
 		    100 * e);
 		return;
 	}
-	if (!bytes && isfinite(run->cpu_util) &&
-	    run->cpu_util >= TOGETHER_CPU_BOUND) {
+	if (isfinite(run->cpu_util) && run->cpu_util >= TOGETHER_CPU_BOUND) {
 		r->cpu_bound = 1;
 		snprintf(v->why, sizeof v->why, "this machine's CPU was the "
 		    "limit (%.2f cores busy)", run->cpu_util);
@@ -262,6 +261,8 @@ together_analyse(const struct together_alone *alone_iops,
 			r->burst_shared = !any_alone;
 		}
 	}
+	if (bw != NULL)
+		r->bandwidth_cpu_util = bw->cpu_util;
 	together_judge(alone_iops, n, iops, 0, drop, &r->iops, r);
 	together_judge(alone_bw, n, bw, 1, NAN, &r->bandwidth, r);
 }

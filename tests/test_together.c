@@ -147,13 +147,12 @@ test_verdicts(void **state)
 		    cases[i].cpu, i);
 		t_run(&bw, cases[i].together, cases[i].together,
 		    cases[i].intervals, cases[i].intervals, cases[i].noise,
-		    NAN, 100 + i);
+		    cases[i].cpu, 100 + i);
 		together_result_init(&r, T_N);
 		together_analyse(ai, ab, burst, T_N, &io.run, &bw.run, NULL, 0,
 		    &r);
 		if (r.iops.bound != cases[i].bound ||
-		    r.bandwidth.bound != (cases[i].cpu > 0.9 ?
-		    TOGETHER_SHARED : cases[i].bound))
+		    r.bandwidth.bound != cases[i].bound)
 			fail_msg("%s: bounds %d and %d, want %d (why: %s)",
 			    cases[i].what, r.iops.bound, r.bandwidth.bound,
 			    cases[i].bound, r.iops.why);
@@ -164,6 +163,8 @@ test_verdicts(void **state)
 		if (cases[i].why == NULL)
 			assert_string_equal(r.iops.why, "");
 		assert_int_equal(r.cpu_bound, cases[i].cpu > 0.9);
+		if (cases[i].cpu > 0.9)
+			assert_non_null(strstr(r.bandwidth.why, "CPU"));
 		sum = cases[i].together[0] + cases[i].together[1];
 		if (cases[i].intervals > 3) {
 			assert_true(fabs(r.iops.ceiling / sum - 1) <
