@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -233,6 +234,21 @@ sampler_cpu_s(void)
 	getrusage(RUSAGE_SELF, &ru);
 	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 	    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+}
+
+/* Time this thread waited for a CPU; see sampler.h. */
+double
+sampler_cpu_wait_s(void)
+{
+	FILE			*f;
+	unsigned long long	 run, wait;
+	int			 n;
+
+	if ((f = fopen("/proc/thread-self/schedstat", "r")) == NULL)
+		return (NAN);
+	n = fscanf(f, "%llu %llu", &run, &wait);
+	fclose(f);
+	return (n == 2 ? wait / 1e9 : NAN);
 }
 
 static double

@@ -29,9 +29,10 @@
  *   otherwise           unknown: the drop is within the noise;
  *
  * and unknown when a target has no figure alone, the run is shorter than
- * TOGETHER_MIN_INTERVALS, or our CPU (TOGETHER_CPU_BOUND) was the limit of
- * a sum that came out short.  A drop on the aggregate that no target
- * showed alone is a shared bucket (burst_shared).
+ * TOGETHER_MIN_INTERVALS, or our CPU (TOGETHER_CPU_BOUND, counting the
+ * time our thread waited for one) was the limit of a sum that came out
+ * short.  A drop on the aggregate that no target showed alone is a shared
+ * bucket (burst_shared); none is sought when our CPU was the limit.
  */
 #define TOGETHER_GAP		0.05
 #define TOGETHER_MIN_INTERVALS	3
@@ -155,6 +156,14 @@ together_alone_iops(const struct timeline *tl, int held, double ceiling,
 	a->noise = a->rate > 0 ? stats_ci95(&st) / a->rate : NAN;
 }
 
+/* Whether our CPU, busy or waited for, may have held run down. */
+static int
+together_cpu_busy(const struct together_run *run)
+{
+	return (isfinite(run->cpu_util) &&
+	    run->cpu_util >= TOGETHER_CPU_BOUND);
+}
+
 /* The verdict for one resource; see the rule above. */
 static void
 together_judge(const struct together_alone *alone, size_t n,
@@ -216,17 +225,17 @@ together_judge(const struct together_alone *alone, size_t n,
 		v->bound = TOGETHER_VOLUMES;
 		return;
 	}
+	if (together_cpu_busy(run)) {
+		r->cpu_bound = 1;
+		snprintf(v->why, sizeof v->why, "this machine's CPU was the "
+		    "limit (%.2f cores busy)", run->cpu_util);
+		return;
+	}
 	if (!(v->ratio + e < 1 - TOGETHER_GAP)) {
 		snprintf(v->why, sizeof v->why, "together is %.0f%% %s the "
 		    "sum alone, within the noise (+-%.0f%%)",
 		    100 * fabs(1 - v->ratio), v->ratio > 1 ? "above" : "below",
 		    100 * e);
-		return;
-	}
-	if (isfinite(run->cpu_util) && run->cpu_util >= TOGETHER_CPU_BOUND) {
-		r->cpu_bound = 1;
-		snprintf(v->why, sizeof v->why, "this machine's CPU was the "
-		    "limit (%.2f cores busy)", run->cpu_util);
 		return;
 	}
 	v->bound = TOGETHER_SHARED;
@@ -252,7 +261,11 @@ together_analyse(const struct together_alone *alone_iops,
 		r->per_target[i].alone_bandwidth_bytes_per_s = alone_bw[i].rate;
 		any_alone |= alone_burst[i];
 	}
-	if (iops != NULL) {
+	if (iops != NULL && together_cpu_busy(iops)) {
+		r->cpu_util = iops->cpu_util;
+		snprintf(r->note, sizeof r->note, "no bucket sought on the "
+		    "sum: a drop could be this machine's CPU");
+	} else if (iops != NULL) {
 		r->cpu_util = iops->cpu_util;
 		ceilings_burst(iops->sum->v, iops->sum->n, prior, nprior, NAN,
 		    &r->burst);

@@ -6,7 +6,7 @@
  * unknown when the drop is within the noise, a target has no figure alone,
  * the run is too short, the CPU held it down, or the sum beats the
  * ceilings); a drop on the aggregate is a shared bucket only when no
- * target showed one alone; the per-target figures come from the same
+ * target showed one alone and our CPU was not the limit; the per-target figures come from the same
  * intervals as the sum; the alone IOPS from a sustained run.
  */
 #include <math.h>
@@ -189,7 +189,8 @@ test_verdicts(void **state)
 /*
  * A drop on the aggregate at 3,000 s: a shared bucket when no target
  * showed one alone, perhaps theirs when one did; the figure together is
- * the rate before the drop, and the bucket counts the work before.
+ * the rate before the drop, and the bucket counts the work before; none
+ * at all when our CPU was the limit.
  */
 static void
 test_shared_bucket(void **state)
@@ -224,6 +225,16 @@ test_shared_bucket(void **state)
 		assert_non_null(strstr(r.bandwidth.why, "not measured"));
 		together_result_free(&r);
 	}
+	/* The same drop with our CPU the limit: no bucket, no verdict. */
+	io.run.cpu_util = 0.97;
+	together_result_init(&r, T_N);
+	together_analyse(ai, ab, burst, T_N, &io.run, NULL, &prior, 1, &r);
+	assert_false(r.burst.detected);
+	assert_int_equal(r.burst_shared, -1);
+	assert_non_null(strstr(r.note, "CPU"));
+	assert_int_equal(r.iops.bound, TOGETHER_UNKNOWN);
+	assert_int_equal(r.cpu_bound, 1);
+	together_result_free(&r);
 	t_run_free(&io);
 }
 
