@@ -10,6 +10,7 @@
 #include "ceilings.h"
 #include "changepoint.h"
 #include "fit.h"
+#include "hist.h"
 #include "point.h"
 #include "stats.h"
 #include "timeline.h"
@@ -23,11 +24,34 @@
  * an unsaturated device by the last doubling of depth: a gain below
  * CEILINGS_FLAT_GAIN means the curve has flattened.  A flat curve is only
  * the volume's if the queue really was full (IOPS x latency / d near 1)
- * and our own CPU was not saturated.  The ceiling is the knee fit's (fit.c,
+ * and our own CPU was not saturated.  IOPS falling by more than
+ * 1 - CEILINGS_DROP_MAX as the queue deepens is no knee but a change of
+ * state (a burst bucket running dry): only the points before the fall are
+ * analysed.  The ceiling is the knee fit's (fit.c,
  * a smooth min(d / lat0, c)) when at least CEILINGS_FIT_PLATEAU points lie
  * on the plateau and the fit agrees with their median within
  * CEILINGS_FIT_AGREE; otherwise the median (with a knee at the plateau's
  * edge the smooth corner pulls the fitted ceiling up).
+ *
+ * A ceiling comes with a 95% interval from its plateau's np points, each
+ * known to its own relative half-width e (ci95_rel of the mean latency,
+ * which by Little's law is the rate's), widened to hold for all np at
+ * once (Bonferroni: z at 1 - 0.025 / np): the device sustained at least
+ * max y (1 - k e) and, as far as the sweep shows, at most max y (1 + k e),
+ * k = z / 1.96.  An estimate outside that interval (below it: a plateau
+ * still creeping up, as on a fast real disk) is moved to its edge, so a
+ * ceiling is never put below a point by more than the point's own error,
+ * nor its interval below any point.  Where no ceiling shows (still rising
+ * at the sweep's edge, or tierprobe's CPU or queue the limit), the most
+ * seen is reported as a lower bound (its own 1 - e), with no upper end.
+ *
+ * Caches in front of the store serve a share h of the sweeps' reads when
+ * the working set cannot be made large enough to make it negligible (the
+ * plan sizes it at 50 times the last cache where the target allows).
+ * Hits that stay at cache latency while the queue is deep did not wait
+ * for the limit: it bounded the misses alone, and the store's ceiling is
+ * the measured one times 1 - h (h as fitted by the scan).  Hits that
+ * queue like misses share the limit: then the ceiling holds as measured.
  *
  * The block-size sweep runs at one depth past the knee.  Bandwidth rises
  * with size until a cap; IOPS stays at the IOPS ceiling until then.  An
@@ -54,6 +78,16 @@
  * before the drop, counted as a deficit that starts at zero (a full bucket)
  * and refills at the baseline rate: D = max(0, D + ios - baseline x t)
  * over the prior work (sweeps, scan), then over the run's intervals.
+ *
+ * A run that holds one level may follow a drop in the sweeps: their
+ * per-interval work at the run's working set is searched from the end for
+ * the last interval clearly above the run's level (ceilings_burst_before);
+ * the credits are D up to it.  The sweeps vary the load, so only a level
+ * above the run's counts, never one below.  Without a drop, the I/O drawn
+ * until a drop could last have shown is what a bucket had to supply to
+ * stay unseen: for a bucket of C credits refilling at b over the time T,
+ * C + b x T below it means it ran dry within the run, before the sweeps
+ * (then the level held is its baseline) or after (and seen).
  */
 #define CEILINGS_FLAT_GAIN	1.10	/* per doubling of depth or size */
 #define CEILINGS_CPU_BUSY	0.90	/* of one core */
@@ -71,7 +105,10 @@
 #define CEILINGS_MERGE_SE	4.0
 #define CEILINGS_DROP_MAX	0.80	/* baseline at most this x burst */
 #define CEILINGS_EMPTY_MAX	0.70	/* run at most this x ref_iops */
-#define CEILINGS_MIN_SEG	3	/* intervals */
+/* Shortest segment of a sustained run, in intervals. */
+#define CEILINGS_MIN_SEG	(CEILINGS_BURST_MIN_INTERVALS / 2)
+#define CEILINGS_HELD_Z		1.645	/* one-sided 95% */
+#define CEILINGS_CACHE_MIN	0.02	/* a share of hits worth correcting */
 #define CEILINGS_FT_RATIO	1.5
 #define CEILINGS_FT_Z		3.0
 
@@ -81,6 +118,7 @@ struct ceilings_xy {
 	double	bw;
 	double	lat_us;
 	double	cpu;
+	double	ci;			/* relative 95% half-width; 0 unknown */
 };
 
 static int
@@ -105,9 +143,50 @@ ceilings_sorted(const struct point *pts, size_t n, int by_bs)
 		v[i].bw = pts[i].bytes_per_s;
 		v[i].lat_us = pts[i].lat_us.mean;
 		v[i].cpu = pts[i].cpu_util;
+		v[i].ci = isfinite(pts[i].ci95_rel) && pts[i].ci95_rel > 0 ?
+		    pts[i].ci95_rel : 0;
 	}
 	qsort(v, n, sizeof *v, ceilings_cmp_x);
 	return (v);
+}
+
+static double
+ceilings_y(const struct ceilings_xy *p, int bw)
+{
+	return (bw ? p->bw : p->iops);
+}
+
+/*
+ * The 95% interval of a ceiling *c from plateau points [from, n), and *c
+ * moved into it (an asymptote above the points widens it instead).
+ */
+static void
+ceilings_interval(const struct ceilings_xy *v, size_t from, size_t n, int bw,
+    double *c, double *lo, double *hi)
+{
+	double	y, k;
+	size_t	i;
+
+	k = fit_normal_quantile(1 - 0.025 / (n - from)) / 1.96;
+	*lo = *hi = -INFINITY;
+	for (i = from; i < n; i++) {
+		y = ceilings_y(&v[i], bw);
+		*lo = fmax(*lo, y * (1 - k * v[i].ci));
+		*hi = fmax(*hi, y * (1 + k * v[i].ci));
+	}
+	*c = fmax(*c, *lo);
+	*hi = fmax(*hi, *c);
+}
+
+/* No ceiling within the sweep: the most seen, point i, as a lower bound. */
+static void
+ceilings_lower_bound(const struct ceilings_xy *v, size_t i, int bw, double *c,
+    double *lo, double *hi, int *at_least)
+{
+	*c = ceilings_y(&v[i], bw);
+	*lo = *c * (1 - v[i].ci);
+	*hi = NAN;
+	*at_least = 1;
 }
 
 /* Gain of y from point i-1 to i, per doubling of x. */
@@ -161,7 +240,7 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 
 	memset(out, 0, sizeof *out);
 	out->limit = CEILINGS_IOPS_UNKNOWN;
-	out->ceiling = NAN;
+	out->ceiling = out->ceiling_low = out->ceiling_high = NAN;
 	out->knee_fit = NAN;
 	out->lat0_us = NAN;
 	out->max_seen = NAN;
@@ -171,8 +250,13 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 		return (-1);
 
 	v = ceilings_sorted(pts, n, 0);
-	imax = 0;
-	for (i = 1; i < n; i++) {
+	/* A fall is a change of state, not a knee: keep what came before. */
+	for (i = 1, imax = 0; i < n; i++) {
+		if (v[i].iops < CEILINGS_DROP_MAX * v[imax].iops) {
+			out->fell_iodepth = v[i].x;
+			n = i;
+			break;
+		}
 		if (v[i].iops > v[imax].iops)
 			imax = i;
 	}
@@ -181,6 +265,8 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 	ceilings_host(v, n - 1, n, out);
 	out->lat0_us = v[0].lat_us;
 	if (n < 2) {
+		ceilings_lower_bound(v, imax, 0, &out->ceiling,
+		    &out->ceiling_low, &out->ceiling_high, &out->at_least);
 		free(v);
 		return (-1);
 	}
@@ -234,6 +320,8 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 		out->ceiling = fk.ceiling;
 	else
 		out->ceiling = median;
+	ceilings_interval(v, first, n, 0, &out->ceiling, &out->ceiling_low,
+	    &out->ceiling_high);
 	out->knee_iodepth = out->max_seen_iodepth;
 	for (i = 0; i < n; i++) {
 		if (v[i].iops >= CEILINGS_KNEE_FRAC * out->ceiling) {
@@ -243,10 +331,36 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 	}
 
 done:
+	if (out->limit != CEILINGS_IOPS_CAP)
+		ceilings_lower_bound(v, imax, 0, &out->ceiling,
+		    &out->ceiling_low, &out->ceiling_high, &out->at_least);
 	free(x);
 	free(y);
 	free(v);
 	return (0);
+}
+
+/* The store's ceiling under cache hits; see ceilings.h. */
+int
+ceilings_cache_correct(const struct point *pts, size_t n, double h,
+    double lat_us, struct ceilings_iops *c)
+{
+	const struct point	*deep = NULL;
+	size_t			 i;
+
+	if (!(h >= CEILINGS_CACHE_MIN && h < 1) || !isfinite(lat_us))
+		return (0);
+	for (i = 0; i < n; i++) {
+		if (deep == NULL || pts[i].iodepth > deep->iodepth)
+			deep = &pts[i];
+	}
+	if (deep == NULL || deep->hist == NULL || deep->hist->count == 0 ||
+	    hist_fraction_below(deep->hist, lat_us * 1e3) < h / 2)
+		return (0);
+	c->ceiling *= 1 - h;
+	c->ceiling_low *= 1 - h;
+	c->ceiling_high *= 1 - h;
+	return (1);
 }
 
 /* Analyse a block-size sweep; see ceilings.h. */
@@ -262,7 +376,7 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 
 	memset(out, 0, sizeof *out);
 	out->limit = CEILINGS_BW_UNKNOWN;
-	out->ceiling = NAN;
+	out->ceiling = out->ceiling_low = out->ceiling_high = NAN;
 	out->max_seen = NAN;
 	out->iops_small = NAN;
 	out->optimal_io_bytes = NAN;
@@ -279,6 +393,8 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	out->max_seen_bs = v[j].x;
 	out->iops_small = i0 = v[0].iops;
 	if (n < 2) {
+		ceilings_lower_bound(v, j, 1, &out->ceiling, &out->ceiling_low,
+		    &out->ceiling_high, &out->at_least);
 		free(v);
 		return (-1);
 	}
@@ -286,6 +402,8 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	gain = ceilings_gain(v, n - 1, 1);
 	if (!(gain < CEILINGS_FLAT_GAIN)) {
 		out->limit = CEILINGS_BW_UNSATURATED;
+		ceilings_lower_bound(v, j, 1, &out->ceiling, &out->ceiling_low,
+		    &out->ceiling_high, &out->at_least);
 		free(v);
 		return (0);
 	}
@@ -321,6 +439,8 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	}
 	free(x);
 	free(y);
+	ceilings_interval(v, first, n, 1, &out->ceiling, &out->ceiling_low,
+	    &out->ceiling_high);
 	out->limit = CEILINGS_BW_CAP;
 	if (i0 > 0)
 		out->optimal_io_bytes = out->ceiling / i0;
@@ -421,6 +541,140 @@ ceilings_merge(size_t *start, double *mean, double *len, size_t k,
 	}
 }
 
+/* Rate of a prior entry in accounted I/Os per second; NAN for idle time. */
+static double
+ceilings_prior_rate(const struct ceilings_prior *p)
+{
+	return (p->seconds > 0 && p->ios > 0 ? p->ios / p->seconds : NAN);
+}
+
+/* Median rate of the entries of load in p[0..n); NAN if none. */
+static double
+ceilings_load_median(const struct ceilings_prior *p, size_t n, unsigned load,
+    double *buf)
+{
+	size_t	i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (p[i].load == load && isfinite(ceilings_prior_rate(&p[i])))
+			buf[k++] = ceilings_prior_rate(&p[i]);
+	}
+	return (stats_median(buf, k));
+}
+
+/* Whether entry p is clearly above base (see ceilings_burst_before). */
+static int
+ceilings_prior_above(const struct ceilings_prior *p, double base, double var,
+    double dt)
+{
+	double	rate = ceilings_prior_rate(p);
+
+	return (p->load != 0 && rate >= base / CEILINGS_DROP_MAX &&
+	    rate - base >= CEILINGS_MERGE_SE * sqrt(var * dt / p->seconds));
+}
+
+/*
+ * The burst rate before a drop after p[n - 1]: the loads that reached the
+ * highest level (their medians within CEILINGS_PLATEAU_FRAC of the
+ * highest), all their intervals pooled.
+ */
+static double
+ceilings_burst_level(const struct ceilings_prior *p, size_t n)
+{
+	double	*buf, *med, top = 0, ios = 0, sec = 0;
+	size_t	 i;
+
+	buf = xcalloc(n, sizeof *buf);
+	med = xcalloc(n, sizeof *med);
+	for (i = 0; i < n; i++) {
+		med[i] = p[i].load != 0 ? ceilings_load_median(p, n, p[i].load,
+		    buf) : NAN;
+		if (med[i] > top)
+			top = med[i];
+	}
+	for (i = 0; i < n; i++) {
+		if (med[i] >= CEILINGS_PLATEAU_FRAC * top) {
+			ios += p[i].ios;
+			sec += p[i].seconds;
+		}
+	}
+	free(med);
+	free(buf);
+	return (ios / sec);
+}
+
+/*
+ * The run held one level, base: did a bucket run dry in the comparable
+ * work before it (the sweeps)?  The drop follows the last comparable entry
+ * clearly above base, by 1 / CEILINGS_DROP_MAX and by CEILINGS_MERGE_SE
+ * standard errors (var is the run's noise variance per interval of dt
+ * seconds, scaled to the entry's length), and confirmed by the entries
+ * of its load ending with it (two at least, CEILINGS_MIN_SEG at most,
+ * most of them as clearly above), so one noisy interval does not decide.
+ * Returns how many entries came before the drop (*burst the rate before
+ * it), 0 if none did.
+ */
+static size_t
+ceilings_burst_before(const struct ceilings_prior *p, size_t n, double base,
+    double var, double dt, double *burst)
+{
+	size_t	i, j, k, above;
+
+	*burst = NAN;
+	for (j = n; j-- > 0;) {
+		if (!ceilings_prior_above(&p[j], base, var, dt))
+			continue;
+		for (i = j + 1, k = above = 0; i-- > 0 &&
+		    k < CEILINGS_MIN_SEG && p[i].load == p[j].load;) {
+			k++;
+			above += ceilings_prior_above(&p[i], base, var, dt);
+		}
+		if (k >= 2 && 2 * above > k)
+			break;
+	}
+	if (j == (size_t)-1)
+		return (0);
+	*burst = ceilings_burst_level(p, j + 1);
+	return (j + 1);
+}
+
+/* Credits spent above base over the first n prior entries. */
+static double
+ceilings_deficit(const struct ceilings_prior *p, size_t n, double base)
+{
+	double	deficit = 0, d;
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		d = deficit + p[i].ios - base * p[i].seconds;
+		deficit = d > 0 ? d : 0;
+	}
+	return (deficit);
+}
+
+/*
+ * No bucket ran dry: what the run rules out.  A drop is seen if it leaves
+ * CEILINGS_MIN_SEG intervals after it, so the I/O drawn until then (the
+ * prior work and the run's first n - CEILINGS_MIN_SEG intervals) is what
+ * a bucket would have had to supply to stay unseen.
+ */
+static void
+ceilings_burst_held(const struct ceilings_prior *p, size_t np,
+    const struct timeline_sample *tl, const double *x, const double *dt,
+    size_t n, double level, struct burst *out)
+{
+	double	ios = 0;
+	size_t	i;
+
+	for (i = 0; i < np; i++)
+		ios += p[i].ios;
+	for (i = 0; i + CEILINGS_MIN_SEG < n; i++)
+		ios += x[i] * dt[i];
+	out->held_iops = level;
+	out->held_s = tl[n - CEILINGS_MIN_SEG - 1].t_s;
+	out->ruled_out_below_ios = ios;
+}
+
 /* Find a burst bucket in a sustained run's timeline; see ceilings.h. */
 int
 ceilings_burst(const struct timeline_sample *tl, size_t n,
@@ -428,9 +682,9 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
     struct burst *out)
 {
 	double	*x, *dt, *mean, *len, var, floor_var, med, pen, t0, d;
-	double	 sum, tsum, base, deficit;
+	double	 sum, tsum, base, deficit, whole, burst;
 	size_t	*cps, *start, ncp, k, i, s, e, first, drop;
-	int	 monotone, long_only;
+	int	 monotone, long_only, comparable = 0;
 
 	memset(out, 0, sizeof *out);
 	out->burst_iops = NAN;
@@ -440,6 +694,10 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	out->observed_s = NAN;
 	out->drop_t_s = NAN;
 	out->prior_credits_ios = NAN;
+	out->drop_sweep_t_s = NAN;
+	out->held_iops = NAN;
+	out->held_s = NAN;
+	out->ruled_out_below_ios = NAN;
 	if (n == 0)
 		return (-1);
 
@@ -449,19 +707,22 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	sum = tsum = 0;
 	for (i = 0; i < n; i++) {
 		x[i] = tl[i].iops;
-		dt[i] = tl[i].t_s - t0;
+		dt[i] = tl[i].dt_s > 0 ? tl[i].dt_s : tl[i].t_s - t0;
 		if (!(dt[i] > 0))
 			dt[i] = 1;
 		t0 = tl[i].t_s;
 		sum += x[i] * dt[i];
 		tsum += dt[i];
 	}
-	out->baseline_iops = sum / tsum;
-	if (n < 2 * CEILINGS_MIN_SEG) {
+	whole = sum / tsum;
+	out->baseline_iops = whole;
+	if (n < CEILINGS_BURST_MIN_INTERVALS) {
 		free(x);
 		free(dt);
 		return (-1);
 	}
+	for (i = 0; i < nprior; i++)
+		comparable |= prior[i].load != 0;
 
 	/* Segments of constant mean; a deterministic series has no noise. */
 	med = stats_median(x, n);
@@ -506,17 +767,35 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	base = mean[k - 1];
 
 	if (k - first < 2) {
-		/* One level: no drop, unless the bucket was empty already. */
+		/*
+		 * One level: no drop, unless the bucket ran dry before the
+		 * run, found in the sweeps (or, without them to search, a
+		 * run well below the rate they measured at its depth).
+		 */
 		out->baseline_iops = base;
-		if (isfinite(ref_iops) && base < CEILINGS_EMPTY_MAX * ref_iops) {
+		drop = ceilings_burst_before(prior, nprior, base, var,
+		    stats_median(dt, n), &burst);
+		if (drop > 0) {
+			out->detected = 1;
+			out->exhausted = 1;
+			out->burst_iops = burst;
+			out->prior_drop = drop;
+			out->credits_ios = out->prior_credits_ios =
+			    ceilings_deficit(prior, drop, base);
+			out->duration_s = out->credits_ios / (burst - base);
+		} else if (!comparable && isfinite(ref_iops) &&
+		    base < CEILINGS_EMPTY_MAX * ref_iops) {
 			out->detected = 1;
 			out->exhausted = 1;
 			out->burst_iops = ref_iops;
-		}
+		} else
+			ceilings_burst_held(prior, nprior, tl, x, dt, n, base,
+			    out);
 		goto done;
 	}
 	if (!monotone || !(base <= CEILINGS_DROP_MAX * mean[first])) {
 		out->variable = 1;
+		ceilings_burst_held(prior, nprior, tl, x, dt, n, whole, out);
 		goto done;
 	}
 
@@ -524,11 +803,7 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	drop = start[k - 1];
 	out->detected = 1;
 	out->baseline_iops = base;
-	deficit = 0;
-	for (i = 0; i < nprior; i++) {
-		d = deficit + prior[i].ios - base * prior[i].seconds;
-		deficit = d > 0 ? d : 0;
-	}
+	deficit = ceilings_deficit(prior, nprior, base);
 	out->prior_credits_ios = deficit;
 	for (i = 0; i < drop; i++) {
 		d = deficit + (x[i] - base) * dt[i];
@@ -563,6 +838,35 @@ done:
 	free(x);
 	free(dt);
 	return (0);
+}
+
+/*
+ * Whether a sustained run's rate held: one level (no change, no drop, no
+ * variability), and a drop of 1 - CEILINGS_DROP_MAX from its first third
+ * to its last ruled out at 95% (one-sided, noise from successive
+ * intervals).
+ */
+int
+ceilings_held(const struct timeline_sample *tl, size_t n)
+{
+	struct burst	 b;
+	double		*x, var, a = 0, z = 0;
+	size_t		 i, k = n / 3;
+
+	if (n < 2 * CEILINGS_MIN_SEG || ceilings_burst(tl, n, NULL, 0, NAN,
+	    &b) != 0 || b.detected || b.variable || b.nchanges != 0)
+		return (0);
+	x = xcalloc(n, sizeof *x);
+	for (i = 0; i < n; i++)
+		x[i] = tl[i].iops;
+	var = changepoint_noise_var(x, n);
+	for (i = 0; i < k; i++) {
+		a += x[i] / k;
+		z += x[n - k + i] / k;
+	}
+	free(x);
+	return (z - a > -(1 - CEILINGS_DROP_MAX) * a +
+	    CEILINGS_HELD_Z * sqrt(2 * var / k));
 }
 
 /* Compare paired first and second read latencies; see ceilings.h. */

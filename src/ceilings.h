@@ -35,7 +35,12 @@ enum ceilings_bw_limit {
 /* The iodepth sweep, analysed. */
 struct ceilings_iops {
 	enum ceilings_iops_limit limit;
-	double		ceiling;	/* IOPS; NAN unless limit is CAP */
+	double		ceiling;	/* IOPS: the cap; when at_least, the
+					   most seen; NAN without points */
+	double		ceiling_low;	/* 95% interval; high is NAN when */
+	double		ceiling_high;	/* at_least */
+	int		at_least;	/* no cap found (not limit CAP): the
+					   ceiling is a lower bound */
 	unsigned	knee_iodepth;	/* smallest swept depth reaching 90%
 					   of the ceiling; 0 without one */
 	double		knee_fit;	/* fitted knee depth (where d / lat0
@@ -52,12 +57,18 @@ struct ceilings_iops {
 	double		little_ratio;	/* IOPS x mean latency / depth, same:
 					   1 when the queue was kept full */
 	int		fit_converged;
+	unsigned	fell_iodepth;	/* IOPS fell below 0.8 x a shallower
+					   depth's here: the points from it
+					   on are left out; 0 if not */
 };
 
 /* The block-size sweep, analysed. */
 struct ceilings_bw {
 	enum ceilings_bw_limit limit;
-	double		ceiling;	/* bytes/s; NAN if not reached */
+	double		ceiling;	/* bytes/s, as ceilings_iops */
+	double		ceiling_low;
+	double		ceiling_high;
+	int		at_least;	/* still rising at the largest size */
 	double		max_seen;	/* highest bytes/s measured */
 	uint32_t	max_seen_bs;
 	uint64_t	accounting_bytes; /* 0: not observable */
@@ -69,11 +80,14 @@ struct ceilings_bw {
 					   above what 1 MiB I/Os reached */
 };
 
+/* Intervals of a sustained run below which no burst can be told. */
+#define CEILINGS_BURST_MIN_INTERVALS	6
+
 /*
  * Burst bucket from a sustained run.  Rates are I/Os per second; the
- * bucket size counts the I/O spent above baseline before the sustained run
- * (sweeps, a scan), so it is the size of a full bucket, or of what was left
- * in it when the run began if something had drained it before.
+ * bucket size counts the I/O spent above baseline before the drop (sweeps,
+ * a scan), so it is the size of a full bucket, or of what was left in it
+ * when the run began if something had drained it before.
  */
 struct burst {
 	int	detected;		/* a lasting drop: a bucket ran dry */
@@ -88,11 +102,25 @@ struct burst {
 	double	drop_t_s;		/* time of the drop in the run */
 	double	prior_credits_ios;	/* spent above baseline before it */
 	int	exhausted;		/* empty before the sustained run: the
-					   sweeps ran faster than it; rates
-					   known, size not */
+					   drop came in the work before it
+					   (prior_drop), or, with no sweeps
+					   to search, the run went well below
+					   the sweeps' rate (size unknown) */
+	size_t	prior_drop;		/* the prior entries before the drop;
+					   0: it was not in them */
+	double	drop_sweep_t_s;		/* when, on the sweeps' clock (set by
+					   limits.c); NAN */
 	int	variable;		/* level changes that recovered:
 					   variability, not a bucket */
 	size_t	nchanges;		/* level changes kept after merging */
+	double	held_iops;		/* no drop: the rate the run held */
+	double	held_s;			/* no drop: how long a drop would
+					   still have shown (the run less its
+					   last CEILINGS_MIN_SEG intervals) */
+	double	ruled_out_below_ios;	/* no drop: the I/O drawn in that
+					   time and before; a bucket that
+					   cannot supply as much (credits
+					   and refill) would have shown */
 };
 
 /* First reads of blocks against second reads of the same blocks. */
@@ -110,8 +138,13 @@ struct first_touch {
 
 /* Work done on the volume before the sustained run, in time order. */
 struct ceilings_prior {
-	double	ios;			/* accounted I/Os */
-	double	seconds;		/* device time they took */
+	double		ios;		/* accounted I/Os (0: idle time) */
+	double		seconds;	/* device time they took */
+	unsigned	load;		/* 0: not comparable with the run
+					   (other offsets: a scan, first
+					   reads); else shared by the
+					   intervals of one sweep point over
+					   the run's working set */
 };
 
 /*
@@ -121,20 +154,42 @@ struct ceilings_prior {
 int	ceilings_iops(const struct point *, size_t, struct ceilings_iops *);
 
 /*
+ * The store's IOPS ceiling when caches served a share h (fitted, 0..1) of
+ * the sweep's reads.  If the hits stayed fast at the deepest of the n
+ * points (at least h / 2 of its reads at or below lat_us, the slowest
+ * cache's p99), they did not wait for the limit, which then bounds the
+ * misses alone: c's ceiling and interval are scaled by 1 - h, and 1 is
+ * returned.  Otherwise (hits queue like misses: the limit binds them
+ * all; h below 2%, negligible; no histogram) c is left and 0 returned.
+ */
+int	ceilings_cache_correct(const struct point *, size_t, double, double,
+	    struct ceilings_iops *);
+
+/*
  * Analyse a block-size sweep of n points (any order, one depth).  Returns 0,
  * or -1 when there are fewer than two points.
  */
 int	ceilings_bandwidth(const struct point *, size_t, struct ceilings_bw *);
 
 /*
- * Find a burst bucket in a sustained run's timeline of n intervals.  prior
- * lists the work done before it (nprior may be 0); ref_iops is the rate the
- * sweeps measured at the run's depth (NAN if unknown), used to tell a
- * bucket that was empty before the run began.  Returns 0, or -1 if the run
- * is too short to tell (out says "not detected").
+ * Find a burst bucket in a sustained run's timeline of n intervals (at one
+ * load, rates in accounted I/Os).  prior lists the work done before it
+ * (nprior may be 0); when the run holds one level, the comparable entries
+ * (per-interval, load != 0) are searched for a drop before it.  Without
+ * such entries ref_iops, the rate the sweeps measured at the run's depth
+ * (NAN if unknown), tells a bucket that was empty before the run began.
+ * A pure function of the timeline and the priors.  Returns 0, or -1 if
+ * the run is too short to tell (out says "not detected").
  */
 int	ceilings_burst(const struct timeline_sample *, size_t,
 	    const struct ceilings_prior *, size_t, double, struct burst *);
+
+/*
+ * Whether the rate of a sustained run of n intervals held: one level, and
+ * a drop of a fifth or more from its first third to its last ruled out at
+ * 95% confidence.  0 when it did not, or n is too short to tell.
+ */
+int	ceilings_held(const struct timeline_sample *, size_t);
 
 /*
  * Compare n paired latencies (us) of first and second reads of the same

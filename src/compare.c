@@ -17,6 +17,7 @@ struct compare_cell {
 	double	value;
 	double	noise;
 	int	at_least;
+	int	at_most;
 };
 
 /* Whether b differs from a by more than their combined noise. */
@@ -31,8 +32,9 @@ compare_differs(double a, double noise_a, double b, double noise_b)
 
 /*
  * A figure of report r by name.  With repeated runs the mean is shown and
- * the noise is 2 sd (run to run); otherwise the measurement's own 95%
- * interval where one is known.
+ * the noise is 2 sd (run to run), unless the figure moved run after run
+ * (the mean describes no run: the report's own is shown); otherwise the
+ * measurement's own 95% interval where one is known.
  */
 static void
 compare_lookup(const struct report *r, const struct report_figure *fig,
@@ -49,10 +51,12 @@ compare_lookup(const struct report *r, const struct report_figure *fig,
 		c->present = 1;
 		c->value = fig[i].value;
 		c->at_least = fig[i].at_least;
+		c->at_most = fig[i].at_most;
 		c->noise = fig[i].rel_noise * fabs(fig[i].value);
 	}
 	st = report_repeat_find(r->repeat, name);
-	if (st != NULL && st->n >= 2 && isfinite(st->sd)) {
+	if (st != NULL && st->n >= 2 && isfinite(st->sd) &&
+	    st->trend == REPORT_TREND_NONE) {
 		c->present = 1;
 		c->value = st->mean;
 		c->noise = 2 * st->sd;
@@ -92,7 +96,7 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 	char			 v[UNITS_BUFSZ], sd[UNITS_BUFSZ];
 	const char		*c[15];
 	const struct report_stat *st;
-	int			 d, any_repeat = 0;
+	int			 d, any_repeat = 0, any_at_most = 0;
 
 	if (n < 1 || n > COMPARE_MAX)
 		return (-1);
@@ -179,13 +183,17 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 				st = report_repeat_find(reps[k].repeat,
 				    rows[i]);
 				if (st != NULL && st->n >= 2 &&
-				    isfinite(st->sd))
+				    isfinite(st->sd) &&
+				    st->trend == REPORT_TREND_NONE)
 					snprintf(cp, sizeof cells[0],
 					    "%s +-%s", v, units_format_value(
 					    units[i], st->sd, sd, sizeof sd));
 				else
 					snprintf(cp, sizeof cells[0], "%s%s",
-					    cell[k].at_least ? ">= " : "", v);
+					    cell[k].at_least ? ">= " :
+					    cell[k].at_most ? "<= " : "", v);
+				any_at_most |= cell[k].at_most &&
+				    isfinite(cell[k].value);
 			}
 			c[k == 0 ? 1 : 2 * k] = cp;
 			if (k == 0)
@@ -213,5 +221,9 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 	if (any_repeat)
 		fputs("Figures with +- are means and standard deviations over "
 		    "repeated runs.\n", out);
+	if (any_at_most)
+		fputs("Long-run IOPS: the baseline a burst bucket fell to; <= "
+		    "is the rate a run held without a drop, the most it can "
+		    "be (a larger bucket may lower it).\n", out);
 	return (0);
 }

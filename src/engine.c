@@ -2,10 +2,14 @@
 /* Engine lookup by name, and opening with the io_uring -> psync fallback. */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine.h"
+#include "interrupt.h"
 #include "log.h"
 #include "target.h"
+
+#define ENGINE_IDLE_SLICE_NS	100000000ULL	/* interrupts seen within */
 
 static const struct engine_ops *engine_table[] = {
 	&engine_uring_ops,
@@ -84,4 +88,24 @@ engine_close(struct engine *e)
 	if (e->ops != NULL)
 		e->ops->close(e);
 	e->ops = NULL;
+}
+
+/* Let ns pass with no I/O in flight; see engine.h. */
+void
+engine_idle(struct engine *e, uint64_t ns)
+{
+	struct timespec	ts;
+	uint64_t	slice;
+
+	if (e->ops->virtual_time && e->ops->idle != NULL) {
+		e->ops->idle(e, ns);
+		return;
+	}
+	while (ns > 0 && !interrupt_requested()) {
+		slice = ns < ENGINE_IDLE_SLICE_NS ? ns : ENGINE_IDLE_SLICE_NS;
+		ts.tv_sec = (time_t)(slice / 1000000000ULL);
+		ts.tv_nsec = (long)(slice % 1000000000ULL);
+		nanosleep(&ts, NULL);
+		ns -= slice;
+	}
 }

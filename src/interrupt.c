@@ -11,8 +11,10 @@
 #include "interrupt.h"
 #include "xmalloc.h"
 
+#define INTERRUPT_MAX_PATHS	64
+
 static volatile sig_atomic_t	 interrupt_count;
-static char			*interrupt_paths[INTERRUPT_PATHS];
+static char			*interrupt_paths[INTERRUPT_MAX_PATHS];
 
 static void
 interrupt_handler(int sig)
@@ -22,10 +24,9 @@ interrupt_handler(int sig)
 	(void)sig;
 	if (++interrupt_count < 2)
 		return;
-	for (i = 0; i < INTERRUPT_PATHS; i++) {
+	for (i = 0; i < INTERRUPT_MAX_PATHS; i++)
 		if (interrupt_paths[i] != NULL)
 			unlink(interrupt_paths[i]);
-	}
 	_exit(130);
 }
 
@@ -49,37 +50,34 @@ interrupt_requested(void)
 	return (interrupt_count > 0);
 }
 
-/* Keep path for the second signal's cleanup (NULL forgets them all). */
+/* Remember path for the second signal's cleanup. */
 void
-interrupt_set_cleanup(const char *path)
+interrupt_add_cleanup(const char *path)
 {
-	char	*old;
-	size_t	 i;
+	size_t	i;
 
-	for (i = 0; i < INTERRUPT_PATHS; i++) {
-		if (path != NULL && interrupt_paths[i] != NULL)
-			continue;
-		old = interrupt_paths[i];
-		interrupt_paths[i] = path != NULL ? xstrdup(path) : NULL;
-		free(old);
-		if (path != NULL)
+	for (i = 0; i < INTERRUPT_MAX_PATHS; i++) {
+		if (interrupt_paths[i] == NULL) {
+			interrupt_paths[i] = xstrdup(path);
 			return;
+		}
 	}
 }
 
-/* Forget path. */
+/* Forget a path added before. */
 void
-interrupt_forget_cleanup(const char *path)
+interrupt_drop_cleanup(const char *path)
 {
 	char	*old;
 	size_t	 i;
 
-	for (i = 0; i < INTERRUPT_PATHS; i++) {
-		if (interrupt_paths[i] == NULL ||
-		    strcmp(interrupt_paths[i], path) != 0)
-			continue;
-		old = interrupt_paths[i];
-		interrupt_paths[i] = NULL;
-		free(old);
+	for (i = 0; i < INTERRUPT_MAX_PATHS; i++) {
+		if (interrupt_paths[i] != NULL &&
+		    strcmp(interrupt_paths[i], path) == 0) {
+			old = interrupt_paths[i];
+			interrupt_paths[i] = NULL;
+			free(old);
+			return;
+		}
 	}
 }

@@ -10,14 +10,9 @@
 void	interrupt_install(void);
 /* Nonzero once a stop was requested. */
 int	interrupt_requested(void);
-/*
- * A path to unlink if the process is killed by a second signal (up to
- * INTERRUPT_PATHS are kept); NULL forgets them all.
- */
-void	interrupt_set_cleanup(const char *);
-/* Forget one path given to interrupt_set_cleanup. */
-void	interrupt_forget_cleanup(const char *);
-
-#define INTERRUPT_PATHS	64
+/* A path to unlink if a second signal ends the process (copied). */
+void	interrupt_add_cleanup(const char *);
+/* Forget a path added before (the file is kept, or already removed). */
+void	interrupt_drop_cleanup(const char *);
 
 #endif

@@ -33,7 +33,9 @@
  *    where 4 KiB reads reach the ceiling; larger reads take longer, so the
  *    margin keeps them at the cap), at least LIMITS_BS_MIN_DEPTH deep so a
  *    1 MiB transfer time does not pass for a limit, at most
- *    LIMITS_BS_MAX_DEPTH (buffers are 1 MiB a slot).
+ *    LIMITS_BS_MAX_DEPTH (buffers are 1 MiB a slot).  While bandwidth
+ *    still rises, 2 MiB and 4 MiB follow (within the working set), as deep
+ *    as LIMITS_BUF_BYTES of buffers allow.
  * 4. First touch, second pass: the same blocks again, in another order.
  *    Both passes must miss the caches, so that they differ only by the
  *    first read: an LRU cache of C bytes has forgotten a block once C
@@ -43,10 +45,17 @@
  *    beyond the caches), sequential 1 MiB reads from offset 0 make up the
  *    difference first.  This comes before the sustained run, which may
  *    leave a lower rate cap in force than the first pass saw.
- * 5. Sustained run at twice the knee depth for sustain_s (fixed time) with
+ * 5. Sustained run at twice the knee depth for sustain_s (fixed time, or
+ *    past sustain_min_s until its rate held: the quick preset) with
  *    a 1 s timeline.  All earlier I/O is handed to ceilings_burst() as
  *    work done before it, so a bucket the sweeps drained in part is still
- *    sized whole.
+ *    sized whole: the sweeps and first-touch passes keep one timeline on
+ *    one clock (LIMITS_SWEEP_INTERVAL_S intervals, warm-ups included, idle
+ *    time between them refilling a bucket), in which a bucket that ran
+ *    dry before the sustained run is found.  The ceilings then come from
+ *    the points measured before the drop.
+ * 6. After a drop, one point at the largest size: the bandwidth in the
+ *    baseline state (a gp2 volume's falls with its IOPS).
  *
  * Every point warms up with random I/O first (sampler warm_random), so a
  * rate limiter's short-term allowance does not inflate it.
@@ -61,6 +70,7 @@
 #define LIMITS_FT_MIN_BLOCKS	64
 #define LIMITS_FT_BUDGET_S	20.0	/* first pass, at most */
 #define LIMITS_FLUSH_DEPTH	8
+#define LIMITS_BUF_BYTES	(LIMITS_BS_MAX_DEPTH * LIMITS_MAX_BS)
 
 /* Append a note to r->note, "; "-separated (cut short if it is full). */
 static void
@@ -78,17 +88,22 @@ void
 limits_result_init(struct limits_result *r)
 {
 	memset(r, 0, sizeof *r);
-	r->iops_ceiling = NAN;
+	r->iops_ceiling = r->iops_ceiling_low = r->iops_ceiling_high = NAN;
 	r->iops_max_seen = NAN;
 	r->cpu_util = NAN;
 	r->little_ratio = NAN;
 	r->lat0_us = NAN;
 	r->iops_knee_fit = NAN;
+	r->cache_share = NAN;
 	r->bandwidth_ceiling_bytes_per_s = NAN;
+	r->bandwidth_ceiling_low = r->bandwidth_ceiling_high = NAN;
 	r->bandwidth_max_seen = NAN;
 	r->optimal_io_bytes = NAN;
 	r->iops_limit = CEILINGS_IOPS_UNKNOWN;
 	r->bandwidth_limit = CEILINGS_BW_UNKNOWN;
+	r->sustain_start_s = NAN;
+	r->long_run_iops = NAN;
+	r->baseline_bandwidth = NAN;
 	ceilings_burst(NULL, 0, NULL, 0, NAN, &r->burst);
 	r->burst.baseline_iops = NAN;
 	ceilings_first_touch(NULL, NULL, 0, &r->first_touch);
@@ -110,6 +125,7 @@ limits_result_free(struct limits_result *r)
 	free(r->bs_points);
 	point_free(&r->sustain);
 	timeline_free(&r->timeline);
+	timeline_free(&r->sweep_timeline);
 	r->qd_points = r->bs_points = NULL;
 	r->nqd = r->nbs = 0;
 }
@@ -119,6 +135,66 @@ uint64_t
 limits_need_bytes(const struct limits_spec *spec)
 {
 	return (spec->ws_bytes + (spec->first_touch ? LIMITS_FT_SPAN : 0));
+}
+
+/* Name of a phase of the sweeps' timeline; NULL past the last. */
+const char *
+limits_phase_name(int phase)
+{
+	static const char *const names[] = {
+		[LIMITS_PHASE_NONE] = "none",
+		[LIMITS_PHASE_IODEPTH] = "iodepth",
+		[LIMITS_PHASE_BS] = "bs",
+		[LIMITS_PHASE_FIRST_TOUCH] = "first_touch",
+		[LIMITS_PHASE_FLUSH] = "flush",
+	};
+
+	if (phase < 0 || phase >= LIMITS_NPHASES)
+		return (NULL);
+	return (names[phase]);
+}
+
+/* The sweeps' clock: its zero is the first I/O of the run, on e's clock. */
+static uint64_t
+limits_clock0(struct limits_result *r, struct engine *e)
+{
+	if (!r->clock_set) {
+		r->clock0_ns = e->ops->now_ns(e);
+		r->clock_set = 1;
+	}
+	return (r->clock0_ns);
+}
+
+/* A sweep point keeps its intervals in the sweeps' timeline. */
+static void
+limits_sweep_timeline(struct limits_result *r, struct engine *e, int phase,
+    struct sample_spec *ss)
+{
+	ss->interval_s = LIMITS_SWEEP_INTERVAL_S;
+	ss->tl_whole = 1;
+	ss->tl_origin_ns = limits_clock0(r, e);
+	ss->tl_phase = phase;
+}
+
+/* Work done outside the sampler, from start to end: one sample of it. */
+static void
+limits_sweep_work(struct limits_result *r, struct engine *e, int phase,
+    uint64_t start, uint64_t end, double ios, uint32_t bs, unsigned depth)
+{
+	struct timeline_sample	s;
+
+	if (end <= start)
+		return;
+	memset(&s, 0, sizeof s);
+	s.t_s = (double)(end - limits_clock0(r, e)) / 1e9;
+	s.dt_s = (double)(end - start) / 1e9;
+	s.iops = ios / s.dt_s;
+	s.bytes_per_s = s.iops * bs;
+	s.lat_us_mean = NAN;
+	s.iodepth = depth;
+	s.bs = bs;
+	s.phase = phase;
+	timeline_add(&r->sweep_timeline, &s);
 }
 
 /* The sampler's settings for one sweep point. */
@@ -197,6 +273,8 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 		    "--max-iodepth: depth sweep cut short");
 	n = limits_depths(e.iodepth, depths, 32);
 	r->qd_points = xcalloc(n, sizeof *r->qd_points);
+	r->qd_stop = e.iodepth < spec->max_iodepth ? LIMITS_STOP_ENGINE :
+	    LIMITS_STOP_EDGE;
 	progress_phase("iodepth", n, PROGRESS_IODEPTH);
 	for (i = 0; i < n; i++) {
 		if (interrupt_requested()) {
@@ -204,7 +282,9 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 			break;
 		}
 		limits_sample_spec(spec, r->ws_bytes, bs, depths[i], &ss);
-		rc = limits_measure(&e, rng, &ss, i, &r->qd_points[i], NULL);
+		limits_sweep_timeline(r, &e, LIMITS_PHASE_IODEPTH, &ss);
+		rc = limits_measure(&e, rng, &ss, i, &r->qd_points[i],
+		    &r->sweep_timeline);
 		if (rc < 0) {
 			point_free(&r->qd_points[i]);
 			break;
@@ -219,10 +299,15 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 			g1 = r->qd_points[i - 1].iops /
 			    r->qd_points[i - 2].iops;
 			g2 = r->qd_points[i].iops / r->qd_points[i - 1].iops;
-			if (g1 < LIMITS_EARLY_GAIN && g2 < LIMITS_EARLY_GAIN)
+			if (g1 < LIMITS_EARLY_GAIN && g2 < LIMITS_EARLY_GAIN) {
+				r->qd_stop = LIMITS_STOP_FLAT;
 				break;
+			}
 		}
 	}
+	if (rc != 0)
+		r->qd_stop = rc < 0 ? LIMITS_STOP_ERROR :
+		    LIMITS_STOP_INTERRUPTED;
 	progress_end();
 	engine_close(&e);
 	return (rc);
@@ -240,43 +325,127 @@ limits_sizes(uint32_t min, uint32_t top, uint32_t *v, size_t cap)
 	return (n);
 }
 
-/* The block-size sweep at depth.  Returns 0, 1 (interrupted) or -errno. */
+/* Device time the sweeps (not the sustained run) may take at most. */
+double
+limits_max_seconds(const struct limits_spec *spec)
+{
+	unsigned	depths[32];
+	uint32_t	sizes[32];
+	double		per;
+	size_t		n;
+
+	per = spec->max_time_s > 0 ? spec->max_time_s : LIMITS_MAX_TIME_S;
+	n = limits_depths(spec->max_iodepth, depths, 32) +
+	    limits_sizes(spec->bs > 0 ? spec->bs : 4096, LIMITS_EXT_BS, sizes,
+	    32);
+	/* Each point settles for up to a quarter of its time first. */
+	return (n * per * 1.25 + (spec->first_touch ? 2 *
+	    LIMITS_FT_BUDGET_S : 0));
+}
+
+/*
+ * Points of the block-size sweep at sizes[0 .. n) on one engine of depth
+ * slots of sizes[n - 1] bytes, appended to r->bs_points (room for them is
+ * there).  Returns 0, 1 (interrupted) or -errno.
+ */
 static int
-limits_bs_sweep(struct target *t, struct rng *rng,
-    const struct limits_spec *spec, uint32_t min_bs, uint32_t top,
+limits_bs_points(struct target *t, struct rng *rng,
+    const struct limits_spec *spec, const uint32_t *sizes, size_t n,
     unsigned depth, struct limits_result *r)
 {
 	struct sample_spec	 ss;
 	struct engine		 e;
-	uint32_t		 sizes[32];
-	size_t			 n, i;
+	struct point		*pt;
+	size_t			 i;
 	int			 rc;
 
-	n = limits_sizes(min_bs, top, sizes, 32);
-	rc = engine_open(&e, spec->engine, t, depth, top, 1);
+	rc = engine_open(&e, spec->engine, t, depth, sizes[n - 1], 1);
 	if (rc != 0)
 		return (rc);
-	depth = e.iodepth;
-	r->bs_iodepth = depth;
-	r->bs_points = xcalloc(n, sizeof *r->bs_points);
-	progress_phase("block size", n, PROGRESS_BS);
 	for (i = 0; i < n; i++) {
 		if (interrupt_requested()) {
 			rc = 1;
 			break;
 		}
-		limits_sample_spec(spec, r->ws_bytes, sizes[i], depth, &ss);
-		rc = limits_measure(&e, rng, &ss, i, &r->bs_points[i], NULL);
+		limits_sample_spec(spec, r->ws_bytes, sizes[i], e.iodepth,
+		    &ss);
+		limits_sweep_timeline(r, &e, LIMITS_PHASE_BS, &ss);
+		pt = &r->bs_points[r->nbs];
+		rc = limits_measure(&e, rng, &ss, r->nbs, pt,
+		    &r->sweep_timeline);
 		if (rc < 0) {
-			point_free(&r->bs_points[i]);
+			point_free(pt);
 			break;
 		}
 		r->nbs++;
 		if (rc != 0)
 			break;
 	}
-	progress_end();
 	engine_close(&e);
+	return (rc);
+}
+
+/* When the sustained run may end early: after min_s, once it held. */
+struct limits_early {
+	double	min_s;
+	int	ended;
+};
+
+static int
+limits_sustain_enough(const struct timeline *tl, void *arg)
+{
+	struct limits_early	*le = arg;
+
+	if (tl->n == 0 || tl->v[tl->n - 1].t_s < le->min_s)
+		return (0);
+	le->ended = ceilings_held(tl->v, tl->n);
+	return (le->ended);
+}
+
+/*
+ * The block-size sweep at depth from min_bs to top, then on to
+ * LIMITS_EXT_BS while bandwidth still rises.  Returns 0, 1 (interrupted)
+ * or -errno; r->bs_stop says why it stopped.
+ */
+static int
+limits_bs_sweep(struct target *t, struct rng *rng,
+    const struct limits_spec *spec, uint32_t min_bs, uint32_t top,
+    unsigned depth, struct limits_result *r)
+{
+	struct ceilings_bw	 cb;
+	uint32_t		 sizes[32], bs;
+	unsigned		 d;
+	size_t			 n;
+	int			 rc;
+
+	n = limits_sizes(min_bs, top, sizes, 32);
+	/* Room for 2 and 4 MiB: only a top of 1 MiB goes on. */
+	r->bs_points = xcalloc(n + 2, sizeof *r->bs_points);
+	progress_phase("block size", n, PROGRESS_BS);
+	rc = limits_bs_points(t, rng, spec, sizes, n, depth, r);
+	if (r->nbs > 0)
+		r->bs_iodepth = depth = r->bs_points[0].iodepth;
+	r->bs_stop = LIMITS_STOP_FLAT;
+	for (bs = top * 2; rc == 0 && bs <= LIMITS_EXT_BS; bs *= 2) {
+		ceilings_bandwidth(r->bs_points, r->nbs, &cb);
+		if (cb.limit != CEILINGS_BW_UNSATURATED)
+			break;
+		if (bs > r->ws_bytes) {
+			r->bs_stop = LIMITS_STOP_TARGET;
+			break;
+		}
+		/* As deep as at top, within LIMITS_BUF_BYTES of buffers. */
+		d = LIMITS_BUF_BYTES / bs < depth ? LIMITS_BUF_BYTES / bs :
+		    depth;
+		progress_more(1, "bandwidth still rising");
+		rc = limits_bs_points(t, rng, spec, &bs, 1, d, r);
+		if (rc == 0 && bs == LIMITS_EXT_BS)
+			r->bs_stop = LIMITS_STOP_EDGE;
+	}
+	if (rc != 0)
+		r->bs_stop = rc < 0 ? LIMITS_STOP_ERROR :
+		    LIMITS_STOP_INTERRUPTED;
+	progress_end();
 	return (rc);
 }
 
@@ -288,6 +457,7 @@ limits_sustain(struct target *t, struct rng *rng,
 {
 	struct sample_spec	 ss;
 	struct engine		 e;
+	struct limits_early	 le = { spec->sustain_min_s, 0 };
 	int			 rc;
 
 	rc = engine_open(&e, spec->engine, t, depth, bs, 1);
@@ -300,23 +470,33 @@ limits_sustain(struct target *t, struct rng *rng,
 	ss.max_time_s = seconds;
 	ss.min_time_s = seconds;
 	ss.interval_s = 1;
+	if (le.min_s > 0 && le.min_s < seconds) {
+		ss.tl_enough = limits_sustain_enough;
+		ss.tl_arg = &le;
+	}
+	r->sustain_start_s = (double)(e.ops->now_ns(&e) -
+	    limits_clock0(r, &e)) / 1e9;
 	progress_phase("sustained", 1, PROGRESS_NONE);
+	progress_phase_length(seconds);
 	rc = limits_measure(&e, rng, &ss, 0, &r->sustain, &r->timeline);
 	progress_end();
 	engine_close(&e);
 	if (r->timeline.n > 0)
 		r->sustain_s = r->timeline.v[r->timeline.n - 1].t_s;
+	r->sustain_early = le.ended;
 	return (rc);
 }
 
 /*
  * Read n blocks at offsets off[order[i]] one at a time, storing each
- * latency (us) at lat[order[i]].  Stops after budget_s of engine time.
- * Returns the number read, or -errno.
+ * latency (us) at lat[order[i]], as one sample of the sweeps' timeline.
+ * Stops after budget_s of engine time.  Returns the number read, or
+ * -errno.
  */
 static long
 limits_ft_pass(struct target *t, const char *engine, const uint64_t *off,
-    const size_t *order, size_t n, uint32_t bs, double budget_s, double *lat)
+    const size_t *order, size_t n, uint32_t bs, double budget_s, double *lat,
+    struct limits_result *r)
 {
 	struct engine		e;
 	struct engine_io	io;
@@ -335,8 +515,7 @@ limits_ft_pass(struct target *t, const char *engine, const uint64_t *off,
 		if (budget_s > 0 &&
 		    (e.ops->now_ns(&e) - start) * 1e-9 > budget_s)
 			break;
-		io.slot = 0;
-		io.write = 0;
+		memset(&io, 0, sizeof io);
 		io.len = bs;
 		io.offset = off[order[i]];
 		if ((rc = e.ops->submit(&e, &io, 1)) < 0)
@@ -350,6 +529,8 @@ limits_ft_pass(struct target *t, const char *engine, const uint64_t *off,
 		lat[order[i]] = done.lat_ns * 1e-3;
 		rc = 0;
 	}
+	limits_sweep_work(r, &e, LIMITS_PHASE_FIRST_TOUCH, start,
+	    e.ops->now_ns(&e), (double)i, bs, 1);
 	engine_close(&e);
 	return (rc < 0 ? rc : (long)i);
 }
@@ -423,7 +604,7 @@ limits_ft_first(struct target *t, struct rng *rng,
 		    rng_below(rng, stride / bs) * bs;
 	limits_shuffle(rng, ft->order, n);
 	got = limits_ft_pass(t, spec->engine, ft->off, ft->order, n, bs,
-	    LIMITS_FT_BUDGET_S, ft->first);
+	    LIMITS_FT_BUDGET_S, ft->first, r);
 	if (got < 0)
 		return ((int)got);
 	/* Keep the blocks read, in the order they were read. */
@@ -483,8 +664,8 @@ limits_ft_flush(struct target *t, const struct limits_spec *spec,
 		slots[nfree++] = i;
 	while ((off < need || nfree < e.iodepth) && rc == 0) {
 		for (n = 0; nfree > 0 && off < need; n++) {
+			memset(&io[n], 0, sizeof io[n]);
 			io[n].slot = slots[--nfree];
-			io[n].write = 0;
 			io[n].len = LIMITS_MAX_BS;
 			io[n].offset = off;
 			off += LIMITS_MAX_BS;
@@ -508,7 +689,9 @@ limits_ft_flush(struct target *t, const struct limits_spec *spec,
 	while (nfree < e.iodepth &&
 	    (got = e.ops->reap(&e, done, e.iodepth, 1)) > 0)
 		nfree += got;
-	r->first_touch_flush_s = (e.ops->now_ns(&e) - t0) * 1e-9;
+	limits_sweep_work(r, &e, LIMITS_PHASE_FLUSH, t0, e.ops->now_ns(&e),
+	    (double)r->first_touch_flush_bytes / LIMITS_MAX_BS, LIMITS_MAX_BS,
+	    e.iodepth);
 	engine_close(&e);
 	if (rc < 0)
 		return (rc);
@@ -527,7 +710,7 @@ limits_ft_second(struct target *t, struct rng *rng,
 		return (0);
 	limits_shuffle(rng, ft->order, ft->n);
 	got = limits_ft_pass(t, spec->engine, ft->off, ft->order,
-	    ft->n, ft->bs, 0, ft->second);
+	    ft->n, ft->bs, 0, ft->second, r);
 	if (got < 0)
 		return ((int)got);
 	if ((size_t)got < ft->n) {
@@ -547,6 +730,25 @@ limits_ft_free(struct limits_ft *ft)
 	free(ft->second);
 }
 
+/* Name of a stop reason, for reports; NULL past the last. */
+const char *
+limits_stop_name(enum limits_stop stop)
+{
+	static const char *const names[] = {
+		[LIMITS_STOP_NONE] = "none",
+		[LIMITS_STOP_FLAT] = "flat",
+		[LIMITS_STOP_EDGE] = "edge",
+		[LIMITS_STOP_ENGINE] = "engine",
+		[LIMITS_STOP_TARGET] = "target",
+		[LIMITS_STOP_INTERRUPTED] = "interrupted",
+		[LIMITS_STOP_ERROR] = "error",
+	};
+
+	if ((unsigned)stop >= sizeof names / sizeof names[0])
+		return (NULL);
+	return (names[stop]);
+}
+
 /* Work a point did on the volume, for limits_spec.prior. */
 void
 limits_prior_from_point(const struct point *p, struct ceilings_prior *out)
@@ -555,70 +757,205 @@ limits_prior_from_point(const struct point *p, struct ceilings_prior *out)
 	out->seconds = p->seconds + p->warm_seconds;
 }
 
-/* I/Os accounted for a point: big I/Os count as several units. */
+/* Accounted I/Os per I/O of bs bytes: big I/Os count as several units. */
 static double
-limits_units(const struct point *p, uint64_t acct)
+limits_units(uint32_t bs, uint64_t acct)
 {
-	double	ios, units;
+	return (acct > 0 && bs > acct ? ceil((double)bs / acct) : 1);
+}
 
-	ios = (double)p->ios + p->iops * p->warm_seconds;
-	units = acct > 0 && p->bs > acct ? ceil((double)p->bs / acct) : 1;
-	return (ios * units);
+/*
+ * The work before the sustained run as prior entries for ceilings_burst:
+ * the scan's (spec->prior), then every interval of the sweeps' timeline
+ * in accounted I/Os, idle time between them as entries of no I/O.  The
+ * intervals of one sweep point share a load; first-touch passes and the
+ * flush read elsewhere and compare with nothing.  at[i] is when entry i
+ * ended on the sweeps' clock (NAN for the scan's).  Returns the count.
+ */
+static size_t
+limits_priors(const struct limits_spec *spec, const struct limits_result *r,
+    struct ceilings_prior *prior, double *at)
+{
+	const struct timeline_sample	*s, *last = NULL;
+	double				 end = NAN, start;
+	size_t				 n = 0, i;
+	unsigned			 load = 0;
+
+	for (i = 0; i < spec->nprior; i++) {
+		prior[n] = spec->prior[i];
+		prior[n].load = 0;
+		at[n++] = NAN;
+	}
+	for (i = 0; i <= r->sweep_timeline.n; i++) {
+		s = i < r->sweep_timeline.n ? &r->sweep_timeline.v[i] : NULL;
+		start = s != NULL ? s->t_s - s->dt_s : r->sustain_start_s;
+		if (isfinite(end) && start > end) {
+			prior[n].ios = 0;
+			prior[n].seconds = start - end;
+			prior[n].load = 0;
+			at[n++] = start;
+		}
+		if (s == NULL)
+			break;
+		if (s->phase == LIMITS_PHASE_IODEPTH ||
+		    s->phase == LIMITS_PHASE_BS) {
+			if (last == NULL || last->phase != s->phase ||
+			    last->iodepth != s->iodepth || last->bs != s->bs)
+				load++;
+			prior[n].load = load;
+			last = s;
+		} else {
+			prior[n].load = 0;
+			last = NULL;
+		}
+		prior[n].ios = s->iops * s->dt_s *
+		    limits_units(s->bs, r->io_accounting_bytes);
+		prior[n].seconds = s->dt_s;
+		at[n++] = end = s->t_s;
+	}
+	return (n);
 }
 
 /* Analyse the sustained run, counting all earlier I/O against the bucket. */
 static void
-limits_analyse_burst(const struct limits_spec *spec, struct limits_result *r,
-    const struct limits_ft *ft)
+limits_analyse_burst(const struct limits_spec *spec, struct limits_result *r)
 {
 	struct ceilings_prior	*prior;
 	const struct point	*p;
-	double			 ref = NAN;
-	size_t			 n = 0, i;
+	double			*at, ref = NAN;
+	size_t			 n, i;
 
-	prior = xcalloc(spec->nprior + r->nqd + r->nbs + 4, sizeof *prior);
-	for (i = 0; i < spec->nprior; i++)
-		prior[n++] = spec->prior[i];
-	if (ft->n > 0) {
-		prior[n].ios = ft->n;
-		prior[n].seconds = 0;
-		for (i = 0; i < ft->n; i++)
-			prior[n].seconds += ft->first[i] * 1e-6;
-		n++;
-	}
+	prior = xcalloc(spec->nprior + 2 * r->sweep_timeline.n + 2,
+	    sizeof *prior);
+	at = xcalloc(spec->nprior + 2 * r->sweep_timeline.n + 2, sizeof *at);
+	n = limits_priors(spec, r, prior, at);
 	for (i = 0; i < r->nqd; i++) {
 		p = &r->qd_points[i];
-		prior[n].ios = limits_units(p, r->io_accounting_bytes);
-		prior[n++].seconds = p->seconds + p->warm_seconds;
 		if (p->iodepth == r->sustain_iodepth)
 			ref = p->iops;
-	}
-	for (i = 0; i < r->nbs; i++) {
-		p = &r->bs_points[i];
-		prior[n].ios = limits_units(p, r->io_accounting_bytes);
-		prior[n++].seconds = p->seconds + p->warm_seconds;
-	}
-	if (r->first_touch_flush_bytes > 0) {
-		prior[n].ios = (double)r->first_touch_flush_bytes /
-		    LIMITS_MAX_BS;
-		if (r->io_accounting_bytes > 0)
-			prior[n].ios *= ceil((double)LIMITS_MAX_BS /
-			    r->io_accounting_bytes);
-		prior[n++].seconds = r->first_touch_flush_s;
-	}
-	if (r->first_touch.measured) {
-		prior[n].ios = ft->n;
-		prior[n].seconds = 0;
-		for (i = 0; i < ft->n; i++)
-			prior[n].seconds += ft->second[i] * 1e-6;
-		n++;
 	}
 	if (!isfinite(ref))
 		ref = r->iops_ceiling;
 	if (ceilings_burst(r->timeline.v, r->timeline.n, prior, n, ref,
 	    &r->burst) != 0 && r->timeline.n > 0)
 		limits_note(r, "sustained run too short to find a burst");
+	if (r->burst.prior_drop > 0)
+		r->burst.drop_sweep_t_s = at[r->burst.prior_drop - 1];
+	if (r->burst.detected)
+		r->long_run_iops = r->burst.baseline_iops;
+	free(at);
 	free(prior);
+}
+
+/* The iodepth sweep's figures from its first n points. */
+static void
+limits_set_iops(struct limits_result *r, const struct limits_spec *spec,
+    size_t n, struct ceilings_iops *ci)
+{
+	ceilings_iops(r->qd_points, n, ci);
+	if (spec->cache_share > 0) {
+		r->cache_share = spec->cache_share;
+		r->iops_ceiling_corrected = ceilings_cache_correct(
+		    r->qd_points, n, spec->cache_share, spec->cache_lat_us, ci);
+	}
+	r->iops_limit = ci->limit;
+	r->iops_ceiling = ci->ceiling;
+	r->iops_ceiling_low = ci->ceiling_low;
+	r->iops_ceiling_high = ci->ceiling_high;
+	r->iops_ceiling_at_least = ci->at_least;
+	r->iops_knee_iodepth = ci->knee_iodepth;
+	r->iops_max_seen = ci->max_seen;
+	r->iops_max_seen_iodepth = ci->max_seen_iodepth;
+	r->cpu_bound = ci->limit == CEILINGS_IOPS_CPU;
+	r->cpu_util = ci->cpu_util;
+	r->little_ratio = ci->little_ratio;
+	r->lat0_us = ci->lat0_us;
+	r->iops_knee_fit = ci->knee_fit;
+}
+
+/* The block-size sweep's figures from its first n points. */
+static void
+limits_set_bw(struct limits_result *r, size_t n)
+{
+	struct ceilings_bw	cb;
+
+	ceilings_bandwidth(r->bs_points, n, &cb);
+	r->bandwidth_limit = cb.limit;
+	r->bandwidth_ceiling_bytes_per_s = cb.ceiling;
+	r->bandwidth_ceiling_low = cb.ceiling_low;
+	r->bandwidth_ceiling_high = cb.ceiling_high;
+	r->bandwidth_ceiling_at_least = cb.at_least;
+	r->bandwidth_max_seen = cb.max_seen;
+	r->io_accounting_bytes = cb.accounting_bytes;
+	r->optimal_io_bytes = NAN;
+	if (!cb.at_least && !r->iops_ceiling_at_least && isfinite(cb.ceiling) &&
+	    isfinite(r->iops_ceiling))
+		r->optimal_io_bytes = cb.ceiling / r->iops_ceiling;
+}
+
+/* How many points of a phase ended by t on the sweeps' clock. */
+static size_t
+limits_points_before(const struct limits_result *r, int phase, double t)
+{
+	const struct timeline_sample	*v = r->sweep_timeline.v;
+	size_t				 i, n = 0;
+
+	for (i = 0; i < r->sweep_timeline.n; i++) {
+		if (v[i].phase != phase)
+			continue;
+		if ((i + 1 == r->sweep_timeline.n || v[i + 1].phase != phase ||
+		    v[i + 1].iodepth != v[i].iodepth || v[i + 1].bs != v[i].bs)
+		    && v[i].t_s <= t)
+			n++;
+	}
+	return (n);
+}
+
+/*
+ * A bucket ran dry: the ceilings are those of the points measured before
+ * the drop (a sweep falling as the bucket empties is no knee), and one
+ * point at the largest size measures the bandwidth left at the baseline.
+ * Returns 0, 1 (interrupted) or -errno.
+ */
+static int
+limits_after_drop(struct target *t, struct rng *rng,
+    const struct limits_spec *spec, uint32_t top, struct limits_result *r)
+{
+	struct ceilings_iops	 ci;
+	struct sample_spec	 ss;
+	struct engine		 e;
+	struct point		 pt;
+	size_t			 nq, nb;
+	char			 msg[160];
+	int			 rc;
+
+	if (isfinite(r->burst.drop_sweep_t_s)) {
+		nq = limits_points_before(r, LIMITS_PHASE_IODEPTH,
+		    r->burst.drop_sweep_t_s);
+		nb = limits_points_before(r, LIMITS_PHASE_BS,
+		    r->burst.drop_sweep_t_s);
+		if (nq < r->nqd)
+			limits_set_iops(r, spec, nq, &ci);
+		if (nb < r->nbs)
+			limits_set_bw(r, nb);
+		snprintf(msg, sizeof msg, "the bucket ran dry during the "
+		    "sweeps: ceilings from the %zu depths and %zu sizes "
+		    "measured before", nq, nb);
+		limits_note(r, msg);
+	}
+
+	rc = engine_open(&e, spec->engine, t, r->bs_iodepth, top, 1);
+	if (rc != 0)
+		return (rc);
+	limits_sample_spec(spec, r->ws_bytes, top, e.iodepth, &ss);
+	progress_phase("baseline bandwidth", 1, PROGRESS_BS);
+	rc = limits_measure(&e, rng, &ss, 0, &pt, NULL);
+	progress_end();
+	engine_close(&e);
+	if (rc >= 0 && pt.ios > 0)
+		r->baseline_bandwidth = pt.bytes_per_s;
+	point_free(&pt);
+	return (rc);
 }
 
 /* Run the sweeps on target; see limits.h. */
@@ -627,12 +964,12 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
     struct limits_result *r)
 {
 	struct ceilings_iops	ci;
-	struct ceilings_bw	cb;
 	struct limits_ft	ft;
 	uint64_t		ws;
 	uint32_t		bs, top;
 	unsigned		knee, depth, bs_depth;
 	double			seconds;
+	char			msg[96];
 	int			rc;
 
 	limits_result_init(r);
@@ -664,17 +1001,12 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 		goto out;
 
 	rc = limits_qd_sweep(t, rng, spec, bs, r);
-	ceilings_iops(r->qd_points, r->nqd, &ci);
-	r->iops_limit = ci.limit;
-	r->iops_ceiling = ci.ceiling;
-	r->iops_knee_iodepth = ci.knee_iodepth;
-	r->iops_max_seen = ci.max_seen;
-	r->iops_max_seen_iodepth = ci.max_seen_iodepth;
-	r->cpu_bound = ci.limit == CEILINGS_IOPS_CPU;
-	r->cpu_util = ci.cpu_util;
-	r->little_ratio = ci.little_ratio;
-	r->lat0_us = ci.lat0_us;
-	r->iops_knee_fit = ci.knee_fit;
+	limits_set_iops(r, spec, r->nqd, &ci);
+	if (ci.fell_iodepth != 0) {
+		snprintf(msg, sizeof msg, "IOPS fell at iodepth %u: the deeper "
+		    "points are left out of the ceiling", ci.fell_iodepth);
+		limits_note(r, msg);
+	}
 	if (rc != 0 || r->nqd == 0)
 		goto out;
 
@@ -691,13 +1023,7 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	    LIMITS_BS_MAX_DEPTH : bs_depth;
 
 	rc = limits_bs_sweep(t, rng, spec, bs, top, r->bs_iodepth, r);
-	ceilings_bandwidth(r->bs_points, r->nbs, &cb);
-	r->bandwidth_limit = cb.limit;
-	r->bandwidth_ceiling_bytes_per_s = cb.ceiling;
-	r->bandwidth_max_seen = cb.max_seen;
-	r->io_accounting_bytes = cb.accounting_bytes;
-	if (isfinite(cb.ceiling) && isfinite(r->iops_ceiling))
-		r->optimal_io_bytes = cb.ceiling / r->iops_ceiling;
+	limits_set_bw(r, r->nbs);
 	if (rc != 0)
 		goto out;
 
@@ -709,7 +1035,9 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 
 	seconds = spec->sustain_s > 0 ? spec->sustain_s : LIMITS_SUSTAIN_S;
 	rc = limits_sustain(t, rng, spec, bs, depth, seconds, r);
-	limits_analyse_burst(spec, r, &ft);
+	limits_analyse_burst(spec, r);
+	if (rc == 0 && r->burst.detected)
+		rc = limits_after_drop(t, rng, spec, top, r);
 
 out:
 	if (rc == 1 || (rc == 0 && interrupt_requested())) {

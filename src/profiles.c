@@ -28,7 +28,7 @@
 #endif
 
 /*
- * The format (DESIGN.md, extended).  Sizes take K/M/G/T (powers of 1024),
+ * The format (DESIGN.md, extended).  Sizes take K/M/G/T/P (powers of 1024),
  * rates are sizes per second ("/s" optional), latencies are plain numbers
  * of microseconds, counts plain numbers ("5400000", "5.4e6").
  *
@@ -54,6 +54,20 @@
  * [burst]    iops, credits         IOPS bucket earning at [limit] iops
  *            bandwidth, credit_bytes   bandwidth bucket (st1) earning at
  *                                  [limit] bandwidth
+ * [promise]  tolerance, of_time, source   what the provider documents:
+ *                                  figures at least (100 - tolerance)% of
+ *                                  nominal, of_time% of the time (percent)
+ * [write]    latency_us, sigma     a write until acknowledged (as
+ *                                  [backing]); reads and writes share the
+ *                                  ceilings and buckets, as EBS counts both
+ *            cache                 "write back" or "write through" (what
+ *                                  sysfs queue/write_cache says; through)
+ *            fua                   yes or no: sysfs queue/fua (no)
+ *            flush_us, flush_sigma a cache flush (write back only); 0: the
+ *                                  flush is acknowledged at once (0)
+ *            buffer, drain         a write-back buffer of that many bytes
+ *                                  draining to the store at drain bytes/s;
+ *                                  writes wait for room when it is full
  *
  * An instance profile (profiles/instances/NAME.ini) holds [instance] and
  * nothing else; VOLUME@INSTANCE puts a volume on one.
@@ -74,6 +88,7 @@ enum profiles_kind {
 	PROFILES_POS,		/* number > 0 */
 	PROFILES_NONNEG,	/* number >= 0 */
 	PROFILES_COUNT,		/* whole number >= 1 (unsigned) */
+	PROFILES_BOOL,		/* yes or no (int) */
 };
 
 enum profiles_section {
@@ -83,6 +98,8 @@ enum profiles_section {
 	PROFILES_LIMIT,
 	PROFILES_INSTANCE,
 	PROFILES_BURST,
+	PROFILES_PROMISE,
+	PROFILES_WRITE,
 	PROFILES_NSECTIONS,
 };
 
@@ -93,6 +110,8 @@ static const char *const profiles_section_names[] = {
 	[PROFILES_LIMIT] = "limit",
 	[PROFILES_INSTANCE] = "instance",
 	[PROFILES_BURST] = "burst",
+	[PROFILES_PROMISE] = "promise",
+	[PROFILES_WRITE] = "write",
 };
 
 enum profiles_keyid {
@@ -106,6 +125,9 @@ enum profiles_keyid {
 	PK_INSTANCE_BURST_BANDWIDTH, PK_INSTANCE_BURST_S,
 	PK_BURST_IOPS, PK_BURST_CREDITS, PK_BURST_BANDWIDTH,
 	PK_BURST_CREDIT_BYTES,
+	PK_PROMISE_TOLERANCE, PK_PROMISE_OF_TIME, PK_PROMISE_SOURCE,
+	PK_WRITE_LATENCY, PK_WRITE_SIGMA, PK_WRITE_CACHE, PK_WRITE_FUA,
+	PK_FLUSH_US, PK_FLUSH_SIGMA, PK_BUFFER, PK_DRAIN,
 	PK_NKEYS,
 };
 
@@ -175,6 +197,27 @@ static const struct profiles_key profiles_keys[PK_NKEYS] = {
 	    P(burst_bandwidth), PROFILES_MAX_RATE },
 	[PK_BURST_CREDIT_BYTES] = { PROFILES_BURST, "credit_bytes",
 	    PROFILES_BYTES, P(burst_credit_bytes), 1e18 },
+	[PK_PROMISE_TOLERANCE] = { PROFILES_PROMISE, "tolerance",
+	    PROFILES_NONNEG, P(promise_pct), 100 },
+	[PK_PROMISE_OF_TIME] = { PROFILES_PROMISE, "of_time", PROFILES_POS,
+	    P(promise_of_time_pct), 100 },
+	[PK_PROMISE_SOURCE] = { PROFILES_PROMISE, "source", PROFILES_STR,
+	    P(promise_source) },
+	[PK_WRITE_LATENCY] = { PROFILES_WRITE, "latency_us", PROFILES_POS,
+	    P(write_latency_us), PROFILES_MAX_US },
+	[PK_WRITE_SIGMA] = { PROFILES_WRITE, "sigma", PROFILES_NONNEG,
+	    P(write_sigma), PROFILES_MAX_SIGMA },
+	[PK_WRITE_CACHE] = { PROFILES_WRITE, "cache", PROFILES_STR,
+	    P(write_cache) },
+	[PK_WRITE_FUA] = { PROFILES_WRITE, "fua", PROFILES_BOOL, P(fua) },
+	[PK_FLUSH_US] = { PROFILES_WRITE, "flush_us", PROFILES_NONNEG,
+	    P(flush_us), PROFILES_MAX_US },
+	[PK_FLUSH_SIGMA] = { PROFILES_WRITE, "flush_sigma", PROFILES_NONNEG,
+	    P(flush_sigma), PROFILES_MAX_SIGMA },
+	[PK_BUFFER] = { PROFILES_WRITE, "buffer", PROFILES_BYTES,
+	    P(buffer_bytes), 1e18 },
+	[PK_DRAIN] = { PROFILES_WRITE, "drain", PROFILES_RATE,
+	    P(buffer_drain), PROFILES_MAX_RATE },
 };
 #undef P
 #undef T
@@ -284,7 +327,8 @@ profiles_section_line(struct profiles_ctx *ctx, char *line)
 	if (profiles_section_find(name, &sec, &tier) != 0) {
 		profiles_error(ctx, ctx->line, "unknown section [%s]: use "
 		    "[device], [tier.0] to [tier.%d], [backing], [limit], "
-		    "[instance] or [burst]", name, PROFILES_TIERS_MAX - 1);
+		    "[instance], [burst], [promise] or [write]", name,
+		    PROFILES_TIERS_MAX - 1);
 	} else if (ctx->section_line[sec][tier] == 0)
 		ctx->section_line[sec][tier] = ctx->line;
 	free(name);
@@ -402,6 +446,13 @@ profiles_value(enum profiles_kind k, const char *value, void *dst,
 		}
 		*(unsigned *)dst = (unsigned)u;
 		return (0);
+	case PROFILES_BOOL:
+		if (strcmp(value, "yes") == 0 || strcmp(value, "no") == 0) {
+			*(int *)dst = strcmp(value, "yes") == 0;
+			return (0);
+		}
+		xasprintf(why, "use yes or no, not \"%s\"", value);
+		return (-1);
 	}
 	xasprintf(why, "bad key kind");
 	return (-1);
@@ -516,6 +567,42 @@ profiles_check_instance(struct profiles_ctx *ctx)
 	    p->instance_iops == 0 && p->instance_bandwidth == 0) {
 		profiles_error(ctx, line, "[instance] needs iops or "
 		    "bandwidth");
+		return;
+	}
+#undef KL
+}
+
+/* The [write] section: defaults from [backing], what goes together. */
+static void
+profiles_check_write(struct profiles_ctx *ctx)
+{
+	struct profile	*p = ctx->p;
+	int		 line = ctx->section_line[PROFILES_WRITE][0];
+
+#define KL(k)	(ctx->key_line[k][0])
+	if (KL(PK_WRITE_LATENCY) == 0)
+		p->write_latency_us = p->backing_latency_us;
+	if (KL(PK_WRITE_SIGMA) == 0)
+		p->write_sigma = p->backing_sigma;
+	if (p->write_cache == NULL)
+		p->write_cache = xstrdup("write through");
+	if (strcmp(p->write_cache, "write back") != 0 &&
+	    strcmp(p->write_cache, "write through") != 0) {
+		profiles_error(ctx, KL(PK_WRITE_CACHE), "[write] cache: use "
+		    "\"write back\" or \"write through\", as sysfs says "
+		    "them");
+		return;
+	}
+	p->write_back = strcmp(p->write_cache, "write back") == 0;
+	if (!p->write_back && (p->flush_us > 0 || KL(PK_FLUSH_SIGMA) != 0)) {
+		profiles_error(ctx, KL(PK_FLUSH_US) ? KL(PK_FLUSH_US) :
+		    KL(PK_FLUSH_SIGMA), "[write] flush_us: a flush is never "
+		    "sent to a write-through device; set cache = write back");
+		return;
+	}
+	if ((KL(PK_BUFFER) != 0) != (KL(PK_DRAIN) != 0)) {
+		profiles_error(ctx, line, "[write] buffer and drain go "
+		    "together");
 		return;
 	}
 #undef KL
@@ -696,7 +783,18 @@ profiles_check(struct profiles_ctx *ctx)
 		    " must be above the baseline [limit] bandwidth");
 		return;
 	}
+	if (ctx->section_line[PROFILES_PROMISE][0] != 0 &&
+	    KL(PK_PROMISE_TOLERANCE) == 0) {
+		profiles_error(ctx, ctx->section_line[PROFILES_PROMISE][0],
+		    "[promise] tolerance is missing");
+		return;
+	}
+	if (KL(PK_PROMISE_TOLERANCE) == 0)
+		p->promise_pct = NAN;
+	if (KL(PK_PROMISE_OF_TIME) == 0)
+		p->promise_of_time_pct = NAN;
 	profiles_check_instance(ctx);
+	profiles_check_write(ctx);
 #undef KL
 #undef TL
 }
@@ -992,10 +1090,14 @@ profiles_copy(const struct profile *p)
 	c->description = p->description != NULL ?
 	    xstrdup(p->description) : NULL;
 	c->path = p->path != NULL ? xstrdup(p->path) : NULL;
+	c->promise_source = p->promise_source != NULL ?
+	    xstrdup(p->promise_source) : NULL;
 	c->instance_name = p->instance_name != NULL ?
 	    xstrdup(p->instance_name) : NULL;
 	c->instance_description = p->instance_description != NULL ?
 	    xstrdup(p->instance_description) : NULL;
+	c->write_cache = p->write_cache != NULL ?
+	    xstrdup(p->write_cache) : NULL;
 	return (c);
 }
 
@@ -1007,7 +1109,9 @@ profiles_free(struct profile *p)
 	free(p->name);
 	free(p->description);
 	free(p->path);
+	free(p->promise_source);
 	free(p->instance_name);
 	free(p->instance_description);
+	free(p->write_cache);
 	free(p);
 }

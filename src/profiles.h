@@ -57,6 +57,23 @@ struct profile {
 	double		 burst_credits;	/* bucket, IOPS tokens */
 	double		 burst_bandwidth;	/* 0: no bandwidth bucket */
 	double		 burst_credit_bytes;
+
+	/* [promise]: figures at least 100 - promise_pct % of the profile's,
+	   promise_of_time_pct % of the time, per promise_source; NAN and
+	   NULL when the profile states none. */
+	double		 promise_pct;
+	double		 promise_of_time_pct;
+	char		*promise_source;
+	double		 write_latency_us;	/* median of a write acked */
+	double		 write_sigma;
+	double		 flush_us;	/* median of a cache flush; 0: at once */
+	double		 flush_sigma;
+	char		*write_cache;	/* what sysfs would say: "write back"
+					   or "write through" */
+	int		 write_back;	/* write_cache is "write back" */
+	int		 fua;		/* says it takes FUA writes */
+	double		 buffer_bytes;	/* write-back buffer; 0: none */
+	double		 buffer_drain;	/* bytes/s it drains at to the store */
 };
 
 /* The profile directories in lookup order (NULL-terminated, static). */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report-schema.h"
@@ -298,4 +299,31 @@ report_json_write(const struct report *r, const char *path, char **cause)
 	ret = report_json_write_file(r, path, cause);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return (ret);
+}
+
+/* Write the report to path, or to a new file here if that fails. */
+int
+report_json_save(const struct report *r, const char *path, char **used,
+    char **cause)
+{
+	char		*why = NULL, *why2 = NULL, stamp[32], *name;
+	time_t		 now;
+
+	*used = NULL;
+	if (report_json_write(r, path, &why) == 0)
+		return (0);
+	now = time(NULL);
+	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
+	xasprintf(&name, "tierprobe-report-%s-%ld.json", stamp,
+	    (long)getpid());
+	if (report_json_write(r, name, &why2) == 0) {
+		*used = name;
+		*cause = why;
+		return (1);
+	}
+	xasprintf(cause, "%s; and %s", why, why2);
+	free(why);
+	free(why2);
+	free(name);
+	return (-1);
 }

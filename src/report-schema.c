@@ -8,7 +8,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "check.h"
 #include "report-schema.h"
 #include "report.h"
 #include "xmalloc.h"
@@ -244,6 +246,12 @@ report_schema_bw_limit(int l)
 	return (ceilings_bw_limit_name(l));
 }
 
+static const char *
+report_schema_stop(int stop)
+{
+	return (limits_stop_name(stop));
+}
+
 static int
 report_schema_device_known(const void *context)
 {
@@ -294,12 +302,64 @@ report_schema_first_touch_loaded(void *first_touch)
 	ft->measured = 1;
 }
 
+/* A figure's value in each run: numbers, null where unknown. */
+static json_t *
+report_schema_runs_get(const void *stat)
+{
+	const struct report_stat	*st = stat;
+	json_t				*a;
+	size_t				 i;
+
+	a = json_array();
+	for (i = 0; i < st->nrun && i < REPORT_RUNS_MAX; i++)
+		json_array_append_new(a, isfinite(st->run[i]) ?
+		    json_real(st->run[i]) : json_null());
+	return (a);
+}
+
+static int
+report_schema_runs_set(const json_t *a, void *stat, const char *key,
+    char **cause)
+{
+	struct report_stat	*st = stat;
+	json_t			*v;
+	size_t			 i;
+
+	if (json_is_null(a))
+		return (0);
+	if (!json_is_array(a) || json_array_size(a) > REPORT_RUNS_MAX) {
+		xasprintf(cause, "%s: expected an array of at most %d numbers",
+		    key, REPORT_RUNS_MAX);
+		return (-1);
+	}
+	json_array_foreach(a, i, v) {
+		if (!json_is_number(v) && !json_is_null(v)) {
+			xasprintf(cause, "%s[%zu]: expected a number or null, "
+			    "not %s", key, i, report_schema_json_type(v));
+			return (-1);
+		}
+		st->run[i] = json_is_null(v) ? NAN : json_number_value(v);
+	}
+	st->nrun = i;
+	return (0);
+}
+
+static const char *
+report_schema_phase(int phase)
+{
+	return (limits_phase_name(phase));
+}
+
+/* Files without long_run_iops: a bucket that ran dry gives it. */
 static void
 report_schema_limits_loaded(void *limits)
 {
 	struct limits_result	*l = limits;
 
 	l->timeline.cap = l->timeline.n;
+	l->sweep_timeline.cap = l->sweep_timeline.n;
+	if (isnan(l->long_run_iops) && l->burst.detected)
+		l->long_run_iops = l->burst.baseline_iops;
 }
 
 /* One target: the report holds its target and context at the top. */
@@ -350,7 +410,8 @@ static const struct report_schema_key report_schema_lat_keys[] = {
 	  .unit = "us", .doc = "99th percentile of the latency" },
 	{ .name = "p999", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct lat_summary, p999),
-	  .unit = "us", .doc = "99.9th percentile of the latency" },
+	  .unit = "us", .doc = "99.9th percentile of the latency; null "
+	  "under 10,000 reads" },
 };
 static const struct report_schema report_schema_lat =
     TABLE("lat_us", struct lat_summary, report_schema_lat_keys, NULL, NULL);
@@ -565,6 +626,19 @@ static const struct report_schema_key report_schema_burst_keys[] = {
 	{ .name = "variable", .type = REPORT_SCHEMA_BOOL,
 	  AT(struct burst, variable),
 	  .doc = "the rate changed and recovered: no bucket" },
+	{ .name = "drop_sweep_t_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, drop_sweep_t_s),
+	  .shown = report_schema_burst_detected, .unit = "s",
+	  .doc = "time of a drop during the sweeps, on their clock" },
+	{ .name = "held_iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, held_iops), .unit = "IOPS",
+	  .doc = "no drop: the rate the sustained run held" },
+	{ .name = "held_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, held_s), .unit = "s",
+	  .doc = "no drop: how long a drop would have shown" },
+	{ .name = "ruled_out_below_ios", .type = REPORT_SCHEMA_REAL,
+	  AT(struct burst, ruled_out_below_ios), .unit = "I/Os",
+	  .doc = "no drop: the I/O a bucket had to supply to stay unseen" },
 };
 static const struct report_schema report_schema_burst =
     TABLE("burst", struct burst, report_schema_burst_keys, NULL, NULL);
@@ -587,6 +661,29 @@ static const struct report_schema report_schema_timeline =
     TABLE("timeline", struct timeline_sample, report_schema_timeline_keys,
     NULL, NULL);
 
+/* An interval of the sweeps: one of a timeline, and what was read. */
+static const struct report_schema_key report_schema_sweep_sample_keys[] = {
+	{ .type = REPORT_SCHEMA_OBJECT, .flags = REPORT_SCHEMA_INLINE,
+	  .offset = 0, .size = sizeof(struct timeline_sample),
+	  .sub = &report_schema_timeline,
+	  .doc = "the keys of an interval of the sustained run" },
+	{ .name = "dt_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct timeline_sample, dt_s), .unit = "s",
+	  .doc = "length of the interval" },
+	{ .name = "phase", .type = REPORT_SCHEMA_WORD,
+	  AT(struct timeline_sample, phase), .word = report_schema_phase,
+	  .doc = "iodepth, bs, first_touch or flush" },
+	{ .name = "iodepth", .type = REPORT_SCHEMA_UINT,
+	  AT(struct timeline_sample, iodepth), .unit = "I/Os",
+	  .doc = "I/Os kept in flight" },
+	{ .name = "bs", .type = REPORT_SCHEMA_UINT,
+	  AT(struct timeline_sample, bs), .unit = "bytes",
+	  .doc = "I/O size" },
+};
+static const struct report_schema report_schema_sweep_sample =
+    TABLE("sweep_timeline", struct timeline_sample,
+    report_schema_sweep_sample_keys, NULL, NULL);
+
 static const struct report_schema_key report_schema_limits_keys[] = {
 	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
 	  AT(struct limits_result, interrupted),
@@ -598,6 +695,24 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, iops_ceiling), .unit = "IOPS",
 	  .doc = "most I/Os per second the volume sustains" },
+	{ .name = "iops_ceiling_at_least", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, iops_ceiling_at_least),
+	  .doc = "no cap within the sweep: iops_ceiling is a lower bound" },
+	{ .name = "iops_ceiling_low", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, iops_ceiling_low), .unit = "IOPS",
+	  .doc = "low end of the ceiling's 95% interval" },
+	{ .name = "iops_ceiling_high", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, iops_ceiling_high), .unit = "IOPS",
+	  .doc = "high end of it; null for a lower bound" },
+	{ .name = "iodepth_sweep_stop", .type = REPORT_SCHEMA_WORD,
+	  AT(struct limits_result, qd_stop), .word = report_schema_stop,
+	  .doc = "why the iodepth sweep stopped" },
+	{ .name = "cache_hit_share", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, cache_share), .unit = "ratio",
+	  .doc = "share of the sweeps' reads the caches served, fitted" },
+	{ .name = "iops_ceiling_corrected", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, iops_ceiling_corrected),
+	  .doc = "iops_ceiling is the store's: measured x (1 - share)" },
 	{ .name = "iops_knee_iodepth", .type = REPORT_SCHEMA_UINT_NULL,
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, iops_knee_iodepth), .unit = "I/Os",
@@ -612,6 +727,20 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, bandwidth_ceiling_bytes_per_s),
 	  .unit = "bytes/s", .doc = "most bytes per second over the sizes" },
+	{ .name = "bandwidth_ceiling_at_least", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, bandwidth_ceiling_at_least),
+	  .doc = "still rising at the largest size: a lower bound" },
+	{ .name = "bandwidth_ceiling_low_bytes_per_s",
+	  .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, bandwidth_ceiling_low), .unit = "bytes/s",
+	  .doc = "low end of the ceiling's 95% interval" },
+	{ .name = "bandwidth_ceiling_high_bytes_per_s",
+	  .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, bandwidth_ceiling_high), .unit = "bytes/s",
+	  .doc = "high end of it; null for a lower bound" },
+	{ .name = "bs_sweep_stop", .type = REPORT_SCHEMA_WORD,
+	  AT(struct limits_result, bs_stop), .word = report_schema_stop,
+	  .doc = "why the block-size sweep stopped" },
 	{ .name = "io_accounting_bytes", .type = REPORT_SCHEMA_UINT_NULL,
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, io_accounting_bytes), .unit = "bytes",
@@ -650,6 +779,18 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	{ .name = "sustain_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct limits_result, sustain_s), .unit = "s",
 	  .doc = "length of the sustained run" },
+	{ .name = "sustain_early", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, sustain_early),
+	  .doc = "the sustained run ended early: its rate held" },
+	{ .name = "sustain_start_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, sustain_start_s), .unit = "s",
+	  .doc = "when the sustained run began, on the sweeps' clock" },
+	{ .name = "long_run_iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, long_run_iops), .unit = "IOPS",
+	  .doc = "the rate a bucket fell to, when one ran dry" },
+	{ .name = "baseline_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, baseline_bandwidth), .unit = "bytes/s",
+	  .doc = "bytes per second after a bucket ran dry" },
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct limits_result, note),
 	  .doc = "what was skipped and why" },
@@ -677,6 +818,12 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	  .count = offsetof(struct limits_result, timeline.n),
 	  .sub = &report_schema_timeline,
 	  .doc = "the sustained run per interval" },
+	{ .name = "sweep_timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER,
+	  AT(struct limits_result, sweep_timeline.v),
+	  .count = offsetof(struct limits_result, sweep_timeline.n),
+	  .sub = &report_schema_sweep_sample,
+	  .doc = "the work before the sustained run per interval" },
 };
 static const struct report_schema report_schema_limits =
     TABLE("limits", struct limits_result, report_schema_limits_keys, NULL,
@@ -821,6 +968,227 @@ static const struct report_schema_key report_schema_together_keys[] = {
 static const struct report_schema report_schema_together =
     TABLE("together", struct together_result, report_schema_together_keys,
     NULL, report_schema_together_loaded);
+/* The fastest method by name, null when none was measured. */
+static json_t *
+report_schema_best_get(const void *sync)
+{
+	const struct sync_result	*r = sync;
+	const char			*w = sync_method_name(r->best_method);
+
+	return (w != NULL ? json_string(w) : json_null());
+}
+
+static int
+report_schema_best_set(const json_t *v, void *sync, const char *key,
+    char **cause)
+{
+	struct sync_result	*r = sync;
+	const char		*w;
+	int			 m;
+
+	r->best_method = -1;
+	if (json_is_null(v))
+		return (0);
+	if (json_is_string(v)) {
+		for (m = 0; (w = sync_method_name(m)) != NULL; m++) {
+			if (strcmp(w, json_string_value(v)) == 0) {
+				r->best_method = m;
+				return (0);
+			}
+		}
+	}
+	xasprintf(cause, "%s: expected a method name or null", key);
+	return (-1);
+}
+
+static const struct report_schema_key report_schema_commit_keys[] = {
+	{ .name = "method", .type = REPORT_SCHEMA_WORD,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, method),
+	  .word = sync_method_name,
+	  .doc = "fdatasync, fsync, dsync, direct-dsync or uring-datasync" },
+	{ .name = "bs", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, bs),
+	  .unit = "bytes", .doc = "bytes written per commit" },
+	{ .name = "writers", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, writers),
+	  .unit = "writers", .doc = "writers committing at once" },
+	{ .name = "shared", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct commit_point, shared),
+	  .doc = "the writers append to one shared log" },
+	{ .name = "ops_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, pt.iops),
+	  .unit = "ops/s", .doc = "commits per second, all writers" },
+	{ .name = "lat_us", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, pt.lat_us),
+	  .sub = &report_schema_lat, .doc = "latency of one commit" },
+	{ .name = "ci95_rel", .type = REPORT_SCHEMA_REAL,
+	  AT(struct commit_point, pt.ci95_rel), .unit = "ratio",
+	  .doc = "95% CI half-width of the mean latency over the mean" },
+	{ .name = "commits", .type = REPORT_SCHEMA_UINT,
+	  AT(struct commit_point, pt.ios), .unit = "commits",
+	  .doc = "commits measured, after the warm-up" },
+	{ .name = "seconds", .type = REPORT_SCHEMA_REAL,
+	  AT(struct commit_point, pt.seconds), .unit = "s",
+	  .doc = "time measured" },
+};
+static const struct report_schema report_schema_commit =
+    TABLE("commit", struct commit_point, report_schema_commit_keys, NULL,
+    NULL);
+
+static const struct report_schema_key report_schema_sync_keys[] = {
+	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct sync_result, interrupted),
+	  .doc = "the commits stopped early" },
+	{ .name = "best_method", .type = REPORT_SCHEMA_WORD,
+	  .flags = REPORT_SCHEMA_REQUIRED, .word = sync_method_name,
+	  .get = report_schema_best_get, .set = report_schema_best_set,
+	  .doc = "the method with most commits per second at one writer" },
+	{ .name = "best_bs", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct sync_result, best_bs), .unit = "bytes",
+	  .doc = "the commit size it was chosen at" },
+	{ .name = "flush_us", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct sync_result, flush.flush_us), .unit = "us",
+	  .doc = "what O_DSYNC adds to an O_DIRECT write: a flush" },
+	{ .name = "write_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.write_us), .unit = "us",
+	  .doc = "median of a plain O_DIRECT write" },
+	{ .name = "dsync_write_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.dsync_write_us), .unit = "us",
+	  .doc = "median of an O_DIRECT|O_DSYNC write" },
+	{ .name = "fdatasync_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.fdatasync_us), .unit = "us",
+	  .doc = "median of a write then fdatasync" },
+	{ .name = "empty_fdatasync_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.empty_fdatasync_us), .unit = "us",
+	  .doc = "median of an fdatasync with nothing written" },
+	{ .name = "write_cache", .type = REPORT_SCHEMA_STRING_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct sync_result, write_cache),
+	  .doc = "the device's sysfs queue/write_cache" },
+	{ .name = "fua", .type = REPORT_SCHEMA_BOOL_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct sync_result, fua),
+	  .doc = "the device's sysfs queue/fua" },
+	{ .name = "flush_suspect", .type = REPORT_SCHEMA_BOOL_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct sync_result, flush.suspect),
+	  .doc = "a write-back cache whose flush costs under a tenth of a "
+	  "write; null when timing cannot tell" },
+	{ .name = "files", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct sync_result, files),
+	  .doc = "writers had files of their own, not parts of a device" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct sync_result, note),
+	  .doc = "what was skipped and why" },
+	{ .name = "methods", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct sync_result, rows),
+	  .count = offsetof(struct sync_result, nrows),
+	  .sub = &report_schema_commit,
+	  .doc = "one per method, size and count of writers" },
+};
+static const struct report_schema report_schema_sync =
+    TABLE("sync", struct sync_result, report_schema_sync_keys, NULL, NULL);
+
+static int
+report_schema_mixed_measured(const void *writes)
+{
+	const struct writes_result	*w = writes;
+
+	return (w->mixed.ios > 0);
+}
+
+static void
+report_schema_writes_loaded(void *writes)
+{
+	struct writes_result	*w = writes;
+
+	w->timeline.cap = w->timeline.n;
+	w->refill.cap = w->refill.n;
+}
+
+static const struct report_schema_key report_schema_writes_keys[] = {
+	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, interrupted),
+	  .doc = "the write runs stopped early" },
+	{ .name = "buffer_detected", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, buffer.detected),
+	  .doc = "sequential writes fell from a fast rate to a slow one" },
+	{ .name = "buffer_bytes", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.bytes), .unit = "bytes",
+	  .doc = "bytes the fast rate took above the slow one: the buffer" },
+	{ .name = "buffer_low_bytes", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.low_bytes), .unit = "bytes",
+	  .doc = "low end of its 95% interval" },
+	{ .name = "buffer_high_bytes", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.high_bytes), .unit = "bytes",
+	  .doc = "high end of its 95% interval" },
+	{ .name = "fast_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.fast_bytes_per_s),
+	  .unit = "bytes/s", .doc = "the rate into the buffer" },
+	{ .name = "slow_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.slow_bytes_per_s),
+	  .unit = "bytes/s", .doc = "the rate once it is full" },
+	{ .name = "buffer_fill_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.fill_s), .unit = "s",
+	  .doc = "when the rate fell" },
+	{ .name = "idle_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.idle_s), .unit = "s",
+	  .doc = "the pause before the second run" },
+	{ .name = "refilled_bytes", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.refilled_bytes), .unit = "bytes",
+	  .doc = "buffer found again after the pause: what drained" },
+	{ .name = "drain_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.drain_bytes_per_s),
+	  .unit = "bytes/s", .doc = "how fast it drained while idle" },
+	{ .name = "drain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.drain_s), .unit = "s",
+	  .doc = "time to empty a full buffer while idle" },
+	{ .name = "drain_at_most", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, buffer.drain_at_most),
+	  .doc = "the buffer was whole again: drain_s is an upper bound" },
+	{ .name = "seq_bs", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct writes_result, seq_bs), .unit = "bytes",
+	  .doc = "I/O size of the sequential runs" },
+	{ .name = "seq_iodepth", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct writes_result, seq_iodepth), .unit = "I/Os",
+	  .doc = "their depth" },
+	{ .name = "interval_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, interval_s), .unit = "s",
+	  .doc = "the timelines' step" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct writes_result, note),
+	  .doc = "what was skipped and why" },
+	{ .name = "timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct writes_result, timeline.v),
+	  .count = offsetof(struct writes_result, timeline.n),
+	  .sub = &report_schema_timeline,
+	  .doc = "the sequential run per interval" },
+	{ .name = "refill_timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER,
+	  AT(struct writes_result, refill.v),
+	  .count = offsetof(struct writes_result, refill.n),
+	  .sub = &report_schema_timeline,
+	  .doc = "the run after the pause per interval" },
+	{ .name = "mixed", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct writes_result, mixed), .sub = &report_schema_point,
+	  .shown = report_schema_mixed_measured,
+	  .doc = "random reads and writes mixed at the knee" },
+	{ .name = "mixed_read_fraction", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, mixed_read_fraction), .unit = "ratio",
+	  .doc = "the share of reads in it" },
+	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct writes_result, limits),
+	  .sub = &report_schema_limits, .doc = "the write sweeps" },
+};
+static const struct report_schema report_schema_writes =
+    TABLE("writes", struct writes_result, report_schema_writes_keys, NULL,
+    report_schema_writes_loaded);
 
 static const struct report_schema_key report_schema_stat_keys[] = {
 	{ .name = "name", .type = REPORT_SCHEMA_STRING,
@@ -838,6 +1206,12 @@ static const struct report_schema_key report_schema_stat_keys[] = {
 	{ .name = "cv", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_stat, cv),
 	  .unit = "ratio", .doc = "coefficient of variation, sd/mean" },
+	{ .name = "trend", .type = REPORT_SCHEMA_WORD,
+	  AT(struct report_stat, trend), .word = report_trend_name,
+	  .doc = "none, falling or rising run after run" },
+	{ .name = "runs", .type = REPORT_SCHEMA_ARRAY,
+	  .get = report_schema_runs_get, .set = report_schema_runs_set,
+	  .doc = "the figure in each run, null where unknown" },
 };
 static const struct report_schema report_schema_stat =
     TABLE("figure", struct report_stat, report_schema_stat_keys, NULL,
@@ -852,6 +1226,9 @@ static const struct report_schema_key report_schema_repeat_keys[] = {
 	  .count = offsetof(struct report_repeat, nstats),
 	  .max = REPORT_STATS_MAX, .sub = &report_schema_stat,
 	  .doc = "one per headline figure" },
+	{ .name = "reason", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_repeat, reason),
+	  .doc = "why figures moved run after run" },
 };
 static const struct report_schema report_schema_repeat =
     TABLE("repeat", struct report_repeat, report_schema_repeat_keys, NULL,
@@ -992,6 +1369,41 @@ static const struct report_schema report_schema_context =
     TABLE("context", struct report_context, report_schema_context_keys,
     NULL, NULL);
 
+static const struct report_schema_key report_schema_labels_keys[] = {
+	{ .name = "host", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_labels, host),
+	  .doc = "the host name fleets show (--host)" },
+	{ .name = "kind", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_labels, kind),
+	  .doc = "the kind fleets compare it with (--kind)" },
+};
+static const struct report_schema report_schema_labels =
+    TABLE("labels", struct report_labels, report_schema_labels_keys, NULL,
+    NULL);
+
+/* The expectations, judged against the whole report as it is written. */
+static json_t *
+report_schema_expectations_get(const void *r)
+{
+	const struct report	*rep = r;
+
+	return (report_check_json(rep, rep->checks));
+}
+
+static int
+report_schema_expectations_set(const json_t *v, void *r, const char *key,
+    char **cause)
+{
+	struct report	*rep = r;
+	char		*why;
+
+	check_list_free(rep->checks);
+	if (report_check_load(v, &rep->checks, &why) == 0)
+		return (0);
+	xasprintf(cause, "%s: %s", key, why);
+	free(why);
+	return (-1);
+}
 /* One of several targets: as the top of a report of one. */
 static const struct report_schema_key report_schema_member_keys[] = {
 	{ .name = "target", .type = REPORT_SCHEMA_OBJECT,
@@ -1038,15 +1450,30 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "context", .type = REPORT_SCHEMA_OBJECT,
 	  AT(struct report, context), .sub = &report_schema_context,
 	  .shown = report_schema_one_target, .doc = "where it ran" },
+	{ .name = "labels", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct report, labels), .sub = &report_schema_labels,
+	  .doc = "names given for fleets" },
 	{ .name = "scan", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, scan),
 	  .sub = &report_schema_scan, .doc = "the working-set sweep" },
 	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, limits),
 	  .sub = &report_schema_limits, .doc = "ceilings and burst buckets" },
+	{ .name = "sync", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, sync),
+	  .sub = &report_schema_sync, .doc = "commits" },
+	{ .name = "writes", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, writes),
+	  .sub = &report_schema_writes,
+	  .doc = "write ceilings, buffers and the mixed point" },
 	{ .name = "repeat", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, repeat),
 	  .sub = &report_schema_repeat, .doc = "spread over repeated runs" },
+	{ .name = "expectations", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, checks),
+	  .get = report_schema_expectations_get,
+	  .set = report_schema_expectations_set,
+	  .doc = "acceptance checks and their verdicts" },
 	{ .name = "targets", .type = REPORT_SCHEMA_ARRAY,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, targets),
 	  .count = offsetof(struct report, ntargets),

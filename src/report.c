@@ -3,22 +3,32 @@
  * What every renderer shares: freeing a report, its headline figures and
  * their spread over repeated runs, aligned tables, the time stamp.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "check.h"
+#include "figures.h"
 #include "report.h"
 #include "stats.h"
 #include "units.h"
 #include "xmalloc.h"
 
+#define REPORT_TREND_REL	0.25	/* a trend moves a figure this much */
+#define REPORT_STEP_REL		0.05	/* a step of unknown noise counts */
+
 /*
- * Release what a report owns: path, repeat, the reports of several
- * targets, and scan, limits and together, heap objects the report took
- * over (freed by their modules).
+ * Release what a report owns: path, repeat, expectations, the reports of
+ * several targets, and its sections (scan, limits, sync, writes,
+ * together), heap objects the report took over (freed by their modules).
  */
 void
 report_free(struct report *r)
@@ -41,10 +51,68 @@ report_free(struct report *r)
 	limits_result_free(r->limits);
 	free(r->limits);
 	r->limits = NULL;
+	sync_result_free(r->sync);
+	free(r->sync);
+	r->sync = NULL;
+	writes_result_free(r->writes);
+	free(r->writes);
+	r->writes = NULL;
 	free(r->repeat);
 	r->repeat = NULL;
+	check_list_free(r->checks);
+	r->checks = NULL;
 	free(r->target.path);
 	r->target.path = NULL;
+}
+
+/* Whether a file can be written at path once the run is over; see report.h. */
+int
+report_output_check(const char *opt, const char *path, int replace,
+    char **cause)
+{
+	struct stat	 st;
+	char		*copy, *dir, *tmp;
+	int		 fd, exists;
+
+	exists = stat(path, &st) == 0;
+	if (!exists && errno != ENOENT) {
+		xasprintf(cause, "%s %s: %s", opt, path, strerror(errno));
+		return (-1);
+	}
+	if (exists && S_ISDIR(st.st_mode)) {
+		xasprintf(cause, "%s %s: is a directory; give a file name",
+		    opt, path);
+		return (-1);
+	}
+	if (exists && replace && !S_ISREG(st.st_mode)) {
+		xasprintf(cause, "%s %s: not a regular file; give the path of "
+		    "a file to create or replace", opt, path);
+		return (-1);
+	}
+	copy = xstrdup(path);
+	dir = dirname(copy);
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		xasprintf(cause, "%s %s: directory %s does not exist", opt,
+		    path, dir);
+		free(copy);
+		return (-1);
+	}
+	xasprintf(&tmp, "%s/.tierprobe-check.XXXXXX", dir);
+	fd = mkstemp(tmp);
+	if (fd == -1)
+		xasprintf(cause, "%s %s: cannot create a file in %s: %s", opt,
+		    path, dir, strerror(errno));
+	else {
+		close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	free(copy);
+	if (fd != -1 && exists && access(path, W_OK) != 0) {
+		xasprintf(cause, "%s %s: %s", opt, path, strerror(errno));
+		return (-1);
+	}
+	return (fd == -1 ? -1 : 0);
 }
 
 /* Median of the points' ci95_rel that are known; NAN if none. */
@@ -214,8 +282,11 @@ report_headlines(const struct report *r, struct report_figure *fig,
 				noise = p->ci95_rel;
 			}
 		}
+		j = n;
 		report_add(fig, max, &n, "limits.iops_ceiling", "IOPS ceiling",
 		    UNITS_IOPS, l->iops_ceiling, noise);
+		if (n > j)
+			fig[j].at_least = l->iops_ceiling_at_least;
 		report_add(fig, max, &n, "limits.iops_knee_iodepth",
 		    "knee iodepth", UNITS_PLAIN,
 		    l->iops_knee_iodepth ? l->iops_knee_iodepth : NAN, NAN);
@@ -228,9 +299,12 @@ report_headlines(const struct report *r, struct report_figure *fig,
 				noise = p->ci95_rel;
 			}
 		}
+		j = n;
 		report_add(fig, max, &n, "limits.bandwidth_ceiling_bytes_per_s",
 		    "bandwidth ceiling", UNITS_RATE,
 		    l->bandwidth_ceiling_bytes_per_s, noise);
+		if (n > j)
+			fig[j].at_least = l->bandwidth_ceiling_at_least;
 		report_add(fig, max, &n, "limits.io_accounting_bytes",
 		    "accounting size", UNITS_BYTES,
 		    l->io_accounting_bytes ? l->io_accounting_bytes : NAN,
@@ -247,12 +321,67 @@ report_headlines(const struct report *r, struct report_figure *fig,
 		report_add(fig, max, &n, "limits.burst.credits_ios",
 		    "burst credits", UNITS_COUNT, l->burst.detected ?
 		    l->burst.credits_ios : NAN, NAN);
+		/* Without a drop, only the rate held: the most it can be. */
+		j = n;
+		report_add(fig, max, &n, "limits.long_run_iops",
+		    "long-run IOPS", UNITS_IOPS, isfinite(l->long_run_iops) ?
+		    l->long_run_iops : l->burst.held_iops, NAN);
+		if (n > j)
+			fig[j].at_most = !isfinite(l->long_run_iops);
 	}
 	for (i = 0; i < n; i++) {
 		if (!isfinite(fig[i].rel_noise) || fig[i].rel_noise < 0)
 			fig[i].rel_noise = NAN;
 	}
 	return (n);
+}
+
+/* Bytes a point read or wrote, its warm-up counted at its rate. */
+static double
+report_point_bytes(const struct point *p)
+{
+	return (((double)p->ios + p->iops * p->warm_seconds) * p->bs);
+}
+
+/* Device time and bytes the measurements of a report spent; see report.h. */
+void
+report_cost(const struct report *r, double *seconds, double *bytes)
+{
+	const struct limits_result	*l = r->limits;
+	const struct point		*p;
+	size_t				 i;
+
+	*seconds = *bytes = 0;
+	if (r->scan != NULL) {
+		*seconds += r->scan->device_time_s;
+		for (i = 0; i < r->scan->npoints; i++) {
+			p = &r->scan->points[i];
+			*bytes += report_point_bytes(p);
+			/* The sequential warm-ups read each byte once. */
+			if (i + 1 == r->scan->npoints)
+				*bytes += p->ws_bytes;
+		}
+	}
+	if (l == NULL)
+		return;
+	for (i = 0; i < l->nqd + l->nbs; i++) {
+		p = i < l->nqd ? &l->qd_points[i] : &l->bs_points[i - l->nqd];
+		*seconds += p->seconds + p->warm_seconds;
+		*bytes += report_point_bytes(p);
+	}
+	*seconds += l->sustain.seconds;
+	*bytes += report_point_bytes(&l->sustain) +
+	    l->first_touch_flush_bytes;
+	/* The flush between the first-touch passes is one sample. */
+	for (i = 0; i < l->sweep_timeline.n; i++)
+		if (l->sweep_timeline.v[i].phase == LIMITS_PHASE_FLUSH)
+			*seconds += l->sweep_timeline.v[i].dt_s;
+	if (l->first_touch.measured) {
+		*seconds += l->first_touch.blocks * 1e-6 *
+		    (l->first_touch.first_mean_us +
+		    l->first_touch.second_mean_us);
+		*bytes += 2.0 * l->first_touch.blocks * r->target.bs;
+	}
 }
 
 /* Find a figure of a repeat summary by name; NULL if absent. */
@@ -270,6 +399,231 @@ report_repeat_find(const struct report_repeat *rr, const char *name)
 	return (NULL);
 }
 
+/* Name of a trend, for reports; NULL past the last. */
+const char *
+report_trend_name(int trend)
+{
+	static const char *const names[] = {
+		[REPORT_TREND_NONE] = "none",
+		[REPORT_TREND_FALLING] = "falling",
+		[REPORT_TREND_RISING] = "rising",
+	};
+
+	if (trend < 0 || trend > REPORT_TREND_RISING)
+		return (NULL);
+	return (names[trend]);
+}
+
+/* The 95% noise of the difference of a and b (half-widths ha, hb). */
+static double
+report_pair_noise(double a, double ha, double b, double hb)
+{
+	if (isfinite(ha) && isfinite(hb))
+		return (sqrt(ha * ha + hb * hb));
+	return (REPORT_STEP_REL * fmax(fabs(a), fabs(b)));
+}
+
+/*
+ * A trend in s->run[] (noise h[], 95% half-widths): every step beyond its
+ * noise (REPORT_STEP_REL where unknown) goes the same way, and first to
+ * last moved beyond both noise and REPORT_TREND_REL.  Back and forth is
+ * noise, which sd and cv describe.
+ */
+static int
+report_trend(const struct report_stat *s, const double *h)
+{
+	double	d, tol;
+	size_t	k, a = SIZE_MAX, first = SIZE_MAX;
+	int	sign = 0, step;
+
+	for (k = 0; k < s->nrun; k++) {
+		if (!isfinite(s->run[k]))
+			continue;
+		if (first == SIZE_MAX)
+			first = k;
+		if (a != SIZE_MAX) {
+			d = s->run[k] - s->run[a];
+			if (fabs(d) > report_pair_noise(s->run[a], h[a],
+			    s->run[k], h[k])) {
+				step = d > 0 ? 1 : -1;
+				if (sign != 0 && step != sign)
+					return (REPORT_TREND_NONE);
+				sign = step;
+			}
+		}
+		a = k;
+	}
+	if (sign == 0)
+		return (REPORT_TREND_NONE);
+	d = s->run[a] - s->run[first];
+	tol = fmax(report_pair_noise(s->run[first], h[first], s->run[a], h[a]),
+	    REPORT_TREND_REL * fmax(fabs(s->run[first]), fabs(s->run[a])));
+	if (!(fabs(d) > tol) || (d > 0) != (sign > 0))
+		return (REPORT_TREND_NONE);
+	return (sign > 0 ? REPORT_TREND_RISING : REPORT_TREND_FALLING);
+}
+
+/* Why figures moved run after run, into out->reason. */
+static void
+report_repeat_reason(const struct report *reps, int n,
+    struct report_repeat *out)
+{
+	size_t	j;
+	int	k;
+
+	for (j = 0; j < out->nstats; j++) {
+		if (out->stat[j].trend != REPORT_TREND_NONE)
+			break;
+	}
+	if (j == out->nstats)
+		return;
+	for (k = 0; k < n; k++) {
+		if (reps[k].limits != NULL && reps[k].limits->burst.detected)
+			break;
+	}
+	if (k < n)
+		snprintf(out->reason, sizeof out->reason, "a burst bucket "
+		    "ran dry in run %d and the volume kept its state from run "
+		    "to run: runs before measured the burst, runs after the "
+		    "baseline", k + 1);
+	else
+		snprintf(out->reason, sizeof out->reason, "figures moved run "
+		    "after run beyond their noise: the volume kept its state "
+		    "from run to run (burst credits, caches or throttling)");
+}
+
+/* A figure of report_headlines, its 95% interval from its noise. */
+static void
+report_figure_headline(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	struct report_figure	fig[REPORT_STATS_MAX];
+	size_t			nf, i;
+
+	nf = report_headlines(r, fig, REPORT_STATS_MAX);
+	for (i = 0; i < nf; i++) {
+		if (strcmp(fig[i].name, fv->path) == 0)
+			break;
+	}
+	if (i == nf) {
+		if (r->scan != NULL && !r->scan->tiers.analysed &&
+		    strcmp(d->section, "scan") == 0)
+			snprintf(fv->why, sizeof fv->why, "the scan was not "
+			    "analysed");
+		else if (index > 0)
+			snprintf(fv->why, sizeof fv->why, "the scan found "
+			    "%zu cache tier%s", r->scan->tiers.ntiers,
+			    r->scan->tiers.ntiers == 1 ? "" : "s");
+		else
+			snprintf(fv->why, sizeof fv->why, "the report does "
+			    "not hold it");
+		return;
+	}
+	fv->value = fig[i].value;
+	fv->at_least = fig[i].at_least;
+	if (!isfinite(fv->value)) {
+		snprintf(fv->why, sizeof fv->why, "the run could not "
+		    "establish it");
+		return;
+	}
+	if (isfinite(fig[i].rel_noise)) {
+		fv->low = fv->value * (1 - fig[i].rel_noise);
+		fv->high = fv->value * (1 + fig[i].rel_noise);
+	}
+}
+
+/* How many caches the scan found. */
+static void
+report_figure_tiers(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	(void)d;
+	(void)index;
+	if (!r->scan->tiers.analysed) {
+		snprintf(fv->why, sizeof fv->why, "the scan was not analysed");
+		return;
+	}
+	fv->value = (double)r->scan->tiers.ntiers;
+}
+
+/* A tier's capacity: its interval is the tier's own. */
+static void
+report_figure_capacity(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	const struct tier	*t;
+
+	report_figure_headline(r, d, index, fv);
+	if (!isfinite(fv->value))
+		return;
+	t = &r->scan->tiers.tier[index - 1];
+	fv->low = t->capacity_low_bytes > 0 ? t->capacity_low_bytes : NAN;
+	fv->high = !t->at_least && t->capacity_high_bytes > 0 ?
+	    t->capacity_high_bytes : NAN;
+}
+
+/* 1 when the sustained run showed a burst bucket, else 0. */
+static void
+report_figure_burst(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	(void)d;
+	(void)index;
+	fv->value = r->limits->burst.detected ? 1 : 0;
+}
+
+static void (*const report_figure_sources[])(const struct report *,
+    const struct figures_def *, unsigned, struct figures_value *) = {
+	[FIGURES_HEADLINE] = report_figure_headline,
+	[FIGURES_TIERS] = report_figure_tiers,
+	[FIGURES_CAPACITY] = report_figure_capacity,
+	[FIGURES_BURST] = report_figure_burst,
+};
+
+/*
+ * The value of figure d (tier index as figures_find gave it) in r: with
+ * --repeat, the mean over the runs and mean +- 2 sd; a figure the report
+ * cannot give is NAN with why.
+ */
+void
+report_figure(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	const struct report_stat	*st;
+
+	memset(fv, 0, sizeof *fv);
+	fv->value = fv->low = fv->high = NAN;
+	figures_path(d, index, fv->path, sizeof fv->path);
+	if ((strcmp(d->section, "scan") == 0 && r->scan == NULL) ||
+	    (strcmp(d->section, "limits") == 0 && r->limits == NULL)) {
+		snprintf(fv->why, sizeof fv->why, "the report has no %s "
+		    "section (%s measures it)", d->section,
+		    strcmp(d->section, "scan") == 0 ? "run or scan" :
+		    "run or limits");
+		return;
+	}
+	report_figure_sources[d->source](r, d, index, fv);
+	if (strncmp(d->path, "limits.burst.", 13) == 0 &&
+	    !r->limits->burst.detected) {
+		if (r->limits->timeline.n < CEILINGS_BURST_MIN_INTERVALS) {
+			fv->value = NAN;
+			snprintf(fv->why, sizeof fv->why, "the sustained run "
+			    "was too short to tell (--sustain)");
+		} else if (!isfinite(fv->value))
+			snprintf(fv->why, sizeof fv->why, "no burst bucket "
+			    "showed over the sustained run");
+	}
+	st = report_repeat_find(r->repeat, fv->path);
+	if (st != NULL && st->n >= 2 && isfinite(st->mean) &&
+	    isfinite(st->sd)) {
+		fv->value = st->mean;
+		fv->low = st->mean - 2 * st->sd;
+		fv->high = st->mean + 2 * st->sd;
+		fv->repeated = 1;
+		fv->why[0] = '\0';
+	}
+}
+
 /* Mean, sd and cv of the headline figures of n reports, matched by name. */
 void
 report_repeat_aggregate(const struct report *reps, int n,
@@ -279,8 +633,9 @@ report_repeat_aggregate(const struct report *reps, int n,
 	struct report_stat	*s;
 	double			 sum[REPORT_STATS_MAX];
 	double			 sq[REPORT_STATS_MAX];
+	double			*noise;
 	double			 d;
-	size_t			 nf, i, j;
+	size_t			 nf, i, j, r;
 	int			 k;
 
 	memset(out, 0, sizeof *out);
@@ -288,7 +643,8 @@ report_repeat_aggregate(const struct report *reps, int n,
 		return;
 	out->runs = n;
 	memset(sum, 0, sizeof sum);
-	/* First pass: names in order of appearance, and means. */
+	noise = xcalloc(REPORT_STATS_MAX * REPORT_RUNS_MAX, sizeof *noise);
+	/* First pass: names in order of appearance, values, means. */
 	for (k = 0; k < n; k++) {
 		nf = report_headlines(&reps[k], fig, REPORT_STATS_MAX);
 		for (i = 0; i < nf; i++) {
@@ -302,6 +658,15 @@ report_repeat_aggregate(const struct report *reps, int n,
 				s = &out->stat[out->nstats++];
 				memcpy(s->name, fig[i].name, sizeof s->name);
 				s->name[sizeof s->name - 1] = '\0';
+				s->nrun = n < REPORT_RUNS_MAX ? n :
+				    REPORT_RUNS_MAX;
+				for (r = 0; r < s->nrun; r++)
+					s->run[r] = NAN;
+			}
+			if (k < REPORT_RUNS_MAX) {
+				out->stat[j].run[k] = fig[i].value;
+				noise[j * REPORT_RUNS_MAX + k] =
+				    fig[i].rel_noise * fabs(fig[i].value);
 			}
 			if (isfinite(fig[i].value)) {
 				out->stat[j].n++;
@@ -334,7 +699,89 @@ report_repeat_aggregate(const struct report *reps, int n,
 		s->sd = s->n >= 2 ? sqrt(sq[j] / (s->n - 1)) : NAN;
 		s->cv = (s->n >= 2 && s->mean != 0) ? s->sd / fabs(s->mean) :
 		    NAN;
+		s->trend = report_trend(s, &noise[j * REPORT_RUNS_MAX]);
 	}
+	free(noise);
+	report_repeat_reason(reps, n, out);
+}
+
+/* A section heading. */
+void
+report_text_heading(const struct report_text *rt, const char *title)
+{
+	if (rt->md)
+		fprintf(rt->f, "\n## %s\n\n", title);
+	else
+		fprintf(rt->f, "\n%s\n", title);
+}
+
+/* A line of a key-value block, wrapped under the value in text. */
+void
+report_text_kv(const struct report_text *rt, const char *key,
+    const char *value)
+{
+	const char	*p = value, *brk;
+	size_t		 width = 96 - 21, n;
+
+	if (rt->md) {
+		fprintf(rt->f, "- **%s**: %s\n", key, value);
+		return;
+	}
+	do {
+		n = strlen(p);
+		if (n > width) {
+			for (brk = p + width; brk > p && *brk != ' '; brk--)
+				;
+			n = brk > p ? (size_t)(brk - p) : width;
+		}
+		fprintf(rt->f, "%s%-18s %.*s\n", REPORT_TEXT_INDENT, p == value ?
+		    key : "", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+	} while (*p != '\0');
+}
+
+/* A sentence of a summary, wrapped for text at 96 columns. */
+void
+report_text_sentence(const struct report_text *rt, const char *s)
+{
+	const char	*p = s, *brk;
+	size_t		 width = 96 - 4, n;
+	int		 first = 1;
+
+	if (rt->md) {
+		fprintf(rt->f, "- %s\n", s);
+		return;
+	}
+	while (*p != '\0') {
+		n = strlen(p);
+		if (n > width) {
+			brk = p + width;
+			while (brk > p && *brk != ' ')
+				brk--;
+			if (brk == p)
+				brk = p + width;
+			n = brk - p;
+		}
+		fprintf(rt->f, "%s%s%.*s\n", REPORT_TEXT_INDENT, first ? "- " :
+		    "  ", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
+}
+
+/* A figure for a table cell: NAN is "n/a". */
+char *
+report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return (buf);
+	}
+	return (units_format_value(unit, v, buf, len));
 }
 
 /* Start a table with one column per character of align ('l' or 'r'). */
@@ -365,21 +812,34 @@ report_table_add(struct report_table *t, ...)
 	t->nrows++;
 }
 
+/* Columns a cell takes on a terminal: UTF-8 characters, not bytes. */
+static size_t
+report_table_width(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return (n);
+}
+
 /* Print a table aligned (text) or as a pipe table (markdown), and free it. */
 void
 report_table_write(struct report_table *t, FILE *f, int markdown,
     const char *indent)
 {
-	size_t		 w[16], r, c, len, total = 0, o;
+	size_t		 w[16], r, c, len, total = 0, o, pad;
 	const char	*s;
 	char		*line;
 
 	memset(w, 0, sizeof w);
 	for (r = 0; r < t->nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
-			len = strlen(t->cell[r * t->ncols + c]);
+			s = t->cell[r * t->ncols + c];
+			len = report_table_width(s);
 			if (len > w[c])
 				w[c] = len;
+			total += strlen(s) - len;
 		}
 	}
 	for (c = 0; c < t->ncols; c++)
@@ -394,12 +854,14 @@ report_table_write(struct report_table *t, FILE *f, int markdown,
 			line[o++] = '|';
 		for (c = 0; c < t->ncols; c++) {
 			s = t->cell[r * t->ncols + c];
+			pad = w[c] - report_table_width(s);
 			if (markdown)
 				o += sprintf(line + o, " %s |", s);
 			else
-				o += sprintf(line + o, "%s%*s", c ? "  " : "",
-				    t->align[c] == 'r' ? (int)w[c] : -(int)w[c],
-				    s);
+				o += sprintf(line + o, "%s%*s%s%*s",
+				    c ? "  " : "", t->align[c] == 'r' ?
+				    (int)pad : 0, "", s, t->align[c] == 'r' ?
+				    0 : (int)pad, "");
 		}
 		while (o > 0 && line[o - 1] == ' ')
 			o--;

@@ -79,17 +79,19 @@ sampler_queue_fini(struct sampler_queue *q)
 }
 
 /* Queue one I/O on a free slot (the caller checked nfree > 0). */
-static void
+static struct engine_io *
 sampler_queue_add(struct sampler_queue *q, uint64_t off, uint32_t len,
     int write)
 {
 	struct engine_io	*io = &q->batch[q->nbatch++];
 
+	memset(io, 0, sizeof(*io));
 	io->slot = q->free_slot[--q->nfree];
 	io->offset = off;
 	io->len = len;
 	io->write = write;
 	q->slot_len[io->slot] = len;
+	return (io);
 }
 
 /*
@@ -172,14 +174,25 @@ sampler_warm_sequential(struct sampler_queue *q, uint64_t from, uint64_t to,
 }
 
 /*
- * Issue random I/O for every free slot.  Writes keep off the target's
- * header block (target.keep_bytes), so a test file stays recognisable.
+ * Issue random I/O for every free slot (or what sp->next says).  Writes
+ * keep off the target's header block (target.keep_bytes), so a test file
+ * stays recognisable.
  */
 static void
 sampler_fill_random(struct sampler_queue *q, struct rng *r,
     const struct sample_spec *sp)
 {
-	uint64_t	lo = 0;
+	struct engine_io	*io;
+	uint64_t		 lo = 0;
+
+	if (sp->next != NULL) {
+		while (q->nfree > 0) {
+			io = sampler_queue_add(q, 0, 0, 0);
+			sp->next(io, sp->next_arg);
+			q->slot_len[io->slot] = io->len;
+		}
+		return;
+	}
 
 	if (sp->write && q->e->target != NULL) {
 		lo = q->e->target->keep_bytes;
@@ -192,10 +205,82 @@ sampler_fill_random(struct sampler_queue *q, struct rng *r,
 		    sp->bs), sp->bs, sp->write);
 }
 
+/* A timeline being filled: the interval open now and what it counted. */
+struct sampler_tick {
+	struct timeline			*tl;	/* NULL: none */
+	const struct sample_spec	*sp;
+	unsigned			 depth;
+	uint64_t			 origin;
+	uint64_t			 start;	/* of the open interval */
+	uint64_t			 next;	/* its end */
+	uint64_t			 ios;
+	double				 lat_sum;
+};
+
+static void
+sampler_tick_init(struct sampler_tick *k, struct timeline *tl,
+    const struct sample_spec *sp, unsigned depth, uint64_t origin,
+    uint64_t now)
+{
+	memset(k, 0, sizeof *k);
+	if (tl == NULL || !(sp->interval_s > 0))
+		return;
+	k->tl = tl;
+	k->sp = sp;
+	k->depth = depth;
+	k->origin = origin;
+	k->start = now;
+	k->next = now + (uint64_t)(sp->interval_s * 1e9);
+}
+
+static void
+sampler_tick_count(struct sampler_tick *k, const struct engine_done *done,
+    int n)
+{
+	int	i;
+
+	for (i = 0; i < n; i++)
+		k->lat_sum += (double)done[i].lat_ns;
+	k->ios += (uint64_t)n;
+}
+
+/* Close the interval open now, ending at end. */
+static void
+sampler_tick_close(struct sampler_tick *k, uint64_t end)
+{
+	struct timeline_sample	s;
+
+	memset(&s, 0, sizeof s);
+	s.t_s = (double)(end - k->origin) / 1e9;
+	s.dt_s = (double)(end - k->start) / 1e9;
+	s.iops = (double)k->ios / s.dt_s;
+	s.bytes_per_s = s.iops * k->sp->bs;
+	s.lat_us_mean = k->ios > 0 ? k->lat_sum / (double)k->ios / 1e3 : NAN;
+	s.iodepth = k->depth;
+	s.bs = k->sp->bs;
+	s.phase = k->sp->tl_phase;
+	timeline_add(k->tl, &s);
+	k->ios = 0;
+	k->lat_sum = 0;
+	k->start = end;
+}
+
+/* Close the intervals that ended by now. */
+static void
+sampler_tick(struct sampler_tick *k, uint64_t now)
+{
+	if (k->tl == NULL)
+		return;
+	while (now >= k->next) {
+		sampler_tick_close(k, k->next);
+		k->next += (uint64_t)(k->sp->interval_s * 1e9);
+	}
+}
+
 /* Random I/O in windows until the window mean latencies are steady. */
 static int
 sampler_settle(struct sampler_queue *q, struct rng *r,
-    const struct sample_spec *sp, double budget_ns)
+    const struct sample_spec *sp, double budget_ns, struct sampler_tick *k)
 {
 	double		 means[SAMPLER_STEADY_WINDOWS];
 	struct stats	 w;
@@ -211,6 +296,8 @@ sampler_settle(struct sampler_queue *q, struct rng *r,
 			return (n);
 		for (i = 0; i < n; i++)
 			stats_add(&w, (double)q->done[i].lat_ns);
+		sampler_tick_count(k, q->done, n);
+		sampler_tick(k, q->e->ops->now_ns(q->e));
 		if (w.n < per_window)
 			continue;
 		means[nwin++ % SAMPLER_STEADY_WINDOWS] = stats_mean(&w);
@@ -260,37 +347,18 @@ sampler_wall_s(void)
 	return (ts.tv_sec + ts.tv_nsec / 1e9);
 }
 
-/* Close the timeline intervals that ended by now. */
-static void
-sampler_timeline_tick(struct timeline *tl, const struct sample_spec *sp,
-    uint64_t t0, uint64_t now, uint64_t *next_tick, uint64_t *ios,
-    double *lat_sum)
-{
-	struct timeline_sample	s;
-	double			interval = sp->interval_s;
-
-	while (now >= *next_tick) {
-		s.t_s = (double)(*next_tick - t0) / 1e9;
-		s.iops = (double)*ios / interval;
-		s.bytes_per_s = s.iops * sp->bs;
-		s.lat_us_mean = *ios > 0 ? *lat_sum / (double)*ios / 1e3 : NAN;
-		timeline_add(tl, &s);
-		*ios = 0;
-		*lat_sum = 0;
-		*next_tick += (uint64_t)(interval * 1e9);
-	}
-}
-
 /* Measure one point; see sampler.h. */
 int
 sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
     struct point *pt, struct timeline *tl, sampler_progress_cb cb, void *arg)
 {
 	struct sampler_queue	 q;
+	struct sampler_tick	 k;
 	struct stats		 batches, cur;
-	uint64_t		 t0, tw, now, last_done, next_cb, next_tick = 0;
-	uint64_t		 batch_len, tick_ios = 0, min_ios;
-	double			 tick_lat = 0, cpu0, wall0, elapsed, budget_ns;
+	uint64_t		 t0, tw, now, last_done, next_cb;
+	uint64_t		 batch_len, min_ios;
+	double			 cpu0, wall0, elapsed, budget_ns;
+	size_t			 ntl;
 	int			 n, i, ret = 0, stop = 0;
 
 	memset(pt, 0, sizeof(*pt));
@@ -307,13 +375,15 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	pt->iodepth = q.depth;
 	tw = e->ops->now_ns(e);
 	budget_ns = sp->max_time_s * 1e9;
+	sampler_tick_init(&k, sp->tl_whole ? tl : NULL, sp, q.depth,
+	    sp->tl_origin_ns, tw);
 
 	if (sp->warm_from < sp->ws_bytes &&
 	    (ret = sampler_warm_sequential(&q, sp->warm_from, sp->ws_bytes,
 	    sp->bs)) != 0)
 		goto out;
 	if (sp->warm_random && (ret = sampler_settle(&q, r, sp,
-	    budget_ns / 4)) != 0)
+	    budget_ns / 4, &k)) != 0)
 		goto out;
 
 	cpu0 = sampler_cpu_s();
@@ -321,8 +391,9 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	t0 = last_done = e->ops->now_ns(e);
 	pt->warm_seconds = (double)(t0 - tw) / 1e9;
 	next_cb = t0 + SAMPLER_PROGRESS_NS;
-	if (tl != NULL && sp->interval_s > 0)
-		next_tick = t0 + (uint64_t)(sp->interval_s * 1e9);
+	if (!sp->tl_whole)
+		sampler_tick_init(&k, tl, sp, q.depth, t0, t0);
+	ntl = tl != NULL ? tl->n : 0;
 	batch_len = 8 * (uint64_t)q.depth < 32 ? 32 : 8 * (uint64_t)q.depth;
 	min_ios = sp->min_ios > SAMPLER_MIN_BATCHES * batch_len ? sp->min_ios :
 	    SAMPLER_MIN_BATCHES * batch_len;
@@ -339,7 +410,6 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 		for (i = 0; i < n; i++) {
 			hist_add(pt->hist, q.done[i].lat_ns);
 			stats_add(&cur, (double)q.done[i].lat_ns);
-			tick_lat += (double)q.done[i].lat_ns;
 			if (cur.n == batch_len) {
 				/* The CI only moves when a batch closes. */
 				stats_add(&batches, stats_mean(&cur));
@@ -348,16 +418,16 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 					pt->ci95_rel = stats_ci95_rel(&batches);
 			}
 		}
-		tick_ios += (uint64_t)n;
 		if (n > 0)
 			last_done = now;
-		if (next_tick != 0)
-			sampler_timeline_tick(tl, sp, t0, now, &next_tick,
-			    &tick_ios, &tick_lat);
+		sampler_tick_count(&k, q.done, n);
+		sampler_tick(&k, now);
 		if (cb != NULL && now >= next_cb) {
 			pt->ios = pt->hist->count;
 			pt->seconds = (double)(now - t0) / 1e9;
 			pt->iops = pt->seconds > 0 ? pt->ios / pt->seconds : 0;
+			pt->lat_us.p50 = pt->ios > 0 ?
+			    hist_percentile(pt->hist, 0.50) / 1e3 : NAN;
 			cb(pt, pt->seconds, arg);
 			next_cb = now + SAMPLER_PROGRESS_NS;
 		}
@@ -370,10 +440,17 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 		elapsed = (double)(now - t0) / 1e9;
 		if (elapsed >= sp->max_time_s)
 			stop = 1;
+		else if (sp->tl_enough != NULL && k.tl != NULL &&
+		    k.tl->n > ntl) {
+			ntl = k.tl->n;
+			stop = sp->tl_enough(k.tl, sp->tl_arg);
+		}
 		else if (!sp->fixed_time && pt->hist->count >= min_ios &&
 		    elapsed >= sp->min_time_s)
 			stop = pt->ci95_rel <= sp->precision;
 	}
+	if (k.tl != NULL && sp->tl_whole && last_done > k.start)
+		sampler_tick_close(&k, last_done);
 	pt->ios = pt->hist->count;
 	pt->seconds = (double)(last_done - t0) / 1e9;
 	pt->iops = pt->seconds > 0 ? (double)pt->ios / pt->seconds : 0;

@@ -11,9 +11,17 @@
 #include <stdint.h>
 
 struct engine;
+struct engine_io;
 struct point;
 struct rng;
 struct timeline;
+
+/*
+ * Where a slot's next I/O goes, for other patterns than uniform random
+ * reads or writes: fill io's write, sync, len, offset and file (its slot is
+ * set), with arg from the spec.
+ */
+typedef void (*sampler_next_cb)(struct engine_io *, void *);
 
 struct sample_spec {
 	uint64_t	ws_bytes;	/* offsets in [0, ws_bytes) */
@@ -28,9 +36,27 @@ struct sample_spec {
 	uint64_t	min_ios;	/* and not before this many I/Os */
 	int		fixed_time;	/* run exactly max_time_s */
 	double		interval_s;	/* > 0: fill a timeline at this step */
+	int		tl_whole;	/* the timeline also covers the random
+					   warm-up and ends with the last,
+					   partial interval ... */
+	uint64_t	tl_origin_ns;	/* ... its t_s from this engine time
+					   (otherwise from the measuring's
+					   start) */
+	int		tl_phase;	/* timeline_sample.phase */
+	/*
+	 * NULL, or called each time an interval of the timeline closes
+	 * while measuring: nonzero ends the point before max_time_s.
+	 */
+	int		(*tl_enough)(const struct timeline *, void *);
+	void		*tl_arg;
+	sampler_next_cb	next;		/* NULL: uniform random over ws */
+	void		*next_arg;
 };
 
-/* Progress hook, called about ten times a second with the partial point. */
+/*
+ * Progress hook, called about every 100 ms of device time with the partial
+ * point (ios, seconds, iops and lat_us.p50 filled) and its device time.
+ */
 typedef void (*sampler_progress_cb)(const struct point *, double, void *);
 
 /*

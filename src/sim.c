@@ -37,15 +37,31 @@
  *    tier any of its blocks needs, or by the backing store on a miss.
  *    Uniform random reads over ws blocks hit tier i with probability
  *    C_i / ws.  Per block: one hash lookup and at most ntiers moves.
- * 3. Service.  A tier serves at once with lognormal latency; the backing
- *    store has `concurrency` servers fed first come, first served (a
- *    min-heap of their free times), with lognormal service time.  Both add
- *    len / transfer.  A block's first read may add a penalty (a volume
- *    restored from a snapshot).
+ * 3. Service.  A tier serves a read at once with lognormal latency; the
+ *    backing store has `concurrency` servers fed first come, first served
+ *    (a min-heap of their free times), with lognormal service time: the
+ *    read latency for reads, the write latency for writes (which update
+ *    the tiers but are never served by them).  Both add len / transfer.
+ *    A block's first read may add a penalty (a volume restored from a
+ *    snapshot).
+ * 4. Write-back buffer.  With one, a write skips the backing servers: it
+ *    waits for room in a bucket of free bytes (depth: the buffer, refilled
+ *    at the drain rate, in arrival order), then takes the write latency.
+ *    Sustained writes run at the ceilings until the buffer is full, then
+ *    at the drain rate; idle time drains it.
+ * 5. Flushes (sim_flush, asked for by the engine when a durable write has
+ *    completed, in time order).  A write-through device never gets one
+ *    (Linux sends none): it costs nothing.  A write-back device runs one
+ *    flush at a time, lognormal flush_us; flushes that arrive while one
+ *    runs share the next (as the kernel merges pending flushes), so
+ *    concurrent commits batch.  flush_us 0 is a cache that acknowledges
+ *    flushes at once.
  *
- * Left out: request merging, write-back and read-ahead, a separate write
- * latency, queue-depth-dependent degradation, noise in the ceilings, and
- * time passing between engine sessions (the clock moves only with I/O).
+ * Left out: request merging, read-ahead, a page cache (a buffered write
+ * costs a device write), queue-depth-dependent degradation, noise in the
+ * ceilings, flushes waiting for writes in flight, a buffer draining into
+ * the backing servers' time, and time passing between engine sessions
+ * (the clock moves only with I/O and engine_idle).
  */
 
 #define SIM_NIL		UINT32_MAX
@@ -54,6 +70,7 @@
 #define SIM_TOUCH_SHIFT	16		/* blocks per first-read page: 2^16 */
 #define SIM_Z99		2.3263478740408408	/* standard normal 99th */
 #define SIM_NBUCKETS	8
+#define SIM_LARGE_WRITE	(1024.0 * 1024)	/* the buffer's truth: 1 MiB writes */
 
 struct sim_bucket {
 	double		rate;		/* tokens (or bytes) per second */
@@ -124,6 +141,16 @@ struct sim {
 	double		 first_ns;
 	double		 first_sigma;
 	double		 ns_per_byte;		/* 1e9 / transfer */
+	double		 write_ns;
+	double		 write_sigma;
+	double		 flush_ns;		/* 0: a flush costs nothing */
+	double		 flush_sigma;
+	uint64_t	 flush_end;		/* the flush running ends */
+	uint64_t	 flush_next;		/* the one queued ends; 0 none */
+
+	struct sim_bucket buffer;		/* free bytes of the write-back
+						   buffer; rate 0: none */
+	uint64_t	 buffer_admit_ns;	/* last write admitted (FIFO) */
 
 	uint64_t	*server;		/* min-heap of free times */
 	unsigned	 nserver;
@@ -554,6 +581,15 @@ sim_create(const struct profile *p, uint64_t seed, struct sim_host *h,
 	s->first_ns = p->first_read_us * 1e3;
 	s->first_sigma = p->first_read_sigma;
 	s->ns_per_byte = p->transfer > 0 ? 1e9 / p->transfer : 0;
+	s->write_ns = p->write_latency_us * 1e3;
+	s->write_sigma = p->write_sigma;
+	s->flush_ns = p->write_back ? p->flush_us * 1e3 : 0;
+	s->flush_sigma = p->flush_sigma;
+	if (p->buffer_bytes > 0) {
+		s->buffer.rate = p->buffer_drain;
+		s->buffer.depth = s->buffer.tokens = p->buffer_bytes;
+		s->buffer.bytes = 1;
+	}
 
 	s->nserver = p->concurrency > 0 ? p->concurrency : 1;
 	s->server = xcalloc(s->nserver, sizeof *s->server);
@@ -678,12 +714,41 @@ sim_gate_pass(struct sim_gate *g, uint64_t t, double tokens, uint32_t len)
 	return (t);
 }
 
+/* The backing store serves an I/O of svc ns from t: its end. */
+static uint64_t
+sim_serve(struct sim *s, uint64_t t, double svc)
+{
+	uint64_t	start, done;
+
+	start = s->server[0] > t ? s->server[0] : t;
+	done = start + sim_ns(svc);
+	s->server[0] = done;
+	sim_server_sift(s->server, s->nserver);
+	return (done);
+}
+
+/* A write of len admitted at t (transfer svc ns): into the buffer or on. */
+static uint64_t
+sim_write(struct sim *s, uint64_t t, uint32_t len, double svc)
+{
+	s->stats.writes++;
+	svc += sim_lognormal(s, s->write_ns, s->write_sigma);
+	if (s->buffer.rate <= 0)
+		return (sim_serve(s, t, svc));
+	if (s->buffer_admit_ns > t)
+		t = s->buffer_admit_ns;
+	t = sim_bucket_ready(&s->buffer, t);
+	sim_bucket_take(&s->buffer, t, (double)len);
+	s->buffer_admit_ns = t;
+	return (t + sim_ns(svc));
+}
+
 /* Submit one I/O at virtual time now; returns its completion time. */
 uint64_t
 sim_submit(struct sim *s, uint64_t now, uint64_t offset, uint32_t len,
     int write)
 {
-	uint64_t		 t, first, last, u, done, start;
+	uint64_t		 t, first, last, u;
 	double			 tokens, svc;
 	unsigned		 level, l;
 	int			 fresh = 0;
@@ -713,6 +778,8 @@ sim_submit(struct sim *s, uint64_t now, uint64_t offset, uint32_t len,
 	/* 3. Service. */
 	s->stats.ios++;
 	svc = (double)len * s->ns_per_byte;
+	if (write)
+		return (sim_write(s, t, len, svc));
 	if (level < s->cache.ntiers) {
 		s->stats.hits[level]++;
 		svc += sim_lognormal(s, s->tier_ns[level],
@@ -725,11 +792,29 @@ sim_submit(struct sim *s, uint64_t now, uint64_t offset, uint32_t len,
 		s->stats.first_reads++;
 		svc += sim_lognormal(s, s->first_ns, s->first_sigma);
 	}
-	start = s->server[0] > t ? s->server[0] : t;
-	done = start + sim_ns(svc);
-	s->server[0] = done;
-	sim_server_sift(s->server, s->nserver);
-	return (done);
+	return (sim_serve(s, t, svc));
+}
+
+/* A flush asked for at virtual time t (not before any earlier one). */
+uint64_t
+sim_flush(struct sim *s, uint64_t t)
+{
+	if (s->flush_ns <= 0)
+		return (t);
+	/* Flushes that ended by t leave the one queued running. */
+	while (s->flush_next != 0 && t >= s->flush_end) {
+		s->flush_end = s->flush_next;
+		s->flush_next = 0;
+	}
+	if (t >= s->flush_end) {
+		s->flush_end = t + sim_ns(sim_lognormal(s, s->flush_ns,
+		    s->flush_sigma));
+		return (s->flush_end);
+	}
+	if (s->flush_next == 0)
+		s->flush_next = s->flush_end + sim_ns(sim_lognormal(s,
+		    s->flush_ns, s->flush_sigma));
+	return (s->flush_next);
 }
 
 /* Copy the model's counters. */
@@ -843,6 +928,52 @@ sim_truth_bucket(struct sim_truth *t, double demand, double rate,
 	t->refill_s = credits / rate;
 }
 
+/* The write side of the truth: latencies, flushes, commits, buffer. */
+static void
+sim_truth_writes(const struct profile *p, double bs, double xfer_us,
+    struct sim_truth *t)
+{
+	double			flush = p->write_back ? p->flush_us : 0;
+	double			fast = NAN, cost = 1, acc = p->io_accounting;
+	enum sim_limiter	lim = SIM_LIMIT_NONE;
+
+	t->write_p50_us = p->write_latency_us + xfer_us;
+	t->write_p99_us = p->write_latency_us * exp(SIM_Z99 * p->write_sigma) +
+	    xfer_us;
+	t->write_mean_us = p->write_latency_us * exp(p->write_sigma *
+	    p->write_sigma / 2) + xfer_us;
+	t->flush_p50_us = flush;
+	t->flush_mean_us = flush * exp(p->flush_sigma * p->flush_sigma / 2);
+	t->write_cache = p->write_cache;
+	t->fua = p->fua;
+	t->commit_mean_us = t->write_mean_us + t->flush_mean_us;
+	t->commit_ops_per_s = 1e6 / t->commit_mean_us;
+	if (isfinite(t->iops_ceiling) && t->iops_ceiling < t->commit_ops_per_s)
+		t->commit_ops_per_s = t->iops_ceiling;
+
+	t->buffer_bytes = p->buffer_bytes;
+	t->buffer_fast_bytes_per_s = t->buffer_slow_bytes_per_s = NAN;
+	t->buffer_drain_s = NAN;
+	if (p->buffer_bytes <= 0)
+		return;
+	/* Large writes into the buffer meet only the imposed ceilings. */
+	bs = SIM_LARGE_WRITE;
+	if (acc > 0 && bs > acc)
+		cost = ceil(bs / acc);
+	sim_truth_min(&fast, &lim, p->burst_bandwidth > 0 ?
+	    p->burst_bandwidth : p->limit_bandwidth, SIM_LIMIT_VOLUME_BANDWIDTH);
+	sim_truth_min(&fast, &lim, (p->burst_iops > 0 ? p->burst_iops :
+	    p->limit_iops) / cost * bs, SIM_LIMIT_VOLUME_IOPS);
+	sim_truth_min(&fast, &lim, p->instance_bandwidth,
+	    SIM_LIMIT_INSTANCE_BANDWIDTH);
+	sim_truth_min(&fast, &lim, p->instance_iops / cost * bs,
+	    SIM_LIMIT_INSTANCE_IOPS);
+	t->buffer_fast_bytes_per_s = fast;
+	t->buffer_slow_bytes_per_s = isfinite(fast) && fast < p->buffer_drain ?
+	    fast : p->buffer_drain;
+	t->buffer_drain_s = p->buffer_bytes / p->buffer_drain;
+}
+
 /* The truth of profile p for I/Os of bs bytes. */
 void
 sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
@@ -904,6 +1035,8 @@ sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 		    p->instance_burst_iops > 0 ? (p->instance_burst_iops -
 		    p->instance_iops) * p->instance_burst_s : 0, cost, 1);
 	}
+
+	sim_truth_writes(p, bs, xfer_us, t);
 
 	t->bw_burst_duration_s = t->bw_burst_credit_bytes = NAN;
 	if (p->burst_bandwidth > 0) {

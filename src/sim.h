@@ -79,6 +79,21 @@ struct sim_truth {
 	int		bw_burst_detected;	/* bandwidth bucket (st1) */
 	double		bw_burst_duration_s;	/* large I/Os, full demand */
 	double		bw_burst_credit_bytes;
+
+	double		write_p50_us;		/* a write of bs, acknowledged */
+	double		write_p99_us;
+	double		write_mean_us;
+	double		flush_p50_us;		/* 0: flushes cost nothing */
+	double		flush_mean_us;
+	const char	*write_cache;		/* what the device says */
+	int		fua;
+	double		commit_mean_us;		/* one writer: write + flush */
+	double		commit_ops_per_s;	/* at most, capped by the IOPS */
+	double		buffer_bytes;		/* write-back buffer; 0 none */
+	double		buffer_fast_bytes_per_s; /* 1 MiB writes into it; NAN
+						   when nothing caps them */
+	double		buffer_slow_bytes_per_s; /* once it is full */
+	double		buffer_drain_s;		/* full to empty, idle */
 };
 
 /* Counters of what the model did, for tests. */
@@ -87,6 +102,7 @@ struct sim_stats {
 	uint64_t	hits[PROFILES_TIERS_MAX]; /* I/Os served by each tier */
 	uint64_t	misses;			/* served by the backing store */
 	uint64_t	first_reads;
+	uint64_t	writes;
 	uint64_t	cached_blocks;		/* entries in the LRU stack */
 	uint64_t	cache_bytes;		/* memory the tiers hold */
 };
@@ -135,6 +151,12 @@ void		 sim_advance(struct sim *, uint64_t);
  * in virtual ns.  Offsets and lengths are the engine's to check.
  */
 uint64_t	 sim_submit(struct sim *, uint64_t, uint64_t, uint32_t, int);
+
+/*
+ * A flush asked for at virtual time t, which is not before any earlier
+ * flush's: returns when it completes (t itself when flushes cost nothing).
+ */
+uint64_t	 sim_flush(struct sim *, uint64_t);
 
 /* Copy the model's counters (tests check the hits against the model). */
 void		 sim_get_stats(const struct sim *, struct sim_stats *);

@@ -4,13 +4,19 @@
 #define TIMELINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* One interval of a timeline. */
 struct timeline_sample {
-	double	t_s;			/* interval end, from the start */
-	double	iops;
-	double	bytes_per_s;
-	double	lat_us_mean;
+	double		t_s;		/* interval end, from the start */
+	double		dt_s;		/* its length; 0: unknown (the step
+					   from the previous t_s) */
+	double		iops;
+	double		bytes_per_s;
+	double		lat_us_mean;
+	unsigned	iodepth;	/* the load: I/Os kept in flight */
+	uint32_t	bs;		/* and their size; 0: unknown */
+	int		phase;		/* the caller's tag for the work */
 };
 
 struct timeline {

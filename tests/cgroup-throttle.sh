@@ -4,8 +4,10 @@
 # with read IOPS and bandwidth limits (v1 blkio.throttle.*, or v2 io.max)
 # the IOPS and bandwidth ceilings must come out within 5%; with the IOPS
 # limit driven by a credit-bucket controller (tests/burst_controller) the
-# burst must be found with both rates within 10% and the bucket within 15%.
-# Needs root and blk-throttle (skips with 77 otherwise); about two minutes.
+# burst must be found with both rates within 10% and the bucket within 15%,
+# both when the sustained run sees it run dry and when the sweeps empty it
+# before that run begins.  Needs root and blk-throttle (skips with 77
+# otherwise); about three minutes.
 set -u
 
 : "${TIERPROBE:?}"
@@ -144,29 +146,50 @@ within bandwidth_ceiling_bytes_per_s \
 	fail "a burst reported under fixed limits"
 set_limits 0 0
 
-# 2. A burst bucket: 2,000 IOPS from a 64,000-credit bucket that refills
-# at 400/s.  The sweeps spend about half of it; the sustained run sees the
-# rest drain (about 20 s) and the baseline after it.
+# bucket_in_cgroup JSON CREDITS ARGS...: tierprobe limits in the cgroup
+# with a 2,000 IOPS burst from CREDITS that refill at 400/s; both rates
+# within 10% and the bucket within 15%.
 burst=2000
 base=400
-credits=64000
-"$controller" "$cg" "$majmin" $burst $base $credits > "$work/ctl.log" &
-ctl_pid=$!
-sleep 0.2
-kill -0 "$ctl_pid" 2>/dev/null || fail "controller did not start"
-limits_in_cgroup "$work/burst.json" --max-iodepth 8 --sustain 45 \
-    --max-time 1
-kill "$ctl_pid"
-wait "$ctl_pid"
-ctl_pid=""
-echo "controller (t credits limit):" $(cat "$work/ctl.log")
-[ "$(json_get "$work/burst.json" detected burst)" = true ] ||
-	fail "burst not detected"
-within burst_iops "$(json_get "$work/burst.json" burst_iops burst)" \
-    $burst 10
-within baseline_iops "$(json_get "$work/burst.json" baseline_iops burst)" \
-    $base 10
-within credits_ios "$(json_get "$work/burst.json" credits_ios burst)" \
-    $credits 15
+bucket_in_cgroup() {
+	json=$1
+	credits=$2
+	shift 2
+	"$controller" "$cg" "$majmin" $burst $base $credits \
+	    > "$work/ctl.log" &
+	ctl_pid=$!
+	sleep 0.2
+	kill -0 "$ctl_pid" 2>/dev/null || fail "controller did not start"
+	limits_in_cgroup "$json" --max-iodepth 8 --max-time 1 "$@"
+	kill "$ctl_pid"
+	wait "$ctl_pid"
+	ctl_pid=""
+	echo "controller (t credits limit):" $(cat "$work/ctl.log")
+	[ "$(json_get "$json" detected burst)" = true ] ||
+		fail "burst not detected"
+	within burst_iops "$(json_get "$json" burst_iops burst)" $burst 10
+	within baseline_iops "$(json_get "$json" baseline_iops burst)" \
+	    $base 10
+	within credits_ios "$(json_get "$json" credits_ios burst)" \
+	    $credits 15
+}
+
+# 2. 64,000 credits: the sweeps spend about half of them; the sustained
+# run sees the rest drain (about 20 s) and the baseline after it.
+bucket_in_cgroup "$work/burst.json" 64000 --sustain 45
+
+# 3. 19,200 credits, 12 s of burst: the iodepth sweep and the first block
+# sizes empty the bucket, the sustained run sees only the baseline.  The
+# drop is found in the sweeps' timeline (a falling sweep is no knee), and
+# the bandwidth at the baseline is measured after it.
+bucket_in_cgroup "$work/sweeps.json" 19200 --sustain 20
+[ "$(json_get "$work/sweeps.json" exhausted burst)" = true ] ||
+	fail "the drop was not placed before the sustained run"
+drop=$(json_get "$work/sweeps.json" drop_sweep_t_s burst)
+case $drop in ''|null) fail "no drop time in the sweeps" ;; esac
+echo "drop during the sweeps at $drop s;" \
+    "iops_ceiling $(json_get "$work/sweeps.json" iops_ceiling)," \
+    "baseline bandwidth" \
+    "$(json_get "$work/sweeps.json" baseline_bandwidth_bytes_per_s)"
 echo "PASS"
 exit 0

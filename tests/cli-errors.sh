@@ -54,7 +54,7 @@ rmdir sub
 # A file tierprobe did not create is never written or grown.
 printf 'precious' > foreign.dat
 expect 1 "did not create"	-- limits foreign.dat --rw write --ws 4k
-expect 1 "--force"		-- prep foreign.dat --size 1M
+expect 1 "tierprobe prep FILE"	-- prep foreign.dat --size 1M
 [ "$(cat foreign.dat)" = precious ] || { echo "FAIL: foreign file changed"; failed=1; }
 rm -f foreign.dat
 

@@ -2,7 +2,8 @@
 # Description: the text and markdown renderings of the fixture reports in
 # tests/data match their checked-in expected files exactly, no text line is
 # over 100 columns, a report survives JSON write -> load -> write unchanged
-# and re-renders the same, and compare of two fixtures matches its golden.
+# and re-renders the same, and compare of two pairs of fixtures matches its
+# golden (the second: a bucket that ran dry against one that did not).
 # Set TP_REGEN=1 to rewrite the expected files (then read them!).
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
@@ -24,7 +25,7 @@ check() {	# expected-file command...
 	[ -s "$dir/err" ] && fail "$* wrote to stderr: $(head -1 "$dir/err")"
 }
 
-for f in scan limits interrupted nulls; do
+for f in scan limits held interrupted nulls restored sync; do
 	check "$data/report-$f.txt" "$TIERPROBE" report "$data/report-$f.json"
 	check "$data/report-$f.md" "$TIERPROBE" report "$data/report-$f.json" \
 	    --output-format markdown
@@ -53,6 +54,8 @@ if grep -E '(^|[^0-9.,])0 (us|ms)' "$data/report-nulls.txt"; then
 fi
 check "$data/compare-scan.txt" "$TIERPROBE" compare \
     "$data/report-scan.json" "$data/report-scan-b.json"
+check "$data/compare-limits.txt" "$TIERPROBE" compare \
+    "$data/report-limits.json" "$data/report-held.json"
 
 [ $fails = 0 ] || exit 1
 echo "golden renderings match"

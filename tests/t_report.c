@@ -172,6 +172,7 @@ t_report_make(struct report *r)
 	s->tiers.backing_p99_us = 600;
 
 	l = r->limits = xcalloc(1, sizeof *l);
+	limits_result_init(l);
 	l->ws_bytes = 1 << 30;
 	l->iops_ceiling = 5000;
 	l->iops_knee_iodepth = 2;
@@ -186,6 +187,7 @@ t_report_make(struct report *r)
 	l->qd_points = xcalloc(2, sizeof *l->qd_points);
 	t_point(&l->qd_points[0], 1 << 30, 4096, 1, 250);
 	t_point(&l->qd_points[1], 1 << 30, 4096, 2, 400);
+	memset(&ts, 0, sizeof ts);
 	for (i = 0; i < 3; i++) {
 		ts.t_s = i + 1;
 		ts.iops = 5000 - i;

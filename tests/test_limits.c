@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Description: limits_run end to end on simulated volumes, against each
- * profile's truth: IOPS and bandwidth ceilings within 5%, the accounting
+ * profile's truth: IOPS and bandwidth ceilings within 5% (the block-size
+ * sweep going on to 4 MiB while bandwidth rises; where it still rises
+ * there, a lower bound that holds), the accounting
  * size exact where the bandwidth cap does not hide it, burst and baseline
  * rates within 10% and the bucket within 15% (also when a scan drained
- * part of it first), no burst without a bucket, first-read penalties told
- * from cache tiers, writes, and the safety refusal; 20 seeds each.
+ * part of it first, or when it runs dry during the sweeps), the long-run
+ * rate and the bandwidth left after a drop, what a run without a drop
+ * rules out, no burst without a bucket, first-read penalties told from
+ * cache tiers, writes, and the safety refusal; 20 seeds each.
  */
 #include <errno.h>
 #include <math.h>
@@ -106,7 +110,9 @@ static const struct {
 	const char	*profile;	/* built-in name, or tests/data file */
 	int		 data;
 	uint64_t	 ws;		/* beyond the caches */
-	int		 bw;		/* bandwidth ceiling reached by 1 MiB */
+	int		 bw;		/* bandwidth ceiling reached by 4 MiB;
+					   else a lower bound (of the store's
+					   rate, caches adding their share) */
 	double		 sustain_s;	/* 0: t_sustain() */
 	int		 seeds;
 } t_profiles[] = {
@@ -115,12 +121,25 @@ static const struct {
 	{ "ebs-io1-4000", 0, 16 * GiB, 1, 0, T_SEEDS },
 	{ "ebs-io1-50k-m5", 0, 16 * GiB, 1, 60, T_SEEDS },
 	{ "nvme-instance-store", 0, 16 * GiB, 1, 60, T_SEEDS },
-	{ "ebs-st1", 0, 16 * GiB, 0, 0, T_SEEDS }, /* rises until 1 MiB */
+	{ "ebs-st1", 0, 16 * GiB, 1, 0, T_SEEDS }, /* flat from 1 MiB */
 	{ "classic-three-level", 0, 8 * GiB, 0, 0, T_SEEDS }, /* one disk */
 	{ "ebs-gp2-100g", 0, 16 * GiB, 1, 0, 5 },
 	{ "limits-acct.ini", 1, 16 * GiB, 1, 0, T_SEEDS },
 	{ "limits-burst.ini", 1, 16 * GiB, 1, 0, T_SEEDS },
 };
+
+/*
+ * The share of reads over ws that miss every cache once they are warm:
+ * what the store serves while the caches serve the rest alongside it.
+ */
+static double
+t_miss(const struct sim_truth *tr, uint64_t ws)
+{
+	if (tr->ntiers == 0)
+		return (1);
+	return (1 - fmin(1, (double)tr->tier[tr->ntiers - 1].capacity_bytes /
+	    ws));
+}
 
 /* Accounting shows when the IOPS cap times the unit binds bandwidth. */
 static uint64_t
@@ -176,13 +195,22 @@ t_profiles_truth(void **state)
 			assert_true(r.iops_knee_iodepth >= 1);
 			assert_true(r.iops_knee_iodepth <=
 			    2 * tr.knee_iodepth);
-			if (t_profiles[i].bw)
+			assert_false(r.iops_ceiling_at_least);
+			assert_true(r.iops_ceiling_low <= r.iops_ceiling &&
+			    r.iops_ceiling <= r.iops_ceiling_high);
+			if (t_profiles[i].bw) {
 				T_WITHIN(what, r.bandwidth_ceiling_bytes_per_s,
 				    tr.bandwidth_ceiling, 0.05);
-			else if (!isnan(r.bandwidth_ceiling_bytes_per_s))
-				fail_msg("%s: bandwidth ceiling %.4g, want "
-				    "null", what,
-				    r.bandwidth_ceiling_bytes_per_s);
+				assert_false(r.bandwidth_ceiling_at_least);
+			} else if (!r.bandwidth_ceiling_at_least ||
+			    r.bs_stop != LIMITS_STOP_EDGE ||
+			    !(r.bandwidth_ceiling_bytes_per_s <=
+			    tr.bandwidth_ceiling / t_miss(&tr, r.ws_bytes)))
+				fail_msg("%s: bandwidth %.4g (at least %d, stop "
+				    "%s), want a lower bound at 4 MiB", what,
+				    r.bandwidth_ceiling_bytes_per_s,
+				    r.bandwidth_ceiling_at_least,
+				    limits_stop_name(r.bs_stop));
 			if (r.io_accounting_bytes != t_acct_expected(&tr))
 				fail_msg("%s: accounting %llu, want %llu",
 				    what,
@@ -203,9 +231,20 @@ t_profiles_truth(void **state)
 				    tr.burst_credits_ios, 0.15);
 				T_WITHIN(what, r.burst.duration_s,
 				    tr.burst_duration_s, 0.15);
+				T_WITHIN(what, r.long_run_iops,
+				    tr.baseline_iops, 0.10);
+				T_WITHIN(what, r.baseline_bandwidth,
+				    tr.bandwidth_sustained, 0.05);
 			} else {
 				assert_true(isnan(r.burst.burst_iops));
-				assert_false(r.burst.variable);
+				/* Caches warming up change the rate. */
+				if (r.burst.variable && tr.ntiers == 0)
+					fail_msg("%s: variable", what);
+				assert_true(isnan(r.long_run_iops));
+				T_WITHIN(what, r.burst.held_iops,
+				    r.sustain.iops, 0.02);
+				assert_true(r.burst.ruled_out_below_ios >
+				    r.burst.held_iops * r.burst.held_s);
 			}
 			assert_true(r.timeline.n >= 60);
 			assert_false(r.interrupted);
@@ -280,6 +319,110 @@ t_prior_scan(void **state)
 		assert_true(r.burst.detected);
 		T_WITHIN(what, r.burst.credits_ios,
 		    tr.burst_credits_ios - spent, 0.15);
+		limits_result_free(&r);
+		t_target_close(&t);
+	}
+}
+
+/*
+ * A bucket that runs dry during the sweeps (the iodepth sweep, or the
+ * block-size sweep): the drop is found in their timeline, never read as a
+ * knee; both rates, the bucket and the long-run rate come out, the
+ * ceilings are the burst state's, and the bandwidth left at the baseline
+ * is measured.
+ */
+static void
+t_drained_in_sweeps(void **state)
+{
+	static const char *const profiles[] = { "limits-burst-qd.ini",
+	    "limits-burst-sweeps.ini" };
+	struct limits_result	r;
+	struct limits_spec	s;
+	struct sim_truth	tr;
+	struct target		t;
+	struct rng		rng;
+	size_t			i;
+	uint64_t		seed;
+	char			what[128];
+
+	(void)state;
+	for (i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
+		for (seed = 1; seed <= T_SEEDS; seed++) {
+			snprintf(what, sizeof what, "%s seed %d", profiles[i],
+			    (int)seed);
+			t_target(&t, t_data(profiles[i]), seed);
+			sim_truth_profile(sim_profile(t.sim), 4096, &tr);
+			t_spec(&s, 16 * GiB);
+			s.sustain_s = 60;
+			rng_seed(&rng, seed);
+			assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
+			if (!r.burst.detected || !r.burst.exhausted ||
+			    !(r.burst.drop_sweep_t_s > 0) ||
+			    !(r.burst.drop_sweep_t_s < r.sustain_start_s))
+				fail_msg("%s: detected %d exhausted %d drop at "
+				    "%.1f s", what, r.burst.detected,
+				    r.burst.exhausted,
+				    r.burst.drop_sweep_t_s);
+			T_WITHIN(what, r.burst.burst_iops, tr.burst_iops,
+			    0.10);
+			T_WITHIN(what, r.burst.baseline_iops,
+			    tr.baseline_iops, 0.10);
+			T_WITHIN(what, r.burst.credits_ios,
+			    tr.burst_credits_ios, 0.15);
+			T_WITHIN(what, r.burst.duration_s,
+			    tr.burst_duration_s, 0.15);
+			T_WITHIN(what, r.long_run_iops, tr.baseline_iops,
+			    0.10);
+			/* Unknown if the cap was not reached before. */
+			if (!isnan(r.iops_ceiling))
+				T_WITHIN(what, r.iops_ceiling,
+				    tr.iops_ceiling, 0.05);
+			T_WITHIN(what, r.baseline_bandwidth,
+			    tr.bandwidth_sustained, 0.05);
+			limits_result_free(&r);
+			t_target_close(&t);
+		}
+	}
+}
+
+/*
+ * The quick preset's sustained run ends once its rate held, after 8 s at
+ * least: the report says so and how long a bucket could go unseen.  A
+ * fixed run does not end early.
+ */
+static void
+t_quick_sustain(void **state)
+{
+	struct limits_result	r;
+	struct limits_spec	s;
+	struct target		t;
+	struct rng		rng;
+	uint64_t		seed;
+	char			what[64];
+
+	(void)state;
+	for (seed = 1; seed <= T_SEEDS; seed++) {
+		snprintf(what, sizeof what, "ebs-gp3 seed %d", (int)seed);
+		t_target(&t, "ebs-gp3", seed);
+		t_spec(&s, 16 * GiB);
+		s.sustain_s = 15;
+		s.sustain_min_s = LIMITS_SUSTAIN_QUICK_S;
+		rng_seed(&rng, seed);
+		assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
+		if (!r.sustain_early || r.timeline.n < 8 || r.timeline.n >= 15)
+			fail_msg("%s: early %d after %zu s", what,
+			    r.sustain_early, r.timeline.n);
+		assert_false(r.burst.detected);
+		assert_true(r.burst.held_s == r.timeline.v[r.timeline.n -
+		    4].t_s);
+		limits_result_free(&r);
+		t_target_close(&t);
+
+		t_target(&t, "ebs-gp3", seed);
+		s.sustain_min_s = 0;
+		assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
+		assert_false(r.sustain_early);
+		assert_int_equal(r.timeline.n, 15);
 		limits_result_free(&r);
 		t_target_close(&t);
 	}
@@ -392,7 +535,9 @@ t_short(void **state)
 	assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
 	assert_int_equal(r.nqd, 1);
 	assert_int_equal(r.iops_limit, CEILINGS_IOPS_UNKNOWN);
-	assert_true(isnan(r.iops_ceiling));
+	assert_true(r.iops_ceiling_at_least);
+	assert_true(r.iops_ceiling == r.iops_max_seen);
+	assert_int_equal(r.qd_stop, LIMITS_STOP_EDGE);
 	assert_int_equal(r.iops_knee_iodepth, 0);
 	assert_true(r.iops_max_seen > 0);
 	assert_false(r.burst.detected);
@@ -408,6 +553,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_profiles_truth),
 		cmocka_unit_test(t_prior_scan),
+		cmocka_unit_test(t_drained_in_sweeps),
+		cmocka_unit_test(t_quick_sustain),
 		cmocka_unit_test(t_first_touch),
 		cmocka_unit_test(t_writes),
 		cmocka_unit_test(t_short),

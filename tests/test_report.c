@@ -24,6 +24,7 @@
 #include "profiles.h"
 #include "report.h"
 #include "t_report.h"
+#include "units.h"
 
 static size_t
 t_count_entries(const char *dir)
@@ -192,8 +193,8 @@ test_headlines(void **state)
 	(void)state;
 	t_report_make(&r);
 	n = report_headlines(&r, fig, REPORT_STATS_MAX);
-	/* 3 per tier, 2 backing, 8 limits. */
-	assert_int_equal(n, 3 + 2 + 8);
+	/* 3 per tier, 2 backing, 9 limits. */
+	assert_int_equal(n, 3 + 2 + 9);
 	for (i = 0; i < n; i++) {
 		if (strcmp(fig[i].name, "scan.tiers[0].capacity_bytes") == 0) {
 			assert_true(fig[i].value == 128 << 20);
@@ -299,6 +300,143 @@ test_repeat_rendered(void **state)
 	free(dir);
 }
 
+/*
+ * A quick run's sustained phase ended once its rate held: the text says
+ * after how long of what was asked, what that rules out and at which
+ * confidence, and how long a bucket could be and still go unseen.
+ */
+static void
+test_text_held_early(void **state)
+{
+	struct report	 r;
+	char		*s = NULL;
+	size_t		 len;
+	FILE		*f;
+
+	(void)state;
+	t_report_make(&r);
+	r.config.sustain_s = 15;
+	r.limits->sustain_s = 8;
+	r.limits->sustain_early = 1;
+	r.limits->burst.held_iops = 5000;
+	r.limits->burst.held_s = 5;
+	r.limits->burst.ruled_out_below_ios = 61000;
+	f = open_memstream(&s, &len);
+	report_text_write(&r, f, 0);
+	fclose(f);
+	assert_non_null(strstr(s, "held at 5,000 IOPS over 8.0 s of"));
+	assert_non_null(strstr(s, "the 61k I/Os the run drew"));
+	assert_non_null(strstr(s, "lasting longer than 5.0 s"));
+	assert_non_null(strstr(s, "ended after 8.0 s of the 15.0 s asked"));
+	assert_non_null(strstr(s, "(95% confidence)"));
+	assert_non_null(strstr(s, "unknown: at most 5,000 IOPS"));
+	free(s);
+	report_free(&r);
+}
+
+/* A line of text with label, then the three values and word, in order. */
+static void
+t_runs_line(const char *text, const char *label, const double *v,
+    const char *word)
+{
+	const char	*line, *p;
+	char		 want[UNITS_BUFSZ + 1], b[UNITS_BUFSZ];
+	size_t		 i;
+
+	for (line = text; line != NULL; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		p = strstr(line, label);
+		if (p == NULL || p > strchr(line, '\n'))
+			continue;
+		for (i = 0; i < 3 && p != NULL; i++) {
+			snprintf(want, sizeof want, " %s", units_format_value(
+			    UNITS_IOPS, v[i], b, sizeof b));
+			p = strstr(p + 1, want);
+		}
+		if (p != NULL && (p = strstr(p, word)) != NULL &&
+		    p < strchr(line, '\n'))
+			return;
+	}
+	fail_msg("no line \"%s ... %s\" in:\n%s", label, word, text);
+}
+
+/*
+ * Runs on a volume that keeps its state: a bucket that ran dry in run 2
+ * makes the ceiling fall run after run.  The figure is given run by run
+ * with the reason, never averaged; noise back and forth, or a small
+ * drift, is not a trend.
+ */
+static void
+test_repeat_trend(void **state)
+{
+	static const struct {
+		double	iops[3];
+		int	trend;
+	} cases[] = {
+		{ { 3000, 3000, 300 }, REPORT_TREND_FALLING },
+		{ { 300, 3000, 3000 }, REPORT_TREND_RISING },
+		{ { 3000, 2000, 3100 }, REPORT_TREND_NONE },
+		{ { 3000, 3150, 3300 }, REPORT_TREND_NONE },
+	};
+	struct report			 reps[3], back;
+	const struct report_stat	*st;
+	char				*s = NULL, *dir, path[512];
+	char				*cause = NULL;
+	size_t				 len, c;
+	FILE				*f;
+	int				 i;
+
+	(void)state;
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		for (i = 0; i < 3; i++) {
+			t_report_make(&reps[i]);
+			reps[i].limits->iops_ceiling = cases[c].iops[i];
+		}
+		reps[1].limits->burst.detected = 1;
+		reps[1].limits->burst.baseline_iops = 300;
+		reps[0].repeat = calloc(1, sizeof *reps[0].repeat);
+		report_repeat_aggregate(reps, 3, reps[0].repeat);
+		st = report_repeat_find(reps[0].repeat, "limits.iops_ceiling");
+		assert_int_equal(st->trend, cases[c].trend);
+		assert_int_equal(st->nrun, 3);
+		for (i = 0; i < 3; i++)
+			assert_true(st->run[i] == cases[c].iops[i]);
+		if (cases[c].trend == REPORT_TREND_NONE) {
+			assert_string_equal(reps[0].repeat->reason, "");
+			for (i = 0; i < 3; i++)
+				report_free(&reps[i]);
+			continue;
+		}
+		assert_non_null(strstr(reps[0].repeat->reason,
+		    "ran dry in run 2"));
+		f = open_memstream(&s, &len);
+		report_text_write(&reps[0], f, 0);
+		fclose(f);
+		assert_non_null(strstr(s, "in a trend: a burst bucket ran dry "
+		    "in run 2"));
+		t_runs_line(s, "IOPS ceiling", cases[c].iops,
+		    report_trend_name(cases[c].trend));
+		assert_null(strstr(s, "2,100"));	/* the mean */
+		free(s);
+
+		/* Runs and trend survive a JSON round trip. */
+		dir = t_tmpdir();
+		snprintf(path, sizeof path, "%s/r.json", dir);
+		assert_int_equal(report_json_write(&reps[0], path, &cause), 0);
+		assert_int_equal(report_load(path, &back, &cause), 0);
+		st = report_repeat_find(back.repeat, "limits.iops_ceiling");
+		assert_int_equal(st->trend, cases[c].trend);
+		assert_true(st->nrun == 3 && st->run[2] == cases[c].iops[2]);
+		assert_string_equal(back.repeat->reason,
+		    reps[0].repeat->reason);
+		report_free(&back);
+		t_rmdir(dir);
+		free(dir);
+		for (i = 0; i < 3; i++)
+			report_free(&reps[i]);
+	}
+}
+
 /* The time stamp of a report: ISO 8601 UTC. */
 static void
 test_utc_now(void **state)
@@ -385,8 +523,10 @@ main(void)
 		cmocka_unit_test(test_headlines),
 		cmocka_unit_test(test_repeat_aggregate),
 		cmocka_unit_test(test_repeat_rendered),
+		cmocka_unit_test(test_repeat_trend),
 		cmocka_unit_test(test_utc_now),
 		cmocka_unit_test(test_text_unknowns),
+		cmocka_unit_test(test_text_held_early),
 		cmocka_unit_test(test_profiles),
 	};
 

@@ -2,12 +2,14 @@
 /*
  * report-plot.c: every plot of the fixture reports renders as a valid PNG
  * (1200x800) and SVG of sensible size; sections absent are skipped; other
- * files in outdir are left alone; a missing gnuplot names its package.
+ * files in outdir are left alone; a missing gnuplot names its package;
+ * the timeline marks the drop seen, the full bucket's length apart.
  * Skips (77) without gnuplot.
  */
 #include <sys/stat.h>
 
 #include <dirent.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,9 +24,10 @@
 #include "log.h"
 #include "report.h"
 #include "t_report.h"
+#include "timeline.h"
 
 static const char *const t_plots[] = { "latency-ws", "hit-fraction",
-    "iodepth", "bandwidth-bs", "timeline" };
+    "iodepth", "bandwidth-bs", "timeline", "commits" };
 #define T_NPLOTS	(sizeof t_plots / sizeof t_plots[0])
 
 static uint32_t
@@ -134,6 +137,8 @@ test_png(void **state)
 	    "iodepth bandwidth-bs timeline");
 	t_render("report-nulls.json", "png", "latency-ws iodepth timeline");
 	t_render("report-interrupted.json", "png", "latency-ws iodepth");
+	t_render("report-sync.json", "png",
+	    "latency-ws iodepth bandwidth-bs timeline commits");
 }
 
 static void
@@ -143,6 +148,63 @@ test_svg(void **state)
 	t_render("report-scan.json", "svg", "latency-ws hit-fraction");
 	t_render("report-limits.json", "svg",
 	    "iodepth bandwidth-bs timeline");
+}
+
+/* The timeline plot of r as SVG text (caller frees). */
+static char *
+t_timeline_svg(const struct report *r)
+{
+	char	*root, path[600], *cause = NULL, *s;
+
+	root = t_tmpdir();
+	if (report_plot(r, root, "svg", &cause) != 0)
+		fail_msg("%s", cause);
+	snprintf(path, sizeof path, "%s/timeline.svg", root);
+	assert_non_null(s = t_slurp(path, NULL));
+	t_rmdir(root);
+	free(root);
+	return (s);
+}
+
+/*
+ * The timeline marks where the rate fell, not where a full bucket would
+ * have run dry: the sweeps spent credits first, so a drop at 20 s in the
+ * run belongs to a bucket lasting 21.3 s from full, labelled apart.  A
+ * drop during the sweeps is marked on their clock, the sweeps plotted.
+ */
+static void
+test_timeline_marks(void **state)
+{
+	struct report		 r;
+	struct timeline_sample	 ts;
+	char			*cause = NULL, *s;
+	int			 i;
+
+	(void)state;
+	assert_int_equal(report_load(t_data("report-limits.json"), &r,
+	    &cause), 0);
+	r.limits->burst.duration_s = 21.3;
+	s = t_timeline_svg(&r);
+	assert_non_null(strstr(s, "rate fell at 20 s"));
+	assert_non_null(strstr(s, "a full bucket lasts 21.3 s at 3,000 IOPS"));
+	assert_null(strstr(s, "at 21 s"));
+	free(s);
+
+	memset(&ts, 0, sizeof ts);
+	for (i = 0; i < 8; i++) {
+		ts.t_s = 0.25 * (i + 1);
+		ts.dt_s = 0.25;
+		ts.iops = i < 6 ? 3000 : 300;
+		timeline_add(&r.limits->sweep_timeline, &ts);
+	}
+	r.limits->sustain_start_s = 2.5;
+	r.limits->burst.drop_t_s = NAN;
+	r.limits->burst.drop_sweep_t_s = 1.5;
+	s = t_timeline_svg(&r);
+	assert_non_null(strstr(s, "rate fell at 2 s, during the sweeps"));
+	assert_non_null(strstr(s, "first I/O of the sweeps"));
+	free(s);
+	report_free(&r);
 }
 
 static void
@@ -195,6 +257,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_png),
 		cmocka_unit_test(test_svg),
+		cmocka_unit_test(test_timeline_marks),
 		cmocka_unit_test(test_errors),
 	};
 

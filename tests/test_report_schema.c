@@ -367,6 +367,7 @@ t_setup(void **state)
 	xasprintf(&cmd, "'%s' run sim:%s/full.ini --min-ws 8M --max-ws 128M "
 	    "--points 4 --max-iodepth 8 --sustain 20 --precision 10 "
 	    "--max-time 2 --first-touch --repeat 2 --seed 7 --quiet "
+	    "--host h1 --kind full --expect 'burst<=1' "
 	    "--json %s > /dev/null && "
 	    "'%s' run sim:%s/vol.ini@%s/inst.ini sim:%s/vol.ini@%s/inst.ini "
 	    "--min-ws 8M --max-ws 128M --points 4 --max-iodepth 8 --sustain 5 "
@@ -408,7 +409,8 @@ t_unit_of_name(const char *name)
 		const char	*suffix;
 		const char	*unit;
 	} units[] = {
-		{ "_bytes_per_s", "bytes/s" }, { "_per_s", "bytes/s" },
+		{ "_bytes_per_s", "bytes/s" }, { "ops_per_s", "ops/s" },
+		{ "_per_s", "bytes/s" },
 		{ "_bytes", "bytes" }, { "_us", "us" }, { "_ns", "ns" },
 		{ "_s", "s" }, { "_kb", "KiB" }, { "_iops", "IOPS" },
 		{ "_ios", "I/Os" },
@@ -417,7 +419,7 @@ t_unit_of_name(const char *name)
 
 	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
 		len = strlen(units[i].suffix);
-		if (n > len && strcmp(name + n - len, units[i].suffix) == 0)
+		if (n >= len && strcmp(name + n - len, units[i].suffix) == 0)
 			return (units[i].unit);
 	}
 	return (NULL);

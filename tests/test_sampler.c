@@ -3,7 +3,10 @@
  * Description: the sampler on the test engine (t_engine.c) with known
  * latencies: offsets aligned, inside [0, ws) and drawn with replacement;
  * the queue kept at the iodepth asked; the precision and time stopping
- * rules; warm-up coverage; timelines per interval; I/O errors reported.
+ * rules; a p99.9 only with reads enough beyond it; warm-up coverage;
+ * timelines per interval (of the measuring, or of a whole point on the
+ * caller's clock) and the hook that ends a point early; the progress
+ * hook's live p50; I/O errors reported.
  */
 #include <errno.h>
 #include <math.h>
@@ -169,6 +172,43 @@ test_time_rule(void **state)
 	point_free(&pt);
 }
 
+/* A p99.9 is given only when 10 reads at least lie beyond it. */
+static void
+test_tail_support(void **state)
+{
+	static const struct {
+		double	seconds;	/* at 100 us, depth 1 */
+		int	known;
+	} cases[] = {
+		{ 0.04, 0 },		/* 400 reads: its slowest, no more */
+		{ 0.9, 0 },		/* 9,000 */
+		{ 1.2, 1 },		/* 12,000 */
+	};
+	struct engine		 e;
+	struct target		 t;
+	struct sample_spec	 sp;
+	struct point		 pt;
+	struct rng		 r;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		t_setup(&e, &t, 1, 100000, 0.5, 1 << 20, 4096);
+		t_spec(&sp, 1 << 20, 4096, 1);
+		sp.fixed_time = 1;
+		sp.max_time_s = cases[i].seconds;
+		rng_seed(&r, 1);
+		assert_int_equal(sampler_measure(&e, &r, &sp, &pt, NULL, NULL,
+		    NULL), 0);
+		assert_true(isfinite(pt.lat_us.p99));
+		if (cases[i].known)
+			assert_true(pt.lat_us.p999 >= pt.lat_us.p99);
+		else
+			assert_true(isnan(pt.lat_us.p999));
+		point_free(&pt);
+	}
+}
+
 /* The sequential warm-up reads exactly the range it is given. */
 static void
 test_warm_range(void **state)
@@ -188,6 +228,50 @@ test_warm_range(void **state)
 	    0);
 	assert_int_equal(te.seq_bytes, 48 << 20);
 	assert_true(pt.warm_seconds > 0);
+	point_free(&pt);
+}
+
+/* What the progress hook saw: calls, and how many had a live p50. */
+struct t_live {
+	unsigned	calls;
+	unsigned	with_p50;
+	double		last_p50;
+};
+
+static void
+t_live_cb(const struct point *p, double elapsed, void *arg)
+{
+	struct t_live	*lv = arg;
+
+	lv->calls++;
+	if (isfinite(p->lat_us.p50) && p->lat_us.p50 > 0 && elapsed > 0)
+		lv->with_p50++;
+	lv->last_p50 = p->lat_us.p50;
+}
+
+/* The progress hook gets the partial point's p50, not an empty one. */
+static void
+test_progress_p50(void **state)
+{
+	struct engine		 e;
+	struct target		 t;
+	struct sample_spec	 sp;
+	struct point		 pt;
+	struct rng		 r;
+	struct t_live		 lv;
+
+	(void)state;
+	memset(&lv, 0, sizeof lv);
+	t_setup(&e, &t, 1, 100000, 0, 1 << 20, 4096);
+	t_spec(&sp, 1 << 20, 4096, 1);
+	sp.fixed_time = 1;
+	sp.max_time_s = 1;
+	rng_seed(&r, 1);
+	assert_int_equal(sampler_measure(&e, &r, &sp, &pt, NULL, t_live_cb,
+	    &lv), 0);
+	assert_true(lv.calls >= 5);
+	assert_int_equal(lv.with_p50, lv.calls);
+	assert_true(fabs(lv.last_p50 - 100) < 1);
 	point_free(&pt);
 }
 
@@ -217,6 +301,77 @@ test_timeline(void **state)
 		assert_true(fabs(tl.v[i].t_s - (double)(i + 1)) < 1e-9);
 		assert_true(fabs(tl.v[i].iops - 10000) <= 1);
 	}
+	timeline_free(&tl);
+	point_free(&pt);
+}
+
+static int
+t_enough_after_five(const struct timeline *tl, void *arg)
+{
+	(void)arg;
+	return (tl->n >= 5);
+}
+
+/*
+ * A whole-point timeline: the random warm-up included, the last partial
+ * interval closed with its length, times on the caller's clock; and a
+ * hook that ends a fixed-time point once enough intervals closed.
+ */
+static void
+test_timeline_whole(void **state)
+{
+	struct engine		 e;
+	struct target		 t;
+	struct sample_spec	 sp;
+	struct point		 pt;
+	struct timeline		 tl = { 0 };
+	struct rng		 r;
+	double			 ios = 0, prev;
+	size_t			 i;
+
+	(void)state;
+	t_setup(&e, &t, 2, 200000, 0, 1 << 20, 4096);
+	te.now = 7000000000ULL;
+	t_spec(&sp, 1 << 20, 4096, 2);
+	sp.warm_random = 1;
+	sp.max_time_s = 2.3;
+	sp.fixed_time = 1;
+	sp.interval_s = 0.25;
+	sp.tl_whole = 1;
+	sp.tl_origin_ns = 5000000000ULL;
+	sp.tl_phase = 3;
+	rng_seed(&r, 1);
+	assert_int_equal(sampler_measure(&e, &r, &sp, &pt, &tl, NULL, NULL),
+	    0);
+	assert_true(pt.warm_seconds > 0);
+	prev = 2;		/* the point began 2 s after the origin */
+	for (i = 0; i < tl.n; i++) {
+		assert_true(fabs(tl.v[i].t_s - tl.v[i].dt_s - prev) < 1e-6);
+		assert_true(tl.v[i].dt_s > 0 && tl.v[i].dt_s <= 0.25 + 1e-9);
+		assert_int_equal(tl.v[i].iodepth, 2);
+		assert_int_equal(tl.v[i].bs, 4096);
+		assert_int_equal(tl.v[i].phase, 3);
+		ios += tl.v[i].iops * tl.v[i].dt_s;
+		prev = tl.v[i].t_s;
+	}
+	/* Every I/O, warm-up and the last partial interval included. */
+	assert_true(tl.v[tl.n - 1].dt_s < 0.25 - 1e-6);
+	assert_true(fabs(ios - (double)te.nio) < 0.5);
+	assert_true(fabs(prev - 2 - pt.warm_seconds - pt.seconds) < 1e-6);
+	timeline_free(&tl);
+	point_free(&pt);
+
+	/* The hook ends a fixed-time point early. */
+	t_setup(&e, &t, 2, 200000, 0, 1 << 20, 4096);
+	t_spec(&sp, 1 << 20, 4096, 2);
+	sp.fixed_time = 1;
+	sp.max_time_s = 100;
+	sp.interval_s = 1;
+	sp.tl_enough = t_enough_after_five;
+	assert_int_equal(sampler_measure(&e, &r, &sp, &pt, &tl, NULL, NULL),
+	    0);
+	assert_int_equal(tl.n, 5);
+	assert_true(pt.seconds < 5.01);
 	timeline_free(&tl);
 	point_free(&pt);
 }
@@ -252,8 +407,11 @@ main(void)
 		cmocka_unit_test(test_queue_depth),
 		cmocka_unit_test(test_precision_rule),
 		cmocka_unit_test(test_time_rule),
+		cmocka_unit_test(test_tail_support),
 		cmocka_unit_test(test_warm_range),
 		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_timeline_whole),
+		cmocka_unit_test(test_progress_p50),
 		cmocka_unit_test(test_io_error),
 	};
 

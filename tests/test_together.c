@@ -197,7 +197,7 @@ test_shared_bucket(void **state)
 {
 	static const double	rate[T_N] = { 4000, 4000 };
 	static const double	after[T_N] = { 1800, 1800 };
-	struct ceilings_prior	prior = { 4000 * 100.0, 100 };
+	struct ceilings_prior	prior = { .ios = 4000 * 100.0, .seconds = 100 };
 	struct together_result	r;
 	struct together_alone	ai[T_N], ab[T_N];
 	struct t_run		io;
