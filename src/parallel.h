@@ -37,7 +37,7 @@ struct parallel_result {
 					   second summed, latencies pooled */
 	struct timeline	 sum_timeline;
 	double		 cpu_util;	/* our CPU time, plus the time our
-					   thread waited for a CPU, / wall
+					   threads waited for a CPU, / wall
 					   time; NAN in virtual time */
 	int		 interrupted;
 };

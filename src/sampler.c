@@ -15,6 +15,7 @@
  */
 #include <sys/resource.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -323,19 +324,35 @@ sampler_cpu_s(void)
 	    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 }
 
-/* Time this thread waited for a CPU; see sampler.h. */
+/* Time this process's threads waited for a CPU; see sampler.h. */
 double
 sampler_cpu_wait_s(void)
 {
+	DIR			*d;
 	FILE			*f;
+	struct dirent		*de;
+	char			 path[64];
 	unsigned long long	 run, wait;
-	int			 n;
+	double			 sum = 0;
+	int			 seen = 0;
 
-	if ((f = fopen("/proc/thread-self/schedstat", "r")) == NULL)
+	if ((d = opendir("/proc/self/task")) == NULL)
 		return (NAN);
-	n = fscanf(f, "%llu %llu", &run, &wait);
-	fclose(f);
-	return (n == 2 ? wait / 1e9 : NAN);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%.16s/schedstat",
+		    de->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		if (fscanf(f, "%llu %llu", &run, &wait) == 2) {
+			sum += wait / 1e9;
+			seen = 1;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return (seen ? sum : NAN);
 }
 
 static double

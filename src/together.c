@@ -30,7 +30,7 @@
  *
  * and unknown when a target has no figure alone, the run is shorter than
  * TOGETHER_MIN_INTERVALS, or our CPU (TOGETHER_CPU_BOUND, counting the
- * time our thread waited for one) was the limit of a sum that came out
+ * time our threads waited for one) was the limit of a sum that came out
  * short.  A drop on the aggregate that no target showed alone is a shared
  * bucket (burst_shared); none is sought when our CPU was the limit.
  */
