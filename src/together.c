@@ -228,7 +228,7 @@ together_judge(const struct together_alone *alone, size_t n,
 	if (together_cpu_busy(run)) {
 		r->cpu_bound = 1;
 		snprintf(v->why, sizeof v->why, "this machine's CPU was the "
-		    "limit (%.2f cores busy)", run->cpu_util);
+		    "limit (%.2f cores busy or waited for)", run->cpu_util);
 		return;
 	}
 	if (!(v->ratio + e < 1 - TOGETHER_GAP)) {
