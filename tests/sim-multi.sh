@@ -102,12 +102,13 @@ says "$dir/burst.txt" "no target showed it alone" ||
     fail "the shared bucket is not said in the text"
 
 # 4. scan of two: a gp3 and a slower one (backing 1 ms, not 0.5) with a
-# 128 MiB cache in front: their tiers side by side, the spread of the
-# backing latency (2x), the slower one named.
+# 128 MiB cache in front (and 20,000 IOPS, so no cap hides the cache):
+# their tiers side by side, the spread of the backing latency (2x), the
+# slower one named.
 tier='[tier.0]\ncapacity = 128M\nlatency_us = 100\nsigma = 0.2\n\n'
 sed -e 's/^name = .*/name = slow/' -e 's/^latency_us = 500/latency_us = 1000/' \
-    -e "s/^\\[backing\\]/$tier&/" "$TOP_SRCDIR/profiles/ebs-gp3.ini" \
-    > "$dir/slow.ini"
+    -e 's/^iops = 3000/iops = 20000/' -e "s/^\\[backing\\]/$tier&/" \
+    "$TOP_SRCDIR/profiles/ebs-gp3.ini" > "$dir/slow.ini"
 "$TIERPROBE" scan sim:ebs-gp3 "sim:$dir/slow.ini" --max-ws 512M --seed 4 \
     --quiet --json "$dir/scan.json" > "$dir/scan.txt" ||
     fail "scan of two exited $?"
