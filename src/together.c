@@ -261,12 +261,12 @@ together_analyse(const struct together_alone *alone_iops,
 		r->per_target[i].alone_bandwidth_bytes_per_s = alone_bw[i].rate;
 		any_alone |= alone_burst[i];
 	}
-	if (iops != NULL && together_cpu_busy(iops)) {
+	if (iops != NULL)
 		r->cpu_util = iops->cpu_util;
+	if (iops != NULL && together_cpu_busy(iops))
 		snprintf(r->note, sizeof r->note, "no bucket sought on the "
 		    "sum: a drop could be this machine's CPU");
-	} else if (iops != NULL) {
-		r->cpu_util = iops->cpu_util;
+	else if (iops != NULL) {
 		ceilings_burst(iops->sum->v, iops->sum->n, prior, nprior, NAN,
 		    &r->burst);
 		if (r->burst.detected && !r->burst.exhausted) {
