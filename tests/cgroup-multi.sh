@@ -9,9 +9,11 @@
 # together 1,200 IOPS, the IOPS verdict "shared" and the bandwidth one
 # "volumes" (72 MiB/s: the control of that resource).  Run 2 caps the disk
 # at 48 MiB/s instead: together 1,800 IOPS ("volumes", the IOPS control)
-# and 48 MiB/s ("shared").  Every figure within 5%.  Needs root, loop
-# devices with direct I/O and blk-throttle (v1 blkio or v2 io.max); skips
-# with 77 otherwise.  About two minutes.
+# and 48 MiB/s ("shared").  Every figure within 5%; a control may stay
+# undecided within the noise on a loaded machine, never "shared".  The
+# same device under another name is refused.  Needs root, loop devices
+# with direct I/O and blk-throttle (v1 blkio or v2 io.max); skips with 77
+# otherwise.  About two and a half minutes.
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
 
 need_root
@@ -121,6 +123,15 @@ verdict() {
 	[ "$r" = iops ] && lim=shared_iops_limit ||
 	    lim=shared_bandwidth_limit_bytes_per_s
 	got=$(jq -r ".together.${r}_bound" "$j")
+	# A control on a loaded machine may stay undecided (blk-throttle's
+	# counts per second then vary by 10% or more); it must never read
+	# "shared", and its sum together is still checked below.
+	if [ "$want" = volumes ] && [ "$got" = null ] && jq -e \
+	    ".together.${r}_why | test(\"within the noise\")" "$j" \
+	    > /dev/null; then
+		echo "$r: undecided, $(jq -r ".together.${r}_why" "$j")"
+		got=volumes
+	fi
 	[ "$got" = "$want" ] || fail "$r: $got, want $want ($(jq -c \
 	    ".together | {iops_ceiling, sum_alone_iops, iops_why,
 	    bandwidth_ceiling_bytes_per_s, sum_alone_bandwidth_bytes_per_s,
