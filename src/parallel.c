@@ -191,7 +191,7 @@ parallel_run(struct target **t, size_t n, struct rng *rng,
 {
 	struct parallel_run	 pr;
 	uint64_t		 t0, now, next_tick, next_cb, last_done, ws = 0;
-	double			 cpu0, seconds;
+	double			 cpu0, wait0, wait, seconds;
 	size_t			 i;
 	int			 rc, stop = 0, got;
 
@@ -221,6 +221,7 @@ parallel_run(struct target **t, size_t n, struct rng *rng,
 		parallel_lane_init(&pr, i, t[i]);
 
 	cpu0 = sampler_cpu_s();
+	wait0 = sampler_cpu_wait_s();
 	t0 = last_done = pr.e.ops->now_ns(&pr.e);
 	next_tick = t0 + (uint64_t)(spec->interval_s * 1e9);
 	next_cb = t0 + PARALLEL_PROGRESS_NS;
@@ -254,8 +255,11 @@ parallel_run(struct target **t, size_t n, struct rng *rng,
 		}
 	}
 	seconds = (double)(last_done - t0) / 1e9;
-	if (!pr.e.ops->virtual_time && seconds > 0)
-		r->cpu_util = (sampler_cpu_s() - cpu0) / seconds;
+	if (!pr.e.ops->virtual_time && seconds > 0) {
+		wait = sampler_cpu_wait_s() - wait0;
+		r->cpu_util = (sampler_cpu_s() - cpu0 +
+		    (isfinite(wait) ? wait : 0)) / seconds;
+	}
 	for (i = 0; i < n; i++)
 		parallel_point_close(&r->point[i], seconds, spec->bs);
 	parallel_point_close(&r->sum, seconds, spec->bs);

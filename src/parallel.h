@@ -36,8 +36,9 @@ struct parallel_result {
 	struct point	 sum;		/* all targets: I/Os and bytes per
 					   second summed, latencies pooled */
 	struct timeline	 sum_timeline;
-	double		 cpu_util;	/* our CPU time / wall time; NAN in
-					   virtual time */
+	double		 cpu_util;	/* our CPU time, plus the time our
+					   threads waited for a CPU, / wall
+					   time; NAN in virtual time */
 	int		 interrupted;
 };
 

@@ -181,9 +181,10 @@ report_multi_settings(struct report_text *rt, const struct together_result *t)
 	    t->bandwidth_iodepth, units_format_value(UNITS_SECONDS,
 	    t->bandwidth_seconds, b, sizeof b));
 	report_text_kv(rt, "bandwidth run", line);
-	if (isfinite(t->cpu_util)) {
-		snprintf(line, sizeof line, "%.2f cores%s", t->cpu_util,
-		    t->cpu_bound ? ": the limit" : "");
+	if (isfinite(t->cpu_util) && isfinite(t->bandwidth_cpu_util)) {
+		snprintf(line, sizeof line, "%.2f cores in the IOPS run, "
+		    "%.2f in the bandwidth run%s", t->cpu_util,
+		    t->bandwidth_cpu_util, t->cpu_bound ? ": the limit" : "");
 		report_text_kv(rt, "our CPU", line);
 	}
 	if (t->note[0] != '\0')

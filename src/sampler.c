@@ -17,8 +17,10 @@
  */
 #include <sys/resource.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -322,6 +324,37 @@ sampler_cpu_s(void)
 	getrusage(RUSAGE_SELF, &ru);
 	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 	    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+}
+
+/* Time this process's threads waited for a CPU; see sampler.h. */
+double
+sampler_cpu_wait_s(void)
+{
+	DIR			*d;
+	FILE			*f;
+	struct dirent		*de;
+	char			 path[64];
+	unsigned long long	 run, wait;
+	double			 sum = 0;
+	int			 seen = 0;
+
+	if ((d = opendir("/proc/self/task")) == NULL)
+		return (NAN);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%.16s/schedstat",
+		    de->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		if (fscanf(f, "%llu %llu", &run, &wait) == 2) {
+			sum += wait / 1e9;
+			seen = 1;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return (seen ? sum : NAN);
 }
 
 static double

@@ -74,5 +74,11 @@ int	sampler_measure(struct engine *, struct rng *,
 
 /* CPU time of this process so far, user and system, in seconds. */
 double	sampler_cpu_s(void);
+/*
+ * Time this process's live threads (io_uring's workers too) have waited
+ * for a CPU while runnable, in seconds (the kernel's schedstat run delay),
+ * or NAN where it is not kept.
+ */
+double	sampler_cpu_wait_s(void);
 
 #endif

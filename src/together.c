@@ -29,9 +29,10 @@
  *   otherwise           unknown: the drop is within the noise;
  *
  * and unknown when a target has no figure alone, the run is shorter than
- * TOGETHER_MIN_INTERVALS, or our CPU (TOGETHER_CPU_BOUND) was the limit of
- * a sum that came out short.  A drop on the aggregate that no target
- * showed alone is a shared bucket (burst_shared).
+ * TOGETHER_MIN_INTERVALS, or our CPU (TOGETHER_CPU_BOUND, counting the
+ * time our threads waited for one) was the limit of a sum that came out
+ * short.  A drop on the aggregate that no target showed alone is a shared
+ * bucket (burst_shared); none is sought when our CPU was the limit.
  */
 #define TOGETHER_GAP		0.05
 #define TOGETHER_MIN_INTERVALS	3
@@ -68,7 +69,7 @@ together_result_init(struct together_result *r, size_t n)
 
 	memset(r, 0, sizeof *r);
 	r->seconds = r->bandwidth_seconds = NAN;
-	r->cpu_util = NAN;
+	r->cpu_util = r->bandwidth_cpu_util = NAN;
 	together_verdict_init(&r->iops);
 	together_verdict_init(&r->bandwidth);
 	ceilings_burst(NULL, 0, NULL, 0, NAN, &r->burst);
@@ -155,6 +156,14 @@ together_alone_iops(const struct timeline *tl, int held, double ceiling,
 	a->noise = a->rate > 0 ? stats_ci95(&st) / a->rate : NAN;
 }
 
+/* Whether our CPU, busy or waited for, may have held run down. */
+static int
+together_cpu_busy(const struct together_run *run)
+{
+	return (isfinite(run->cpu_util) &&
+	    run->cpu_util >= TOGETHER_CPU_BOUND);
+}
+
 /* The verdict for one resource; see the rule above. */
 static void
 together_judge(const struct together_alone *alone, size_t n,
@@ -216,17 +225,17 @@ together_judge(const struct together_alone *alone, size_t n,
 		v->bound = TOGETHER_VOLUMES;
 		return;
 	}
-	if (!(v->ratio + e < 1 - TOGETHER_GAP)) {
-		snprintf(v->why, sizeof v->why, "together is %.0f%% below the "
-		    "sum alone, within the noise (+-%.0f%%)",
-		    100 * (1 - v->ratio), 100 * e);
-		return;
-	}
-	if (!bytes && isfinite(run->cpu_util) &&
-	    run->cpu_util >= TOGETHER_CPU_BOUND) {
+	if (together_cpu_busy(run)) {
 		r->cpu_bound = 1;
 		snprintf(v->why, sizeof v->why, "this machine's CPU was the "
-		    "limit (%.2f cores busy)", run->cpu_util);
+		    "limit (%.2f cores busy or waited for)", run->cpu_util);
+		return;
+	}
+	if (!(v->ratio + e < 1 - TOGETHER_GAP)) {
+		snprintf(v->why, sizeof v->why, "together is %.0f%% %s the "
+		    "sum alone, within the noise (+-%.0f%%)",
+		    100 * fabs(1 - v->ratio), v->ratio > 1 ? "above" : "below",
+		    100 * e);
 		return;
 	}
 	v->bound = TOGETHER_SHARED;
@@ -252,8 +261,12 @@ together_analyse(const struct together_alone *alone_iops,
 		r->per_target[i].alone_bandwidth_bytes_per_s = alone_bw[i].rate;
 		any_alone |= alone_burst[i];
 	}
-	if (iops != NULL) {
+	if (iops != NULL)
 		r->cpu_util = iops->cpu_util;
+	if (iops != NULL && together_cpu_busy(iops))
+		snprintf(r->note, sizeof r->note, "no bucket sought on the "
+		    "sum: a drop could be this machine's CPU");
+	else if (iops != NULL) {
 		ceilings_burst(iops->sum->v, iops->sum->n, prior, nprior, NAN,
 		    &r->burst);
 		if (r->burst.detected && !r->burst.exhausted) {
@@ -261,6 +274,8 @@ together_analyse(const struct together_alone *alone_iops,
 			r->burst_shared = !any_alone;
 		}
 	}
+	if (bw != NULL)
+		r->bandwidth_cpu_util = bw->cpu_util;
 	together_judge(alone_iops, n, iops, 0, drop, &r->iops, r);
 	together_judge(alone_bw, n, bw, 1, NAN, &r->bandwidth, r);
 }

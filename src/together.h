@@ -76,8 +76,9 @@ struct together_result {
 	double			 bandwidth_seconds;
 	struct together_verdict	 iops;
 	struct together_verdict	 bandwidth;
-	int			 cpu_bound;	/* our CPU held the sum down */
+	int			 cpu_bound;	/* our CPU held a sum down */
 	double			 cpu_util;	/* cores, IOPS run; NAN */
+	double			 bandwidth_cpu_util; /* bandwidth run */
 	struct burst		 burst;		/* on the aggregate IOPS */
 	int			 burst_shared;	/* the drop showed on the
 						   aggregate only: -1 no drop */

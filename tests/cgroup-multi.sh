@@ -9,9 +9,11 @@
 # together 1,200 IOPS, the IOPS verdict "shared" and the bandwidth one
 # "volumes" (72 MiB/s: the control of that resource).  Run 2 caps the disk
 # at 48 MiB/s instead: together 1,800 IOPS ("volumes", the IOPS control)
-# and 48 MiB/s ("shared").  Every figure within 5%.  Needs root, loop
-# devices with direct I/O and blk-throttle (v1 blkio or v2 io.max); skips
-# with 77 otherwise.  About two minutes.
+# and 48 MiB/s ("shared").  Every figure within 5%; a control may stay
+# undecided within the noise on a loaded machine, never "shared".  The
+# same device under another name is refused.  Needs root, loop devices
+# with direct I/O and blk-throttle (v1 blkio or v2 io.max); skips with 77
+# otherwise.  About two and a half minutes.
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
 
 need_root
@@ -58,6 +60,13 @@ loop_over "$work/b"
 b=$loop
 bdev=$loopdev
 
+# The same device under another name (its dev_t): refused before any I/O.
+mknod "$work/alias" b "${adev%:*}" "${adev#*:}" || fail "mknod"
+"$TIERPROBE" limits "$a" "$work/alias" > /dev/null 2> "$t_dir/err"
+rc=$?
+[ $rc = 2 ] && grep -q "are the same device" "$t_dir/err" ||
+    fail "$a twice (as $work/alias): exit $rc, $(cat "$t_dir/err")"
+
 cg=$cgroot/tierprobe-multi-$$
 mkdir "$cg" || fail "mkdir $cg"
 t_atexit "for i in 1 2 3 4 5 6 7 8 9 10; do rmdir $cg && break; sleep 0.2; done"
@@ -80,11 +89,13 @@ cap() {
 }
 
 # limits_together JSON: both loop devices, alone then together, in the
-# cgroup.
+# cgroup.  Eight seconds alone: blk-throttle's counts per second vary by
+# about 5%, and with three intervals the noise of the sum alone (+-8%
+# seen) leaves "volumes" undecided.
 limits_together() {
 	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" \
 	    timeout 300 "$TIERPROBE" limits "$a" "$b" --max-iodepth 8 \
-	    --max-time 1 --sustain 4 --sustain-together 5 --quiet \
+	    --max-time 1 --sustain 8 --sustain-together 5 --quiet \
 	    --json "$1" > /dev/null 2> "$t_dir/err" ||
 	    fail "tierprobe limits exited $?: $(cat "$t_dir/err")"
 }
@@ -112,10 +123,21 @@ verdict() {
 	[ "$r" = iops ] && lim=shared_iops_limit ||
 	    lim=shared_bandwidth_limit_bytes_per_s
 	got=$(jq -r ".together.${r}_bound" "$j")
+	# A control on a loaded machine may stay undecided (blk-throttle's
+	# counts per second then vary by 10% or more); it must never read
+	# "shared", and its sum together is still checked below.
+	if [ "$want" = volumes ] && [ "$got" = null ] && jq -e \
+	    ".together.${r}_why | test(\"within the noise\")" "$j" \
+	    > /dev/null; then
+		echo "$r: undecided, $(jq -r ".together.${r}_why" "$j")"
+		got=volumes
+	fi
 	[ "$got" = "$want" ] || fail "$r: $got, want $want ($(jq -c \
 	    ".together | {iops_ceiling, sum_alone_iops, iops_why,
 	    bandwidth_ceiling_bytes_per_s, sum_alone_bandwidth_bytes_per_s,
-	    bandwidth_why}" "$j"))"
+	    bandwidth_why}" "$j"); together $(jq -c \
+	    "[.together.timeline[].iops | round]" "$j"), alone $(jq -c \
+	    "[.targets[].limits.timeline | map(.iops | round)]" "$j"))"
 	within "together $ceil" "$(jq ".together.$ceil" "$j")" "$sum"
 	if [ "$want" = shared ]; then
 		within "$lim" "$(jq ".together.$lim" "$j")" "$sum"

@@ -7,10 +7,11 @@
 # "volumes", the sum within 3% of 9,000 IOPS and 375 MiB/s.  Four
 # sim:ebs-io1-4000@m5.large: their own caps together (16,000 IOPS) until
 # the instance's 30-minute bucket runs dry, then its 3,600 IOPS baseline:
-# a bucket on the aggregate that no target showed alone.  The same seed
-# gives the same report; report, compare, plot and --fio-job read it; an
-# instance named twice with other ceilings and an unknown one are usage
-# errors.
+# a bucket on the aggregate that no target showed alone.  scan of a gp3
+# and a slower one with a cache: tiers side by side, the spread of each
+# figure, the slowest named.  The same seed gives the same report; report,
+# compare, plot and --fio-job read it; an instance named twice with other
+# ceilings and an unknown one are usage errors.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 TIERPROBE_DATADIR=$TOP_SRCDIR
@@ -99,6 +100,37 @@ within "shared bucket" "$(jq .together.burst.credits_ios "$j")" \
     27270000 15
 says "$dir/burst.txt" "no target showed it alone" ||
     fail "the shared bucket is not said in the text"
+
+# 4. scan of two: a gp3 and a slower one (backing 1 ms, not 0.5) with a
+# 128 MiB cache in front (and 20,000 IOPS, so no cap hides the cache):
+# their tiers side by side, the spread of the backing latency (2x), the
+# slower one named.
+tier='[tier.0]\ncapacity = 128M\nlatency_us = 100\nsigma = 0.2\n\n'
+sed -e 's/^name = .*/name = slow/' -e 's/^latency_us = 500/latency_us = 1000/' \
+    -e 's/^iops = 3000/iops = 20000/' -e "s/^\\[backing\\]/$tier&/" \
+    "$TOP_SRCDIR/profiles/ebs-gp3.ini" > "$dir/slow.ini"
+"$TIERPROBE" scan sim:ebs-gp3 "sim:$dir/slow.ini" --max-ws 512M --seed 4 \
+    --quiet --json "$dir/scan.json" > "$dir/scan.txt" ||
+    fail "scan of two exited $?"
+j=$dir/scan.json
+is "$j" '[.targets[].target.path] | join(" ")' "ebs-gp3 $dir/slow.ini"
+is "$j" '.targets[0].scan.tiers | length' 0
+is "$j" '.targets[1].scan.tiers | length' 1
+within "tier of target 2" "$(jq '.targets[1].scan.tiers[0].capacity_bytes' \
+    "$j")" 134217728 10
+within "backing p50 of target 2 / target 1" "$(jq '.targets |
+    .[1].scan.backing.lat_us_p50 / .[0].scan.backing.lat_us_p50' "$j")" 2 10
+"$TIERPROBE" report "$j" > "$dir/scan2.txt" || fail "report exited $?"
+for t in "$dir/scan.txt" "$dir/scan2.txt"; do
+	row=$(grep '^  backing p50 ' "$t") || fail "no backing p50 row in $t"
+	[ "${row##* }" = 2 ] || fail "slowest is not target 2: $row"
+	within "backing p50 spread" "$(echo "$row" |
+	    awk '{ sub(/x$/, "", $(NF - 1)); print $(NF - 1) }')" 2 10
+	grep -q '^  tier 1 capacity .* - .*MiB' "$t" ||
+	    fail "the tiers are not side by side: $(sed -n 6,14p "$t")"
+	says "$t" "slowest member sets the pace: target 2 ($dir/slow.ini)" ||
+	    fail "the slowest member is not named in $t"
+done
 
 # The same seed, the same measurements.
 "$TIERPROBE" limits sim:ebs-gp3 sim:ebs-gp3 sim:ebs-gp3 --sustain 20 \

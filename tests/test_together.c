@@ -6,7 +6,7 @@
  * unknown when the drop is within the noise, a target has no figure alone,
  * the run is too short, the CPU held it down, or the sum beats the
  * ceilings); a drop on the aggregate is a shared bucket only when no
- * target showed one alone; the per-target figures come from the same
+ * target showed one alone and our CPU was not the limit; the per-target figures come from the same
  * intervals as the sum; the alone IOPS from a sustained run.
  */
 #include <math.h>
@@ -103,25 +103,28 @@ test_verdicts(void **state)
 		int		 nan_alone;	/* target 2 has no figure */
 		int		 bound;
 		const char	*why;		/* in the reason, or NULL */
+		double		 alone_noise;	/* relative, each alone */
 	} cases[] = {
 		{ "at the sum", { 1000, 800 }, { 1000, 800 }, 0.02, 60, NAN,
-		  0, TOGETHER_VOLUMES, NULL },
+		  0, TOGETHER_VOLUMES, NULL, 0 },
 		{ "4% short, exact", { 1000, 800 }, { 960, 768 }, 0, 60,
-		  NAN, 0, TOGETHER_VOLUMES, NULL },
+		  NAN, 0, TOGETHER_VOLUMES, NULL, 0 },
 		{ "a shared cap", { 1000, 800 }, { 600, 600 }, 0.02, 60, NAN,
-		  0, TOGETHER_SHARED, NULL },
+		  0, TOGETHER_SHARED, NULL, 0 },
 		{ "6% short, exact", { 1000, 800 }, { 940, 752 }, 0, 60, NAN,
-		  0, TOGETHER_SHARED, NULL },
+		  0, TOGETHER_SHARED, NULL, 0 },
 		{ "5% short in 40% noise", { 1000, 800 }, { 950, 760 }, 0.4,
-		  12, NAN, 0, TOGETHER_UNKNOWN, "within the noise" },
+		  12, NAN, 0, TOGETHER_UNKNOWN, "within the noise", 0 },
+		{ "2% over, noisy alone", { 1000, 800 }, { 1020, 816 }, 0, 60,
+		  NAN, 0, TOGETHER_UNKNOWN, "2% above the sum alone", 0.15 },
 		{ "no figure alone", { 1000, 800 }, { 600, 600 }, 0.02, 60,
-		  NAN, 1, TOGETHER_UNKNOWN, "target 2 has no figure alone" },
+		  NAN, 1, TOGETHER_UNKNOWN, "target 2 has no figure alone", 0 },
 		{ "too short", { 1000, 800 }, { 600, 600 }, 0.02, 2, NAN, 0,
-		  TOGETHER_UNKNOWN, "too short" },
+		  TOGETHER_UNKNOWN, "too short", 0 },
 		{ "our CPU", { 50000, 50000 }, { 30000, 30000 }, 0.01, 60,
-		  0.97, 0, TOGETHER_UNKNOWN, "CPU" },
+		  0.97, 0, TOGETHER_UNKNOWN, "CPU", 0 },
 		{ "above the ceilings", { 1000, 800 }, { 1500, 1200 }, 0.01, 60,
-		  NAN, 0, TOGETHER_UNKNOWN, "beat" },
+		  NAN, 0, TOGETHER_UNKNOWN, "beat", 0 },
 	};
 	struct together_result	 r;
 	struct together_alone	 ai[T_N], ab[T_N];
@@ -135,6 +138,8 @@ test_verdicts(void **state)
 		t_alone(ai, cases[i].alone[0], cases[i].alone[1]);
 		t_alone(ab, cases[i].alone[0] * 65536,
 		    cases[i].alone[1] * 65536);
+		ai[0].noise = ai[1].noise = cases[i].alone_noise;
+		ab[0].noise = ab[1].noise = cases[i].alone_noise;
 		if (cases[i].nan_alone)
 			ai[1].rate = ab[1].rate = NAN;
 		t_run(&io, cases[i].together, cases[i].together,
@@ -142,13 +147,12 @@ test_verdicts(void **state)
 		    cases[i].cpu, i);
 		t_run(&bw, cases[i].together, cases[i].together,
 		    cases[i].intervals, cases[i].intervals, cases[i].noise,
-		    NAN, 100 + i);
+		    cases[i].cpu, 100 + i);
 		together_result_init(&r, T_N);
 		together_analyse(ai, ab, burst, T_N, &io.run, &bw.run, NULL, 0,
 		    &r);
 		if (r.iops.bound != cases[i].bound ||
-		    r.bandwidth.bound != (cases[i].cpu > 0.9 ?
-		    TOGETHER_SHARED : cases[i].bound))
+		    r.bandwidth.bound != cases[i].bound)
 			fail_msg("%s: bounds %d and %d, want %d (why: %s)",
 			    cases[i].what, r.iops.bound, r.bandwidth.bound,
 			    cases[i].bound, r.iops.why);
@@ -159,6 +163,8 @@ test_verdicts(void **state)
 		if (cases[i].why == NULL)
 			assert_string_equal(r.iops.why, "");
 		assert_int_equal(r.cpu_bound, cases[i].cpu > 0.9);
+		if (cases[i].cpu > 0.9)
+			assert_non_null(strstr(r.bandwidth.why, "CPU"));
 		sum = cases[i].together[0] + cases[i].together[1];
 		if (cases[i].intervals > 3) {
 			assert_true(fabs(r.iops.ceiling / sum - 1) <
@@ -183,7 +189,8 @@ test_verdicts(void **state)
 /*
  * A drop on the aggregate at 3,000 s: a shared bucket when no target
  * showed one alone, perhaps theirs when one did; the figure together is
- * the rate before the drop, and the bucket counts the work before.
+ * the rate before the drop, and the bucket counts the work before; none
+ * at all when our CPU was the limit.
  */
 static void
 test_shared_bucket(void **state)
@@ -218,6 +225,16 @@ test_shared_bucket(void **state)
 		assert_non_null(strstr(r.bandwidth.why, "not measured"));
 		together_result_free(&r);
 	}
+	/* The same drop with our CPU the limit: no bucket, no verdict. */
+	io.run.cpu_util = 0.97;
+	together_result_init(&r, T_N);
+	together_analyse(ai, ab, burst, T_N, &io.run, NULL, &prior, 1, &r);
+	assert_false(r.burst.detected);
+	assert_int_equal(r.burst_shared, -1);
+	assert_non_null(strstr(r.note, "CPU"));
+	assert_int_equal(r.iops.bound, TOGETHER_UNKNOWN);
+	assert_int_equal(r.cpu_bound, 1);
+	together_result_free(&r);
 	t_run_free(&io);
 }
 
