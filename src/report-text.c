@@ -469,23 +469,71 @@ report_text_burst_meaning(struct report_text *rt,
 
 /*
  * Past the last cache (C bytes), a share 1 - C/S of the reads over a
- * working set of S bytes misses every cache: half at 2C, 90% at 10C.
+ * working set of S bytes misses every cache: said at 2C, at the largest
+ * working set scanned (with the p50 measured there) and at 10C or over
+ * the whole volume, whichever is smaller, in order of size.
  */
 static void
-report_text_beyond(struct report_text *rt, const struct tiers_result *tr)
+report_text_beyond(struct report_text *rt, const struct report *r,
+    const struct tiers_result *tr)
 {
-	char		s[512], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
-	char		b3[UNITS_BUFSZ], b4[UNITS_BUFSZ], b5[UNITS_BUFSZ];
-	uint64_t	c = tr->tier[tr->ntiers - 1].capacity_bytes;
+	const struct point	*top = NULL;
+	char			 s[640], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char			 b3[UNITS_BUFSZ];
+	uint64_t		 c = tr->tier[tr->ntiers - 1].capacity_bytes;
+	uint64_t		 at[3], far, v = 0, x;
+	size_t			 o, n = 0, i, j;
+
+	if (c == 0)
+		return;
+	/* A file is not the volume: what lies past it is unknown. */
+	if (strcmp(r->target.type, "file") != 0)
+		v = r->target.size_bytes;
+	far = v > 0 && v < 10 * c ? v : 10 * c;
+	if (2 * c <= far)
+		at[n++] = 2 * c;
+	if (r->scan->npoints > 0)
+		top = &r->scan->points[r->scan->npoints - 1];
+	if (top != NULL && top->ws_bytes > c && top->ws_bytes < far &&
+	    top->ws_bytes != 2 * c)
+		at[n++] = top->ws_bytes;
+	if (far > c)
+		at[n++] = far;
+	for (i = 1; i < n; i++) {
+		for (j = i; j > 0 && at[j] < at[j - 1]; j--) {
+			x = at[j];
+			at[j] = at[j - 1];
+			at[j - 1] = x;
+		}
+	}
 
 	report_text_size(c, b1, sizeof b1);
-	snprintf(s, sizeof s, "Above %s, a growing share of the reads misses "
-	    "every cache and pays the backing store's latency (p50 %s, p99 "
-	    "%s): 1 - %s/S of them at a working set of S, half at %s, 90%% at "
-	    "%s.", b1, units_format_value(UNITS_LAT_US, tr->backing_p50_us,
-	    b2, sizeof b2), units_format_value(UNITS_LAT_US,
-	    tr->backing_p99_us, b3, sizeof b3), b1, report_text_size(2 * c,
-	    b4, sizeof b4), report_text_size(10 * c, b5, sizeof b5));
+	o = snprintf(s, sizeof s, "Above %s, a growing share of the reads "
+	    "misses every cache and pays the backing store's latency (p50 "
+	    "%s, p99 %s): 1 - %s/S of them at a working set of S", b1,
+	    units_format_value(UNITS_LAT_US, tr->backing_p50_us, b2,
+	    sizeof b2), units_format_value(UNITS_LAT_US, tr->backing_p99_us,
+	    b3, sizeof b3), b1);
+	for (i = 0; i < n && o < sizeof s; i++) {
+		report_text_size(at[i], b2, sizeof b2);
+		if (at[i] == 2 * c)
+			o += snprintf(s + o, sizeof s - o, ", half at %s", b2);
+		else if (top != NULL && at[i] == top->ws_bytes)
+			o += snprintf(s + o, sizeof s - o, ", %.0f%% at %s (the "
+			    "largest working set scanned, where p50 was %s)",
+			    100 * (1 - (double)c / at[i]), b2,
+			    units_format_value(UNITS_LAT_US, top->lat_us.p50,
+			    b3, sizeof b3));
+		else if (at[i] == v)
+			o += snprintf(s + o, sizeof s - o, ", %.0f%% over the "
+			    "whole volume (%s)", 100 * (1 - (double)c / at[i]),
+			    b2);
+		else
+			o += snprintf(s + o, sizeof s - o, ", %.0f%% at %s",
+			    100 * (1 - (double)c / at[i]), b2);
+	}
+	if (o < sizeof s)
+		snprintf(s + o, sizeof s - o, ".");
 	report_text_sentence(rt, s);
 }
 
@@ -568,7 +616,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    "behind it.", tr->ntiers);
 			report_text_sentence(rt, s);
 		} else if (tr->ntiers > 0) {
-			report_text_beyond(rt, tr);
+			report_text_beyond(rt, r, tr);
 		} else {
 			snprintf(s, sizeof s, "No cache tier was found: every "
 			    "working set scanned was served at p50 %s, p99 %s.",

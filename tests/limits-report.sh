@@ -9,7 +9,8 @@
 # a gp2 bucket a 120 s run cannot see is not reported as none, and runs
 # repeated on a volume whose bucket runs dry are reported apart;
 # a --max-ws past the volume's end is said and not advised; caches the
-# sweeps cannot outgrow give the store's ceiling, corrected and said.
+# sweeps cannot outgrow give the store's ceiling, corrected and said, and
+# the share of reads past them at sizes the volume holds.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
@@ -104,6 +105,13 @@ jq -e --argjson t "$truth" '.limits | .iops_ceiling_corrected and
 tr -s ' \n' ' ' < "$dir/c3.txt" |
     grep -q " caches served .* IOPS ceiling is the store's" ||
     fail "classic: the correction is not said"
+# Past its last cache the store's share of the reads grows as 1 - C/S: said
+# at the largest working set scanned and over the whole 16 GiB, never at a
+# size the volume cannot hold.
+tr -s ' \n' ' ' < "$dir/c3.txt" | grep -q "Above [0-9.]* GiB, a growing share \
+.* at [0-9.]* GiB (the largest working set scanned, where p50 was [0-9.]* [mu]s)\
+.*, [0-9]*% over the whole volume (16 GiB)\. " ||
+    fail "classic: the store's share past the caches is not said right"
 "$TIERPROBE" run "sim:$TOP_SRCDIR/tests/data/limits-cache-cap.ini" --seed 5 \
     --points 6 --sustain 10 --quiet --json "$dir/cc.json" > /dev/null ||
     fail "run limits-cache-cap"
