@@ -238,10 +238,14 @@ report_text_ceiling(enum units_kind unit, double v, double lo, double hi,
 	else if (at_least)
 		snprintf(line, len, "at least %s%s", b1, unit == UNITS_IOPS ?
 		    " IOPS" : "");
+	else if (isfinite(lo) && isfinite(hi) &&
+	    strcmp(units_format_value(unit, lo, b2, sizeof b2),
+	    units_format_value(unit, hi, b3, sizeof b3)) == 0)
+		snprintf(line, len, "%s%s (95%%: within %.1f%%)", b1, unit ==
+		    UNITS_IOPS ? " IOPS" : "", 100 * fmax(v - lo, hi - v) / v);
 	else if (isfinite(lo) && isfinite(hi))
 		snprintf(line, len, "%s%s (95%%: %s - %s)", b1, unit ==
-		    UNITS_IOPS ? " IOPS" : "", units_format_value(unit, lo, b2,
-		    sizeof b2), units_format_value(unit, hi, b3, sizeof b3));
+		    UNITS_IOPS ? " IOPS" : "", b2, b3);
 	else
 		snprintf(line, len, "%s%s", b1, unit == UNITS_IOPS ? " IOPS" :
 		    "");
