@@ -880,6 +880,15 @@ limits_set_bw(struct limits_result *r, size_t n)
 	struct ceilings_bw	cb;
 
 	ceilings_bandwidth(r->bs_points, n, &cb);
+	/* At a depth where IOPS still rose, a plateau may be the queue's. */
+	if (r->iops_limit == CEILINGS_IOPS_UNSATURATED && !cb.at_least &&
+	    isfinite(cb.ceiling)) {
+		cb.limit = CEILINGS_BW_UNSATURATED;
+		cb.ceiling = cb.max_seen;
+		cb.ceiling_low = fmin(cb.ceiling_low, cb.max_seen);
+		cb.ceiling_high = NAN;
+		cb.at_least = 1;
+	}
 	r->bandwidth_limit = cb.limit;
 	r->bandwidth_ceiling_bytes_per_s = cb.ceiling;
 	r->bandwidth_ceiling_low = cb.ceiling_low;

@@ -251,6 +251,18 @@ report_text_ceiling(enum units_kind unit, double v, double lo, double hi,
 		    "");
 }
 
+/*
+ * The bandwidth is a lower bound because the size sweep ran no deeper than
+ * a queue where IOPS still rose, not because it still rose with size.
+ */
+static int
+report_text_bw_queue(const struct limits_result *l)
+{
+	return (l->bandwidth_ceiling_at_least &&
+	    l->bs_stop != LIMITS_STOP_EDGE && l->bs_stop != LIMITS_STOP_TARGET &&
+	    l->iops_limit == CEILINGS_IOPS_UNSATURATED);
+}
+
 /* Why the iodepth sweep shows no cap, in words, into buf. */
 static char *
 report_text_iops_why(const struct limits_result *l, char *buf, size_t len)
@@ -376,6 +388,10 @@ report_text_limits(struct report_text *rt, const struct report *r)
 	report_text_ceiling(UNITS_RATE, l->bandwidth_ceiling_bytes_per_s,
 	    l->bandwidth_ceiling_low, l->bandwidth_ceiling_high,
 	    l->bandwidth_ceiling_at_least, line, sizeof line);
+	o = strlen(line);
+	if (report_text_bw_queue(l) && o < sizeof line)
+		snprintf(line + o, sizeof line - o, " (at iodepth %u): IOPS "
+		    "still rose at the deepest queue", l->bs_iodepth);
 	report_text_kv(rt, "bandwidth ceiling", line);
 	report_text_sweep(rt, "size sweep", l->bs_stop, l->bs_points, l->nbs,
 	    1, 0);
@@ -681,13 +697,21 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		}
 	}
 	if (l != NULL && isfinite(l->bandwidth_ceiling_bytes_per_s)) {
-		snprintf(s, sizeof s, l->bandwidth_ceiling_at_least ?
-		    "Large reads (table scans, backups, bulk loads) get at "
-		    "least %s; bandwidth still rose at the largest I/Os "
-		    "tried, so larger ones may get more." :
-		    "Large reads (table scans, backups, bulk loads) top out at "
-		    "%s.", units_format_value(UNITS_RATE,
-		    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
+		if (report_text_bw_queue(l))
+			snprintf(s, sizeof s, "Large reads (table scans, "
+			    "backups, bulk loads) get at least %s at iodepth "
+			    "%u, where IOPS still rose: a deeper queue may get "
+			    "more.", units_format_value(UNITS_RATE,
+			    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1),
+			    l->bs_iodepth);
+		else
+			snprintf(s, sizeof s, l->bandwidth_ceiling_at_least ?
+			    "Large reads (table scans, backups, bulk loads) "
+			    "get at least %s; bandwidth still rose at the "
+			    "largest I/Os tried, so larger ones may get more." :
+			    "Large reads (table scans, backups, bulk loads) "
+			    "top out at %s.", units_format_value(UNITS_RATE,
+			    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
 		report_text_sentence(rt, s);
 		any = 1;
 	}
