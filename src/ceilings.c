@@ -108,7 +108,7 @@
 /* Shortest segment of a sustained run, in intervals. */
 #define CEILINGS_MIN_SEG	(CEILINGS_BURST_MIN_INTERVALS / 2)
 #define CEILINGS_HELD_Z		1.645	/* one-sided 95% */
-#define CEILINGS_CACHE_MIN	0.02	/* a share of hits worth correcting */
+#define CEILINGS_CACHE_MIN	0.005	/* a share of hits worth correcting */
 #define CEILINGS_FT_RATIO	1.5
 #define CEILINGS_FT_Z		3.0
 

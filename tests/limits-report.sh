@@ -112,6 +112,21 @@ tr -s ' \n' ' ' < "$dir/c3.txt" | grep -q "Above [0-9.]* GiB, a growing share \
 .* at [0-9.]* GiB (the largest working set scanned, where p50 was [0-9.]* [mu]s)\
 .*, [0-9]*% over the whole volume (16 GiB)\. " ||
     fail "classic: the store's share past the caches is not said right"
+# The same volume at 400 GiB holds a working set 50 times its last cache:
+# the caches serve under 2% of the sweeps' reads, and what they still add
+# is taken out, so the interval holds the store's ceiling.
+sed 's/^size *=.*/size = 400G/' \
+    "$TOP_SRCDIR/profiles/classic-three-level.ini" > "$dir/big.ini"
+"$TIERPROBE" run "sim:$dir/big.ini" --seed 5 --points 6 --sustain 10 \
+    --quiet --json "$dir/big.json" > /dev/null || fail "run big classic"
+jq -e --argjson t "$truth" '.limits | .ws_bytes > 100 * 1073741824 and
+    .cache_hit_share < 0.02 and .iops_ceiling_corrected and
+    .iops_ceiling_low <= $t and
+    $t <= .iops_ceiling_high' "$dir/big.json" > /dev/null ||
+    fail "classic at 400 GiB: $(jq -c '.limits | [.ws_bytes,
+    .cache_hit_share, .iops_ceiling_corrected, .iops_ceiling_low,
+    .iops_ceiling_high]' \
+    "$dir/big.json"), want $truth in the interval"
 "$TIERPROBE" run "sim:$TOP_SRCDIR/tests/data/limits-cache-cap.ini" --seed 5 \
     --points 6 --sustain 10 --quiet --json "$dir/cc.json" > /dev/null ||
     fail "run limits-cache-cap"

@@ -283,7 +283,8 @@ t_cache_correct(void **state)
 	} cases[] = {
 		{ "hits beside a busy store", 0.25, 0.25, 1 },
 		{ "hits queued behind a cap", 0.25, 0, 0 },
-		{ "a negligible share", 0.01, 0.01, 0 },
+		{ "the plan's 2%", 0.02, 0.02, 1 },
+		{ "a negligible share", 0.003, 0.003, 0 },
 	};
 	struct point		pts[2];
 	struct hist		h[2];
