@@ -301,6 +301,7 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 			g2 = r->qd_points[i].iops / r->qd_points[i - 1].iops;
 			if (g1 < LIMITS_EARLY_GAIN && g2 < LIMITS_EARLY_GAIN) {
 				r->qd_stop = LIMITS_STOP_FLAT;
+				progress_stop_at(i + 1, "IOPS stopped rising");
 				break;
 			}
 		}

@@ -469,7 +469,8 @@ probe_cost(const struct plan *pl, const struct plan_target *pt,
 		snprintf(warm, sizeof warm, " and a sequential read of %s to "
 		    "warm the working sets", units_format_size(c.warm_bytes,
 		    b, sizeof b));
-	log_info("%sabout %s of device time (%s)%s, reading within %s",
+	log_info("%sup to %s of device time if every point runs to its time "
+	    "limit (%s)%s, reading within %s",
 	    pl->repeat > 1 ? "each run: " : "", units_format_value(
 	    UNITS_SECONDS, c.scan_s + c.sweeps_s + c.sustain_s, all,
 	    sizeof all), parts, warm, units_format_size(c.span_bytes, span,
