@@ -27,10 +27,10 @@
  * and our own CPU was not saturated.  IOPS falling by more than
  * 1 - CEILINGS_DROP_MAX, and beyond both points' 95% intervals, as the
  * queue deepens is no knee but a change of state (a burst bucket running
- * dry): only the points before the fall are analysed.  The ceiling is the knee fit's (fit.c,
- * a smooth min(d / lat0, c)) when at least CEILINGS_FIT_PLATEAU points lie
- * on the plateau and the fit agrees with their median within
- * CEILINGS_FIT_AGREE; otherwise the median (with a knee at the plateau's
+ * dry): only the points before the fall are analysed.  The ceiling is the
+ * knee fit's (fit.c, a smooth min(d / lat0, c)) when at least
+ * CEILINGS_FIT_PLATEAU points lie on the plateau and the fit agrees with
+ * their median within CEILINGS_FIT_AGREE; otherwise the median (with a knee at the plateau's
  * edge the smooth corner pulls the fitted ceiling up).
  *
  * A ceiling comes with a 95% interval from its plateau's np points, each
@@ -256,7 +256,8 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 	 */
 	for (i = 1, imax = 0; i < n; i++) {
 		if (v[i].iops < CEILINGS_DROP_MAX * v[imax].iops &&
-		    v[i].iops * (1 + v[i].ci) < v[imax].iops * (1 - v[imax].ci)) {
+		    v[i].iops * (1 + v[i].ci) <
+		    v[imax].iops * (1 - v[imax].ci)) {
 			out->fell_iodepth = v[i].x;
 			n = i;
 			break;
