@@ -30,8 +30,9 @@
  * dry): only the points before the fall are analysed.  The ceiling is the
  * knee fit's (fit.c, a smooth min(d / lat0, c)) when at least
  * CEILINGS_FIT_PLATEAU points lie on the plateau and the fit agrees with
- * their median within CEILINGS_FIT_AGREE; otherwise the median (with a knee at the plateau's
- * edge the smooth corner pulls the fitted ceiling up).
+ * their median within CEILINGS_FIT_AGREE; otherwise the median (with a
+ * knee at the plateau's edge the smooth corner pulls the fitted ceiling
+ * up).
  *
  * A ceiling comes with a 95% interval from its plateau's np points, each
  * known to its own relative half-width e (ci95_rel of the mean latency,

@@ -517,7 +517,7 @@ report_text_beyond(struct report_text *rt, const struct report *r,
 	if (top != NULL && top->ws_bytes > c && top->ws_bytes < far &&
 	    top->ws_bytes != 2 * c)
 		at[n++] = top->ws_bytes;
-	if (far > c)
+	if (far > c && far != 2 * c)
 		at[n++] = far;
 	for (i = 1; i < n; i++) {
 		for (j = i; j > 0 && at[j] < at[j - 1]; j--) {
