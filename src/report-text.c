@@ -267,9 +267,22 @@ report_text_bw_queue(const struct limits_result *l)
 static char *
 report_text_iops_why(const struct limits_result *l, char *buf, size_t len)
 {
+	unsigned	fell = 0;
+	size_t		i;
+
+	/* Deeper points than the last one analysed: the sweep fell there. */
+	for (i = 0; i < l->nqd; i++) {
+		if (l->qd_points[i].iodepth > l->iops_max_seen_iodepth &&
+		    (fell == 0 || l->qd_points[i].iodepth < fell))
+			fell = l->qd_points[i].iodepth;
+	}
 	switch (l->iops_limit) {
 	case CEILINGS_IOPS_UNSATURATED:
-		snprintf(buf, len, "still rising at the deepest queue");
+		if (fell != 0)
+			snprintf(buf, len, "still rising there; at iodepth %u "
+			    "IOPS fell, a change of state, not a cap", fell);
+		else
+			snprintf(buf, len, "still rising at the deepest queue");
 		break;
 	case CEILINGS_IOPS_CPU:
 		snprintf(buf, len, "this machine's CPU was the limit, not the "

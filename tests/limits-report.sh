@@ -7,7 +7,8 @@
 # says it in the summary; the burst of a gp2 bucket and the kind
 # of limit are in the JSON, and a saved report re-renders to the same JSON;
 # a gp2 bucket a 120 s run cannot see is not reported as none, and runs
-# repeated on a volume whose bucket runs dry are reported apart;
+# repeated on a volume whose bucket runs dry are reported apart, and one
+# that runs dry in the iodepth sweep is said to fall there;
 # a --max-ws past the volume's end is said and not advised; caches the
 # sweeps cannot outgrow give the store's ceiling, corrected and said, and
 # the share of reads past them at sizes the volume holds.
@@ -143,4 +144,15 @@ grep -q -- "--max-ws 20 TiB is more than .* holds: 100 GiB used" \
 tr -s ' \n' ' ' < "$dir/w.txt" | grep -q "covered the whole volume (100 GiB)" ||
     fail "no word on the scan covering the volume"
 ! grep -q -- "--max-ws" "$dir/w.txt" || fail "advises --max-ws past the end"
+# A bucket that runs dry in the iodepth sweep: the IOPS before the fall
+# are a lower bound, and the text says the fall, not "still rising at the
+# deepest queue" of a sweep that went on deeper.
+"$TIERPROBE" limits "sim:$TOP_SRCDIR/tests/data/limits-burst-qd.ini" \
+    --seed 3 --sustain 60 --quiet > "$dir/qd.txt" || fail "limits burst-qd"
+tr -s ' \n' ' ' < "$dir/qd.txt" | grep -q "IOPS ceiling at least .* (at \
+iodepth [0-9]*): still rising there; at iodepth [0-9]* IOPS fell, a change \
+of state, not a cap" || fail "the fall is not said: $(grep -A1 'IOPS ceiling' \
+    "$dir/qd.txt")"
+grep -q "still rising at the deepest queue" "$dir/qd.txt" &&
+    fail "a sweep that fell is said to rise at its deepest queue"
 echo ok
