@@ -216,6 +216,11 @@ report_text_burst(struct report_text *rt, const struct limits_result *l)
 		    l->sustain_s, b2, sizeof b2));
 	else
 		return;
+	/* Measured over the sweeps' working set, where caches served some. */
+	o = strlen(line);
+	if (l->iops_ceiling_corrected && o < sizeof line)
+		snprintf(line + o, sizeof line - o, " (%.0f%% of it from the "
+		    "caches)", 100 * l->cache_share);
 	report_text_kv(rt, "long-run IOPS", line);
 	if (isfinite(l->baseline_bandwidth))
 		report_text_kv(rt, "baseline bandwidth", units_format_value(

@@ -106,6 +106,8 @@ jq -e --argjson t "$truth" '.limits | .iops_ceiling_corrected and
 tr -s ' \n' ' ' < "$dir/c3.txt" |
     grep -q " caches served .* IOPS ceiling is the store's" ||
     fail "classic: the correction is not said"
+grep -q "^  long-run IOPS .*([0-9]*% of it from the caches)$" "$dir/c3.txt" ||
+    fail "classic: the rate held is not said to include the caches' hits"
 # Past its last cache the store's share of the reads grows as 1 - C/S: said
 # at the largest working set scanned and over the whole 16 GiB, never at a
 # size the volume cannot hold.
