@@ -235,6 +235,28 @@ t_iops_cases(void **state)
 }
 
 /*
+ * An iodepth sweep at depths 1, 2, 4 ...: mean latency as given, or as
+ * Little's law makes it (lat_us NULL); 95% errors as given, or 2% (ci
+ * NULL); the CPU share cpu.
+ */
+static void
+t_depth_sweep(struct point *pts, size_t n, const double *iops,
+    const double *lat_us, const double *ci, double cpu)
+{
+	size_t	i;
+
+	memset(pts, 0, n * sizeof *pts);
+	for (i = 0; i < n; i++) {
+		pts[i].iodepth = 1U << i;
+		pts[i].iops = iops[i];
+		pts[i].lat_us.mean = lat_us != NULL ? lat_us[i] :
+		    1e6 * pts[i].iodepth / iops[i];
+		pts[i].ci95_rel = ci != NULL ? ci[i] : 0.02;
+		pts[i].cpu_util = cpu;
+	}
+}
+
+/*
  * A fast real disk on a busy machine: past the knee the plateau wanders
  * (90.9k at depth 16, 88k, 92.5k, then 98.1k at 128, each +-2%).  The
  * ceiling is not put at the plateau's median, 5% below the 98.1k a point
@@ -247,17 +269,9 @@ t_iops_creeping(void **state)
 				    88000, 92500, 98087 };
 	struct point		pts[8];
 	struct ceilings_iops	c;
-	size_t			i;
 
 	(void)state;
-	memset(pts, 0, sizeof pts);
-	for (i = 0; i < 8; i++) {
-		pts[i].iodepth = 1U << i;
-		pts[i].iops = iops[i];
-		pts[i].lat_us.mean = 1e6 * pts[i].iodepth / iops[i];
-		pts[i].ci95_rel = 0.02;
-		pts[i].cpu_util = 0.5;
-	}
+	t_depth_sweep(pts, 8, iops, NULL, NULL, 0.5);
 	assert_int_equal(ceilings_iops(pts, 8, &c), 0);
 	assert_int_equal(c.limit, CEILINGS_IOPS_CAP);
 	assert_false(c.at_least);
@@ -284,17 +298,9 @@ t_iops_noisy(void **state)
 				    0.157, 0.150, 0.209, 0.137 };
 	struct point		pts[9];
 	struct ceilings_iops	c;
-	size_t			i;
 
 	(void)state;
-	memset(pts, 0, sizeof pts);
-	for (i = 0; i < 9; i++) {
-		pts[i].iodepth = 1U << i;
-		pts[i].iops = iops[i];
-		pts[i].lat_us.mean = lat_us[i];
-		pts[i].ci95_rel = ci[i];
-		pts[i].cpu_util = 0.3;
-	}
+	t_depth_sweep(pts, 9, iops, lat_us, ci, 0.3);
 	assert_int_equal(ceilings_iops(pts, 9, &c), 0);
 	assert_int_equal(c.fell_iodepth, 0);
 	assert_true(c.limit != CEILINGS_IOPS_UNSATURATED);
