@@ -26,7 +26,7 @@ while getopts n:o: c; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || set -- $("$tp" profiles | awk '{ print $1 }')
+[ $# -gt 0 ] || set -- $("$tp" profiles | awk '/^$/ { exit } { print $1 }')
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-cacc.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT INT TERM
 

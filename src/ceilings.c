@@ -25,13 +25,14 @@
  * CEILINGS_FLAT_GAIN means the curve has flattened.  A flat curve is only
  * the volume's if the queue really was full (IOPS x latency / d near 1)
  * and our own CPU was not saturated.  IOPS falling by more than
- * 1 - CEILINGS_DROP_MAX as the queue deepens is no knee but a change of
- * state (a burst bucket running dry): only the points before the fall are
- * analysed.  The ceiling is the knee fit's (fit.c,
- * a smooth min(d / lat0, c)) when at least CEILINGS_FIT_PLATEAU points lie
- * on the plateau and the fit agrees with their median within
- * CEILINGS_FIT_AGREE; otherwise the median (with a knee at the plateau's
- * edge the smooth corner pulls the fitted ceiling up).
+ * 1 - CEILINGS_DROP_MAX, and beyond both points' 95% intervals, as the
+ * queue deepens is no knee but a change of state (a burst bucket running
+ * dry): only the points before the fall are analysed.  The ceiling is the
+ * knee fit's (fit.c, a smooth min(d / lat0, c)) when at least
+ * CEILINGS_FIT_PLATEAU points lie on the plateau and the fit agrees with
+ * their median within CEILINGS_FIT_AGREE; otherwise the median (with a
+ * knee at the plateau's edge the smooth corner pulls the fitted ceiling
+ * up).
  *
  * A ceiling comes with a 95% interval from its plateau's np points, each
  * known to its own relative half-width e (ci95_rel of the mean latency,
@@ -108,7 +109,7 @@
 /* Shortest segment of a sustained run, in intervals. */
 #define CEILINGS_MIN_SEG	(CEILINGS_BURST_MIN_INTERVALS / 2)
 #define CEILINGS_HELD_Z		1.645	/* one-sided 95% */
-#define CEILINGS_CACHE_MIN	0.02	/* a share of hits worth correcting */
+#define CEILINGS_CACHE_MIN	0.005	/* a share of hits worth correcting */
 #define CEILINGS_FT_RATIO	1.5
 #define CEILINGS_FT_Z		3.0
 
@@ -250,9 +251,14 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 		return (-1);
 
 	v = ceilings_sorted(pts, n, 0);
-	/* A fall is a change of state, not a knee: keep what came before. */
+	/*
+	 * A fall is a change of state, not a knee: keep what came before.
+	 * Within the points' own noise (a busy host) it is no fall.
+	 */
 	for (i = 1, imax = 0; i < n; i++) {
-		if (v[i].iops < CEILINGS_DROP_MAX * v[imax].iops) {
+		if (v[i].iops < CEILINGS_DROP_MAX * v[imax].iops &&
+		    v[i].iops * (1 + v[i].ci) <
+		    v[imax].iops * (1 - v[imax].ci)) {
 			out->fell_iodepth = v[i].x;
 			n = i;
 			break;

@@ -301,6 +301,7 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 			g2 = r->qd_points[i].iops / r->qd_points[i - 1].iops;
 			if (g1 < LIMITS_EARLY_GAIN && g2 < LIMITS_EARLY_GAIN) {
 				r->qd_stop = LIMITS_STOP_FLAT;
+				progress_stop_at(i + 1, "IOPS stopped rising");
 				break;
 			}
 		}
@@ -880,6 +881,15 @@ limits_set_bw(struct limits_result *r, size_t n)
 	struct ceilings_bw	cb;
 
 	ceilings_bandwidth(r->bs_points, n, &cb);
+	/* At a depth where IOPS still rose, a plateau may be the queue's. */
+	if (r->iops_limit == CEILINGS_IOPS_UNSATURATED && !cb.at_least &&
+	    isfinite(cb.ceiling)) {
+		cb.limit = CEILINGS_BW_UNSATURATED;
+		cb.ceiling = cb.max_seen;
+		cb.ceiling_low = fmin(cb.ceiling_low, cb.max_seen);
+		cb.ceiling_high = NAN;
+		cb.at_least = 1;
+	}
 	r->bandwidth_limit = cb.limit;
 	r->bandwidth_ceiling_bytes_per_s = cb.ceiling;
 	r->bandwidth_ceiling_low = cb.ceiling_low;

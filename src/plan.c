@@ -306,6 +306,7 @@ plan_cost(const struct plan *pl, const struct plan_target *pt,
 		c->scan_s = n * s->max_time_s * 1.25;
 		if (s->budget_s > 0 && s->budget_s < c->scan_s)
 			c->scan_s = s->budget_s;
+		c->warm_bytes = s->max_ws;
 		c->span_bytes = s->max_ws;
 	}
 	if (pl->phases & PLAN_LIMITS) {

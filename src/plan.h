@@ -83,6 +83,9 @@ struct plan_cost {
 					   may add some) */
 	double		sweeps_s;	/* the sweeps and first-touch test */
 	double		sustain_s;	/* the sustained run */
+	uint64_t	warm_bytes;	/* the scan's sequential warm-ups read
+					   these once, at the volume's own
+					   speed (not in scan_s) */
 	uint64_t	span_bytes;	/* reads fall within [0, span) */
 };
 

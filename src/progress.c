@@ -157,6 +157,20 @@ progress_more(size_t n, const char *why)
 	progress.n += n;
 }
 
+/* The phase ends after n points, before its total; see progress.h. */
+void
+progress_stop_at(size_t n, const char *why)
+{
+	if (n < progress.n && !progress.quiet && progress.f != NULL) {
+		progress_clear();
+		fprintf(progress.f, "%s: %zu of %zu points, %s\n",
+		    progress.phase, n, progress.n, why);
+		fflush(progress.f);
+	}
+	if (n < progress.n)
+		progress.n = n;
+}
+
 /* The phase turned out to have n points: the scan added some. */
 void
 progress_set_total(size_t n)

@@ -30,6 +30,8 @@ void	progress_phase_length(double);
 void	progress_set_total(size_t);
 /* The phase gets n more points (said, with why: "bandwidth still rising"). */
 void	progress_more(size_t, const char *);
+/* The phase ends after n points, before its total (said, with why). */
+void	progress_stop_at(size_t, const char *);
 /*
  * Filling path: done of total bytes written, 0 first and total last; a
  * line redrawn on a TTY, one per tenth otherwise, and the last one kept,

@@ -256,6 +256,11 @@ report_text_burst(struct report_text *rt, const struct limits_result *l)
 		    l->sustain_s, b2, sizeof b2));
 	else
 		return;
+	/* Measured over the sweeps' working set, where caches served some. */
+	o = strlen(line);
+	if (l->iops_ceiling_corrected && o < sizeof line)
+		snprintf(line + o, sizeof line - o, " (%.0f%% of it from the "
+		    "caches)", 100 * l->cache_share);
 	report_text_kv(rt, "long-run IOPS", line);
 	if (isfinite(l->baseline_bandwidth))
 		report_text_kv(rt, "baseline bandwidth", units_format_value(
@@ -278,22 +283,51 @@ report_text_ceiling(enum units_kind unit, double v, double lo, double hi,
 	else if (at_least)
 		snprintf(line, len, "at least %s%s", b1, unit == UNITS_IOPS ?
 		    " IOPS" : "");
+	else if (isfinite(lo) && isfinite(hi) &&
+	    strcmp(units_format_value(unit, lo, b2, sizeof b2),
+	    units_format_value(unit, hi, b3, sizeof b3)) == 0)
+		snprintf(line, len, "%s%s (95%%: within %.1f%%)", b1, unit ==
+		    UNITS_IOPS ? " IOPS" : "", 100 * fmax(v - lo, hi - v) / v);
 	else if (isfinite(lo) && isfinite(hi))
 		snprintf(line, len, "%s%s (95%%: %s - %s)", b1, unit ==
-		    UNITS_IOPS ? " IOPS" : "", units_format_value(unit, lo, b2,
-		    sizeof b2), units_format_value(unit, hi, b3, sizeof b3));
+		    UNITS_IOPS ? " IOPS" : "", b2, b3);
 	else
 		snprintf(line, len, "%s%s", b1, unit == UNITS_IOPS ? " IOPS" :
 		    "");
+}
+
+/*
+ * The bandwidth is a lower bound because the size sweep ran no deeper than
+ * a queue where IOPS still rose, not because it still rose with size.
+ */
+static int
+report_text_bw_queue(const struct limits_result *l)
+{
+	return (l->bandwidth_ceiling_at_least &&
+	    l->bs_stop != LIMITS_STOP_EDGE && l->bs_stop != LIMITS_STOP_TARGET &&
+	    l->iops_limit == CEILINGS_IOPS_UNSATURATED);
 }
 
 /* Why the iodepth sweep shows no cap, in words, into buf. */
 static char *
 report_text_iops_why(const struct limits_result *l, char *buf, size_t len)
 {
+	unsigned	fell = 0;
+	size_t		i;
+
+	/* Deeper points than the last one analysed: the sweep fell there. */
+	for (i = 0; i < l->nqd; i++) {
+		if (l->qd_points[i].iodepth > l->iops_max_seen_iodepth &&
+		    (fell == 0 || l->qd_points[i].iodepth < fell))
+			fell = l->qd_points[i].iodepth;
+	}
 	switch (l->iops_limit) {
 	case CEILINGS_IOPS_UNSATURATED:
-		snprintf(buf, len, "still rising at the deepest queue");
+		if (fell != 0)
+			snprintf(buf, len, "still rising there; at iodepth %u "
+			    "IOPS fell, a change of state, not a cap", fell);
+		else
+			snprintf(buf, len, "still rising at the deepest queue");
 		break;
 	case CEILINGS_IOPS_CPU:
 		snprintf(buf, len, "this machine's CPU was the limit, not the "
@@ -412,6 +446,10 @@ report_text_limits(struct report_text *rt, const struct report *r)
 	report_text_ceiling(UNITS_RATE, l->bandwidth_ceiling_bytes_per_s,
 	    l->bandwidth_ceiling_low, l->bandwidth_ceiling_high,
 	    l->bandwidth_ceiling_at_least, line, sizeof line);
+	o = strlen(line);
+	if (report_text_bw_queue(l) && o < sizeof line)
+		snprintf(line + o, sizeof line - o, " (at iodepth %u): IOPS "
+		    "still rose at the deepest queue", l->bs_iodepth);
 	report_text_kv(rt, "bandwidth ceiling", line);
 	report_text_sweep(rt, "size sweep", l->bs_stop, l->bs_points, l->nbs,
 	    1, 0);
@@ -509,23 +547,71 @@ report_text_burst_meaning(struct report_text *rt,
 
 /*
  * Past the last cache (C bytes), a share 1 - C/S of the reads over a
- * working set of S bytes misses every cache: half at 2C, 90% at 10C.
+ * working set of S bytes misses every cache: said at 2C, at the largest
+ * working set scanned (with the p50 measured there) and at 10C or over
+ * the whole volume, whichever is smaller, in order of size.
  */
 static void
-report_text_beyond(struct report_text *rt, const struct tiers_result *tr)
+report_text_beyond(struct report_text *rt, const struct report *r,
+    const struct tiers_result *tr)
 {
-	char		s[512], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
-	char		b3[UNITS_BUFSZ], b4[UNITS_BUFSZ], b5[UNITS_BUFSZ];
-	uint64_t	c = tr->tier[tr->ntiers - 1].capacity_bytes;
+	const struct point	*top = NULL;
+	char			 s[640], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char			 b3[UNITS_BUFSZ];
+	uint64_t		 c = tr->tier[tr->ntiers - 1].capacity_bytes;
+	uint64_t		 at[3], far, v = 0, x;
+	size_t			 o, n = 0, i, j;
+
+	if (c == 0)
+		return;
+	/* A file is not the volume: what lies past it is unknown. */
+	if (strcmp(r->target.type, "file") != 0)
+		v = r->target.size_bytes;
+	far = v > 0 && v < 10 * c ? v : 10 * c;
+	if (2 * c <= far)
+		at[n++] = 2 * c;
+	if (r->scan->npoints > 0)
+		top = &r->scan->points[r->scan->npoints - 1];
+	if (top != NULL && top->ws_bytes > c && top->ws_bytes < far &&
+	    top->ws_bytes != 2 * c)
+		at[n++] = top->ws_bytes;
+	if (far > c && far != 2 * c)
+		at[n++] = far;
+	for (i = 1; i < n; i++) {
+		for (j = i; j > 0 && at[j] < at[j - 1]; j--) {
+			x = at[j];
+			at[j] = at[j - 1];
+			at[j - 1] = x;
+		}
+	}
 
 	report_text_size(c, b1, sizeof b1);
-	snprintf(s, sizeof s, "Above %s, a growing share of the reads misses "
-	    "every cache and pays the backing store's latency (p50 %s, p99 "
-	    "%s): 1 - %s/S of them at a working set of S, half at %s, 90%% at "
-	    "%s.", b1, units_format_value(UNITS_LAT_US, tr->backing_p50_us,
-	    b2, sizeof b2), units_format_value(UNITS_LAT_US,
-	    tr->backing_p99_us, b3, sizeof b3), b1, report_text_size(2 * c,
-	    b4, sizeof b4), report_text_size(10 * c, b5, sizeof b5));
+	o = snprintf(s, sizeof s, "Above %s, a growing share of the reads "
+	    "misses every cache and pays the backing store's latency (p50 "
+	    "%s, p99 %s): 1 - %s/S of them at a working set of S", b1,
+	    units_format_value(UNITS_LAT_US, tr->backing_p50_us, b2,
+	    sizeof b2), units_format_value(UNITS_LAT_US, tr->backing_p99_us,
+	    b3, sizeof b3), b1);
+	for (i = 0; i < n && o < sizeof s; i++) {
+		report_text_size(at[i], b2, sizeof b2);
+		if (at[i] == 2 * c)
+			o += snprintf(s + o, sizeof s - o, ", half at %s", b2);
+		else if (top != NULL && at[i] == top->ws_bytes)
+			o += snprintf(s + o, sizeof s - o, ", %.0f%% at %s (the "
+			    "largest working set scanned, where p50 was %s)",
+			    100 * (1 - (double)c / at[i]), b2,
+			    units_format_value(UNITS_LAT_US, top->lat_us.p50,
+			    b3, sizeof b3));
+		else if (at[i] == v)
+			o += snprintf(s + o, sizeof s - o, ", %.0f%% over the "
+			    "whole volume (%s)", 100 * (1 - (double)c / at[i]),
+			    b2);
+		else
+			o += snprintf(s + o, sizeof s - o, ", %.0f%% at %s",
+			    100 * (1 - (double)c / at[i]), b2);
+	}
+	if (o < sizeof s)
+		snprintf(s + o, sizeof s - o, ".");
 	report_text_sentence(rt, s);
 }
 
@@ -608,7 +694,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    "behind it.", tr->ntiers);
 			report_text_sentence(rt, s);
 		} else if (tr->ntiers > 0) {
-			report_text_beyond(rt, tr);
+			report_text_beyond(rt, r, tr);
 		} else {
 			snprintf(s, sizeof s, "No cache tier was found: every "
 			    "working set scanned was served at p50 %s, p99 %s.",
@@ -669,13 +755,21 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		}
 	}
 	if (l != NULL && isfinite(l->bandwidth_ceiling_bytes_per_s)) {
-		snprintf(s, sizeof s, l->bandwidth_ceiling_at_least ?
-		    "Large reads (table scans, backups, bulk loads) get at "
-		    "least %s; bandwidth still rose at the largest I/Os "
-		    "tried, so larger ones may get more." :
-		    "Large reads (table scans, backups, bulk loads) top out at "
-		    "%s.", units_format_value(UNITS_RATE,
-		    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
+		if (report_text_bw_queue(l))
+			snprintf(s, sizeof s, "Large reads (table scans, "
+			    "backups, bulk loads) get at least %s at iodepth "
+			    "%u, where IOPS still rose: a deeper queue may get "
+			    "more.", units_format_value(UNITS_RATE,
+			    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1),
+			    l->bs_iodepth);
+		else
+			snprintf(s, sizeof s, l->bandwidth_ceiling_at_least ?
+			    "Large reads (table scans, backups, bulk loads) "
+			    "get at least %s; bandwidth still rose at the "
+			    "largest I/Os tried, so larger ones may get more." :
+			    "Large reads (table scans, backups, bulk loads) "
+			    "top out at %s.", units_format_value(UNITS_RATE,
+			    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
 		report_text_sentence(rt, s);
 		any = 1;
 	}

@@ -448,7 +448,7 @@ probe_cost(const struct plan *pl, const struct plan_target *pt,
 {
 	struct plan_cost	c;
 	char			all[UNITS_BUFSZ], span[UNITS_BUFSZ];
-	char			b[UNITS_BUFSZ], parts[192];
+	char			b[UNITS_BUFSZ], parts[192], warm[96];
 	size_t			o = 0;
 
 	plan_cost(pl, pt, t, &c);
@@ -464,10 +464,16 @@ probe_cost(const struct plan *pl, const struct plan_target *pt,
 		snprintf(parts + o, sizeof parts - o, "%ssustained %s",
 		    o > 0 ? ", " : "", units_format_value(UNITS_SECONDS,
 		    c.sustain_s, b, sizeof b));
-	log_info("%sabout %s of device time (%s), reading within %s",
+	warm[0] = '\0';
+	if (c.warm_bytes > 0)
+		snprintf(warm, sizeof warm, " and a sequential read of %s to "
+		    "warm the working sets", units_format_size(c.warm_bytes,
+		    b, sizeof b));
+	log_info("%sup to %s of device time if every point runs to its time "
+	    "limit (%s)%s, reading within %s",
 	    pl->repeat > 1 ? "each run: " : "", units_format_value(
 	    UNITS_SECONDS, c.scan_s + c.sweeps_s + c.sustain_s, all,
-	    sizeof all), parts, units_format_size(c.span_bytes, span,
+	    sizeof all), parts, warm, units_format_size(c.span_bytes, span,
 	    sizeof span));
 }
 

@@ -7,9 +7,11 @@
 # says it in the summary; the burst of a gp2 bucket and the kind
 # of limit are in the JSON, and a saved report re-renders to the same JSON;
 # a gp2 bucket a 120 s run cannot see is not reported as none, and runs
-# repeated on a volume whose bucket runs dry are reported apart;
+# repeated on a volume whose bucket runs dry are reported apart, and one
+# that runs dry in the iodepth sweep is said to fall there;
 # a --max-ws past the volume's end is said and not advised; caches the
-# sweeps cannot outgrow give the store's ceiling, corrected and said.
+# sweeps cannot outgrow give the store's ceiling, corrected and said, and
+# the share of reads past them at sizes the volume holds.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
@@ -94,7 +96,7 @@ sed -n '/^What it means/,/^$/p' "$dir/rf.txt" | tr -s ' \n' ' ' |
 # no correction.
 truth=$("$TIERPROBE" profiles --show classic-three-level |
     awk '$1 == "iops_ceiling" { print $2 }')
-"$TIERPROBE" run sim:classic-three-level --seed 5 --points 6 --sustain 10 \
+"$TIERPROBE" run sim:classic-three-level --seed 5 --points 10 --sustain 10 \
     --quiet --json "$dir/c3.json" > "$dir/c3.txt" || fail "run classic"
 jq -e --argjson t "$truth" '.limits | .iops_ceiling_corrected and
     .cache_hit_share > 0.05 and (.iops_ceiling / $t - 1 | fabs) < 0.05' \
@@ -104,6 +106,28 @@ jq -e --argjson t "$truth" '.limits | .iops_ceiling_corrected and
 tr -s ' \n' ' ' < "$dir/c3.txt" |
     grep -q " caches served .* IOPS ceiling is the store's" ||
     fail "classic: the correction is not said"
+grep -q "^  long-run IOPS .*([0-9]*% of it from the caches)$" "$dir/c3.txt" ||
+    fail "classic: the rate held is not said to include the caches' hits"
+# Past its last cache the store's share of the reads grows as 1 - C/S: said
+# at the largest working set scanned and over the whole 16 GiB, never at a
+# size the volume cannot hold.
+tr -s ' \n' ' ' < "$dir/c3.txt" | grep -q "Above [0-9.]* GiB, a growing share \
+.* at [0-9.]* GiB (the largest working set scanned, where p50 was [0-9.]* [mu]s)\
+.*, [0-9]*% over the whole volume (16 GiB)\. " ||
+    fail "classic: the store's share past the caches is not said right"
+# The same volume at 400 GiB holds a working set 50 times its last cache:
+# the caches serve under 2% of the sweeps' reads, and what they still add
+# is taken out too.
+sed 's/^size *=.*/size = 400G/' \
+    "$TOP_SRCDIR/profiles/classic-three-level.ini" > "$dir/big.ini"
+"$TIERPROBE" run "sim:$dir/big.ini" --seed 5 --points 10 --sustain 10 \
+    --quiet --json "$dir/big.json" > /dev/null || fail "run big classic"
+jq -e --argjson t "$truth" '.limits | .ws_bytes > 100 * 1073741824 and
+    .cache_hit_share < 0.02 and .iops_ceiling_corrected and
+    (.iops_ceiling / $t - 1 | fabs) < 0.05' "$dir/big.json" > /dev/null ||
+    fail "classic at 400 GiB: $(jq -c '.limits | [.ws_bytes,
+    .cache_hit_share, .iops_ceiling_corrected, .iops_ceiling]' \
+    "$dir/big.json"), want $truth"
 "$TIERPROBE" run "sim:$TOP_SRCDIR/tests/data/limits-cache-cap.ini" --seed 5 \
     --points 6 --sustain 10 --quiet --json "$dir/cc.json" > /dev/null ||
     fail "run limits-cache-cap"
@@ -122,4 +146,15 @@ grep -q -- "--max-ws 20 TiB is more than .* holds: 100 GiB used" \
 tr -s ' \n' ' ' < "$dir/w.txt" | grep -q "covered the whole volume (100 GiB)" ||
     fail "no word on the scan covering the volume"
 ! grep -q -- "--max-ws" "$dir/w.txt" || fail "advises --max-ws past the end"
+# A bucket that runs dry in the iodepth sweep: the IOPS before the fall
+# are a lower bound, and the text says the fall, not "still rising at the
+# deepest queue" of a sweep that went on deeper.
+"$TIERPROBE" limits "sim:$TOP_SRCDIR/tests/data/limits-burst-qd.ini" \
+    --seed 3 --sustain 60 --quiet > "$dir/qd.txt" || fail "limits burst-qd"
+tr -s ' \n' ' ' < "$dir/qd.txt" | grep -q "IOPS ceiling at least .* (at \
+iodepth [0-9]*): still rising there; at iodepth [0-9]* IOPS fell, a change \
+of state, not a cap" || fail "the fall is not said: $(grep -A1 'IOPS ceiling' \
+    "$dir/qd.txt")"
+grep -q "still rising at the deepest queue" "$dir/qd.txt" &&
+    fail "a sweep that fell is said to rise at its deepest queue"
 echo ok

@@ -9,7 +9,8 @@
  * part of it first, or when it runs dry during the sweeps), the long-run
  * rate and the bandwidth left after a drop, what a run without a drop
  * rules out, no burst without a bucket, first-read penalties told from
- * cache tiers, writes, and the safety refusal; 20 seeds each.
+ * cache tiers, writes, the safety refusal, and lower bounds for both
+ * ceilings behind a queue too shallow to show a cap; 20 seeds each.
  */
 #include <errno.h>
 #include <math.h>
@@ -547,6 +548,46 @@ t_short(void **state)
 	t_target_close(&t);
 }
 
+/*
+ * A queue kept shallower than the volume's parallelism: IOPS still rise at
+ * its deepest, so the block-size sweep at that depth shows the queue's
+ * bandwidth, not the volume's: both ceilings are lower bounds that hold.
+ */
+static void
+t_shallow(void **state)
+{
+	struct limits_result	r;
+	struct limits_spec	s;
+	struct sim_truth	tr;
+	struct target		t;
+	struct rng		rng;
+	uint64_t		seed;
+
+	(void)state;
+	for (seed = 1; seed <= 3; seed++) {
+		t_target(&t, "nvme-instance-store", seed);
+		sim_truth_profile(sim_profile(t.sim), 4096, &tr);
+		t_spec(&s, 4 * GiB);
+		s.max_iodepth = 2;
+		s.sustain_s = 2;
+		s.max_time_s = 0.5;
+		rng_seed(&rng, seed);
+		assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
+		assert_int_equal(r.iops_limit, CEILINGS_IOPS_UNSATURATED);
+		assert_true(r.iops_ceiling_at_least);
+		assert_true(r.iops_ceiling < tr.iops_ceiling);
+		assert_true(r.bandwidth_ceiling_at_least);
+		assert_true(isnan(r.bandwidth_ceiling_high));
+		assert_true(r.bandwidth_ceiling_bytes_per_s ==
+		    r.bandwidth_max_seen);
+		assert_true(r.bandwidth_ceiling_bytes_per_s <
+		    tr.bandwidth_ceiling);
+		assert_true(isnan(r.optimal_io_bytes));
+		limits_result_free(&r);
+		t_target_close(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -558,6 +599,7 @@ main(void)
 		cmocka_unit_test(t_first_touch),
 		cmocka_unit_test(t_writes),
 		cmocka_unit_test(t_short),
+		cmocka_unit_test(t_shallow),
 	};
 
 	fit_init();

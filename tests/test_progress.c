@@ -187,6 +187,36 @@ test_added_points(void **state)
 	free(s);
 }
 
+/* A sweep that ends early says so, and its total shrinks. */
+static void
+t_stop(void)
+{
+	progress_phase("iodepth", 9, PROGRESS_IODEPTH);
+	progress_stop_at(9, "IOPS stopped rising");
+	t_point(2, 0, 4, 4096);
+	progress_stop_at(3, "IOPS stopped rising");
+	progress_stop_at(3, "IOPS stopped rising");
+}
+
+static void
+test_stopped_early(void **state)
+{
+	static const char	 said[] = "\niodepth: 3 of 9 points, IOPS "
+				    "stopped rising\n";
+	char			*s;
+	size_t			 lines = 0, i;
+
+	(void)state;
+	s = t_capture(0, t_stop);
+	assert_true(strncmp(s, "iodepth 3/9: ", 13) == 0);
+	for (i = 0; s[i] != '\0'; i++)
+		lines += s[i] == '\n';
+	/* Two lines, the second the one said: it ends the output. */
+	assert_int_equal(lines, 2);
+	assert_non_null(strstr(s, said));
+	free(s);
+}
+
 /* A fill of 1 GiB in 1 MiB steps. */
 static void
 t_fill(void)
@@ -232,6 +262,7 @@ main(void)
 		cmocka_unit_test(test_quiet),
 		cmocka_unit_test(test_fixed_eta),
 		cmocka_unit_test(test_added_points),
+		cmocka_unit_test(test_stopped_early),
 		cmocka_unit_test(test_fill),
 	};
 

@@ -318,8 +318,12 @@ for bs in (4 * KiB, 64 * KiB, 256 * KiB, 1 * MiB):
                             round(8 / iops * 1e6 * 1.8, 1)))
 d["limits"] = {
     "interrupted": False, "ws_bytes": 100 * GiB, "iops_ceiling": 3000.0,
+    "iops_ceiling_low": 2952.0, "iops_ceiling_high": 3046.0,
+    "iodepth_sweep_stop": "flat", "bs_sweep_stop": "flat",
     "iops_knee_iodepth": 2, "iops_max_seen": 3000.0, "cpu_bound": False,
     "bandwidth_ceiling_bytes_per_s": 131072000.0,
+    "bandwidth_ceiling_low_bytes_per_s": 130940000.0,
+    "bandwidth_ceiling_high_bytes_per_s": 131200000.0,
     "io_accounting_bytes": None,
     "first_touch": {"detected": True, "blocks": 1024,
                     "first_p50_us": 4480.0, "first_mean_us": 5120.0,
