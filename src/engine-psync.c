@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -182,6 +183,8 @@ engine_psync_open(struct engine *e)
 	}
 	for (w = p->buf, i = 0; i < n / sizeof(*w); i++)
 		w[i] = (i + 1) * 0x9e3779b97f4a7c15ULL;
+	/* A max_bs such as 2300 leaves a tail shorter than a word. */
+	memset((char *)p->buf + i * sizeof(*w), 0xa5, n - i * sizeof(*w));
 	p->done = xcalloc(e->iodepth, sizeof(*p->done));
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->finished, NULL);

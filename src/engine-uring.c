@@ -56,6 +56,8 @@ engine_uring_fill(void *buf, size_t len)
 		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
 		p[i] = x;
 	}
+	/* A max_bs such as 2300 leaves a tail shorter than a word. */
+	memset((char *)buf + i * sizeof(*p), 0xa5, len - i * sizeof(*p));
 }
 
 static int
