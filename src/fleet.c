@@ -157,6 +157,7 @@ fleet_add(struct fleet *fl, const char *file, const struct report *r,
 	struct figures_value	 fv;
 	char			 kind[128], *why;
 	size_t			 i;
+	unsigned		 index;
 	int			 newer;
 
 	memset(&v, 0, sizeof v);
@@ -174,6 +175,8 @@ fleet_add(struct fleet *fl, const char *file, const struct report *r,
 	v.interrupted = r->interrupted;
 	fleet_caches(r, v.caches, sizeof v.caches);
 	v.has_limits = r->limits != NULL;
+	report_figure(r, figures_find("burst", &index), 0, &fv);
+	v.burst = fv.value;
 	for (i = 0; i < fl->nfig; i++) {
 		report_figure(r, fl->fig[i], 0, &fv);
 		v.value[i] = fv.value;

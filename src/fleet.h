@@ -29,6 +29,8 @@ struct fleet_volume {
 	int		 interrupted;
 	char		 caches[128];	/* tier capacities */
 	int		 has_limits;
+	double		 burst;		/* 1 a bucket ran dry, 0 none did,
+					   NAN run too short to tell */
 	/* By figure: value (NAN unknown), run-to-run noise (2 sd / mean),
 	   ratio to the kind's median, the worse-by fraction judged with. */
 	double		 value[FLEET_FIGURES];

@@ -4,7 +4,7 @@
  * worse, in both directions of "worse", widened by run-to-run noise, only
  * in kinds of 3 or more, never for unknown kinds), duplicates keeping the
  * newer report whatever the order, how a kind is found, verdict counts,
- * and the JSON and CSV renderings of the same fleet.
+ * the JSON and CSV renderings of the same fleet, and the burst column.
  */
 #include <jansson.h>
 #include <math.h>
@@ -21,6 +21,7 @@
 #include "check.h"
 #include "fleet.h"
 #include "t_report.h"
+#include "timeline.h"
 #include "xmalloc.h"
 
 /* Add a synthetic report of host, kind, IOPS and backing p50 to fl. */
@@ -310,6 +311,97 @@ t_fleet_render(void **state)
 	fleet_free(fl);
 }
 
+/* Add a report of host whose sustained run lasted n intervals. */
+static void
+t_add_burst(struct fleet *fl, const char *host, size_t n, int detected)
+{
+	struct report		r;
+	struct timeline_sample	ts;
+
+	t_report_make(&r);
+	snprintf(r.labels.host, sizeof r.labels.host, "%s", host);
+	free(r.target.path);
+	r.target.path = xstrdup(host);
+	memset(&ts, 0, sizeof ts);
+	while (r.limits->timeline.n < n) {
+		ts.t_s = r.limits->timeline.n + 1;
+		ts.iops = detected && ts.t_s > n / 2 ? 300 : 3000;
+		timeline_add(&r.limits->timeline, &ts);
+	}
+	if (detected) {
+		r.limits->burst.detected = 1;
+		r.limits->burst.burst_iops = 3000;
+		r.limits->burst.baseline_iops = 300;
+	}
+	fleet_add(fl, host, &r, NULL);
+	report_free(&r);
+}
+
+/*
+ * The burst column: a bucket that ran dry, none over a run long enough to
+ * tell, and a run too short to tell, which is not "none".
+ */
+static void
+t_fleet_burst(void **state)
+{
+	static const struct {
+		const char	*host;
+		size_t		 n;
+		int		 detected;
+		const char	*column;
+		const char	*json;
+	} cases[] = {
+		{ "dry", 20, 1, "3,000 -> 300", "true" },
+		{ "held", 20, 0, "none seen", "false" },
+		{ "short", 3, 0, "unknown", "null" },
+	};
+	struct fleet	*fl;
+	json_t		*root, *v;
+	json_error_t	 err;
+	char		*buf = NULL, *line;
+	size_t		 len = 0, i;
+	FILE		*f;
+
+	(void)state;
+	fl = fleet_new(0.20);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		t_add_burst(fl, cases[i].host, cases[i].n, cases[i].detected);
+	fleet_analyse(fl);
+
+	f = open_memstream(&buf, &len);
+	report_fleet_write(fl, f, 0);
+	fclose(f);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		line = strstr(buf, cases[i].host);
+		assert_non_null(line);
+		*strchr(line, '\n') = '\0';
+		if (strstr(line, cases[i].column) == NULL)
+			fail_msg("%s: no \"%s\" in \"%s\"", cases[i].host,
+			    cases[i].column, line);
+		line[strlen(line)] = '\n';
+	}
+	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_fleet_json(fl, f), 0);
+	fclose(f);
+	root = json_loads(buf, 0, &err);
+	assert_non_null(root);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		v = json_array_get(json_object_get(json_object_get(root,
+		    "fleet"), "volumes"), i);
+		assert_string_equal(json_string_value(json_object_get(v,
+		    "host")), cases[i].host);
+		v = json_object_get(v, "burst_detected");
+		assert_string_equal(json_is_null(v) ? "null" :
+		    json_is_true(v) ? "true" : "false", cases[i].json);
+	}
+	json_decref(root);
+	free(buf);
+	fleet_free(fl);
+}
+
 int
 main(void)
 {
@@ -319,6 +411,7 @@ main(void)
 		cmocka_unit_test(t_fleet_duplicates),
 		cmocka_unit_test(t_fleet_kinds),
 		cmocka_unit_test(t_fleet_render),
+		cmocka_unit_test(t_fleet_burst),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
