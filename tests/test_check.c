@@ -363,10 +363,16 @@ t_check_promise(void **state)
 		snprintf(want, sizeof want, "iops>=%.0f",
 		    floor(keep * t.iops_ceiling));
 		assert_string_equal(l->v[k++].text, want);
+		/* In MiB/s, 0.1 below the promise at most. */
 		if (isfinite(t.bandwidth_ceiling)) {
-			snprintf(want, sizeof want, "bandwidth>=%.0fK/s",
-			    floor(keep * t.bandwidth_ceiling / 1024));
-			assert_string_equal(l->v[k++].text, want);
+			assert_true(strncmp(l->v[k].text, "bandwidth>=",
+			    11) == 0);
+			assert_int_equal(l->v[k].op, CHECK_GE);
+			assert_true(l->v[k].threshold <=
+			    keep * t.bandwidth_ceiling);
+			assert_true(l->v[k].threshold >
+			    keep * t.bandwidth_ceiling - 0.1 * 1048576);
+			k++;
 		}
 		if (t.burst_detected) {
 			snprintf(want, sizeof want,
