@@ -18,6 +18,7 @@ enum cli_cmd {
 	CLI_PROFILES,
 	CLI_CHECK,
 	CLI_FLEET,
+	CLI_SYNC,
 };
 
 enum cli_format {
@@ -75,8 +76,13 @@ struct cli_opts {
 	uint64_t	 ws;		/* 0: after the last tier */
 	unsigned	 max_iodepth;
 	double		 sustain_s;
+	double		 sustain_together_s; /* 0: sustain_s */
 	int		 write;		/* --rw write */
 	int		 first_touch;
+
+	/* sync (and run) */
+	const char	*methods;	/* comma-separated, or NULL: all */
+	const char	*writers;	/* comma-separated counts, or NULL */
 
 	/* prep, plot, profiles */
 	uint64_t	 size;
@@ -95,6 +101,10 @@ struct cli_opts {
 #define CLI_SET_SEED		0x20
 #define CLI_SET_MAX_IODEPTH	0x40
 #define CLI_SET_BUDGET		0x80
+#define CLI_SET_BS		0x100
+#define CLI_SET_PRECISION	0x200
+
+#define CLI_MAX_TARGETS		64	/* operands of run, scan, limits */
 
 /*
  * Parse argv into o (defaults first).  Returns 0, or -1 with an allocated

@@ -515,8 +515,7 @@ limits_ft_pass(struct target *t, const char *engine, const uint64_t *off,
 		if (budget_s > 0 &&
 		    (e.ops->now_ns(&e) - start) * 1e-9 > budget_s)
 			break;
-		io.slot = 0;
-		io.write = 0;
+		memset(&io, 0, sizeof io);
 		io.len = bs;
 		io.offset = off[order[i]];
 		if ((rc = e.ops->submit(&e, &io, 1)) < 0)
@@ -665,8 +664,8 @@ limits_ft_flush(struct target *t, const struct limits_spec *spec,
 		slots[nfree++] = i;
 	while ((off < need || nfree < e.iodepth) && rc == 0) {
 		for (n = 0; nfree > 0 && off < need; n++) {
+			memset(&io[n], 0, sizeof io[n]);
 			io[n].slot = slots[--nfree];
-			io[n].write = 0;
 			io[n].len = LIMITS_MAX_BS;
 			io[n].offset = off;
 			off += LIMITS_MAX_BS;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ceilings.h"
+#include "parallel.h"
 #include "plan.h"
 #include "progress.h"
 #include "units.h"
@@ -20,11 +21,19 @@
 
 /* The share of the sweeps' reads the caches may serve, at most. */
 #define PLAN_HIT_SHARE	0.02
+#define PLAN_MAX_INFLIGHT	4096	/* I/Os in flight together */
+#define PLAN_MAX_BUFFERS	(1ULL << 30)	/* bytes of I/O buffers */
+#define PLAN_BW_MIN_S		3.0	/* the bandwidth run together */
+#define PLAN_BW_MAX_S		10.0
+#define PLAN_BW_INTERVALS	10
+#define PLAN_MIN_INTERVALS	10	/* the IOPS run: at least, or 1 s */
+#define PLAN_BW_REACHED		0.95	/* of a target's ceiling */
+#define PLAN_BW_MARGIN		4	/* times the size that reached it */
 
 /* The quick preset of 'run' without a target: about a minute here. */
 static void
 plan_quick(const struct cli_opts *o, struct scan_spec *s,
-    struct limits_spec *l)
+    struct limits_spec *l, struct sync_spec *c)
 {
 	if (!(o->set_mask & CLI_SET_MAX_WS))
 		s->max_ws = 1ULL << 30;
@@ -38,6 +47,64 @@ plan_quick(const struct cli_opts *o, struct scan_spec *s,
 		l->sustain_s = 15;
 		l->sustain_min_s = LIMITS_SUSTAIN_QUICK_S;
 	}
+	if (!(o->set_mask & CLI_SET_MAX_TIME))
+		c->max_time_s = 1;
+	if (o->writers == NULL) {
+		c->nwriters = 3;
+		c->writers[0] = 1;
+		c->writers[1] = 4;
+		c->writers[2] = 16;
+	}
+}
+
+/* The commits' settings. */
+static void
+plan_sync(const struct cli_opts *o, const struct plan_target *pt,
+    struct sync_spec *c)
+{
+	static const uint32_t	sizes[] = { 4096, 8192, 16384, 2300 };
+	static const unsigned	writers[] = { 1, 2, 4, 8, 16 };
+	char			*cause = NULL;
+	size_t			 i;
+
+	memset(c, 0, sizeof *c);
+	c->methods = SYNC_ALL_METHODS;
+	if (o->methods != NULL && sync_methods_parse(o->methods, &c->methods,
+	    &cause) != 0)
+		free(cause);	/* cli_check took it already */
+	if (o->set_mask & CLI_SET_BS) {
+		c->sizes[c->nsizes++] = o->bs;
+		c->writers_bs = o->bs;
+	} else {
+		for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+			c->sizes[c->nsizes++] = sizes[i];
+		c->writers_bs = SYNC_WAL_BS;
+	}
+	if (o->writers == NULL || sync_writers_parse(o->writers, c,
+	    &cause) != 0) {
+		c->nwriters = sizeof writers / sizeof writers[0];
+		memcpy(c->writers, writers, sizeof writers);
+	}
+	if (o->set_mask & CLI_SET_PRECISION)
+		c->precision = o->precision;
+	if (o->set_mask & CLI_SET_MAX_TIME)
+		c->max_time_s = o->max_time_s;
+	c->engine = pt->type == TARGET_SIM ? "sim" : "psync";
+	c->uring_engine = pt->type == TARGET_SIM ? "sim" : "io_uring";
+}
+
+/*
+ * Whether run may write to spec: a simulated volume, a file that does
+ * not exist yet (it creates it) or one tierprobe created before.
+ */
+static int
+plan_may_write(const struct plan_target *pt)
+{
+	if (pt->type == TARGET_SIM)
+		return (1);
+	if (pt->type != TARGET_FILE)
+		return (0);
+	return (access(pt->spec, F_OK) != 0 || target_is_ours(pt->spec));
 }
 
 /* Bytes of the target the phases read (a file is grown to them). */
@@ -60,6 +127,8 @@ plan_need_bytes(const struct plan *pl, const struct plan_target *pt,
 	}
 	if ((pl->phases & PLAN_SCAN) && pt->scan.max_ws > need)
 		need = pt->scan.max_ws;
+	if ((pl->phases & ~pt->skip & PLAN_SYNC) && sync_need_bytes() > need)
+		need = sync_need_bytes();
 	return (need);
 }
 
@@ -104,15 +173,26 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	 */
 	l->first_touch = o->first_touch || pt->type != TARGET_FILE;
 
+	plan_sync(o, pt, &pt->sync);
+	if (pl->cmd == CLI_RUN && !plan_may_write(pt))
+		pt->skip |= PLAN_SYNC | PLAN_WRITES;
+	if (pl->cmd == CLI_SYNC)
+		pt->skip |= PLAN_SCAN | PLAN_LIMITS;
 	if (quick)
-		plan_quick(o, s, l);
+		plan_quick(o, s, l, &pt->sync);
 	/* An existing file bounds the default scan; don't grow it. */
 	if (!(o->set_mask & CLI_SET_MAX_WS) && file_bytes >= s->min_ws &&
 	    file_bytes < s->max_ws)
 		s->max_ws = file_bytes - file_bytes % o->bs;
 
 	tp->direct = !o->buffered;
-	tp->write = (pl->phases & PLAN_LIMITS) && o->write;
+	tp->write = ((pl->phases & PLAN_LIMITS) && o->write) ||
+	    (pl->phases & ~pt->skip & (PLAN_SYNC | PLAN_WRITES));
+	pt->writes.sustain_s = l->sustain_s > 0 ? l->sustain_s :
+	    LIMITS_SUSTAIN_S;
+	pt->writes.precision = o->precision;
+	pt->writes.max_time_s = l->max_time_s;
+	pt->writes.engine = pt->engine;
 	tp->force = o->force;
 	tp->force_device = o->force_device;
 	tp->seed = pl->seed;
@@ -129,18 +209,27 @@ plan_make(struct plan *pl, const struct cli_opts *o)
 
 	memset(pl, 0, sizeof *pl);
 	pl->cmd = o->cmd;
-	if (o->cmd != CLI_LIMITS)
-		pl->phases |= PLAN_SCAN;
-	if (o->cmd != CLI_SCAN)
-		pl->phases |= PLAN_LIMITS;
+	if (o->cmd == CLI_SYNC)
+		pl->phases = PLAN_SYNC;
+	else {
+		if (o->cmd != CLI_LIMITS)
+			pl->phases |= PLAN_SCAN;
+		if (o->cmd != CLI_SCAN)
+			pl->phases |= PLAN_LIMITS;
+		if (o->cmd == CLI_RUN)
+			pl->phases |= PLAN_SYNC | PLAN_WRITES;
+	}
 	pl->seed = (o->set_mask & CLI_SET_SEED) ? o->seed :
 	    (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	pl->repeat = o->repeat;
+	pl->sustain_together_s = o->sustain_together_s;
 	pl->ntargets = quick ? 1 : (size_t)o->nargs;
 	pl->target = xcalloc(pl->ntargets, sizeof *pl->target);
-	for (i = 0; i < pl->ntargets; i++)
+	for (i = 0; i < pl->ntargets; i++) {
 		plan_target_make(pl, o, quick ? PLAN_DEFAULT_TARGET :
 		    o->args[i], quick, &pl->target[i]);
+		pl->target[i].params.seed = pl->seed + i;
+	}
 }
 
 /* Release what a plan owns. */
@@ -172,6 +261,9 @@ plan_fit(struct plan_target *pt, const struct target *t, char **cause)
 {
 	struct scan_spec	*s = &pt->scan;
 
+	/* Commits alone: they fit themselves (sizes O_DIRECT refuses). */
+	if ((pt->skip & (PLAN_SCAN | PLAN_LIMITS)) == (PLAN_SCAN | PLAN_LIMITS))
+		return (0);
 	if (s->bs % t->lbs != 0) {
 		xasprintf(cause, "--bs %" PRIu32 ": not a multiple of %s's "
 		    "logical block size (%" PRIu32 " bytes)", s->bs, t->path,
@@ -296,4 +388,171 @@ plan_limits(const struct plan_target *pt, const struct target *t,
 		ls->nprior = scan->npoints;
 	}
 	ls->prior = *prior;
+}
+
+/* What makes a plan of several targets impossible; see plan.h. */
+int
+plan_check(const struct plan *pl, char **cause)
+{
+	const struct plan_target	*a, *b;
+	size_t				 i, j, n = pl->ntargets;
+	unsigned			 depth;
+
+	for (i = 0; i < n; i++) {
+		a = &pl->target[i];
+		for (j = i + 1; j < n; j++) {
+			b = &pl->target[j];
+			if (target_same(a->spec, b->spec)) {
+				xasprintf(cause, "%s and %s are the same %s: "
+				    "give each target once", a->spec, b->spec,
+				    a->type == TARGET_BLOCKDEV ? "device" :
+				    "file");
+				return (-1);
+			}
+			if ((a->type == TARGET_SIM) != (b->type == TARGET_SIM)) {
+				xasprintf(cause, "%s and %s: a simulated volume "
+				    "runs in virtual time and cannot run with a "
+				    "real target; measure them apart",
+				    a->type == TARGET_SIM ? a->spec : b->spec,
+				    a->type == TARGET_SIM ? b->spec : a->spec);
+				return (-1);
+			}
+		}
+	}
+	if (n < 2 || !(pl->phases & PLAN_LIMITS))
+		return (0);
+	a = &pl->target[0];
+	if (strcmp(a->engine, "psync") == 0) {
+		xasprintf(cause, "--engine psync does one I/O at a time: it "
+		    "cannot drive %zu targets together; use io_uring", n);
+		return (-1);
+	}
+	depth = a->limits.max_iodepth;
+	if ((uint64_t)depth * n > PLAN_MAX_INFLIGHT) {
+		xasprintf(cause, "--max-iodepth %u with %zu targets keeps %llu "
+		    "I/Os in flight together, more than the %d one process "
+		    "holds: lower --max-iodepth to %zu", depth, n,
+		    (unsigned long long)depth * n, PLAN_MAX_INFLIGHT,
+		    PLAN_MAX_INFLIGHT / n);
+		return (-1);
+	}
+	return (0);
+}
+
+/* The smallest swept size at which l reached its bandwidth ceiling. */
+static uint32_t
+plan_bw_size(const struct limits_result *l)
+{
+	double		top;
+	uint32_t	bs = 0;
+	size_t		i;
+
+	top = isfinite(l->bandwidth_ceiling_bytes_per_s) ?
+	    l->bandwidth_ceiling_bytes_per_s : l->bandwidth_max_seen;
+	for (i = 0; i < l->nbs; i++) {
+		if (l->bs_points[i].bytes_per_s >= PLAN_BW_REACHED * top &&
+		    (bs == 0 || l->bs_points[i].bs < bs))
+			bs = l->bs_points[i].bs;
+	}
+	return (bs);
+}
+
+/* Append the work of point p to prior. */
+static void
+plan_prior_add(struct ceilings_prior *prior, size_t *n, const struct point *p)
+{
+	if (p->ios > 0)
+		limits_prior_from_point(p, &prior[(*n)++]);
+}
+
+/* The together phase's settings; see plan.h. */
+void
+plan_together(const struct plan *pl, struct target **t,
+    const struct limits_result *const *alone,
+    const struct scan_result *const *scan, uint64_t *ws,
+    struct parallel_together *spec, struct ceilings_prior **prior)
+{
+	const struct plan_target	*pt = &pl->target[0];
+	const struct limits_result	*l;
+	struct parallel_spec		*io = &spec->iops, *bw = &spec->bandwidth;
+	size_t				 n = pl->ntargets, i, k, np = 0;
+	uint32_t			 bs, top = 0;
+	unsigned			 depth;
+	double				 s;
+
+	memset(spec, 0, sizeof *spec);
+	io->bs = pt->limits.bs;
+	bw->bs = pt->limits.bs;
+	io->iodepth = bw->iodepth = 1;
+	for (i = 0; i < n; i++) {
+		if ((l = alone[i]) == NULL) {
+			ws[i] = t[i]->size;
+			continue;
+		}
+		ws[i] = l->ws_bytes;
+		depth = l->sustain_iodepth ? l->sustain_iodepth :
+		    l->iops_max_seen_iodepth;
+		if (depth > io->iodepth)
+			io->iodepth = depth;
+		if ((bs = plan_bw_size(l)) > bw->bs)
+			bw->bs = bs;
+		if (l->nbs > 0 && (top == 0 || l->bs_points[l->nbs - 1].bs < top))
+			top = l->bs_points[l->nbs - 1].bs;
+		if (l->bs_iodepth > bw->iodepth)
+			bw->iodepth = l->bs_iodepth;
+		np += l->nqd + l->nbs + 1;
+		if (scan[i] != NULL)
+			np += scan[i]->npoints;
+	}
+	/* Well past the IOPS caps, so the bandwidth run meets none. */
+	bw->bs *= PLAN_BW_MARGIN;
+	if (top > 0 && bw->bs > top)
+		bw->bs = top;
+	while (bw->iodepth > 1 &&
+	    (uint64_t)bw->iodepth * n * bw->bs > PLAN_MAX_BUFFERS)
+		bw->iodepth /= 2;
+	io->write = bw->write = pt->limits.write;
+	io->engine = bw->engine = pt->engine;
+	io->ws_bytes = bw->ws_bytes = ws;
+
+	s = pt->limits.sustain_s > 0 ? pt->limits.sustain_s : LIMITS_SUSTAIN_S;
+	io->seconds = pl->sustain_together_s > 0 ? pl->sustain_together_s : s;
+	io->interval_s = io->seconds >= PLAN_MIN_INTERVALS ? 1 :
+	    io->seconds / PLAN_MIN_INTERVALS;
+	s = pt->limits.max_time_s;
+	bw->seconds = s < PLAN_BW_MIN_S ? PLAN_BW_MIN_S : s > PLAN_BW_MAX_S ?
+	    PLAN_BW_MAX_S : s;
+	bw->interval_s = bw->seconds / PLAN_BW_INTERVALS;
+
+	*prior = xcalloc(np + 1, sizeof **prior);
+	np = 0;
+	for (i = 0; i < n; i++) {
+		for (k = 0; scan[i] != NULL && k < scan[i]->npoints; k++)
+			plan_prior_add(*prior, &np, &scan[i]->points[k]);
+		if ((l = alone[i]) == NULL)
+			continue;
+		for (k = 0; k < l->nqd; k++)
+			plan_prior_add(*prior, &np, &l->qd_points[k]);
+		for (k = 0; k < l->nbs; k++)
+			plan_prior_add(*prior, &np, &l->bs_points[k]);
+		plan_prior_add(*prior, &np, &l->sustain);
+	}
+	spec->prior = *prior;
+	spec->nprior = np;
+}
+
+/* The write side's settings after the sweeps; see plan.h. */
+void
+plan_writes(const struct plan_target *pt, const struct target *t,
+    const struct scan_result *scan, const struct limits_result *limits,
+    struct writes_spec *ws, struct ceilings_prior **prior)
+{
+	*ws = pt->writes;
+	plan_limits(pt, t, scan, &ws->limits, prior);
+	ws->limits.write = 1;
+	ws->limits.first_touch = 0;
+	/* A buffer fills only with bytes it does not hold yet: all of t. */
+	ws->ws_bytes = pt->limits.ws_bytes;
+	if (limits != NULL)
+		ws->mixed_iodepth = limits->iops_knee_iodepth;
 }

@@ -112,6 +112,14 @@ report_json_word(const struct report_schema_key *k, const void *obj)
 	return (json_string(w != NULL ? w : k->word(0)));
 }
 
+static json_t *
+report_json_word_null(const struct report_schema_key *k, const void *obj)
+{
+	const char	*w = k->word(report_json_int_of(k, obj));
+
+	return (w != NULL ? json_string(w) : json_null());
+}
+
 /* The keys of table t of struct obj into the JSON object o. */
 static void
 report_json_keys(const struct report_schema *t, const void *obj, json_t *o)
@@ -124,6 +132,12 @@ report_json_keys(const struct report_schema *t, const void *obj, json_t *o)
 		if (k->type == REPORT_SCHEMA_OBJECT &&
 		    (report_json_member(k, obj) == NULL ||
 		    (k->shown != NULL && !k->shown(obj))))
+			continue;
+		/* An optional array that is not there is absent. */
+		if (k->type == REPORT_SCHEMA_ARRAY &&
+		    (k->flags & REPORT_SCHEMA_POINTER) &&
+		    !(k->flags & REPORT_SCHEMA_REQUIRED) &&
+		    report_json_member(k, obj) == NULL)
 			continue;
 		if (k->flags & REPORT_SCHEMA_INLINE)
 			report_json_keys(k->sub, report_json_member(k, obj), o);
@@ -171,6 +185,7 @@ static json_t *(*const report_json_types[REPORT_SCHEMA_NTYPES])(
 	[REPORT_SCHEMA_STRING] = report_json_string,
 	[REPORT_SCHEMA_STRING_NULL] = report_json_string_null,
 	[REPORT_SCHEMA_WORD] = report_json_word,
+	[REPORT_SCHEMA_WORD_NULL] = report_json_word_null,
 	[REPORT_SCHEMA_OBJECT] = report_json_object,
 	[REPORT_SCHEMA_ARRAY] = report_json_array,
 };

@@ -10,100 +10,15 @@
 #include "report.h"
 #include "units.h"
 
-#define TEXT_INDENT	"  "
+#define TEXT_INDENT	REPORT_TEXT_INDENT
 #define TEXT_DB_IODEPTH	32	/* the queue a busy database keeps */
 #define TEXT_GP2_CREDITS 5.4e6	/* an EBS gp2 bucket under 1 TiB (AWS
 				   docs, 2023; FIELD-NOTES.md) */
-
-struct report_text {
-	FILE	*f;
-	int	 md;
-};
-
-/* A figure for a table cell: NAN is "n/a". */
-static char *
-report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, len, "n/a");
-		return (buf);
-	}
-	return (units_format_value(unit, v, buf, len));
-}
 
 static char *
 report_text_size(uint64_t v, char *buf, size_t len)
 {
 	return (units_format_size(v, buf, len));
-}
-
-static void
-report_text_heading(struct report_text *rt, const char *title)
-{
-	if (rt->md)
-		fprintf(rt->f, "\n## %s\n\n", title);
-	else
-		fprintf(rt->f, "\n%s\n", title);
-}
-
-/*
- * A line of a key-value block: "  key   value" (wrapped at 96 columns
- * under the value) or "- **key**: value".
- */
-static void
-report_text_kv(struct report_text *rt, const char *key, const char *value)
-{
-	const char	*p = value, *brk;
-	size_t		 width = 96 - 21, n;
-
-	if (rt->md) {
-		fprintf(rt->f, "- **%s**: %s\n", key, value);
-		return;
-	}
-	do {
-		n = strlen(p);
-		if (n > width) {
-			for (brk = p + width; brk > p && *brk != ' '; brk--)
-				;
-			n = brk > p ? (size_t)(brk - p) : width;
-		}
-		fprintf(rt->f, "%s%-18s %.*s\n", TEXT_INDENT, p == value ?
-		    key : "", (int)n, p);
-		p += n;
-		while (*p == ' ')
-			p++;
-	} while (*p != '\0');
-}
-
-/* A sentence of the summary, wrapped for text at 96 columns. */
-static void
-report_text_sentence(struct report_text *rt, const char *s)
-{
-	const char	*p = s, *brk;
-	size_t		 width = 96 - 4, n;
-	int		 first = 1;
-
-	if (rt->md) {
-		fprintf(rt->f, "- %s\n", s);
-		return;
-	}
-	while (*p != '\0') {
-		n = strlen(p);
-		if (n > width) {
-			brk = p + width;
-			while (brk > p && *brk != ' ')
-				brk--;
-			if (brk == p)
-				brk = p + width;
-			n = brk - p;
-		}
-		fprintf(rt->f, "%s%s%.*s\n", TEXT_INDENT, first ? "- " : "  ",
-		    (int)n, p);
-		p += n;
-		while (*p == ' ')
-			p++;
-		first = 0;
-	}
 }
 
 static const char *
@@ -741,6 +656,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		    "rate.");
 		any = 1;
 	}
+	any |= report_sync_meaning(rt, r);
 	if (r->interrupted)
 		report_text_sentence(rt, "The run was interrupted: figures "
 		    "above may be missing or rest on fewer points.");
@@ -1019,6 +935,8 @@ report_text_write(const struct report *r, FILE *f, int markdown)
 		report_text_tiers(&rt, r);
 	if (l != NULL)
 		report_text_limits(&rt, r);
+	report_writes_text(&rt, r);
+	report_sync_text(&rt, r);
 	report_text_meaning(&rt, r);
 	if (r->checks != NULL) {
 		report_text_heading(&rt, "Expectations");

@@ -26,20 +26,37 @@
 #define REPORT_STEP_REL		0.05	/* a step of unknown noise counts */
 
 /*
- * Release what a report owns: path, repeat, and scan and limits, heap
- * objects the report took over (freed by their modules).
+ * Release what a report owns: path, repeat, expectations, the reports of
+ * several targets, and its sections (scan, limits, sync, writes,
+ * together), heap objects the report took over (freed by their modules).
  */
 void
 report_free(struct report *r)
 {
+	size_t	i;
+
 	if (r == NULL)
 		return;
+	for (i = 0; i < r->ntargets; i++)
+		report_free(&r->targets[i]);
+	free(r->targets);
+	r->targets = NULL;
+	r->ntargets = 0;
+	together_result_free(r->together);
+	free(r->together);
+	r->together = NULL;
 	scan_result_free(r->scan);
 	free(r->scan);
 	r->scan = NULL;
 	limits_result_free(r->limits);
 	free(r->limits);
 	r->limits = NULL;
+	sync_result_free(r->sync);
+	free(r->sync);
+	r->sync = NULL;
+	writes_result_free(r->writes);
+	free(r->writes);
+	r->writes = NULL;
 	free(r->repeat);
 	r->repeat = NULL;
 	check_list_free(r->checks);
@@ -135,6 +152,69 @@ report_add(struct report_figure *fig, size_t max, size_t *n,
 	f->rel_noise = rel_noise;
 }
 
+/* Relative 95% half-width of a shared limit, or NAN. */
+static double
+report_shared_noise(const struct together_verdict *v)
+{
+	if (!isfinite(v->shared) || !(v->shared > 0))
+		return (NAN);
+	return ((v->shared_high - v->shared_low) / 2 / v->shared);
+}
+
+/*
+ * The headline figures of a report of several targets: the sums together
+ * and alone, the shared limits, then each target's figures, named
+ * targets[i].NAME and labelled "i: LABEL", while there is room.
+ */
+static size_t
+report_headlines_several(const struct report *r, struct report_figure *fig,
+    size_t max)
+{
+	const struct together_result	*t = r->together;
+	struct report_figure		*one;
+	char				 name[48], label[48];
+	size_t				 n = 0, i, k, m;
+
+	if (t != NULL) {
+		report_add(fig, max, &n, "together.iops_ceiling",
+		    "IOPS together", UNITS_IOPS, t->iops.ceiling,
+		    report_shared_noise(&t->iops));
+		report_add(fig, max, &n, "together.sum_alone_iops",
+		    "IOPS alone, summed", UNITS_IOPS, t->iops.sum_alone, NAN);
+		report_add(fig, max, &n, "together.shared_iops_limit",
+		    "shared IOPS limit", UNITS_IOPS, t->iops.shared,
+		    report_shared_noise(&t->iops));
+		report_add(fig, max, &n,
+		    "together.bandwidth_ceiling_bytes_per_s",
+		    "bandwidth together", UNITS_RATE, t->bandwidth.ceiling,
+		    report_shared_noise(&t->bandwidth));
+		report_add(fig, max, &n,
+		    "together.sum_alone_bandwidth_bytes_per_s",
+		    "bandwidth alone, summed", UNITS_RATE,
+		    t->bandwidth.sum_alone, NAN);
+		report_add(fig, max, &n,
+		    "together.shared_bandwidth_limit_bytes_per_s",
+		    "shared bandwidth limit", UNITS_RATE, t->bandwidth.shared,
+		    report_shared_noise(&t->bandwidth));
+	}
+	one = xcalloc(max, sizeof *one);
+	for (i = 0; i < r->ntargets && n < max; i++) {
+		m = report_headlines(&r->targets[i], one, max);
+		for (k = 0; k < m && n < max; k++) {
+			snprintf(name, sizeof name, "targets[%zu].%s", i,
+			    one[k].name);
+			snprintf(label, sizeof label, "%zu: %s", i + 1,
+			    one[k].label);
+			fig[n] = one[k];
+			memcpy(fig[n].name, name, sizeof fig[n].name);
+			memcpy(fig[n].label, label, sizeof fig[n].label);
+			n++;
+		}
+	}
+	free(one);
+	return (n);
+}
+
 /* The headline figures of a report into fig[max]; returns the count. */
 size_t
 report_headlines(const struct report *r, struct report_figure *fig,
@@ -148,6 +228,8 @@ report_headlines(const struct report *r, struct report_figure *fig,
 	double				 ci, noise, best;
 	size_t				 n = 0, i, j;
 
+	if (r->ntargets > 0)
+		return (report_headlines_several(r, fig, max));
 	if (r->scan != NULL && r->scan->tiers.analysed) {
 		tr = &r->scan->tiers;
 		ci = report_median_ci(r->scan->points, r->scan->npoints);
@@ -621,6 +703,85 @@ report_repeat_aggregate(const struct report *reps, int n,
 	}
 	free(noise);
 	report_repeat_reason(reps, n, out);
+}
+
+/* A section heading. */
+void
+report_text_heading(const struct report_text *rt, const char *title)
+{
+	if (rt->md)
+		fprintf(rt->f, "\n## %s\n\n", title);
+	else
+		fprintf(rt->f, "\n%s\n", title);
+}
+
+/* A line of a key-value block, wrapped under the value in text. */
+void
+report_text_kv(const struct report_text *rt, const char *key,
+    const char *value)
+{
+	const char	*p = value, *brk;
+	size_t		 width = 96 - 21, n;
+
+	if (rt->md) {
+		fprintf(rt->f, "- **%s**: %s\n", key, value);
+		return;
+	}
+	do {
+		n = strlen(p);
+		if (n > width) {
+			for (brk = p + width; brk > p && *brk != ' '; brk--)
+				;
+			n = brk > p ? (size_t)(brk - p) : width;
+		}
+		fprintf(rt->f, "%s%-18s %.*s\n", REPORT_TEXT_INDENT, p == value ?
+		    key : "", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+	} while (*p != '\0');
+}
+
+/* A sentence of a summary, wrapped for text at 96 columns. */
+void
+report_text_sentence(const struct report_text *rt, const char *s)
+{
+	const char	*p = s, *brk;
+	size_t		 width = 96 - 4, n;
+	int		 first = 1;
+
+	if (rt->md) {
+		fprintf(rt->f, "- %s\n", s);
+		return;
+	}
+	while (*p != '\0') {
+		n = strlen(p);
+		if (n > width) {
+			brk = p + width;
+			while (brk > p && *brk != ' ')
+				brk--;
+			if (brk == p)
+				brk = p + width;
+			n = brk - p;
+		}
+		fprintf(rt->f, "%s%s%.*s\n", REPORT_TEXT_INDENT, first ? "- " :
+		    "  ", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
+}
+
+/* A figure for a table cell: NAN is "n/a". */
+char *
+report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return (buf);
+	}
+	return (units_format_value(unit, v, buf, len));
 }
 
 /* Start a table with one column per character of align ('l' or 'r'). */

@@ -12,7 +12,10 @@
 
 #include "limits.h"
 #include "scan.h"
+#include "sync.h"
+#include "together.h"
 #include "units.h"
+#include "writes.h"
 
 #define REPORT_SCHEMA_VERSION	1
 
@@ -123,10 +126,20 @@ struct report {
 	struct check_list	*checks;	/* NULL: no expectations */
 	struct scan_result	*scan;		/* NULL: not run */
 	struct limits_result	*limits;	/* NULL: not run */
+	struct sync_result	*sync;		/* NULL: not run */
+	struct writes_result	*writes;	/* NULL: not run */
 	struct report_repeat	*repeat;	/* NULL: a single run */
+	struct report		*targets;	/* several targets: a report of
+						   each (target, context, scan,
+						   limits); NULL for one */
+	size_t			 ntargets;
+	struct together_result	*together;	/* NULL: not run */
 };
 
-/* Release what a report owns (scan, limits, path); not the struct itself. */
+/*
+ * Release what a report owns (sections, path, expectations, the reports of
+ * several targets); not the struct itself.
+ */
 void	report_free(struct report *);
 
 /* JSON to a stream (one document, nothing else).  Returns 0 or -1. */
@@ -155,7 +168,7 @@ int	report_output_check(const char *, const char *, int, char **);
 /* Read a report back.  Returns 0 or -1 with *cause (bad file: exit 2). */
 int	report_load(const char *, struct report *, char **);
 
-/* Text (markdown set: markdown) for people. */
+/* Text (markdown set: markdown) for people, of a report of one target. */
 void	report_text_write(const struct report *, FILE *, int);
 
 struct check_expect;
@@ -199,8 +212,16 @@ int	report_check_load(const struct json_t *, struct check_list **,
 	    char **);
 
 /*
- * The headline figures of a report (tiers, backing store, ceilings, burst)
- * into fig[max].  Returns how many were filled; unknown ones are NAN.
+ * A report of several targets for people: the verdict first, their
+ * figures side by side with the spread, then each target's own report.
+ */
+void	report_multi_write(const struct report *, FILE *, int);
+
+/*
+ * The headline figures of a report (tiers, backing store, ceilings, burst;
+ * of several targets: the sums together and alone, the shared limits, then
+ * each target's) into fig[max].  Returns how many were filled; unknown
+ * ones are NAN.
  */
 size_t	report_headlines(const struct report *, struct report_figure *,
 	    size_t);
@@ -213,6 +234,40 @@ size_t	report_headlines(const struct report *, struct report_figure *,
  */
 void	report_repeat_aggregate(const struct report *, int,
 	    struct report_repeat *);
+
+/* Where text or markdown for people goes: what the renderers share. */
+struct report_text {
+	FILE	*f;
+	int	 md;			/* markdown, else text */
+};
+
+#define REPORT_TEXT_INDENT	"  "
+
+/* A section heading. */
+void	report_text_heading(const struct report_text *, const char *);
+/*
+ * A line of a key-value block: "  key   value" (wrapped at 96 columns
+ * under the value) or "- **key**: value".
+ */
+void	report_text_kv(const struct report_text *, const char *,
+	    const char *);
+/* A sentence of a summary, wrapped for text at 96 columns. */
+void	report_text_sentence(const struct report_text *, const char *);
+/* A figure for a table cell into buf (UNITS_BUFSZ): NAN is "n/a". */
+char	*report_text_cell(enum units_kind, double, char *, size_t);
+
+/* The Writes section of a report with writes (report-sync.c). */
+void	report_writes_text(const struct report_text *,
+	    const struct report *);
+/* The Commits section of a report with commits. */
+void	report_sync_text(const struct report_text *, const struct report *);
+/*
+ * The sentences of both for "What it means"; returns whether any was
+ * written.
+ */
+int	report_sync_meaning(const struct report_text *,
+	    const struct report *);
+
 /* An aligned table for text and markdown renderers; row 0 is the header. */
 struct report_table {
 	size_t		  ncols;

@@ -60,9 +60,10 @@ test_phases(void **state)
 		const char	*line;
 		unsigned	 phases;
 	} cases[] = {
-		{ "run sim:ebs-gp3", PLAN_SCAN | PLAN_LIMITS },
+		{ "run sim:ebs-gp3", PLAN_SCAN | PLAN_LIMITS | PLAN_SYNC },
 		{ "scan sim:ebs-gp3", PLAN_SCAN },
 		{ "limits sim:ebs-gp3", PLAN_LIMITS },
+		{ "sync sim:ebs-gp3", PLAN_SYNC },
 	};
 	struct cli_opts	o;
 	struct plan	pl;

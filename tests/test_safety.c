@@ -179,7 +179,7 @@ test_cli_regressions(void **state)
 
 	(void)state;
 	/* "--" more than once: operands counted once, no overflow. */
-	assert_int_equal(t_parse("scan x -- a -- b -- c", &o, &cause), -1);
+	assert_int_equal(t_parse("prep x -- a -- b -- c", &o, &cause), -1);
 	assert_non_null(strstr(cause, "extra argument"));
 	free(cause);
 	cli_free(&o);
