@@ -897,7 +897,6 @@ target_open_beside(struct target *t, const struct target *whole,
 	p.dsync = whole->dsync;
 	p.write = 1;
 	p.need_bytes = bytes;
-	p.quiet = 1;
 	return (target_open(t, path, &p, cause));
 }
 
