@@ -44,6 +44,12 @@ static const struct figures_def figures_table[] = {
 	  "burst duration", "limits", 1, 0, 0, FIGURES_HEADLINE },
 	{ "burst.credits", "limits.burst.credits_ios", UNITS_COUNT,
 	  "burst credits", "limits", 1, 0, 0, FIGURES_HEADLINE },
+	{ "commit.p50", "sync.methods[N].lat_us.p50", UNITS_LAT_US,
+	  "commit p50", "sync", -1, 0, 1, FIGURES_COMMIT },
+	{ "commit.p99", "sync.methods[N].lat_us.p99", UNITS_LAT_US,
+	  "commit p99", "sync", -1, 0, 1, FIGURES_COMMIT },
+	{ "commit.rate", "sync.methods[N].ops_per_s", UNITS_IOPS,
+	  "commits per second", "sync", 1, 0, 1, FIGURES_COMMIT },
 };
 #define FIGURES_N	(sizeof figures_table / sizeof figures_table[0])
 

@@ -174,15 +174,17 @@ report_fleet_volumes(const struct fleet *fl, FILE *f, int markdown)
 	struct report_table	 tab;
 	char			 tiers[160], p99[40], iops[40], iopsr[16];
 	char			 bw[40], bwr[16], burst[96], checks[40];
+	char			 commit[40];
 	int			 ip99 = report_fleet_fig(fl, "p99");
+	int			 icommit = report_fleet_fig(fl, "commit.p99");
 	int			 iiops = report_fleet_fig(fl, "iops");
 	int			 ibw = report_fleet_fig(fl, "bandwidth");
 	size_t			 i;
 
-	report_table_init(&tab, "lllllrrrrrllll");
+	report_table_init(&tab, "lllllrrrrrlrlll");
 	report_table_add(&tab, "host", "target", "model", "kind", "tiers",
-	    "p99", "IOPS", "x med", "bandwidth", "x med", "burst", "checks",
-	    "outlier", "file");
+	    "p99", "IOPS", "x med", "bandwidth", "x med", "burst",
+	    "commit p99", "checks", "outlier", "file");
 	for (i = 0; i < fl->nvol; i++) {
 		v = &fl->vol[i];
 		report_table_add(&tab, v->host[0] ? v->host : "-",
@@ -195,6 +197,7 @@ report_fleet_volumes(const struct fleet *fl, FILE *f, int markdown)
 		    report_fleet_value(fl, v, ibw, bw, sizeof bw),
 		    report_fleet_ratio(v, ibw, bwr, sizeof bwr),
 		    report_fleet_burst(fl, v, burst, sizeof burst),
+		    report_fleet_value(fl, v, icommit, commit, sizeof commit),
 		    report_fleet_checks(v, checks, sizeof checks),
 		    v->outlier ? "OUTLIER" : v->interrupted ? "interrupted" :
 		    "", v->file);

@@ -4,7 +4,8 @@
  * fail naming the token; verdicts on a synthetic report (met, missed,
  * unknown with why, lower bounds, intervals, repeated runs); expectations
  * survive a JSON round trip; --expect-profile derives its thresholds from
- * the profile's truth and the tolerance of its [promise].
+ * the profile's truth and the tolerance of its [promise]; commit figures
+ * come from the fastest method at one writer.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -21,6 +22,7 @@
 #include "check.h"
 #include "profiles.h"
 #include "sim.h"
+#include "sync.h"
 #include "t_report.h"
 #include "xmalloc.h"
 
@@ -393,6 +395,64 @@ t_check_promise(void **state)
 	check_list_free(l);
 }
 
+/*
+ * Commit figures: those of the fastest method at one writer and the size
+ * it was chosen at, not of another size or of more writers; unknown
+ * without a sync section or without such a row.
+ */
+static void
+t_check_commit(void **state)
+{
+	static const struct {
+		unsigned	writers;
+		uint32_t	bs;
+		double		iops, p50, p99;
+	} rows[] = {
+		{ 1, 4096, 990, 1000, 1300 },	/* another size */
+		{ 1, 8192, 800, 1200, 2500 },	/* a slower method */
+		{ 1, 8192, 950, 1050, 1400 },	/* the fastest */
+		{ 4, 8192, 3000, 1300, 3000 },	/* more writers */
+	};
+	struct check_result	 res;
+	struct report		 r;
+	size_t			 i;
+
+	(void)state;
+	t_report_make(&r);
+	assert_int_equal(t_judge("commit.p99<=1ms", &r, &res),
+	    CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "no sync section"));
+
+	r.sync = xcalloc(1, sizeof *r.sync);
+	sync_result_init(r.sync);
+	r.sync->best_bs = 8192;
+	r.sync->rows = xcalloc(sizeof rows / sizeof rows[0],
+	    sizeof *r.sync->rows);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		r.sync->rows[i].writers = rows[i].writers;
+		r.sync->rows[i].bs = rows[i].bs;
+		r.sync->rows[i].pt.ios = 1000;
+		r.sync->rows[i].pt.iops = rows[i].iops;
+		r.sync->rows[i].pt.lat_us.p50 = rows[i].p50;
+		r.sync->rows[i].pt.lat_us.p99 = rows[i].p99;
+	}
+	r.sync->nrows = sizeof rows / sizeof rows[0];
+	assert_int_equal(t_judge("commit.p99<=1.5ms", &r, &res), CHECK_MET);
+	assert_true(res.fv.value == 1400);
+	assert_string_equal(res.fv.path, "sync.methods[2].lat_us.p99");
+	assert_int_equal(t_judge("commit.p99<=1ms", &r, &res), CHECK_MISSED);
+	assert_int_equal(t_judge("commit.p50<=1ms", &r, &res), CHECK_MISSED);
+	assert_true(res.fv.value == 1050);
+	assert_int_equal(t_judge("commit.rate>=900", &r, &res), CHECK_MET);
+	assert_true(res.fv.value == 950);
+
+	r.sync->best_bs = 16384;
+	assert_int_equal(t_judge("commit.p99<=1ms", &r, &res),
+	    CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "no commit method"));
+	report_free(&r);
+}
+
 int
 main(void)
 {
@@ -403,6 +463,7 @@ main(void)
 		cmocka_unit_test(t_check_repeat),
 		cmocka_unit_test(t_check_round_trip),
 		cmocka_unit_test(t_check_promise),
+		cmocka_unit_test(t_check_commit),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
