@@ -5,7 +5,8 @@
  * unknown with why, lower bounds, intervals, repeated runs); expectations
  * survive a JSON round trip; --expect-profile derives its thresholds from
  * the profile's truth and the tolerance of its [promise]; commit figures
- * come from the fastest method at one writer.
+ * come from the fastest method at one writer; a report of several targets
+ * is judged by its worst target.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -453,6 +454,46 @@ t_check_commit(void **state)
 	report_free(&r);
 }
 
+/*
+ * A report of several targets: each expectation judged on every target,
+ * the worst verdict kept with the target that gave it.
+ */
+static void
+t_check_several(void **state)
+{
+	struct check_result	 res;
+	struct report		 r;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	r.ntargets = 2;
+	r.targets = xcalloc(2, sizeof *r.targets);
+	t_report_make(&r.targets[0]);
+	t_report_make(&r.targets[1]);
+	r.targets[1].limits->iops_ceiling = 3000;
+
+	assert_int_equal(t_judge("iops>=4000", &r, &res), CHECK_MISSED);
+	assert_int_equal(res.target, 2);
+	assert_true(res.fv.value == 3000);
+	assert_string_equal(res.fv.path, "targets[1].limits.iops_ceiling");
+	assert_int_equal(t_judge("iops>=2000", &r, &res), CHECK_MET);
+	assert_int_equal(res.target, 1);
+	assert_int_equal(t_judge("iops<=4000", &r, &res), CHECK_MISSED);
+	assert_int_equal(res.target, 1);
+
+	/* Missed outweighs unknown, whichever target comes first. */
+	scan_result_free(r.targets[0].scan);
+	free(r.targets[0].scan);
+	r.targets[0].scan = NULL;
+	r.targets[1].scan->tiers.backing_p99_us = 5000;
+	assert_int_equal(t_judge("p99<=1ms", &r, &res), CHECK_MISSED);
+	assert_int_equal(res.target, 2);
+	assert_int_equal(t_judge("p99<=10ms", &r, &res), CHECK_UNKNOWN);
+	assert_int_equal(res.target, 1);
+	assert_non_null(strstr(res.note, "no scan section"));
+	report_free(&r);
+}
+
 int
 main(void)
 {
@@ -464,6 +505,7 @@ main(void)
 		cmocka_unit_test(t_check_round_trip),
 		cmocka_unit_test(t_check_promise),
 		cmocka_unit_test(t_check_commit),
+		cmocka_unit_test(t_check_several),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -4,7 +4,8 @@
  * worse, in both directions of "worse", widened by run-to-run noise, only
  * in kinds of 3 or more, never for unknown kinds), duplicates keeping the
  * newer report whatever the order, how a kind is found, verdict counts,
- * the JSON and CSV renderings of the same fleet, and the burst column.
+ * the JSON and CSV renderings of the same fleet, the burst column, and a
+ * report of several targets as a volume each.
  */
 #include <jansson.h>
 #include <math.h>
@@ -402,6 +403,60 @@ t_fleet_burst(void **state)
 	fleet_free(fl);
 }
 
+/*
+ * A report of several targets gives a volume per target, each with the
+ * report's host and kind, compared and judged on its own.
+ */
+static void
+t_fleet_several(void **state)
+{
+	struct fleet			*fl;
+	struct report			 r;
+	struct check_list		*l;
+	const struct fleet_volume	*v;
+	char				*cause = NULL;
+	size_t				 i;
+
+	(void)state;
+	fl = fleet_new(0.20);
+	t_add(fl, "a", "gp3", 3000, 280);
+	memset(&r, 0, sizeof r);
+	snprintf(r.labels.host, sizeof r.labels.host, "m");
+	snprintf(r.labels.kind, sizeof r.labels.kind, "gp3");
+	snprintf(r.finished_utc, sizeof r.finished_utc, "2026-12-01T00:00Z");
+	r.ntargets = 2;
+	r.targets = xcalloc(2, sizeof *r.targets);
+	for (i = 0; i < 2; i++) {
+		t_report_make(&r.targets[i]);
+		free(r.targets[i].target.path);
+		r.targets[i].target.path = xstrdup(i == 0 ? "/dev/vdb" :
+		    "/dev/vdc");
+		r.targets[i].limits->iops_ceiling = i == 0 ? 3000 : 1500;
+	}
+	l = check_list_new();
+	if (check_list_add(l, "iops>=2700", "--expect", &cause) != 0)
+		fail_msg("%s", cause);
+	fleet_add(fl, "m.json", &r, l);
+	report_free(&r);
+	check_list_free(l);
+	fleet_analyse(fl);
+
+	assert_int_equal(fl->nvol, 3);
+	assert_int_equal(fl->nkinds, 1);
+	for (i = 1; i < 3; i++) {
+		v = &fl->vol[i];
+		assert_string_equal(v->host, "m");
+		assert_string_equal(v->kind, "gp3");
+		assert_string_equal(v->file, "m.json");
+		assert_string_equal(v->target, i == 1 ? "/dev/vdb" :
+		    "/dev/vdc");
+		assert_int_equal(v->outlier, i == 2);
+		assert_int_equal(v->verdicts[CHECK_MET], i == 1);
+		assert_int_equal(v->verdicts[CHECK_MISSED], i == 2);
+	}
+	fleet_free(fl);
+}
+
 int
 main(void)
 {
@@ -412,6 +467,7 @@ main(void)
 		cmocka_unit_test(t_fleet_kinds),
 		cmocka_unit_test(t_fleet_render),
 		cmocka_unit_test(t_fleet_burst),
+		cmocka_unit_test(t_fleet_several),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
