@@ -13,6 +13,7 @@
 # devices with direct I/O and blk-throttle (v1 blkio or v2 io.max); skips
 # with 77 otherwise.  About two minutes.
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
+. "$(dirname "$0")/timing-lock.sh"
 
 need_root
 need losetup jq
