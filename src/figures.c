@@ -121,27 +121,30 @@ figures_names(void)
 	return (buf);
 }
 
-/* Copy s into buf with N replaced by n. */
+/* Copy s into buf with N replaced by n, or dropped when n is -1. */
 static void
-figures_subst(const char *s, unsigned n, char *buf, size_t len)
+figures_subst(const char *s, long n, char *buf, size_t len)
 {
 	size_t	o = 0;
 
 	for (; *s != '\0' && o + 4 < len; s++) {
-		if (*s == 'N')
-			o += snprintf(buf + o, len - o, "%u", n);
-		else
+		if (*s == 'N' && n >= 0)
+			o += snprintf(buf + o, len - o, "%ld", n);
+		else if (*s != 'N')
 			buf[o++] = *s;
 	}
 	buf[o] = '\0';
 }
 
-/* The JSON path of figure d for tier index (0: none), N resolved. */
+/*
+ * The JSON path of figure d for index (from 1; 0: none, "sync.methods[]"),
+ * N resolved.
+ */
 char *
 figures_path(const struct figures_def *d, unsigned index, char *buf,
     size_t len)
 {
-	figures_subst(d->path, index > 0 ? index - 1 : 0, buf, len);
+	figures_subst(d->path, (long)index - 1, buf, len);
 	return (buf);
 }
 
