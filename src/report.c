@@ -471,7 +471,7 @@ report_repeat_reason(const struct report *reps, int n,
     struct report_repeat *out)
 {
 	size_t	j;
-	int	k;
+	int	k, writes = 0;
 
 	for (j = 0; j < out->nstats; j++) {
 		if (out->stat[j].trend != REPORT_TREND_NONE)
@@ -480,14 +480,20 @@ report_repeat_reason(const struct report *reps, int n,
 	if (j == out->nstats)
 		return;
 	for (k = 0; k < n; k++) {
+		/* The read sweeps, or the write sweeps after them. */
 		if (reps[k].limits != NULL && reps[k].limits->burst.detected)
 			break;
+		if (reps[k].writes != NULL && reps[k].writes->limits != NULL &&
+		    reps[k].writes->limits->burst.detected) {
+			writes = 1;
+			break;
+		}
 	}
 	if (k < n)
 		snprintf(out->reason, sizeof out->reason, "a burst bucket "
-		    "ran dry in run %d and the volume kept its state from run "
-		    "to run: runs before measured the burst, runs after the "
-		    "baseline", k + 1);
+		    "ran dry in run %d%s and the volume kept its state from "
+		    "run to run: runs before measured the burst, runs after "
+		    "the baseline", k + 1, writes ? " (in its writes)" : "");
 	else
 		snprintf(out->reason, sizeof out->reason, "figures moved run "
 		    "after run beyond their noise: the volume kept its state "
