@@ -40,6 +40,8 @@ struct check_expect {
 struct check_result {
 	struct figures_value	 fv;
 	enum check_verdict	 verdict;
+	size_t			 target;	/* of several: 1 + the index of
+						   the one judged; 0: one */
 	char			 note[160];	/* why unknown, or */
 						/* a caveat */
 };

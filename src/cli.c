@@ -35,7 +35,7 @@ enum cli_kind {
 #define LIMITS	(C(CLI_RUN) | C(CLI_LIMITS))
 #define OUTPUTS	(PROBE | C(CLI_REPORT) | C(CLI_COMPARE) | \
 		 C(CLI_CHECK) | C(CLI_FLEET))
-#define EXPECTS	(PROBE | C(CLI_CHECK))
+#define EXPECTS	(PROBE | SYNC | C(CLI_CHECK))
 #define SYNC	C(CLI_SYNC)
 #define COMMITS	(C(CLI_RUN) | SYNC)
 
@@ -99,10 +99,10 @@ static const struct cli_option cli_options[] = {
 	{ "expect-profile", 0, CLI_STRING, F(expect_profile), 0, 0, NULL,
 	  EXPECTS, 0, "NAME", "expect what a volume of profile NAME promises, "
 	  "less its documented tolerance" },
-	{ "host", 0, CLI_STRING, F(host), 0, 0, NULL, PROBE, 0, "NAME",
+	{ "host", 0, CLI_STRING, F(host), 0, 0, NULL, PROBE | SYNC, 0, "NAME",
 	  "the host name fleets show for this report (default: this "
 	  "machine's)" },
-	{ "kind", 0, CLI_STRING, F(kind), 0, 0, NULL, PROBE, 0, "NAME",
+	{ "kind", 0, CLI_STRING, F(kind), 0, 0, NULL, PROBE | SYNC, 0, "NAME",
 	  "the kind of volume (e.g. gp3-500g) fleets compare it with" },
 	{ "outlier", 0, CLI_PCT, F(outlier), 0, 0, NULL, C(CLI_FLEET), 0, "PCT",
 	  "flag a figure this many percent worse than its kind's median "

@@ -11,8 +11,8 @@
 #include <sys/uio.h>
 
 #include <errno.h>
-#include <limits.h>
 #include <liburing.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,7 +22,12 @@
 #include "xmalloc.h"
 
 #define ENGINE_URING_HEAD	(1ULL << 32)	/* user data: a linked write */
-#define ENGINE_URING_NO_HEAD	INT_MIN		/* head_res: none linked */
+/*
+ * head_res when none is linked.  Not INT_MIN: <limits.h> here reaches
+ * src/limits.h through GCC's include_next, and glibc's limits.h is lost
+ * (fortified builds stop on MB_LEN_MAX).
+ */
+#define ENGINE_URING_NO_HEAD	INT32_MIN
 
 struct engine_uring {
 	struct io_uring	 ring;

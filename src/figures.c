@@ -44,6 +44,12 @@ static const struct figures_def figures_table[] = {
 	  "burst duration", "limits", 1, 0, 0, FIGURES_HEADLINE },
 	{ "burst.credits", "limits.burst.credits_ios", UNITS_COUNT,
 	  "burst credits", "limits", 1, 0, 0, FIGURES_HEADLINE },
+	{ "commit.p50", "sync.methods[N].lat_us.p50", UNITS_LAT_US,
+	  "commit p50", "sync", -1, 0, 1, FIGURES_COMMIT },
+	{ "commit.p99", "sync.methods[N].lat_us.p99", UNITS_LAT_US,
+	  "commit p99", "sync", -1, 0, 1, FIGURES_COMMIT },
+	{ "commit.rate", "sync.methods[N].ops_per_s", UNITS_IOPS,
+	  "commits per second", "sync", 1, 0, 1, FIGURES_COMMIT },
 };
 #define FIGURES_N	(sizeof figures_table / sizeof figures_table[0])
 
@@ -115,27 +121,30 @@ figures_names(void)
 	return (buf);
 }
 
-/* Copy s into buf with N replaced by n. */
+/* Copy s into buf with N replaced by n, or dropped when n is -1. */
 static void
-figures_subst(const char *s, unsigned n, char *buf, size_t len)
+figures_subst(const char *s, long n, char *buf, size_t len)
 {
 	size_t	o = 0;
 
 	for (; *s != '\0' && o + 4 < len; s++) {
-		if (*s == 'N')
-			o += snprintf(buf + o, len - o, "%u", n);
-		else
+		if (*s == 'N' && n >= 0)
+			o += snprintf(buf + o, len - o, "%ld", n);
+		else if (*s != 'N')
 			buf[o++] = *s;
 	}
 	buf[o] = '\0';
 }
 
-/* The JSON path of figure d for tier index (0: none), N resolved. */
+/*
+ * The JSON path of figure d for index (from 1; 0: none, "sync.methods[]"),
+ * N resolved.
+ */
 char *
 figures_path(const struct figures_def *d, unsigned index, char *buf,
     size_t len)
 {
-	figures_subst(d->path, index > 0 ? index - 1 : 0, buf, len);
+	figures_subst(d->path, (long)index - 1, buf, len);
 	return (buf);
 }
 

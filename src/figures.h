@@ -30,6 +30,7 @@ enum figures_source {
 	FIGURES_TIERS,		/* how many caches the scan found */
 	FIGURES_CAPACITY,	/* a headline, with the tier's interval */
 	FIGURES_BURST,		/* 1 when a burst bucket showed, else 0 */
+	FIGURES_COMMIT,		/* of the fastest commit method */
 };
 
 /*

@@ -80,17 +80,20 @@ fleet_skip(struct fleet *fl, const char *file, const char *why)
 	fl->nskip++;
 }
 
-/* The kind of a report and how it was found; "" and NULL if unknown. */
+/*
+ * The kind of the volume of r (top's, or one of its targets) and how it
+ * was found; "" and NULL if unknown.
+ */
 static const char *
-fleet_kind_of(const struct report *r, const struct check_list *l,
-    char *buf, size_t len)
+fleet_kind_of(const struct report *top, const struct report *r,
+    const struct check_list *l, char *buf, size_t len)
 {
 	const char	*p = r->target.path, *b;
 	size_t		 n;
 
 	buf[0] = '\0';
-	if (r->labels.kind[0] != '\0') {
-		snprintf(buf, len, "%s", r->labels.kind);
+	if (top->labels.kind[0] != '\0') {
+		snprintf(buf, len, "%s", top->labels.kind);
 		return ("--kind");
 	}
 	if (l != NULL && l->profile != NULL) {
@@ -148,32 +151,36 @@ fleet_same(struct fleet *fl, const struct fleet_volume *v)
 	return (NULL);
 }
 
-/* Add the report r read from file; see fleet.h. */
-void
-fleet_add(struct fleet *fl, const char *file, const struct report *r,
-    const struct check_list *checks)
+/*
+ * Add the volume of r, which is top or one of its targets: labels, times
+ * and expectations are top's, the rest r's.
+ */
+static void
+fleet_add_one(struct fleet *fl, const char *file, const struct report *top,
+    const struct report *r, const struct check_list *checks)
 {
 	struct fleet_volume	 v, *old;
 	struct figures_value	 fv;
 	char			 kind[128], *why;
 	size_t			 i;
+	unsigned		 index;
 	int			 newer;
 
 	memset(&v, 0, sizeof v);
 	v.file = xstrdup(file);
-	v.host = xstrdup(r->labels.host[0] != '\0' ? r->labels.host :
+	v.host = xstrdup(top->labels.host[0] != '\0' ? top->labels.host :
 	    r->context.hostname);
 	v.target = xstrdup(r->target.path != NULL ? r->target.path : "");
-	if (checks == NULL)
-		checks = r->checks;
-	v.kind_source = fleet_kind_of(r, checks, kind, sizeof kind);
+	v.kind_source = fleet_kind_of(top, r, checks, kind, sizeof kind);
 	v.kind = xstrdup(kind);
 	v.model = xstrdup(r->context.device_model);
-	snprintf(v.when, sizeof v.when, "%s", r->finished_utc[0] != '\0' ?
-	    r->finished_utc : r->started_utc);
-	v.interrupted = r->interrupted;
+	snprintf(v.when, sizeof v.when, "%s", top->finished_utc[0] != '\0' ?
+	    top->finished_utc : top->started_utc);
+	v.interrupted = top->interrupted;
 	fleet_caches(r, v.caches, sizeof v.caches);
 	v.has_limits = r->limits != NULL;
+	report_figure(r, figures_find("burst", &index), 0, &fv);
+	v.burst = fv.value;
 	for (i = 0; i < fl->nfig; i++) {
 		report_figure(r, fl->fig[i], 0, &fv);
 		v.value[i] = fv.value;
@@ -200,6 +207,21 @@ fleet_add(struct fleet *fl, const char *file, const struct report *r,
 	}
 	fl->vol = xreallocarray(fl->vol, fl->nvol + 1, sizeof *fl->vol);
 	fl->vol[fl->nvol++] = v;
+}
+
+/* Add the report r read from file, a volume for each target; fleet.h. */
+void
+fleet_add(struct fleet *fl, const char *file, const struct report *r,
+    const struct check_list *checks)
+{
+	size_t	i;
+
+	if (checks == NULL)
+		checks = r->checks;
+	if (r->ntargets == 0)
+		fleet_add_one(fl, file, r, r, checks);
+	for (i = 0; i < r->ntargets; i++)
+		fleet_add_one(fl, file, r, &r->targets[i], checks);
 }
 
 /* The kind named name, added if new. */

@@ -29,6 +29,8 @@ struct fleet_volume {
 	int		 interrupted;
 	char		 caches[128];	/* tier capacities */
 	int		 has_limits;
+	double		 burst;		/* 1 a bucket ran dry, 0 none did,
+					   NAN run too short to tell */
 	/* By figure: value (NAN unknown), run-to-run noise (2 sd / mean),
 	   ratio to the kind's median, the worse-by fraction judged with. */
 	double		 value[FLEET_FIGURES];
@@ -74,7 +76,8 @@ struct fleet	*fleet_new(double);
 void		 fleet_free(struct fleet *);
 
 /*
- * Add the report r read from file.  Its expectations are checks when not
+ * Add the report r read from file: one volume, or one for each of its
+ * targets, each judged on its own.  Its expectations are checks when not
  * NULL, else those it records.  A report of the same known host and target
  * as one already added keeps only the newer (finished_utc; the later added
  * on a tie) and notes the other as skipped.

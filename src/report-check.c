@@ -38,10 +38,43 @@ report_check_holds(enum check_op op, double a, double b)
 	return (0);
 }
 
+/* How bad a verdict is, to judge several targets by the worst. */
+static const int report_check_badness[] = {
+	[CHECK_MET] = 0,
+	[CHECK_UNKNOWN] = 1,
+	[CHECK_MISSED] = 2,
+};
+
 /*
- * Judge expectation e against report r.  A figure the run could not
- * establish makes it unknown, never met; a figure known only as a lower
- * bound is met or missed only when every value above the bound agrees.
+ * Judge e against each target of a report of several, keeping the worst
+ * verdict (missed, then unknown), the first target that gave it.
+ */
+static void
+report_check_several(const struct check_expect *e, const struct report *r,
+    struct check_result *res)
+{
+	struct check_result	one;
+	char			path[FIGURES_PATHSZ];
+	size_t			i;
+
+	for (i = 0; i < r->ntargets; i++) {
+		report_check_evaluate(e, &r->targets[i], &one);
+		if (i > 0 && report_check_badness[one.verdict] <=
+		    report_check_badness[res->verdict])
+			continue;
+		*res = one;
+		res->target = i + 1;
+		if (snprintf(path, sizeof path, "targets[%zu].%s", i,
+		    one.fv.path) < (int)sizeof path)
+			memcpy(res->fv.path, path, sizeof res->fv.path);
+	}
+}
+
+/*
+ * Judge expectation e against report r (of several targets: against each,
+ * the worst verdict).  A figure the run could not establish makes it
+ * unknown, never met; a figure known only as a lower bound is met or
+ * missed only when every value above the bound agrees.
  */
 void
 report_check_evaluate(const struct check_expect *e, const struct report *r,
@@ -51,6 +84,10 @@ report_check_evaluate(const struct check_expect *e, const struct report *r,
 	int				 at_v, above;
 
 	memset(res, 0, sizeof *res);
+	if (r->ntargets > 0) {
+		report_check_several(e, r, res);
+		return;
+	}
 	report_figure(r, e->def, e->index, &res->fv);
 	if (!isfinite(fv->value)) {
 		res->verdict = CHECK_UNKNOWN;
@@ -136,6 +173,7 @@ report_check_write(const struct report *r, const struct check_list *l,
 	struct check_result	 res;
 	const struct check_expect *e;
 	char			 label[48], m[UNITS_BUFSZ + 4], iv[80];
+	char			 figure[80];
 	char			 verdict[192];
 	const char		*indent = markdown ? "" : "  ";
 	unsigned		 count[3] = { 0, 0, 0 }, notes = 0;
@@ -159,8 +197,13 @@ report_check_write(const struct report *r, const struct check_list *l,
 			    res.note[0] != '\0' ? " *" : "");
 		if (res.verdict != CHECK_UNKNOWN && res.note[0] != '\0')
 			notes++;
-		report_table_add(&tab, e->text,
-		    figures_label(e->def, e->index, label, sizeof label),
+		figures_label(e->def, e->index, label, sizeof label);
+		if (res.target > 0)
+			snprintf(figure, sizeof figure, "%zu: %s", res.target,
+			    label);
+		else
+			snprintf(figure, sizeof figure, "%s", label);
+		report_table_add(&tab, e->text, figure,
 		    report_check_measured(e, &res, m, sizeof m),
 		    report_check_interval(e, &res, iv, sizeof iv), verdict);
 	}
@@ -312,10 +355,14 @@ report_check_heading(const char *file, const struct report *r, FILE *f,
 {
 	const char	*host = r->labels.host[0] != '\0' ? r->labels.host :
 	    r->context.hostname;
+	char		 what[32];
 
+	if (r->ntargets > 0)
+		snprintf(what, sizeof what, "%zu targets", r->ntargets);
 	fprintf(f, "%s%s: %s%s%s%s\n", markdown ? "\n## " : "", file,
-	    r->target.path != NULL ? r->target.path : "?",
-	    host[0] != '\0' ? " on " : "", host, markdown ? "\n" : "");
+	    r->ntargets > 0 ? what : r->target.path != NULL ?
+	    r->target.path : "?", host[0] != '\0' ? " on " : "", host,
+	    markdown ? "\n" : "");
 }
 
 /*

@@ -132,7 +132,10 @@ report_fleet_tiers(const struct fleet *fl, const struct fleet_volume *v,
 	return (buf);
 }
 
-/* Burst: "3,000 -> 300", "none", "-" without limits. */
+/*
+ * Burst: "3,000 -> 300", "none seen" when no bucket ran dry over the run,
+ * "unknown" when the run was too short to tell, "-" without limits.
+ */
 static char *
 report_fleet_burst(const struct fleet *fl, const struct fleet_volume *v,
     char *buf, size_t len)
@@ -143,8 +146,10 @@ report_fleet_burst(const struct fleet *fl, const struct fleet_volume *v,
 
 	if (!v->has_limits)
 		snprintf(buf, len, "-");
-	else if (bi < 0 || !isfinite(v->value[bi]))
-		snprintf(buf, len, "none");
+	else if (isnan(v->burst))
+		snprintf(buf, len, "unknown");
+	else if (v->burst == 0 || bi < 0 || !isfinite(v->value[bi]))
+		snprintf(buf, len, "none seen");
 	else
 		snprintf(buf, len, "%s -> %s",
 		    report_fleet_value(fl, v, bi, a, sizeof a),
@@ -169,15 +174,17 @@ report_fleet_volumes(const struct fleet *fl, FILE *f, int markdown)
 	struct report_table	 tab;
 	char			 tiers[160], p99[40], iops[40], iopsr[16];
 	char			 bw[40], bwr[16], burst[96], checks[40];
+	char			 commit[40];
 	int			 ip99 = report_fleet_fig(fl, "p99");
+	int			 icommit = report_fleet_fig(fl, "commit.p99");
 	int			 iiops = report_fleet_fig(fl, "iops");
 	int			 ibw = report_fleet_fig(fl, "bandwidth");
 	size_t			 i;
 
-	report_table_init(&tab, "lllllrrrrrllll");
+	report_table_init(&tab, "lllllrrrrrlrlll");
 	report_table_add(&tab, "host", "target", "model", "kind", "tiers",
-	    "p99", "IOPS", "x med", "bandwidth", "x med", "burst", "checks",
-	    "outlier", "file");
+	    "p99", "IOPS", "x med", "bandwidth", "x med", "burst",
+	    "commit p99", "checks", "outlier", "file");
 	for (i = 0; i < fl->nvol; i++) {
 		v = &fl->vol[i];
 		report_table_add(&tab, v->host[0] ? v->host : "-",
@@ -190,6 +197,7 @@ report_fleet_volumes(const struct fleet *fl, FILE *f, int markdown)
 		    report_fleet_value(fl, v, ibw, bw, sizeof bw),
 		    report_fleet_ratio(v, ibw, bwr, sizeof bwr),
 		    report_fleet_burst(fl, v, burst, sizeof burst),
+		    report_fleet_value(fl, v, icommit, commit, sizeof commit),
 		    report_fleet_checks(v, checks, sizeof checks),
 		    v->outlier ? "OUTLIER" : v->interrupted ? "interrupted" :
 		    "", v->file);
@@ -315,7 +323,7 @@ report_fleet_csv(const struct fleet *fl, FILE *f)
 	char			 reason[1024];
 	size_t			 i, j;
 
-	fputs("file,host,target,kind,kind_source,device_model,", f);
+	fputs("file,host,target,kind,kind_source,device_model,burst,", f);
 	for (j = 0; j < fl->nfig; j++)
 		fprintf(f, "%s,", fl->fig[j]->alias);
 	for (j = 0; j < fl->nfig; j++) {
@@ -333,6 +341,7 @@ report_fleet_csv(const struct fleet *fl, FILE *f)
 		report_fleet_csv_str(f, v->kind_source != NULL ?
 		    v->kind_source : "", 0);
 		report_fleet_csv_str(f, v->model, 0);
+		report_fleet_csv_num(f, v->burst);
 		for (j = 0; j < fl->nfig; j++)
 			report_fleet_csv_num(f, v->value[j]);
 		for (j = 0; j < fl->nfig; j++) {
@@ -380,6 +389,8 @@ report_fleet_json_volume(const struct fleet *fl, const struct fleet_volume *v)
 	json_object_set_new(o, "device_model", report_fleet_str(v->model));
 	json_object_set_new(o, "finished_utc", report_fleet_str(v->when));
 	json_object_set_new(o, "interrupted", json_boolean(v->interrupted));
+	json_object_set_new(o, "burst_detected", isnan(v->burst) ?
+	    json_null() : json_boolean(v->burst != 0));
 	figs = json_object();
 	ratios = json_object();
 	for (j = 0; j < fl->nfig; j++) {

@@ -432,6 +432,10 @@ report_multi_write(const struct report *r, FILE *f, int markdown)
 		report_multi_together(&rt, r);
 	report_multi_spread(&rt, r);
 	report_multi_slowest(&rt, r);
+	if (r->checks != NULL) {
+		report_text_heading(&rt, "Expectations (each target)");
+		report_check_write(r, r->checks, f, markdown);
+	}
 	for (i = 0; i < r->ntargets; i++) {
 		/* Each as a report of one, with the run's settings. */
 		t = &r->targets[i];

@@ -448,8 +448,8 @@ report_profile_expect(const char *name, uint32_t bs, struct check_list *l,
 		xasprintf(&text[n++], "iops>=%.0f",
 		    floor(keep * t.iops_ceiling));
 	if (isfinite(t.bandwidth_ceiling))
-		xasprintf(&text[n++], "bandwidth>=%.0fK/s",
-		    floor(keep * t.bandwidth_ceiling / 1024));
+		xasprintf(&text[n++], "bandwidth>=%.1fM",
+		    floor(keep * t.bandwidth_ceiling / 1048576 * 10) / 10);
 	if (t.burst_detected && isfinite(t.baseline_iops))
 		xasprintf(&text[n++], "burst.baseline_iops>=%.0f",
 		    floor(keep * t.baseline_iops));

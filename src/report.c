@@ -9,6 +9,7 @@
 #include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "report.h"
 #include "stats.h"
 #include "units.h"
+#include "writepath.h"
 #include "xmalloc.h"
 
 #define REPORT_TREND_REL	0.25	/* a trend moves a figure this much */
@@ -578,12 +580,52 @@ report_figure_burst(const struct report *r, const struct figures_def *d,
 	fv->value = r->limits->burst.detected ? 1 : 0;
 }
 
+/*
+ * A figure of the fastest commit method at one writer and the size it was
+ * chosen at (sync.best_method, sync.best_bs): its row of sync.methods[].
+ */
+static void
+report_figure_commit(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	const struct point	*pt;
+	long			 b;
+
+	(void)index;
+	b = writepath_best(r->sync->rows, r->sync->nrows, r->sync->best_bs);
+	if (b < 0) {
+		snprintf(fv->why, sizeof fv->why, "no commit method completed "
+		    "at one writer");
+		return;
+	}
+	figures_path(d, (unsigned)b + 1, fv->path, sizeof fv->path);
+	pt = &r->sync->rows[b].pt;
+	if (d->unit == UNITS_IOPS)
+		fv->value = pt->iops;
+	else if (strcmp(d->alias, "commit.p50") == 0)
+		fv->value = pt->lat_us.p50;
+	else
+		fv->value = pt->lat_us.p99;
+}
+
 static void (*const report_figure_sources[])(const struct report *,
     const struct figures_def *, unsigned, struct figures_value *) = {
 	[FIGURES_HEADLINE] = report_figure_headline,
 	[FIGURES_TIERS] = report_figure_tiers,
 	[FIGURES_CAPACITY] = report_figure_capacity,
 	[FIGURES_BURST] = report_figure_burst,
+	[FIGURES_COMMIT] = report_figure_commit,
+};
+
+/* The sections figures come from, and the commands that measure them. */
+static const struct {
+	const char	*section;
+	size_t		 offset;	/* of its pointer in struct report */
+	const char	*by;
+} report_figure_sections[] = {
+	{ "scan", offsetof(struct report, scan), "run or scan" },
+	{ "limits", offsetof(struct report, limits), "run or limits" },
+	{ "sync", offsetof(struct report, sync), "sync" },
 };
 
 /*
@@ -596,16 +638,20 @@ report_figure(const struct report *r, const struct figures_def *d,
     unsigned index, struct figures_value *fv)
 {
 	const struct report_stat	*st;
+	size_t				 i;
 
 	memset(fv, 0, sizeof *fv);
 	fv->value = fv->low = fv->high = NAN;
 	figures_path(d, index, fv->path, sizeof fv->path);
-	if ((strcmp(d->section, "scan") == 0 && r->scan == NULL) ||
-	    (strcmp(d->section, "limits") == 0 && r->limits == NULL)) {
+	for (i = 0; i < sizeof report_figure_sections /
+	    sizeof report_figure_sections[0]; i++) {
+		if (strcmp(d->section, report_figure_sections[i].section) != 0 ||
+		    *(void *const *)((const char *)r +
+		    report_figure_sections[i].offset) != NULL)
+			continue;
 		snprintf(fv->why, sizeof fv->why, "the report has no %s "
 		    "section (%s measures it)", d->section,
-		    strcmp(d->section, "scan") == 0 ? "run or scan" :
-		    "run or limits");
+		    report_figure_sections[i].by);
 		return;
 	}
 	report_figure_sources[d->source](r, d, index, fv);

@@ -11,6 +11,7 @@
 # with 77 otherwise); about two minutes.
 set -u
 : "${TIERPROBE:?}"
+. "$(dirname "$0")/timing-lock.sh"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
 MiB=1048576
 limit=$((256 * MiB))

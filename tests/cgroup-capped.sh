@@ -15,6 +15,7 @@
 # (capped_lat_us_mean null), though its p50 stays the disk's own.
 set -u
 : "${TIERPROBE:?}"
+. "$(dirname "$0")/timing-lock.sh"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
 MiB=1048576
 limit=$((64 * MiB))

@@ -30,6 +30,7 @@
 # up to their time limit.
 set -u
 : "${TIERPROBE:?}"
+. "$(dirname "$0")/timing-lock.sh"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
 MiB=1048576
 

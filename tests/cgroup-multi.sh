@@ -15,6 +15,7 @@
 # with direct I/O and blk-throttle (v1 blkio or v2 io.max); skips with 77
 # otherwise.  About two and a half minutes.
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
+. "$(dirname "$0")/timing-lock.sh"
 
 need_root
 need losetup jq

@@ -15,6 +15,7 @@
 set -u
 
 : "${TIERPROBE:?}"
+. "$(dirname "$0")/timing-lock.sh"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
 MiB=1048576
 

@@ -11,6 +11,7 @@
 set -u
 
 : "${TIERPROBE:?}"
+. "$(dirname "$0")/timing-lock.sh"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
 controller=$builddir/tests/burst_controller
 MiB=1048576

@@ -8,6 +8,7 @@
 # and a slow one names the slow one (text, JSON, CSV, chart), and bad input
 # (truncated report, newer schema, duplicate host and target, empty
 # directory) is skipped with the reason, the rest reported, exit 1.
+# commit.p99 is the p99 of the report's fastest commit method.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 TIERPROBE_DATADIR=$TOP_SRCDIR
@@ -119,4 +120,24 @@ done
 [ "$(grep -c '\.json$' "$dir/out")" -ge 4 ] &&
     grep OUTLIER "$dir/out" | grep -q "^ *h4 " ||
     fail "fleet with bad input did not report the good reports"
+
+# Commits: commit.p99 is the p99 of the fastest method at one writer and
+# sync.best_bs, as the JSON report has it; a run without commits has none.
+"$TIERPROBE" sync sim:ebs-gp3 --seed 2 --quiet --json "$dir/sync.json" \
+    > /dev/null || fail "sync exited $?"
+p99=$(jq '.sync as $s | $s.methods[] | select(.method == $s.best_method
+    and .bs == $s.best_bs and .writers == 1 and (.shared | not)) |
+    .lat_us.p99' "$dir/sync.json")
+[ -n "$p99" ] || fail "sync.json: no row of the best method"
+above=$(echo "$p99 * 1.01" | bc -l) below=$(echo "$p99 * 0.99" | bc -l)
+"$TIERPROBE" check "$dir/sync.json" --expect "commit.p99<=${above}us" \
+    > /dev/null || fail "commit.p99<=${above}us (p99 $p99 us) not met"
+"$TIERPROBE" check "$dir/sync.json" --expect "commit.p99<=${below}us" \
+    > /dev/null
+[ $? = 3 ] || fail "commit.p99<=${below}us (p99 $p99 us) not missed"
+jq 'del(.sync)' "$dir/sync.json" > "$dir/nosync.json"
+"$TIERPROBE" check "$dir/nosync.json" --expect 'commit.p99<=1s' \
+    > "$dir/out"
+[ $? = 3 ] && grep -q "unknown: the report has no sync section" \
+    "$dir/out" || fail "commit.p99 on a report without commits"
 exit 0

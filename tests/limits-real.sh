@@ -8,6 +8,7 @@
 # why it stopped.
 set -u
 : "${TIERPROBE:?}"
+. "$(dirname "$0")/timing-lock.sh"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
 dir=$(mktemp -d "${TMPDIR:-/var/tmp}/tp-limreal.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT

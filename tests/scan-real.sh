@@ -6,6 +6,7 @@
 # kept only when asked, and the psync engine gives the same answer.
 set -u
 : "${TIERPROBE:?}"
+. "$(dirname "$0")/timing-lock.sh"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
 dir=$(mktemp -d "${TMPDIR:-/var/tmp}/tp-real.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT

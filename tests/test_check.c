@@ -4,7 +4,9 @@
  * fail naming the token; verdicts on a synthetic report (met, missed,
  * unknown with why, lower bounds, intervals, repeated runs); expectations
  * survive a JSON round trip; --expect-profile derives its thresholds from
- * the profile's truth and the tolerance of its [promise].
+ * the profile's truth and the tolerance of its [promise]; commit figures
+ * come from the fastest method at one writer; a report of several targets
+ * is judged by its worst target.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -21,6 +23,7 @@
 #include "check.h"
 #include "profiles.h"
 #include "sim.h"
+#include "sync.h"
 #include "t_report.h"
 #include "xmalloc.h"
 
@@ -363,10 +366,16 @@ t_check_promise(void **state)
 		snprintf(want, sizeof want, "iops>=%.0f",
 		    floor(keep * t.iops_ceiling));
 		assert_string_equal(l->v[k++].text, want);
+		/* In MiB/s, 0.1 below the promise at most. */
 		if (isfinite(t.bandwidth_ceiling)) {
-			snprintf(want, sizeof want, "bandwidth>=%.0fK/s",
-			    floor(keep * t.bandwidth_ceiling / 1024));
-			assert_string_equal(l->v[k++].text, want);
+			assert_true(strncmp(l->v[k].text, "bandwidth>=",
+			    11) == 0);
+			assert_int_equal(l->v[k].op, CHECK_GE);
+			assert_true(l->v[k].threshold <=
+			    keep * t.bandwidth_ceiling);
+			assert_true(l->v[k].threshold >
+			    keep * t.bandwidth_ceiling - 0.1 * 1048576);
+			k++;
 		}
 		if (t.burst_detected) {
 			snprintf(want, sizeof want,
@@ -387,6 +396,104 @@ t_check_promise(void **state)
 	check_list_free(l);
 }
 
+/*
+ * Commit figures: those of the fastest method at one writer and the size
+ * it was chosen at, not of another size or of more writers; unknown
+ * without a sync section or without such a row.
+ */
+static void
+t_check_commit(void **state)
+{
+	static const struct {
+		unsigned	writers;
+		uint32_t	bs;
+		double		iops, p50, p99;
+	} rows[] = {
+		{ 1, 4096, 990, 1000, 1300 },	/* another size */
+		{ 1, 8192, 800, 1200, 2500 },	/* a slower method */
+		{ 1, 8192, 950, 1050, 1400 },	/* the fastest */
+		{ 4, 8192, 3000, 1300, 3000 },	/* more writers */
+	};
+	struct check_result	 res;
+	struct report		 r;
+	size_t			 i;
+
+	(void)state;
+	t_report_make(&r);
+	assert_int_equal(t_judge("commit.p99<=1ms", &r, &res),
+	    CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "no sync section"));
+
+	r.sync = xcalloc(1, sizeof *r.sync);
+	sync_result_init(r.sync);
+	r.sync->best_bs = 8192;
+	r.sync->rows = xcalloc(sizeof rows / sizeof rows[0],
+	    sizeof *r.sync->rows);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		r.sync->rows[i].writers = rows[i].writers;
+		r.sync->rows[i].bs = rows[i].bs;
+		r.sync->rows[i].pt.ios = 1000;
+		r.sync->rows[i].pt.iops = rows[i].iops;
+		r.sync->rows[i].pt.lat_us.p50 = rows[i].p50;
+		r.sync->rows[i].pt.lat_us.p99 = rows[i].p99;
+	}
+	r.sync->nrows = sizeof rows / sizeof rows[0];
+	assert_int_equal(t_judge("commit.p99<=1.5ms", &r, &res), CHECK_MET);
+	assert_true(res.fv.value == 1400);
+	assert_string_equal(res.fv.path, "sync.methods[2].lat_us.p99");
+	assert_int_equal(t_judge("commit.p99<=1ms", &r, &res), CHECK_MISSED);
+	assert_int_equal(t_judge("commit.p50<=1ms", &r, &res), CHECK_MISSED);
+	assert_true(res.fv.value == 1050);
+	assert_int_equal(t_judge("commit.rate>=900", &r, &res), CHECK_MET);
+	assert_true(res.fv.value == 950);
+
+	r.sync->best_bs = 16384;
+	assert_int_equal(t_judge("commit.p99<=1ms", &r, &res),
+	    CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "no commit method"));
+	report_free(&r);
+}
+
+/*
+ * A report of several targets: each expectation judged on every target,
+ * the worst verdict kept with the target that gave it.
+ */
+static void
+t_check_several(void **state)
+{
+	struct check_result	 res;
+	struct report		 r;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	r.ntargets = 2;
+	r.targets = xcalloc(2, sizeof *r.targets);
+	t_report_make(&r.targets[0]);
+	t_report_make(&r.targets[1]);
+	r.targets[1].limits->iops_ceiling = 3000;
+
+	assert_int_equal(t_judge("iops>=4000", &r, &res), CHECK_MISSED);
+	assert_int_equal(res.target, 2);
+	assert_true(res.fv.value == 3000);
+	assert_string_equal(res.fv.path, "targets[1].limits.iops_ceiling");
+	assert_int_equal(t_judge("iops>=2000", &r, &res), CHECK_MET);
+	assert_int_equal(res.target, 1);
+	assert_int_equal(t_judge("iops<=4000", &r, &res), CHECK_MISSED);
+	assert_int_equal(res.target, 1);
+
+	/* Missed outweighs unknown, whichever target comes first. */
+	scan_result_free(r.targets[0].scan);
+	free(r.targets[0].scan);
+	r.targets[0].scan = NULL;
+	r.targets[1].scan->tiers.backing_p99_us = 5000;
+	assert_int_equal(t_judge("p99<=1ms", &r, &res), CHECK_MISSED);
+	assert_int_equal(res.target, 2);
+	assert_int_equal(t_judge("p99<=10ms", &r, &res), CHECK_UNKNOWN);
+	assert_int_equal(res.target, 1);
+	assert_non_null(strstr(res.note, "no scan section"));
+	report_free(&r);
+}
+
 int
 main(void)
 {
@@ -397,6 +504,8 @@ main(void)
 		cmocka_unit_test(t_check_repeat),
 		cmocka_unit_test(t_check_round_trip),
 		cmocka_unit_test(t_check_promise),
+		cmocka_unit_test(t_check_commit),
+		cmocka_unit_test(t_check_several),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

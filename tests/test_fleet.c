@@ -4,7 +4,8 @@
  * worse, in both directions of "worse", widened by run-to-run noise, only
  * in kinds of 3 or more, never for unknown kinds), duplicates keeping the
  * newer report whatever the order, how a kind is found, verdict counts,
- * and the JSON and CSV renderings of the same fleet.
+ * the JSON and CSV renderings of the same fleet, the burst column, and a
+ * report of several targets as a volume each.
  */
 #include <jansson.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include "check.h"
 #include "fleet.h"
 #include "t_report.h"
+#include "timeline.h"
 #include "xmalloc.h"
 
 /* Add a synthetic report of host, kind, IOPS and backing p50 to fl. */
@@ -310,6 +312,151 @@ t_fleet_render(void **state)
 	fleet_free(fl);
 }
 
+/* Add a report of host whose sustained run lasted n intervals. */
+static void
+t_add_burst(struct fleet *fl, const char *host, size_t n, int detected)
+{
+	struct report		r;
+	struct timeline_sample	ts;
+
+	t_report_make(&r);
+	snprintf(r.labels.host, sizeof r.labels.host, "%s", host);
+	free(r.target.path);
+	r.target.path = xstrdup(host);
+	memset(&ts, 0, sizeof ts);
+	while (r.limits->timeline.n < n) {
+		ts.t_s = r.limits->timeline.n + 1;
+		ts.iops = detected && ts.t_s > n / 2 ? 300 : 3000;
+		timeline_add(&r.limits->timeline, &ts);
+	}
+	if (detected) {
+		r.limits->burst.detected = 1;
+		r.limits->burst.burst_iops = 3000;
+		r.limits->burst.baseline_iops = 300;
+	}
+	fleet_add(fl, host, &r, NULL);
+	report_free(&r);
+}
+
+/*
+ * The burst column: a bucket that ran dry, none over a run long enough to
+ * tell, and a run too short to tell, which is not "none".
+ */
+static void
+t_fleet_burst(void **state)
+{
+	static const struct {
+		const char	*host;
+		size_t		 n;
+		int		 detected;
+		const char	*column;
+		const char	*json;
+	} cases[] = {
+		{ "dry", 20, 1, "3,000 -> 300", "true" },
+		{ "held", 20, 0, "none seen", "false" },
+		{ "short", 3, 0, "unknown", "null" },
+	};
+	struct fleet	*fl;
+	json_t		*root, *v;
+	json_error_t	 err;
+	char		*buf = NULL, *line;
+	size_t		 len = 0, i;
+	FILE		*f;
+
+	(void)state;
+	fl = fleet_new(0.20);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		t_add_burst(fl, cases[i].host, cases[i].n, cases[i].detected);
+	fleet_analyse(fl);
+
+	f = open_memstream(&buf, &len);
+	report_fleet_write(fl, f, 0);
+	fclose(f);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		line = strstr(buf, cases[i].host);
+		assert_non_null(line);
+		*strchr(line, '\n') = '\0';
+		if (strstr(line, cases[i].column) == NULL)
+			fail_msg("%s: no \"%s\" in \"%s\"", cases[i].host,
+			    cases[i].column, line);
+		line[strlen(line)] = '\n';
+	}
+	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_fleet_json(fl, f), 0);
+	fclose(f);
+	root = json_loads(buf, 0, &err);
+	assert_non_null(root);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		v = json_array_get(json_object_get(json_object_get(root,
+		    "fleet"), "volumes"), i);
+		assert_string_equal(json_string_value(json_object_get(v,
+		    "host")), cases[i].host);
+		v = json_object_get(v, "burst_detected");
+		assert_string_equal(json_is_null(v) ? "null" :
+		    json_is_true(v) ? "true" : "false", cases[i].json);
+	}
+	json_decref(root);
+	free(buf);
+	fleet_free(fl);
+}
+
+/*
+ * A report of several targets gives a volume per target, each with the
+ * report's host and kind, compared and judged on its own.
+ */
+static void
+t_fleet_several(void **state)
+{
+	struct fleet			*fl;
+	struct report			 r;
+	struct check_list		*l;
+	const struct fleet_volume	*v;
+	char				*cause = NULL;
+	size_t				 i;
+
+	(void)state;
+	fl = fleet_new(0.20);
+	t_add(fl, "a", "gp3", 3000, 280);
+	memset(&r, 0, sizeof r);
+	snprintf(r.labels.host, sizeof r.labels.host, "m");
+	snprintf(r.labels.kind, sizeof r.labels.kind, "gp3");
+	snprintf(r.finished_utc, sizeof r.finished_utc, "2026-12-01T00:00Z");
+	r.ntargets = 2;
+	r.targets = xcalloc(2, sizeof *r.targets);
+	for (i = 0; i < 2; i++) {
+		t_report_make(&r.targets[i]);
+		free(r.targets[i].target.path);
+		r.targets[i].target.path = xstrdup(i == 0 ? "/dev/vdb" :
+		    "/dev/vdc");
+		r.targets[i].limits->iops_ceiling = i == 0 ? 3000 : 1500;
+	}
+	l = check_list_new();
+	if (check_list_add(l, "iops>=2700", "--expect", &cause) != 0)
+		fail_msg("%s", cause);
+	fleet_add(fl, "m.json", &r, l);
+	report_free(&r);
+	check_list_free(l);
+	fleet_analyse(fl);
+
+	assert_int_equal(fl->nvol, 3);
+	assert_int_equal(fl->nkinds, 1);
+	for (i = 1; i < 3; i++) {
+		v = &fl->vol[i];
+		assert_string_equal(v->host, "m");
+		assert_string_equal(v->kind, "gp3");
+		assert_string_equal(v->file, "m.json");
+		assert_string_equal(v->target, i == 1 ? "/dev/vdb" :
+		    "/dev/vdc");
+		assert_int_equal(v->outlier, i == 2);
+		assert_int_equal(v->verdicts[CHECK_MET], i == 1);
+		assert_int_equal(v->verdicts[CHECK_MISSED], i == 2);
+	}
+	fleet_free(fl);
+}
+
 int
 main(void)
 {
@@ -319,6 +466,8 @@ main(void)
 		cmocka_unit_test(t_fleet_duplicates),
 		cmocka_unit_test(t_fleet_kinds),
 		cmocka_unit_test(t_fleet_render),
+		cmocka_unit_test(t_fleet_burst),
+		cmocka_unit_test(t_fleet_several),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
