@@ -10,6 +10,7 @@
 # bucket on the sum.  Needs taskset and a writable /dev/shm; skips with
 # 77 otherwise.  About 30 seconds, one CPU busy.
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
+. "$(dirname "$0")/timing-lock.sh"
 
 need taskset jq
 [ -r /proc/thread-self/schedstat ] || skip "no schedstat"
