@@ -60,7 +60,35 @@ compare_lookup(const struct report *r, const struct report_figure *fig,
 		c->present = 1;
 		c->value = st->mean;
 		c->noise = 2 * st->sd;
+		c->at_least = st->bound == REPORT_BOUND_AT_LEAST;
+		c->at_most = st->bound == REPORT_BOUND_AT_MOST;
 	}
+}
+
+/* The bound of a cell's value. */
+static int
+compare_bound(const struct compare_cell *c)
+{
+	if (c->at_most)
+		return (REPORT_BOUND_AT_MOST);
+	if (c->at_least)
+		return (REPORT_BOUND_AT_LEAST);
+	return (REPORT_BOUND_NONE);
+}
+
+/*
+ * The bound of b / a: at most if b is at most or a at least, at least the
+ * other way round; -1 if they pull both ways (no bound at all).
+ */
+static int
+compare_ratio_bound(const struct compare_cell *a, const struct compare_cell *b)
+{
+	int	up = b->at_most || a->at_least, down = b->at_least || a->at_most;
+
+	if (up && down)
+		return (-1);
+	return (up ? REPORT_BOUND_AT_MOST : down ? REPORT_BOUND_AT_LEAST :
+	    REPORT_BOUND_NONE);
 }
 
 /* Print reports side by side with ratios to the first. */
@@ -78,7 +106,7 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 	char			 v[UNITS_BUFSZ], sd[UNITS_BUFSZ];
 	const char		*c[15];
 	const struct report_stat *st;
-	int			 d, any_repeat = 0, any_at_most = 0;
+	int			 b, d, any_repeat = 0, any_at_most = 0;
 
 	if (n < 1 || n > COMPARE_MAX)
 		return (-1);
@@ -167,12 +195,14 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 				    isfinite(st->sd) &&
 				    st->trend == REPORT_TREND_NONE)
 					snprintf(cp, sizeof cells[0],
-					    "%s +-%s", v, units_format_value(
-					    units[i], st->sd, sd, sizeof sd));
+					    "%s%s +-%s", report_bound_prefix(
+					    compare_bound(&cell[k])), v,
+					    units_format_value(units[i],
+					    st->sd, sd, sizeof sd));
 				else
 					snprintf(cp, sizeof cells[0], "%s%s",
-					    cell[k].at_least ? ">= " :
-					    cell[k].at_most ? "<= " : "", v);
+					    report_bound_prefix(compare_bound(
+					    &cell[k])), v);
 				any_at_most |= cell[k].at_most &&
 				    isfinite(cell[k].value);
 			}
@@ -180,16 +210,20 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 			if (k == 0)
 				continue;
 			cp = cells[2 * k + 1];
+			b = compare_ratio_bound(&cell[0], &cell[k]);
 			if (!isfinite(cell[0].value) ||
-			    !isfinite(cell[k].value) || cell[0].value == 0)
+			    !isfinite(cell[k].value) || cell[0].value == 0 ||
+			    b < 0)
 				snprintf(cp, sizeof cells[0], "n/a");
 			else {
 				d = compare_differs(cell[0].value,
 				    cell[0].noise, cell[k].value,
 				    cell[k].noise);
-				snprintf(cp, sizeof cells[0], "%.2fx%s",
+				snprintf(cp, sizeof cells[0], "%s%.2fx%s",
+				    report_bound_prefix(b),
 				    cell[k].value / cell[0].value,
-				    d == 1 ? " *" : d == 0 ? " =" : " ?");
+				    b != REPORT_BOUND_NONE ? "" : d == 1 ?
+				    " *" : d == 0 ? " =" : " ?");
 			}
 			c[2 * k + 1] = cp;
 		}
