@@ -15,7 +15,7 @@
 #include "plan.h"
 #include "xmalloc.h"
 
-/* The quick preset of 'run' without a target: about a minute here. */
+/* The quick preset (run without a target, or --quick): about a minute. */
 static void
 plan_quick(const struct cli_opts *o, struct scan_spec *s,
     struct limits_spec *l)
@@ -60,7 +60,7 @@ plan_need_bytes(const struct plan *pl, const struct plan_target *pt,
 /* How to open and measure one target. */
 static void
 plan_target_make(const struct plan *pl, const struct cli_opts *o,
-    const char *spec, int quick, struct plan_target *pt)
+    const char *spec, int dflt, struct plan_target *pt)
 {
 	struct scan_spec	*s = &pt->scan;
 	struct limits_spec	*l = &pt->limits;
@@ -68,7 +68,7 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	uint64_t		 file_bytes;
 
 	pt->spec = spec;
-	pt->remove = quick && !o->keep;
+	pt->remove = dflt && !o->keep;
 	pt->type = target_classify(spec, &file_bytes);
 	pt->engine = pt->type == TARGET_SIM ? "sim" : o->engine;
 
@@ -94,7 +94,7 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	/* A device may be a restored snapshot: look for first-read cost. */
 	l->first_touch = o->first_touch || pt->type == TARGET_BLOCKDEV;
 
-	if (quick)
+	if (dflt || o->quick)
 		plan_quick(o, s, l);
 	/* An existing file bounds the default scan; don't grow it. */
 	if (!(o->set_mask & CLI_SET_MAX_WS) && file_bytes >= s->min_ws &&
@@ -115,7 +115,7 @@ void
 plan_make(struct plan *pl, const struct cli_opts *o)
 {
 	size_t	i;
-	int	quick = o->nargs == 0;
+	int	dflt = o->nargs == 0;
 
 	memset(pl, 0, sizeof *pl);
 	pl->cmd = o->cmd;
@@ -126,11 +126,11 @@ plan_make(struct plan *pl, const struct cli_opts *o)
 	pl->seed = (o->set_mask & CLI_SET_SEED) ? o->seed :
 	    (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	pl->repeat = o->repeat;
-	pl->ntargets = quick ? 1 : (size_t)o->nargs;
+	pl->ntargets = dflt ? 1 : (size_t)o->nargs;
 	pl->target = xcalloc(pl->ntargets, sizeof *pl->target);
 	for (i = 0; i < pl->ntargets; i++)
-		plan_target_make(pl, o, quick ? PLAN_DEFAULT_TARGET :
-		    o->args[i], quick, &pl->target[i]);
+		plan_target_make(pl, o, dflt ? PLAN_DEFAULT_TARGET :
+		    o->args[i], dflt, &pl->target[i]);
 }
 
 /* Release what a plan owns. */
