@@ -48,8 +48,8 @@ truth() {
 		if (u == "ns") return v / 1000
 		return v
 	}
-	$1 ~ /^scan\.tiers\[/ {
-		printf "tier %.0f %g\n", size($3, $4), lat($6, $7)
+	$1 == "tier" && $3 == "capacity" {
+		printf "tier %.0f %g\n", size($4, $5), lat($7, $8)
 	}
 	$1 == "scan.backing" { printf "backing %g\n", lat($3, $4) }'
 }

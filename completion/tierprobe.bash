@@ -12,7 +12,8 @@ _tierprobe()
 		words=("${COMP_WORDS[@]}")
 		cword=$COMP_CWORD
 	}
-	local commands="run scan limits report compare plot prep profiles"
+	local commands="run scan limits sync report compare plot prep profiles
+	    check fleet"
 
 	if [ "$cword" -eq 1 ]; then
 		COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
@@ -22,7 +23,7 @@ _tierprobe()
 
 	case $prev in
 	--output-format)
-		COMPREPLY=($(compgen -W "text json markdown" -- "$cur"))
+		COMPREPLY=($(compgen -W "text json markdown csv" -- "$cur"))
 		return ;;
 	--format)
 		COMPREPLY=($(compgen -W "png svg" -- "$cur"))
@@ -33,18 +34,23 @@ _tierprobe()
 	--rw)
 		COMPREPLY=($(compgen -W "read write" -- "$cur"))
 		return ;;
+	--methods)
+		COMPREPLY=($(compgen -W "all fdatasync fsync dsync direct-dsync
+		    uring-datasync" -- "$cur"))
+		return ;;
 	--outdir|-o)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
 	--json|--fio-job)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
-	--show)
+	--show|--expect-profile)
 		COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |
 		    awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print $1 }')" -- "$cur"))
 		return ;;
 	--bs|--iodepth|--seed|--repeat|--min-ws|--max-ws|--step|--points|\
-	--precision|--max-time|--budget|--ws|--max-iodepth|--sustain|--size)
+	--precision|--max-time|--budget|--ws|--max-iodepth|--sustain|\
+	--sustain-together|--size|--expect|--host|--kind|--outlier|--writers)
 		return ;;
 	esac
 
@@ -55,13 +61,20 @@ _tierprobe()
 		return
 	fi
 	case $cmd in
-	report|compare|plot)
+	report|compare|plot|check|fleet)
 		COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") \
 		    $(compgen -d -- "$cur")) ;;
-	run|scan|limits|prep)
-		if [[ $cur == sim:* ]]; then
+	run|scan|limits|sync|prep)
+		if [[ $cur == sim:*@* ]]; then
+			# An instance: the names after the volumes' list.
 			COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |
-			    awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print "sim:" $1 }')" \
+			    awk -v v="${cur%@*}" 'NF == 0 { i = 1; next }
+			    i && $1 ~ /^[a-z0-9]/ { print v "@" $1 }')" \
+			    -- "$cur"))
+		elif [[ $cur == sim:* ]]; then
+			COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |
+			    awk 'NF == 0 { exit }
+			    NR > 1 && $1 ~ /^[a-z0-9]/ { print "sim:" $1 }')" \
 			    -- "$cur"))
 		else
 			COMPREPLY=($(compgen -f -- "$cur"))

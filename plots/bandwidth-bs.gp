@@ -1,5 +1,6 @@
 # tierprobe: bandwidth (left axis) and IOPS (right axis) against the I/O
-# size, with the bandwidth ceiling and the accounting size.
+# size, with the bandwidth ceiling (its 95% interval shaded; "at least"
+# for a lower bound) and the accounting size.
 set logscale x 2
 set xlabel 'I/O size (log scale)'
 set ylabel 'bandwidth (MiB/s)'
@@ -12,6 +13,11 @@ set offsets 0, 0, graph 0.12, 0
 set xtics ()
 set for [i=9:30] xtics add (size_label(2.0**i) 2.0**i)
 set key top left box opaque
+if (ceiling_high > 0) {
+	set object 3 rect from graph 0, first ceiling_low / 2.0**20 to \
+		graph 1, first ceiling_high / 2.0**20 fc rgb '#1f5fa8' \
+		fs transparent solid 0.12 noborder behind
+}
 if (ceiling > 0) {
 	set arrow 1 from graph 0, first ceiling / 2.0**20 to graph 1, \
 		first ceiling / 2.0**20 nohead lc rgb '#1f5fa8' dt 3 lw 1.5

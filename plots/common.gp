@@ -1,9 +1,13 @@
 # tierprobe: settings every plot shares.  vars.gp (written by tierprobe)
-# sets fmt, outfile, plot_title and plot_subtitle before this runs.
+# sets fmt, outfile, plot_title and plot_subtitle (and may set
+# plot_height) before this runs.
+if (!exists('plot_height')) plot_height = 800
 if (fmt eq 'svg') {
-	set terminal svg size 1200,800 font 'sans,14' background rgb 'white'
+	set terminal svg size 1200,plot_height font 'sans,14' \
+		background rgb 'white'
 } else {
-	set terminal pngcairo size 1200,800 font 'sans,12' background rgb 'white'
+	set terminal pngcairo size 1200,plot_height font 'sans,12' \
+		background rgb 'white'
 }
 set output outfile
 set encoding utf8

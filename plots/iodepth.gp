@@ -1,5 +1,6 @@
 # tierprobe: IOPS (left axis) and latency (right axis) against the queue
-# depth, with the IOPS ceiling and the depth where it is reached (knee).
+# depth, with the IOPS ceiling (its 95% interval shaded; "at least" for a
+# lower bound) and the depth where it is reached (knee).
 set logscale x 2
 set xlabel 'iodepth (I/Os in flight, log scale)'
 set ylabel 'IOPS'
@@ -15,6 +16,11 @@ if (knee > 0) {
 	set arrow 1 from knee, graph 0 to knee, graph 1 nohead ls 5
 	set label 1 sprintf('knee: iodepth %d', knee) at knee, graph 0.5 \
 		offset 0.5, 0 left
+}
+if (ceiling_high > 0) {
+	set object 3 rect from graph 0, first ceiling_low to graph 1, \
+		first ceiling_high fc rgb '#1f5fa8' fs transparent solid 0.12 \
+		noborder behind
 }
 if (ceiling > 0) {
 	set arrow 2 from graph 0, first ceiling to graph 1, first ceiling \

@@ -10,6 +10,7 @@
 #include "ceilings.h"
 #include "changepoint.h"
 #include "fit.h"
+#include "hist.h"
 #include "point.h"
 #include "stats.h"
 #include "timeline.h"
@@ -31,6 +32,26 @@
  * on the plateau and the fit agrees with their median within
  * CEILINGS_FIT_AGREE; otherwise the median (with a knee at the plateau's
  * edge the smooth corner pulls the fitted ceiling up).
+ *
+ * A ceiling comes with a 95% interval from its plateau's np points, each
+ * known to its own relative half-width e (ci95_rel of the mean latency,
+ * which by Little's law is the rate's), widened to hold for all np at
+ * once (Bonferroni: z at 1 - 0.025 / np): the device sustained at least
+ * max y (1 - k e) and, as far as the sweep shows, at most max y (1 + k e),
+ * k = z / 1.96.  An estimate outside that interval (below it: a plateau
+ * still creeping up, as on a fast real disk) is moved to its edge, so a
+ * ceiling is never put below a point by more than the point's own error,
+ * nor its interval below any point.  Where no ceiling shows (still rising
+ * at the sweep's edge, or tierprobe's CPU or queue the limit), the most
+ * seen is reported as a lower bound (its own 1 - e), with no upper end.
+ *
+ * Caches in front of the store serve a share h of the sweeps' reads when
+ * the working set cannot be made large enough to make it negligible (the
+ * plan sizes it at 50 times the last cache where the target allows).
+ * Hits that stay at cache latency while the queue is deep did not wait
+ * for the limit: it bounded the misses alone, and the store's ceiling is
+ * the measured one times 1 - h (h as fitted by the scan).  Hits that
+ * queue like misses share the limit: then the ceiling holds as measured.
  *
  * The block-size sweep runs at one depth past the knee.  Bandwidth rises
  * with size until a cap; IOPS stays at the IOPS ceiling until then.  An
@@ -84,10 +105,12 @@
 #define CEILINGS_MERGE_SE	4.0
 #define CEILINGS_DROP_MAX	0.80	/* baseline at most this x burst */
 #define CEILINGS_EMPTY_MAX	0.70	/* run at most this x ref_iops */
-#define CEILINGS_MIN_SEG	3	/* intervals */
+/* Shortest segment of a sustained run, in intervals. */
+#define CEILINGS_MIN_SEG	(CEILINGS_BURST_MIN_INTERVALS / 2)
 #define CEILINGS_HELD_Z		1.645	/* one-sided 95% */
 #define CEILINGS_BASE_REL	0.05	/* an empty bucket's work, above
 					   the baseline */
+#define CEILINGS_CACHE_MIN	0.02	/* a share of hits worth correcting */
 #define CEILINGS_FT_RATIO	1.5
 #define CEILINGS_FT_Z		3.0
 
@@ -97,6 +120,7 @@ struct ceilings_xy {
 	double	bw;
 	double	lat_us;
 	double	cpu;
+	double	ci;			/* relative 95% half-width; 0 unknown */
 };
 
 static int
@@ -121,9 +145,50 @@ ceilings_sorted(const struct point *pts, size_t n, int by_bs)
 		v[i].bw = pts[i].bytes_per_s;
 		v[i].lat_us = pts[i].lat_us.mean;
 		v[i].cpu = pts[i].cpu_util;
+		v[i].ci = isfinite(pts[i].ci95_rel) && pts[i].ci95_rel > 0 ?
+		    pts[i].ci95_rel : 0;
 	}
 	qsort(v, n, sizeof *v, ceilings_cmp_x);
 	return (v);
+}
+
+static double
+ceilings_y(const struct ceilings_xy *p, int bw)
+{
+	return (bw ? p->bw : p->iops);
+}
+
+/*
+ * The 95% interval of a ceiling *c from plateau points [from, n), and *c
+ * moved into it (an asymptote above the points widens it instead).
+ */
+static void
+ceilings_interval(const struct ceilings_xy *v, size_t from, size_t n, int bw,
+    double *c, double *lo, double *hi)
+{
+	double	y, k;
+	size_t	i;
+
+	k = fit_normal_quantile(1 - 0.025 / (n - from)) / 1.96;
+	*lo = *hi = -INFINITY;
+	for (i = from; i < n; i++) {
+		y = ceilings_y(&v[i], bw);
+		*lo = fmax(*lo, y * (1 - k * v[i].ci));
+		*hi = fmax(*hi, y * (1 + k * v[i].ci));
+	}
+	*c = fmax(*c, *lo);
+	*hi = fmax(*hi, *c);
+}
+
+/* No ceiling within the sweep: the most seen, point i, as a lower bound. */
+static void
+ceilings_lower_bound(const struct ceilings_xy *v, size_t i, int bw, double *c,
+    double *lo, double *hi, int *at_least)
+{
+	*c = ceilings_y(&v[i], bw);
+	*lo = *c * (1 - v[i].ci);
+	*hi = NAN;
+	*at_least = 1;
 }
 
 /* Gain of y from point i-1 to i, per doubling of x. */
@@ -177,7 +242,7 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 
 	memset(out, 0, sizeof *out);
 	out->limit = CEILINGS_IOPS_UNKNOWN;
-	out->ceiling = NAN;
+	out->ceiling = out->ceiling_low = out->ceiling_high = NAN;
 	out->knee_fit = NAN;
 	out->lat0_us = NAN;
 	out->max_seen = NAN;
@@ -202,6 +267,8 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 	ceilings_host(v, n - 1, n, out);
 	out->lat0_us = v[0].lat_us;
 	if (n < 2) {
+		ceilings_lower_bound(v, imax, 0, &out->ceiling,
+		    &out->ceiling_low, &out->ceiling_high, &out->at_least);
 		free(v);
 		return (-1);
 	}
@@ -255,6 +322,8 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 		out->ceiling = fk.ceiling;
 	else
 		out->ceiling = median;
+	ceilings_interval(v, first, n, 0, &out->ceiling, &out->ceiling_low,
+	    &out->ceiling_high);
 	out->knee_iodepth = out->max_seen_iodepth;
 	for (i = 0; i < n; i++) {
 		if (v[i].iops >= CEILINGS_KNEE_FRAC * out->ceiling) {
@@ -264,10 +333,36 @@ ceilings_iops(const struct point *pts, size_t n, struct ceilings_iops *out)
 	}
 
 done:
+	if (out->limit != CEILINGS_IOPS_CAP)
+		ceilings_lower_bound(v, imax, 0, &out->ceiling,
+		    &out->ceiling_low, &out->ceiling_high, &out->at_least);
 	free(x);
 	free(y);
 	free(v);
 	return (0);
+}
+
+/* The store's ceiling under cache hits; see ceilings.h. */
+int
+ceilings_cache_correct(const struct point *pts, size_t n, double h,
+    double lat_us, struct ceilings_iops *c)
+{
+	const struct point	*deep = NULL;
+	size_t			 i;
+
+	if (!(h >= CEILINGS_CACHE_MIN && h < 1) || !isfinite(lat_us))
+		return (0);
+	for (i = 0; i < n; i++) {
+		if (deep == NULL || pts[i].iodepth > deep->iodepth)
+			deep = &pts[i];
+	}
+	if (deep == NULL || deep->hist == NULL || deep->hist->count == 0 ||
+	    hist_fraction_below(deep->hist, lat_us * 1e3) < h / 2)
+		return (0);
+	c->ceiling *= 1 - h;
+	c->ceiling_low *= 1 - h;
+	c->ceiling_high *= 1 - h;
+	return (1);
 }
 
 /* Analyse a block-size sweep; see ceilings.h. */
@@ -283,7 +378,7 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 
 	memset(out, 0, sizeof *out);
 	out->limit = CEILINGS_BW_UNKNOWN;
-	out->ceiling = NAN;
+	out->ceiling = out->ceiling_low = out->ceiling_high = NAN;
 	out->max_seen = NAN;
 	out->iops_small = NAN;
 	out->optimal_io_bytes = NAN;
@@ -300,6 +395,8 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	out->max_seen_bs = v[j].x;
 	out->iops_small = i0 = v[0].iops;
 	if (n < 2) {
+		ceilings_lower_bound(v, j, 1, &out->ceiling, &out->ceiling_low,
+		    &out->ceiling_high, &out->at_least);
 		free(v);
 		return (-1);
 	}
@@ -307,6 +404,8 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	gain = ceilings_gain(v, n - 1, 1);
 	if (!(gain < CEILINGS_FLAT_GAIN)) {
 		out->limit = CEILINGS_BW_UNSATURATED;
+		ceilings_lower_bound(v, j, 1, &out->ceiling, &out->ceiling_low,
+		    &out->ceiling_high, &out->at_least);
 		free(v);
 		return (0);
 	}
@@ -342,6 +441,8 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 	}
 	free(x);
 	free(y);
+	ceilings_interval(v, first, n, 1, &out->ceiling, &out->ceiling_low,
+	    &out->ceiling_high);
 	out->limit = CEILINGS_BW_CAP;
 	if (i0 > 0)
 		out->optimal_io_bytes = out->ceiling / i0;
@@ -663,7 +764,7 @@ ceilings_burst(const struct timeline_sample *tl, size_t n,
 	}
 	whole = sum / tsum;
 	out->baseline_iops = whole;
-	if (n < 2 * CEILINGS_MIN_SEG) {
+	if (n < CEILINGS_BURST_MIN_INTERVALS) {
 		free(x);
 		free(dt);
 		return (-1);

@@ -35,7 +35,12 @@ enum ceilings_bw_limit {
 /* The iodepth sweep, analysed. */
 struct ceilings_iops {
 	enum ceilings_iops_limit limit;
-	double		ceiling;	/* IOPS; NAN unless limit is CAP */
+	double		ceiling;	/* IOPS: the cap; when at_least, the
+					   most seen; NAN without points */
+	double		ceiling_low;	/* 95% interval; high is NAN when */
+	double		ceiling_high;	/* at_least */
+	int		at_least;	/* no cap found (not limit CAP): the
+					   ceiling is a lower bound */
 	unsigned	knee_iodepth;	/* smallest swept depth reaching 90%
 					   of the ceiling; 0 without one */
 	double		knee_fit;	/* fitted knee depth (where d / lat0
@@ -60,7 +65,10 @@ struct ceilings_iops {
 /* The block-size sweep, analysed. */
 struct ceilings_bw {
 	enum ceilings_bw_limit limit;
-	double		ceiling;	/* bytes/s; NAN if not reached */
+	double		ceiling;	/* bytes/s, as ceilings_iops */
+	double		ceiling_low;
+	double		ceiling_high;
+	int		at_least;	/* still rising at the largest size */
 	double		max_seen;	/* highest bytes/s measured */
 	uint32_t	max_seen_bs;
 	uint64_t	accounting_bytes; /* 0: not observable */
@@ -71,6 +79,9 @@ struct ceilings_bw {
 					   fitted limit of a smooth curve,
 					   above what 1 MiB I/Os reached */
 };
+
+/* Intervals of a sustained run below which no burst can be told. */
+#define CEILINGS_BURST_MIN_INTERVALS	6
 
 /*
  * Burst bucket from a sustained run.  Rates are I/Os per second; the
@@ -144,6 +155,18 @@ struct ceilings_prior {
  * there are fewer than two points (out->limit is UNKNOWN).
  */
 int	ceilings_iops(const struct point *, size_t, struct ceilings_iops *);
+
+/*
+ * The store's IOPS ceiling when caches served a share h (fitted, 0..1) of
+ * the sweep's reads.  If the hits stayed fast at the deepest of the n
+ * points (at least h / 2 of its reads at or below lat_us, the slowest
+ * cache's p99), they did not wait for the limit, which then bounds the
+ * misses alone: c's ceiling and interval are scaled by 1 - h, and 1 is
+ * returned.  Otherwise (hits queue like misses: the limit binds them
+ * all; h below 2%, negligible; no histogram) c is left and 0 returned.
+ */
+int	ceilings_cache_correct(const struct point *, size_t, double, double,
+	    struct ceilings_iops *);
 
 /*
  * Analyse a block-size sweep of n points (any order, one depth).  Returns 0,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sync.h"
 #include "units.h"
 #include "xmalloc.h"
 
@@ -25,13 +26,18 @@ enum cli_kind {
 	CLI_PCT,		/* double fraction from a percentage */
 	CLI_STRING,		/* const char * */
 	CLI_CHOICE,		/* one of choices, stored as its index */
+	CLI_LIST,		/* struct cli_list: every argument given */
 };
 
 #define C(x)	(1U << (x))
 #define PROBE	(C(CLI_RUN) | C(CLI_SCAN) | C(CLI_LIMITS))
 #define SCANS	(C(CLI_RUN) | C(CLI_SCAN))
 #define LIMITS	(C(CLI_RUN) | C(CLI_LIMITS))
-#define OUTPUTS	(PROBE | C(CLI_REPORT) | C(CLI_COMPARE))
+#define OUTPUTS	(PROBE | C(CLI_REPORT) | C(CLI_COMPARE) | \
+		 C(CLI_CHECK) | C(CLI_FLEET))
+#define EXPECTS	(PROBE | C(CLI_CHECK))
+#define SYNC	C(CLI_SYNC)
+#define COMMITS	(C(CLI_RUN) | SYNC)
 
 struct cli_option {
 	const char	*name;
@@ -51,33 +57,37 @@ struct cli_option {
 			sizeof(((struct cli_opts *)0)->field)
 
 static const struct cli_option cli_options[] = {
-	{ "bs", 0, CLI_SIZE, F(bs), 512, 64ULL << 20, NULL, PROBE, 0,
-	  "SIZE", "I/O size (default 4K; a multiple of the logical block)" },
+	{ "bs", 0, CLI_SIZE, F(bs), 512, 64ULL << 20, NULL, PROBE | SYNC,
+	  CLI_SET_BS, "SIZE", "I/O size (default 4K; a multiple of the "
+	  "logical block); sync: the one commit size (default 4K, 8K, 16K "
+	  "and 2300 bytes)" },
 	{ "iodepth", 0, CLI_UINT, F(iodepth), 1, 4096, NULL, PROBE, 0,
 	  "N", "I/Os in flight for the scan (default 1)" },
 	{ "buffered", 0, CLI_FLAG, F(buffered), 0, 0, NULL, PROBE, 0,
 	  NULL, "go through the page cache (default O_DIRECT)" },
 	{ "engine", 0, CLI_CHOICE, F(engine), 0, 0, "io_uring|psync", PROBE,
 	  0, "NAME", "I/O engine: io_uring (default) or psync" },
-	{ "seed", 0, CLI_UINT, F(seed), 0, UINT64_MAX, NULL, PROBE,
+	{ "seed", 0, CLI_UINT, F(seed), 0, UINT64_MAX, NULL, PROBE | SYNC,
 	  CLI_SET_SEED, "N", "seed of every random choice (default: from "
 	  "the clock; the report prints it)" },
-	{ "json", 0, CLI_STRING, F(json_path), 0, 0, NULL, PROBE, 0,
+	{ "json", 0, CLI_STRING, F(json_path), 0, 0, NULL, PROBE | SYNC, 0,
 	  "FILE", "also write the JSON report to FILE (atomically)" },
 	{ "output-format", 0, CLI_CHOICE, F(format), 0, 0,
-	  "text|json|markdown", OUTPUTS, 0, "FMT",
-	  "report on stdout as text (default), json or markdown" },
+	  "text|json|markdown|csv", OUTPUTS | SYNC, 0, "FMT",
+	  "report on stdout as text (default), json, markdown or csv (fleet "
+	  "only)" },
 	{ "quiet", 'q', CLI_FLAG, F(quiet), 0, 0, NULL,
-	  PROBE | C(CLI_PREP) | C(CLI_PLOT), 0, NULL,
+	  PROBE | SYNC | C(CLI_PREP) | C(CLI_PLOT), 0, NULL,
 	  "no progress or notices on stderr" },
 	{ "keep", 0, CLI_FLAG, F(keep), 0, 0, NULL, C(CLI_RUN), 0, NULL,
 	  "keep ./tierprobe.dat after a run without TARGET" },
 	{ "quick", 0, CLI_FLAG, F(quick), 0, 0, NULL, C(CLI_RUN), 0, NULL,
 	  "the quick preset on TARGET too (as without TARGET)" },
-	{ "force", 0, CLI_FLAG, F(force), 0, 0, NULL, PROBE | C(CLI_PREP), 0,
+	{ "force", 0, CLI_FLAG, F(force), 0, 0, NULL,
+	  PROBE | SYNC | C(CLI_PREP), 0,
 	  NULL, "allow writing to a file or device tierprobe did not create" },
 	{ "force-device", 0, CLI_FLAG, F(force_device), 0, 0, NULL,
-	  PROBE | C(CLI_PREP), 0, NULL,
+	  PROBE | SYNC | C(CLI_PREP), 0, NULL,
 	  "with --force: allow writing to a device holding a filesystem, "
 	  "partition table or holders (never a mounted one)" },
 	{ "repeat", 0, CLI_UINT, F(repeat), 1, 100, NULL, PROBE, 0, "N",
@@ -85,6 +95,20 @@ static const struct cli_option cli_options[] = {
 	{ "fio-job", 0, CLI_STRING, F(fio_job), 0, 0, NULL,
 	  PROBE | C(CLI_REPORT), 0, "FILE",
 	  "write an equivalent fio job file for the points measured" },
+	{ "expect", 0, CLI_LIST, F(expect), 0, 0, NULL, EXPECTS | C(CLI_FLEET),
+	  0, "EXPR", "an expectation such as 'iops>=3000' or 'p99<=2ms' "
+	  "(repeatable); one missed or unknown makes all but fleet exit 3" },
+	{ "expect-profile", 0, CLI_STRING, F(expect_profile), 0, 0, NULL,
+	  EXPECTS, 0, "NAME", "expect what a volume of profile NAME promises, "
+	  "less its documented tolerance" },
+	{ "host", 0, CLI_STRING, F(host), 0, 0, NULL, PROBE, 0, "NAME",
+	  "the host name fleets show for this report (default: this "
+	  "machine's)" },
+	{ "kind", 0, CLI_STRING, F(kind), 0, 0, NULL, PROBE, 0, "NAME",
+	  "the kind of volume (e.g. gp3-500g) fleets compare it with" },
+	{ "outlier", 0, CLI_PCT, F(outlier), 0, 0, NULL, C(CLI_FLEET), 0, "PCT",
+	  "flag a figure this many percent worse than its kind's median "
+	  "(default 20)" },
 	{ "min-ws", 0, CLI_SIZE, F(min_ws), 4096, UINT64_MAX, NULL, SCANS,
 	  CLI_SET_MIN_WS, "SIZE", "smallest working set (default 16M)" },
 	{ "max-ws", 0, CLI_SIZE, F(max_ws), 4096, UINT64_MAX, NULL, SCANS,
@@ -95,11 +119,12 @@ static const struct cli_option cli_options[] = {
 	{ "points", 0, CLI_UINT, F(points), 1, 1000, NULL, SCANS,
 	  CLI_SET_POINTS, "N", "points of the log grid (default 16; 1 needs "
 	  "--min-ws = --max-ws)" },
-	{ "precision", 0, CLI_PCT, F(precision), 0, 0, NULL, PROBE, 0, "PCT",
-	  "stop a point when the 95% CI of its mean latency is within PCT "
-	  "percent (default 2)" },
-	{ "max-time", 0, CLI_TIME, F(max_time_s), 0, 0, NULL, PROBE,
-	  CLI_SET_MAX_TIME, "SECONDS", "time limit of one point (default 10)" },
+	{ "precision", 0, CLI_PCT, F(precision), 0, 0, NULL, PROBE | SYNC,
+	  CLI_SET_PRECISION, "PCT", "stop a point when the 95% CI of its "
+	  "mean latency is within PCT percent (default 2; commits 5)" },
+	{ "max-time", 0, CLI_TIME, F(max_time_s), 0, 0, NULL, PROBE | SYNC,
+	  CLI_SET_MAX_TIME, "SECONDS", "time limit of one point (default 10; "
+	  "commits 3)" },
 	{ "budget", 0, CLI_TIME, F(budget_s), 0, 0, NULL, SCANS, CLI_SET_BUDGET,
 	  "SECONDS", "device time the whole scan may spend (default: none)" },
 	{ "ws", 0, CLI_SIZE, F(ws), 4096, UINT64_MAX, NULL, LIMITS, 0, "SIZE",
@@ -110,10 +135,19 @@ static const struct cli_option cli_options[] = {
 	{ "sustain", 0, CLI_TIME, F(sustain_s), 0, 0, NULL, LIMITS,
 	  CLI_SET_SUSTAIN, "SECONDS", "length of the sustained run that finds "
 	  "burst buckets (default 120)" },
+	{ "sustain-together", 0, CLI_TIME, F(sustain_together_s), 0, 0, NULL,
+	  LIMITS, 0, "SECONDS", "with several targets: length of the run "
+	  "of all of them together (default: --sustain)" },
 	{ "rw", 0, CLI_CHOICE, F(write), 0, 0, "read|write", LIMITS, 0, "MODE",
 	  "read (default) or write; writes only to files tierprobe created" },
 	{ "first-touch", 0, CLI_FLAG, F(first_touch), 0, 0, NULL, LIMITS, 0,
 	  NULL, "compare first and second reads of blocks (snapshot restore)" },
+	{ "methods", 0, CLI_STRING, F(methods), 0, 0, NULL, COMMITS, 0, "LIST",
+	  "commit methods: fdatasync, fsync, dsync, direct-dsync, "
+	  "uring-datasync, comma-separated (default all)" },
+	{ "writers", 0, CLI_STRING, F(writers), 0, 0, NULL, COMMITS, 0, "LIST",
+	  "counts of concurrent writers to commit with (default "
+	  "1,2,4,8,16)" },
 	{ "size", 0, CLI_SIZE, F(size), 4096, UINT64_MAX, NULL, C(CLI_PREP), 0,
 	  "SIZE", "size of the test file to create" },
 	{ "outdir", 'o', CLI_STRING, F(outdir), 0, 0, NULL, C(CLI_PLOT), 0,
@@ -136,23 +170,32 @@ static const struct {
 	int		 min_args, max_args;
 	const char	*what;
 } cli_cmds[] = {
-	{ CLI_RUN, "run", "[TARGET]", 0, 1,
+	{ CLI_RUN, "run", "[TARGET ...]", 0, CLI_MAX_TARGETS,
 	  "scan + limits: the full characterisation (default target "
 	  "./tierprobe.dat, quick preset)" },
-	{ CLI_SCAN, "scan", "TARGET", 1, 1,
+	{ CLI_SCAN, "scan", "TARGET ...", 1, CLI_MAX_TARGETS,
 	  "working-set scan: cache tiers and their latency" },
-	{ CLI_LIMITS, "limits", "TARGET", 1, 1,
-	  "iodepth, block-size and sustained sweeps: ceilings and bursts" },
+	{ CLI_LIMITS, "limits", "TARGET ...", 1, CLI_MAX_TARGETS,
+	  "iodepth, block-size and sustained sweeps: ceilings and bursts; "
+	  "several targets alone, then together" },
 	{ CLI_REPORT, "report", "FILE.json", 1, 1,
 	  "re-render a saved report" },
 	{ CLI_COMPARE, "compare", "A.json B.json [...]", 2, 64,
 	  "reports side by side, with ratios to the first" },
-	{ CLI_PLOT, "plot", "FILE.json", 1, 1,
-	  "plots of a report with gnuplot" },
+	{ CLI_PLOT, "plot", "FILE.json... | DIR", 1, 4096,
+	  "plots of a report with gnuplot; of several or a directory: the "
+	  "fleet chart" },
 	{ CLI_PREP, "prep", "TARGET", 1, 1,
 	  "create and fill a test file (--size)" },
 	{ CLI_PROFILES, "profiles", "", 0, 0,
 	  "simulated volumes and their truth" },
+	{ CLI_CHECK, "check", "FILE.json...", 1, 4096,
+	  "judge reports against expectations (default: those they record)" },
+	{ CLI_FLEET, "fleet", "FILE.json... | DIR...", 1, 4096,
+	  "many hosts' reports in one table, each volume against its kind" },
+	{ CLI_SYNC, "sync", "TARGET", 1, 1,
+	  "commits: latency per durability method, size and writers, and "
+	  "what a flush costs" },
 };
 #define CLI_NCMDS	(sizeof(cli_cmds) / sizeof(cli_cmds[0]))
 
@@ -196,6 +239,7 @@ cli_defaults(struct cli_opts *o)
 	o->max_iodepth = 256;
 	o->sustain_s = 120;
 	o->plot_format = "png";
+	o->outlier = 0.20;
 }
 
 /* Store one option's argument after checking it. */
@@ -205,6 +249,7 @@ cli_store(struct cli_opts *o, const struct cli_option *opt, const char *arg,
 {
 	char		*base = (char *)o + opt->offset, *why = NULL, *list, *tok;
 	char		*save;
+	struct cli_list	*list_opt;
 	uint64_t	 v;
 	double		 d;
 	int		 idx;
@@ -220,6 +265,12 @@ cli_store(struct cli_opts *o, const struct cli_option *opt, const char *arg,
 			return (-1);
 		}
 		*(const char **)base = arg;
+		return (0);
+	case CLI_LIST:
+		list_opt = (struct cli_list *)base;
+		list_opt->v = xreallocarray(list_opt->v, list_opt->n + 1,
+		    sizeof *list_opt->v);
+		list_opt->v[list_opt->n++] = arg;
 		return (0);
 	case CLI_CHOICE:
 		list = xstrdup(opt->choices);
@@ -298,8 +349,17 @@ store_int:
 static int
 cli_check(struct cli_opts *o, char **cause)
 {
-	size_t	c = cli_cmd_index(o->cmd);
+	struct sync_spec	 spec;
+	size_t			 c = cli_cmd_index(o->cmd);
+	unsigned		 mask;
+	char			*why = NULL;
 
+	if (o->nargs > CLI_MAX_TARGETS && cli_cmds[c].max_args ==
+	    CLI_MAX_TARGETS) {
+		xasprintf(cause, "%s takes at most %d targets, got %d",
+		    cli_cmds[c].name, CLI_MAX_TARGETS, o->nargs);
+		return (-1);
+	}
 	if (o->nargs < cli_cmds[c].min_args ||
 	    o->nargs > cli_cmds[c].max_args) {
 		if (o->nargs < cli_cmds[c].min_args)
@@ -313,7 +373,19 @@ cli_check(struct cli_opts *o, char **cause)
 			    o->args[cli_cmds[c].max_args]);
 		return (-1);
 	}
-	if (o->bs % 512 != 0) {
+	if (o->methods != NULL && sync_methods_parse(o->methods, &mask,
+	    &why) != 0) {
+		xasprintf(cause, "--methods: %s", why);
+		free(why);
+		return (-1);
+	}
+	if (o->writers != NULL && sync_writers_parse(o->writers, &spec,
+	    &why) != 0) {
+		xasprintf(cause, "--writers: %s", why);
+		free(why);
+		return (-1);
+	}
+	if (o->cmd != CLI_SYNC && o->bs % 512 != 0) {
 		xasprintf(cause, "--bs %" PRIu32 ": must be a multiple of 512 "
 		    "bytes (and of the target's logical block)", o->bs);
 		return (-1);
@@ -334,6 +406,17 @@ cli_check(struct cli_opts *o, char **cause)
 		    "grid would hold one point");
 		return (-1);
 	}
+	if (o->nargs > 1 && o->repeat > 1) {
+		xasprintf(cause, "--repeat measures one target: give one, "
+		    "or run each target on its own");
+		return (-1);
+	}
+	if (o->nargs > 1 && o->fio_job != NULL) {
+		xasprintf(cause, "--fio-job writes the jobs of one target: "
+		    "give one, or use tierprobe report --fio-job on the "
+		    "report of several");
+		return (-1);
+	}
 	if (o->cmd == CLI_PREP && o->size == 0) {
 		xasprintf(cause, "prep needs --size SIZE (e.g. --size 4G)");
 		return (-1);
@@ -345,6 +428,11 @@ cli_check(struct cli_opts *o, char **cause)
 	if (o->cmd == CLI_COMPARE && o->format == CLI_FMT_JSON) {
 		xasprintf(cause, "compare prints text or markdown; "
 		    "--output-format json is not accepted there");
+		return (-1);
+	}
+	if (o->format == CLI_FMT_CSV && o->cmd != CLI_FLEET) {
+		xasprintf(cause, "--output-format csv: only fleet prints csv; "
+		    "use text, json or markdown");
 		return (-1);
 	}
 	return (0);
@@ -379,7 +467,8 @@ cli_parse(int argc, char **argv, struct cli_opts *o, char **cause)
 
 	if (argc < 2) {
 		xasprintf(cause, "no command given: use run, scan, limits, "
-		    "report, compare, plot, prep or profiles (see --help)");
+		    "sync, report, compare, plot, prep, profiles, check or "
+		    "fleet (see --help)");
 		return (-1);
 	}
 	word = argv[1];
@@ -397,7 +486,8 @@ cli_parse(int argc, char **argv, struct cli_opts *o, char **cause)
 			o->cmd = cli_cmds[i].cmd;
 	if (o->cmd == CLI_NONE) {
 		xasprintf(cause, "unknown command '%s': use run, scan, limits, "
-		    "report, compare, plot, prep or profiles", word);
+		    "sync, report, compare, plot, prep, profiles, check or "
+		    "fleet", word);
 		return (-1);
 	}
 
@@ -470,6 +560,16 @@ cli_parse(int argc, char **argv, struct cli_opts *o, char **cause)
 	return (cli_check(o, cause));
 }
 
+/* Free what cli_parse allocated. */
+void
+cli_free(struct cli_opts *o)
+{
+	free(o->args);
+	o->args = NULL;
+	free(o->expect.v);
+	o->expect.v = NULL;
+}
+
 /* Print --help for one sub-command, or the overview; built from the table. */
 void
 cli_usage(FILE *f, enum cli_cmd cmd)
@@ -480,8 +580,9 @@ cli_usage(FILE *f, enum cli_cmd cmd)
 	if (cmd == CLI_NONE) {
 		fprintf(f, "usage: tierprobe COMMAND [options] [arguments]\n\n"
 		    "Tells what a block volume really is: cache tiers, IOPS "
-		    "and bandwidth ceilings,\nI/O accounting size and burst "
-		    "buckets.\n\ncommands:\n");
+		    "and bandwidth ceilings,\nI/O accounting size, burst "
+		    "buckets, write buffers and the cost of a commit.\n\n"
+		    "commands:\n");
 		for (i = 0; i < CLI_NCMDS; i++) {
 			snprintf(left, sizeof(left), "%s %s", cli_cmds[i].name,
 			    cli_cmds[i].args);
@@ -489,8 +590,10 @@ cli_usage(FILE *f, enum cli_cmd cmd)
 		}
 		fprintf(f, "\nTARGET: a file (created and filled if missing), "
 		    "a block device (read-only\nunless --force) or sim:NAME "
-		    "(a simulated volume; see tierprobe profiles).\n"
-		    "Sizes take K, M, G, T (powers of 1024).\n\n"
+		    "(a simulated volume; sim:NAME@INSTANCE puts it on an\n"
+		    "instance; see tierprobe profiles).  Several targets are "
+		    "measured alone, then\ntogether (run, limits).\n"
+		    "Sizes take K, M, G, T, P (powers of 1024).\n\n"
 		    "'tierprobe COMMAND --help' lists a command's options:\n");
 		for (i = 0; i < CLI_NOPTIONS; i++) {
 			snprintf(left, sizeof(left), "--%s%s%s",

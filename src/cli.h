@@ -16,12 +16,22 @@ enum cli_cmd {
 	CLI_PLOT,
 	CLI_PREP,
 	CLI_PROFILES,
+	CLI_CHECK,
+	CLI_FLEET,
+	CLI_SYNC,
 };
 
 enum cli_format {
 	CLI_FMT_TEXT,
 	CLI_FMT_JSON,
 	CLI_FMT_MARKDOWN,
+	CLI_FMT_CSV,
+};
+
+/* An option given several times: its arguments in order (argv strings). */
+struct cli_list {
+	const char	**v;		/* allocated; cli_free frees it */
+	int		  n;
 };
 
 struct cli_opts {
@@ -47,6 +57,13 @@ struct cli_opts {
 	unsigned	 repeat;
 	const char	*fio_job;
 
+	/* acceptance checks and fleets */
+	struct cli_list	 expect;	/* --expect EXPR ... */
+	const char	*expect_profile;
+	const char	*host;		/* labels of the report */
+	const char	*kind;
+	double		 outlier;	/* fraction, from --outlier */
+
 	/* scan */
 	uint64_t	 min_ws;
 	uint64_t	 max_ws;
@@ -60,8 +77,13 @@ struct cli_opts {
 	uint64_t	 ws;		/* 0: after the last tier */
 	unsigned	 max_iodepth;
 	double		 sustain_s;
+	double		 sustain_together_s; /* 0: sustain_s */
 	int		 write;		/* --rw write */
 	int		 first_touch;
+
+	/* sync (and run) */
+	const char	*methods;	/* comma-separated, or NULL: all */
+	const char	*writers;	/* comma-separated counts, or NULL */
 
 	/* prep, plot, profiles */
 	uint64_t	 size;
@@ -80,6 +102,10 @@ struct cli_opts {
 #define CLI_SET_SEED		0x20
 #define CLI_SET_MAX_IODEPTH	0x40
 #define CLI_SET_BUDGET		0x80
+#define CLI_SET_BS		0x100
+#define CLI_SET_PRECISION	0x200
+
+#define CLI_MAX_TARGETS		64	/* operands of run, scan, limits */
 
 /*
  * Parse argv into o (defaults first).  Returns 0, or -1 with an allocated
@@ -87,6 +113,8 @@ struct cli_opts {
  * usage error: exit 2).
  */
 int	cli_parse(int, char **, struct cli_opts *, char **);
+/* Free what cli_parse allocated in o (also after it failed). */
+void	cli_free(struct cli_opts *);
 /* --help for a sub-command (CLI_NONE: the overview), built from the table. */
 void	cli_usage(FILE *, enum cli_cmd);
 const char *cli_cmd_name(enum cli_cmd);

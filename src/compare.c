@@ -91,6 +91,24 @@ compare_ratio_bound(const struct compare_cell *a, const struct compare_cell *b)
 	    REPORT_BOUND_NONE);
 }
 
+/* What a report measured: its target, or "N targets (first, ...)". */
+static const char *
+compare_what(const struct report *r, char *buf, size_t len)
+{
+	size_t	i, o;
+
+	if (r->ntargets == 0)
+		return (r->target.path != NULL ? r->target.path : "?");
+	o = snprintf(buf, len, "%zu targets (", r->ntargets);
+	for (i = 0; i < r->ntargets && o < len; i++)
+		o += snprintf(buf + o, len - o, "%s%s", i > 0 ? ", " : "",
+		    r->targets[i].target.path != NULL ?
+		    r->targets[i].target.path : "?");
+	if (o < len)
+		snprintf(buf + o, len - o, ")");
+	return (buf);
+}
+
 /* Print reports side by side with ratios to the first. */
 int
 compare_write(const struct report *reps, int n, FILE *out, int markdown)
@@ -131,19 +149,20 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 		fputs("# tierprobe compare\n\n", out);
 	for (k = 0; k < (size_t)n; k++) {
 		const struct report *r = &reps[k];
+		char what[512];
 
 		if (markdown)
 			fprintf(out, "- **%c**: `%s` (%s%s%s, %s)%s\n",
-			    (int)('A' + k), r->target.path ? r->target.path :
-			    "?", r->config.command[0] ? r->config.command :
+			    (int)('A' + k), compare_what(r, what, sizeof what),
+			    r->config.command[0] ? r->config.command :
 			    "run", r->context.device_model[0] ? ", " : "",
 			    r->context.device_model, r->started_utc[0] ?
 			    r->started_utc : "time unknown", r->interrupted ?
 			    " **INTERRUPTED**" : "");
 		else
 			fprintf(out, "%c: %s (%s%s%s, %s)%s\n",
-			    (int)('A' + k), r->target.path ? r->target.path :
-			    "?", r->config.command[0] ? r->config.command :
+			    (int)('A' + k), compare_what(r, what, sizeof what),
+			    r->config.command[0] ? r->config.command :
 			    "run", r->context.device_model[0] ? ", " : "",
 			    r->context.device_model, r->started_utc[0] ?
 			    r->started_utc : "time unknown", r->interrupted ?

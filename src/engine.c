@@ -2,10 +2,14 @@
 /* Engine lookup by name, and opening with the io_uring -> psync fallback. */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine.h"
+#include "interrupt.h"
 #include "log.h"
 #include "target.h"
+
+#define ENGINE_IDLE_SLICE_NS	100000000ULL	/* interrupts seen within */
 
 static const struct engine_ops *engine_table[] = {
 	&engine_uring_ops,
@@ -55,6 +59,28 @@ engine_open(struct engine *e, const char *name, struct target *t,
 	return (ret);
 }
 
+/* Open an engine on a group of targets; see engine.h. */
+int
+engine_open_group(struct engine *e, const char *name, struct target **t,
+    unsigned n, unsigned per_target, uint32_t max_bs)
+{
+	const struct engine_ops	*ops;
+	int			 ret;
+
+	memset(e, 0, sizeof(*e));
+	if ((ops = engine_find(name)) == NULL || n == 0 || per_target == 0)
+		return (-EINVAL);
+	e->target = t[0];
+	e->targets = t;
+	e->ntargets = n;
+	e->iodepth = n * per_target;
+	e->max_bs = max_bs;
+	e->ops = ops;
+	if ((ret = ops->open(e)) != 0)
+		e->ops = NULL;
+	return (ret);
+}
+
 /* Close an engine; safe on one that failed to open. */
 void
 engine_close(struct engine *e)
@@ -62,4 +88,24 @@ engine_close(struct engine *e)
 	if (e->ops != NULL)
 		e->ops->close(e);
 	e->ops = NULL;
+}
+
+/* Let ns pass with no I/O in flight; see engine.h. */
+void
+engine_idle(struct engine *e, uint64_t ns)
+{
+	struct timespec	ts;
+	uint64_t	slice;
+
+	if (e->ops->virtual_time && e->ops->idle != NULL) {
+		e->ops->idle(e, ns);
+		return;
+	}
+	while (ns > 0 && !interrupt_requested()) {
+		slice = ns < ENGINE_IDLE_SLICE_NS ? ns : ENGINE_IDLE_SLICE_NS;
+		ts.tv_sec = (time_t)(slice / 1000000000ULL);
+		ts.tv_nsec = (long)(slice % 1000000000ULL);
+		nanosleep(&ts, NULL);
+		ns -= slice;
+	}
 }

@@ -60,6 +60,107 @@ fiojob_point(FILE *f, const char *kind, size_t i, const struct point *p,
 	fprintf(f, "runtime=%.0f\n", secs);
 }
 
+/* The file of target i of a report of several (a placeholder for sim). */
+static void
+fiojob_target_file(FILE *f, const struct report *t, size_t i)
+{
+	char	name[32];
+
+	if (t->target.path == NULL || strcmp(t->target.type, "sim") == 0) {
+		snprintf(name, sizeof name, "tierprobe-%zu.dat", i + 1);
+		fiojob_filename(f, name);
+	} else
+		fiojob_filename(f, t->target.path);
+}
+
+/* One job of a run together on target i, in parallel with the others. */
+static void
+fiojob_together(FILE *f, const char *kind, const struct report *r, size_t i,
+    uint32_t bs, unsigned depth, double seconds, double iops)
+{
+	const struct report	*t = &r->targets[i];
+
+	fprintf(f, "\n[together-%s-t%zu]\n", kind, i + 1);
+	fprintf(f, "; tierprobe measured %.0f IOPS on this target\n",
+	    isfinite(iops) ? iops : 0);
+	fiojob_target_file(f, t, i);
+	fprintf(f, "rw=%s\n", r->config.write ? "randwrite" : "randread");
+	fprintf(f, "bs=%u\niodepth=%u\noffset=0\n", bs, depth);
+	fprintf(f, "size=%llu\n", (unsigned long long)(t->limits != NULL ?
+	    t->limits->ws_bytes : t->target.size_bytes));
+	fprintf(f, "runtime=%.0f\n", isfinite(seconds) && seconds >= 1 ?
+	    ceil(seconds) : 1);
+	if (i == 0)
+		fputs("stonewall\nnew_group\n", f);
+}
+
+/*
+ * A report of several targets: each target's points in turn, then the
+ * runs together, one job per target started at once and reported as a
+ * group (group_reporting), as tierprobe drove them.
+ */
+static void
+fiojob_several(const struct report *r, FILE *f)
+{
+	const struct together_result	*tg = r->together;
+	const struct report		*t;
+	const struct limits_result	*l;
+	char				 kind[32];
+	size_t				 i, k;
+	int				 sim = 0;
+
+	for (i = 0; i < r->ntargets; i++)
+		sim |= strcmp(r->targets[i].target.type, "sim") == 0;
+	fprintf(f, "; fio job file written by tierprobe %s from a %s report "
+	    "of %zu targets\n", r->tool_version, r->config.command[0] ?
+	    r->config.command : "run", r->ntargets);
+	fputs("; Each target's points one after another (stonewall), then "
+	    "the runs together:\n; one job per target, started at once, "
+	    "summed per run (group_reporting).\n"
+	    "; Offsets are drawn with replacement (norandommap).\n", f);
+	if (sim)
+		fputs("; The report is of simulated volumes: point each "
+		    "filename at a real one.\n", f);
+	if (r->config.write)
+		fputs("; WARNING: the jobs write: they destroy data on the "
+		    "targets.\n", f);
+	fputs("\n[global]\nioengine=io_uring\n", f);
+	fprintf(f, "direct=%d\n", r->config.direct ? 1 : 0);
+	fputs("randrepeat=0\nnorandommap=1\ntime_based=1\n"
+	    "group_reporting=1\n", f);
+	for (i = 0; i < r->ntargets; i++) {
+		t = &r->targets[i];
+		for (k = 0; t->scan != NULL && k < t->scan->npoints; k++) {
+			snprintf(kind, sizeof kind, "t%zu-scan", i + 1);
+			fiojob_point(f, kind, k, &t->scan->points[k],
+			    r->config.write);
+			fiojob_target_file(f, t, i);
+			fputs("stonewall\n", f);
+		}
+		if ((l = t->limits) == NULL)
+			continue;
+		for (k = 0; k < l->nqd + l->nbs; k++) {
+			snprintf(kind, sizeof kind, "t%zu-%s", i + 1,
+			    k < l->nqd ? "iodepth" : "bs");
+			fiojob_point(f, kind, k < l->nqd ? k : k - l->nqd,
+			    k < l->nqd ? &l->qd_points[k] :
+			    &l->bs_points[k - l->nqd], r->config.write);
+			fiojob_target_file(f, t, i);
+			fputs("stonewall\n", f);
+		}
+	}
+	if (tg == NULL)
+		return;
+	for (i = 0; i < r->ntargets && i < tg->ntargets; i++)
+		fiojob_together(f, "bw", r, i, tg->bandwidth_bs,
+		    tg->bandwidth_iodepth, tg->bandwidth_seconds,
+		    tg->per_target[i].bandwidth_bytes_per_s /
+		    tg->bandwidth_bs);
+	for (i = 0; i < r->ntargets && i < tg->ntargets; i++)
+		fiojob_together(f, "iops", r, i, tg->bs, tg->iodepth,
+		    tg->seconds, tg->per_target[i].iops);
+}
+
 /* The job file to a stream: one job per measured point, run in turn. */
 void
 fiojob_dump(const struct report *r, FILE *f)
@@ -69,6 +170,10 @@ fiojob_dump(const struct report *r, FILE *f)
 	size_t				 i;
 	int				 sim;
 
+	if (r->ntargets > 0) {
+		fiojob_several(r, f);
+		return;
+	}
 	sim = path == NULL || strcmp(r->target.type, "sim") == 0;
 	fprintf(f, "; fio job file written by tierprobe %s from a %s report "
 	    "of %s\n", r->tool_version, r->config.command[0] ?

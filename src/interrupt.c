@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * SIGINT/SIGTERM handling.  The first signal sets a flag the measuring loops
- * poll; the second removes the registered test file and exits 130 at once.
+ * poll; the second removes the registered test files and exits 130 at once.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -11,17 +11,22 @@
 #include "interrupt.h"
 #include "xmalloc.h"
 
+#define INTERRUPT_MAX_PATHS	64
+
 static volatile sig_atomic_t	 interrupt_count;
-static char			*interrupt_cleanup_path;
+static char			*interrupt_paths[INTERRUPT_MAX_PATHS];
 
 static void
 interrupt_handler(int sig)
 {
+	size_t	i;
+
 	(void)sig;
 	if (++interrupt_count < 2)
 		return;
-	if (interrupt_cleanup_path != NULL)
-		unlink(interrupt_cleanup_path);
+	for (i = 0; i < INTERRUPT_MAX_PATHS; i++)
+		if (interrupt_paths[i] != NULL)
+			unlink(interrupt_paths[i]);
 	_exit(130);
 }
 
@@ -45,12 +50,34 @@ interrupt_requested(void)
 	return (interrupt_count > 0);
 }
 
-/* Remember path for the second signal's cleanup (NULL forgets it). */
+/* Remember path for the second signal's cleanup. */
 void
-interrupt_set_cleanup(const char *path)
+interrupt_add_cleanup(const char *path)
 {
-	char	*old = interrupt_cleanup_path;
+	size_t	i;
 
-	interrupt_cleanup_path = path != NULL ? xstrdup(path) : NULL;
-	free(old);
+	for (i = 0; i < INTERRUPT_MAX_PATHS; i++) {
+		if (interrupt_paths[i] == NULL) {
+			interrupt_paths[i] = xstrdup(path);
+			return;
+		}
+	}
+}
+
+/* Forget a path added before. */
+void
+interrupt_drop_cleanup(const char *path)
+{
+	char	*old;
+	size_t	 i;
+
+	for (i = 0; i < INTERRUPT_MAX_PATHS; i++) {
+		if (interrupt_paths[i] != NULL &&
+		    strcmp(interrupt_paths[i], path) == 0) {
+			old = interrupt_paths[i];
+			interrupt_paths[i] = NULL;
+			free(old);
+			return;
+		}
+	}
 }

@@ -33,7 +33,9 @@
  *    where 4 KiB reads reach the ceiling; larger reads take longer, so the
  *    margin keeps them at the cap), at least LIMITS_BS_MIN_DEPTH deep so a
  *    1 MiB transfer time does not pass for a limit, at most
- *    LIMITS_BS_MAX_DEPTH (buffers are 1 MiB a slot).
+ *    LIMITS_BS_MAX_DEPTH (buffers are 1 MiB a slot).  While bandwidth
+ *    still rises, 2 MiB and 4 MiB follow (within the working set), as deep
+ *    as LIMITS_BUF_BYTES of buffers allow.
  * 4. First touch, second pass: the same blocks again, in another order.
  *    Both passes must miss the caches, so that they differ only by the
  *    first read: an LRU cache of C bytes has forgotten a block once C
@@ -69,6 +71,7 @@
 #define LIMITS_FT_BUDGET_S	20.0	/* first pass, at most */
 #define LIMITS_FLUSH_DEPTH	8
 #define LIMITS_IDLE_MIN_S	1e-6	/* shorter gaps are rounding */
+#define LIMITS_BUF_BYTES	(LIMITS_BS_MAX_DEPTH * LIMITS_MAX_BS)
 
 /* Append a note to r->note, "; "-separated (cut short if it is full). */
 static void
@@ -86,13 +89,15 @@ void
 limits_result_init(struct limits_result *r)
 {
 	memset(r, 0, sizeof *r);
-	r->iops_ceiling = NAN;
+	r->iops_ceiling = r->iops_ceiling_low = r->iops_ceiling_high = NAN;
 	r->iops_max_seen = NAN;
 	r->cpu_util = NAN;
 	r->little_ratio = NAN;
 	r->lat0_us = NAN;
 	r->iops_knee_fit = NAN;
+	r->cache_share = NAN;
 	r->bandwidth_ceiling_bytes_per_s = NAN;
+	r->bandwidth_ceiling_low = r->bandwidth_ceiling_high = NAN;
 	r->bandwidth_max_seen = NAN;
 	r->optimal_io_bytes = NAN;
 	r->iops_limit = CEILINGS_IOPS_UNKNOWN;
@@ -269,6 +274,8 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 		    "--max-iodepth: depth sweep cut short");
 	n = limits_depths(e.iodepth, depths, 32);
 	r->qd_points = xcalloc(n, sizeof *r->qd_points);
+	r->qd_stop = e.iodepth < spec->max_iodepth ? LIMITS_STOP_ENGINE :
+	    LIMITS_STOP_EDGE;
 	progress_phase("iodepth", n, PROGRESS_IODEPTH);
 	for (i = 0; i < n; i++) {
 		if (interrupt_requested()) {
@@ -293,10 +300,15 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 			g1 = r->qd_points[i - 1].iops /
 			    r->qd_points[i - 2].iops;
 			g2 = r->qd_points[i].iops / r->qd_points[i - 1].iops;
-			if (g1 < LIMITS_EARLY_GAIN && g2 < LIMITS_EARLY_GAIN)
+			if (g1 < LIMITS_EARLY_GAIN && g2 < LIMITS_EARLY_GAIN) {
+				r->qd_stop = LIMITS_STOP_FLAT;
 				break;
+			}
 		}
 	}
+	if (rc != 0)
+		r->qd_stop = rc < 0 ? LIMITS_STOP_ERROR :
+		    LIMITS_STOP_INTERRUPTED;
 	progress_end();
 	engine_close(&e);
 	return (rc);
@@ -314,44 +326,62 @@ limits_sizes(uint32_t min, uint32_t top, uint32_t *v, size_t cap)
 	return (n);
 }
 
-/* The block-size sweep at depth.  Returns 0, 1 (interrupted) or -errno. */
+/* Device time the sweeps (not the sustained run) may take at most. */
+double
+limits_max_seconds(const struct limits_spec *spec)
+{
+	unsigned	depths[32];
+	uint32_t	sizes[32];
+	double		per;
+	size_t		n;
+
+	per = spec->max_time_s > 0 ? spec->max_time_s : LIMITS_MAX_TIME_S;
+	n = limits_depths(spec->max_iodepth, depths, 32) +
+	    limits_sizes(spec->bs > 0 ? spec->bs : 4096, LIMITS_EXT_BS, sizes,
+	    32);
+	/* Each point settles for up to a quarter of its time first. */
+	return (n * per * 1.25 + (spec->first_touch ? 2 *
+	    LIMITS_FT_BUDGET_S : 0));
+}
+
+/*
+ * Points of the block-size sweep at sizes[0 .. n) on one engine of depth
+ * slots of sizes[n - 1] bytes, appended to r->bs_points (room for them is
+ * there).  Returns 0, 1 (interrupted) or -errno.
+ */
 static int
-limits_bs_sweep(struct target *t, struct rng *rng,
-    const struct limits_spec *spec, uint32_t min_bs, uint32_t top,
+limits_bs_points(struct target *t, struct rng *rng,
+    const struct limits_spec *spec, const uint32_t *sizes, size_t n,
     unsigned depth, struct limits_result *r)
 {
 	struct sample_spec	 ss;
 	struct engine		 e;
-	uint32_t		 sizes[32];
-	size_t			 n, i;
+	struct point		*pt;
+	size_t			 i;
 	int			 rc;
 
-	n = limits_sizes(min_bs, top, sizes, 32);
-	rc = engine_open(&e, spec->engine, t, depth, top, 1);
+	rc = engine_open(&e, spec->engine, t, depth, sizes[n - 1], 1);
 	if (rc != 0)
 		return (rc);
-	depth = e.iodepth;
-	r->bs_iodepth = depth;
-	r->bs_points = xcalloc(n, sizeof *r->bs_points);
-	progress_phase("block size", n, PROGRESS_BS);
 	for (i = 0; i < n; i++) {
 		if (interrupt_requested()) {
 			rc = 1;
 			break;
 		}
-		limits_sample_spec(spec, r->ws_bytes, sizes[i], depth, &ss);
+		limits_sample_spec(spec, r->ws_bytes, sizes[i], e.iodepth,
+		    &ss);
 		limits_sweep_timeline(r, &e, LIMITS_PHASE_BS, &ss);
-		rc = limits_measure(&e, rng, &ss, i, &r->bs_points[i],
+		pt = &r->bs_points[r->nbs];
+		rc = limits_measure(&e, rng, &ss, r->nbs, pt,
 		    &r->sweep_timeline);
 		if (rc < 0) {
-			point_free(&r->bs_points[i]);
+			point_free(pt);
 			break;
 		}
 		r->nbs++;
 		if (rc != 0)
 			break;
 	}
-	progress_end();
 	engine_close(&e);
 	return (rc);
 }
@@ -371,6 +401,53 @@ limits_sustain_enough(const struct timeline *tl, void *arg)
 		return (0);
 	le->ended = ceilings_held(tl->v, tl->n);
 	return (le->ended);
+}
+
+/*
+ * The block-size sweep at depth from min_bs to top, then on to
+ * LIMITS_EXT_BS while bandwidth still rises.  Returns 0, 1 (interrupted)
+ * or -errno; r->bs_stop says why it stopped.
+ */
+static int
+limits_bs_sweep(struct target *t, struct rng *rng,
+    const struct limits_spec *spec, uint32_t min_bs, uint32_t top,
+    unsigned depth, struct limits_result *r)
+{
+	struct ceilings_bw	 cb;
+	uint32_t		 sizes[32], bs;
+	unsigned		 d;
+	size_t			 n;
+	int			 rc;
+
+	n = limits_sizes(min_bs, top, sizes, 32);
+	/* Room for 2 and 4 MiB: only a top of 1 MiB goes on. */
+	r->bs_points = xcalloc(n + 2, sizeof *r->bs_points);
+	progress_phase("block size", n, PROGRESS_BS);
+	rc = limits_bs_points(t, rng, spec, sizes, n, depth, r);
+	if (r->nbs > 0)
+		r->bs_iodepth = depth = r->bs_points[0].iodepth;
+	r->bs_stop = LIMITS_STOP_FLAT;
+	for (bs = top * 2; rc == 0 && bs <= LIMITS_EXT_BS; bs *= 2) {
+		ceilings_bandwidth(r->bs_points, r->nbs, &cb);
+		if (cb.limit != CEILINGS_BW_UNSATURATED)
+			break;
+		if (bs > r->ws_bytes) {
+			r->bs_stop = LIMITS_STOP_TARGET;
+			break;
+		}
+		/* As deep as at top, within LIMITS_BUF_BYTES of buffers. */
+		d = LIMITS_BUF_BYTES / bs < depth ? LIMITS_BUF_BYTES / bs :
+		    depth;
+		progress_more(1, "bandwidth still rising");
+		rc = limits_bs_points(t, rng, spec, &bs, 1, d, r);
+		if (rc == 0 && bs == LIMITS_EXT_BS)
+			r->bs_stop = LIMITS_STOP_EDGE;
+	}
+	if (rc != 0)
+		r->bs_stop = rc < 0 ? LIMITS_STOP_ERROR :
+		    LIMITS_STOP_INTERRUPTED;
+	progress_end();
+	return (rc);
 }
 
 /* The sustained run.  Returns 0, 1 (interrupted) or -errno. */
@@ -401,6 +478,7 @@ limits_sustain(struct target *t, struct rng *rng,
 	r->sustain_start_s = (double)(e.ops->now_ns(&e) -
 	    limits_clock0(r, &e)) / 1e9;
 	progress_phase("sustained", 1, PROGRESS_NONE);
+	progress_phase_length(seconds);
 	rc = limits_measure(&e, rng, &ss, 0, &r->sustain, &r->timeline);
 	progress_end();
 	engine_close(&e);
@@ -438,8 +516,7 @@ limits_ft_pass(struct target *t, const char *engine, const uint64_t *off,
 		if (budget_s > 0 &&
 		    (e.ops->now_ns(&e) - start) * 1e-9 > budget_s)
 			break;
-		io.slot = 0;
-		io.write = 0;
+		memset(&io, 0, sizeof io);
 		io.len = bs;
 		io.offset = off[order[i]];
 		if ((rc = e.ops->submit(&e, &io, 1)) < 0)
@@ -588,8 +665,8 @@ limits_ft_flush(struct target *t, const struct limits_spec *spec,
 		slots[nfree++] = i;
 	while ((off < need || nfree < e.iodepth) && rc == 0) {
 		for (n = 0; nfree > 0 && off < need; n++) {
+			memset(&io[n], 0, sizeof io[n]);
 			io[n].slot = slots[--nfree];
-			io[n].write = 0;
 			io[n].len = LIMITS_MAX_BS;
 			io[n].offset = off;
 			off += LIMITS_MAX_BS;
@@ -652,6 +729,25 @@ limits_ft_free(struct limits_ft *ft)
 	free(ft->order);
 	free(ft->first);
 	free(ft->second);
+}
+
+/* Name of a stop reason, for reports; NULL past the last. */
+const char *
+limits_stop_name(enum limits_stop stop)
+{
+	static const char *const names[] = {
+		[LIMITS_STOP_NONE] = "none",
+		[LIMITS_STOP_FLAT] = "flat",
+		[LIMITS_STOP_EDGE] = "edge",
+		[LIMITS_STOP_ENGINE] = "engine",
+		[LIMITS_STOP_TARGET] = "target",
+		[LIMITS_STOP_INTERRUPTED] = "interrupted",
+		[LIMITS_STOP_ERROR] = "error",
+	};
+
+	if ((unsigned)stop >= sizeof names / sizeof names[0])
+		return (NULL);
+	return (names[stop]);
 }
 
 /* Work a point did on the volume, for limits_spec.prior. */
@@ -758,11 +854,20 @@ limits_analyse_burst(const struct limits_spec *spec, struct limits_result *r)
 
 /* The iodepth sweep's figures from its first n points. */
 static void
-limits_set_iops(struct limits_result *r, size_t n, struct ceilings_iops *ci)
+limits_set_iops(struct limits_result *r, const struct limits_spec *spec,
+    size_t n, struct ceilings_iops *ci)
 {
 	ceilings_iops(r->qd_points, n, ci);
+	if (spec->cache_share > 0) {
+		r->cache_share = spec->cache_share;
+		r->iops_ceiling_corrected = ceilings_cache_correct(
+		    r->qd_points, n, spec->cache_share, spec->cache_lat_us, ci);
+	}
 	r->iops_limit = ci->limit;
 	r->iops_ceiling = ci->ceiling;
+	r->iops_ceiling_low = ci->ceiling_low;
+	r->iops_ceiling_high = ci->ceiling_high;
+	r->iops_ceiling_at_least = ci->at_least;
 	r->iops_knee_iodepth = ci->knee_iodepth;
 	r->iops_max_seen = ci->max_seen;
 	r->iops_max_seen_iodepth = ci->max_seen_iodepth;
@@ -782,10 +887,14 @@ limits_set_bw(struct limits_result *r, size_t n)
 	ceilings_bandwidth(r->bs_points, n, &cb);
 	r->bandwidth_limit = cb.limit;
 	r->bandwidth_ceiling_bytes_per_s = cb.ceiling;
+	r->bandwidth_ceiling_low = cb.ceiling_low;
+	r->bandwidth_ceiling_high = cb.ceiling_high;
+	r->bandwidth_ceiling_at_least = cb.at_least;
 	r->bandwidth_max_seen = cb.max_seen;
 	r->io_accounting_bytes = cb.accounting_bytes;
 	r->optimal_io_bytes = NAN;
-	if (isfinite(cb.ceiling) && isfinite(r->iops_ceiling))
+	if (!cb.at_least && !r->iops_ceiling_at_least && isfinite(cb.ceiling) &&
+	    isfinite(r->iops_ceiling))
 		r->optimal_io_bytes = cb.ceiling / r->iops_ceiling;
 }
 
@@ -831,7 +940,7 @@ limits_after_drop(struct target *t, struct rng *rng,
 		nb = limits_points_before(r, LIMITS_PHASE_BS,
 		    r->burst.drop_sweep_t_s);
 		if (nq < r->nqd)
-			limits_set_iops(r, nq, &ci);
+			limits_set_iops(r, spec, nq, &ci);
 		if (nb < r->nbs)
 			limits_set_bw(r, nb);
 		snprintf(msg, sizeof msg, "the bucket ran dry during the "
@@ -897,7 +1006,7 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 		goto out;
 
 	rc = limits_qd_sweep(t, rng, spec, bs, r);
-	limits_set_iops(r, r->nqd, &ci);
+	limits_set_iops(r, spec, r->nqd, &ci);
 	if (ci.fell_iodepth != 0) {
 		snprintf(msg, sizeof msg, "IOPS fell at iodepth %u: the deeper "
 		    "points are left out of the ceiling", ci.fell_iodepth);

@@ -17,6 +17,7 @@ struct target;
 #define LIMITS_SUSTAIN_QUICK_S	8.0	/* a quick run's, at least */
 #define LIMITS_SWEEP_INTERVAL_S	0.25	/* the sweeps' timeline */
 #define LIMITS_MAX_BS		(1024 * 1024)	/* block-size sweep's top */
+#define LIMITS_EXT_BS		(4 * 1024 * 1024) /* ... while still rising */
 #define LIMITS_FT_SPAN		(256ULL << 20)	/* first-touch region */
 
 /* What a sample of the sweeps' timeline measured (timeline_sample.phase). */
@@ -28,6 +29,20 @@ enum limits_phase {
 	LIMITS_PHASE_FLUSH,		/* emptying the caches (one sample) */
 };
 #define LIMITS_NPHASES	(LIMITS_PHASE_FLUSH + 1)
+
+/* Why a sweep stopped where it did. */
+enum limits_stop {
+	LIMITS_STOP_NONE,		/* not run */
+	LIMITS_STOP_FLAT,		/* the rate stopped rising */
+	LIMITS_STOP_EDGE,		/* the deepest queue or largest size
+					   allowed (bandwidth: still rising) */
+	LIMITS_STOP_ENGINE,		/* the engine holds fewer I/Os than
+					   --max-iodepth */
+	LIMITS_STOP_TARGET,		/* larger I/Os do not fit the working
+					   set */
+	LIMITS_STOP_INTERRUPTED,
+	LIMITS_STOP_ERROR,		/* an I/O error */
+};
 
 struct limits_spec {
 	uint64_t	ws_bytes;	/* beyond the caches; 0: whole target */
@@ -48,6 +63,10 @@ struct limits_spec {
 	uint64_t	cache_bytes;	/* largest cache tier found by a scan;
 					   0: unknown (ws is taken as the
 					   bound), for the first-touch flush */
+	double		cache_share;	/* of reads over ws the caches serve,
+					   as the scan fitted it; 0: none */
+	double		cache_lat_us;	/* reads this fast came from a cache
+					   (the slowest tier's p99); NAN */
 	const struct ceilings_prior *prior; /* I/O done on the volume before
 					   (a scan), oldest first, for the
 					   burst credits; may be NULL */
@@ -59,7 +78,13 @@ struct limits_result {
 	int		 write;
 
 	/* The iodepth sweep (4 KiB random). */
-	double		 iops_ceiling;		/* NAN: none found */
+	double		 iops_ceiling;		/* NAN: none measured */
+	double		 iops_ceiling_low;	/* 95% interval; high NAN */
+	double		 iops_ceiling_high;	/* when at_least */
+	int		 iops_ceiling_at_least;	/* no cap within the sweep:
+						   the most seen, a lower
+						   bound */
+	enum limits_stop qd_stop;
 	unsigned	 iops_knee_iodepth;	/* 0: none */
 	double		 iops_max_seen;
 	unsigned	 iops_max_seen_iodepth;
@@ -71,10 +96,22 @@ struct limits_result {
 	double		 lat0_us;		/* at depth 1, below the knee;
 						   NAN: the cap binds there */
 	double		 iops_knee_fit;		/* fitted knee depth; NAN */
+	double		 cache_share;		/* spec's; NAN: no caches
+						   known */
+	int		 iops_ceiling_corrected; /* the store's: the hits of
+						   cache_share did not count
+						   against the limit */
 
-	/* The block-size sweep (4 KiB .. 1 MiB) at bs_iodepth. */
+	/*
+	 * The block-size sweep (4 KiB .. 1 MiB, then up to 4 MiB while
+	 * still rising, as deep as 64 MiB of buffers allow) at bs_iodepth.
+	 */
 	unsigned	 bs_iodepth;
-	double		 bandwidth_ceiling_bytes_per_s;	/* NAN: none */
+	double		 bandwidth_ceiling_bytes_per_s;	/* as iops_ceiling */
+	double		 bandwidth_ceiling_low;
+	double		 bandwidth_ceiling_high;
+	int		 bandwidth_ceiling_at_least;
+	enum limits_stop bs_stop;
 	double		 bandwidth_max_seen;		/* bytes/s */
 	enum ceilings_bw_limit bandwidth_limit;		/* cap, accounting,
 							   unsaturated */
@@ -133,6 +170,13 @@ void	limits_result_free(struct limits_result *);
 void	limits_prior_from_point(const struct point *, struct ceilings_prior *);
 /* Name of a phase of the sweeps' timeline ("iodepth", ...); NULL past. */
 const char *limits_phase_name(int);
+/*
+ * Device time the iodepth and block-size sweeps and the first-touch test
+ * may take at most (not the sustained run), in seconds.
+ */
+double	limits_max_seconds(const struct limits_spec *);
+/* Names for reports: "flat", "edge", ...; NULL past the last. */
+const char *limits_stop_name(enum limits_stop);
 /* Bytes of a file target the run touches (ws, plus the first-touch span). */
 uint64_t limits_need_bytes(const struct limits_spec *);
 

@@ -6,6 +6,12 @@
 #include "hist.h"
 #include "point.h"
 
+/*
+ * A percentile q is given only when at least POINT_TAIL_MIN reads lie
+ * beyond it: the p99.9 of a few hundred reads is their slowest one.
+ */
+#define POINT_TAIL_MIN	10
+
 /* Fill pt->lat_us from pt->hist. */
 void
 point_summarise(struct point *pt)
@@ -21,7 +27,9 @@ point_summarise(struct point *pt)
 	pt->lat_us.p50 = hist_percentile(h, 0.50) / 1e3;
 	pt->lat_us.p90 = hist_percentile(h, 0.90) / 1e3;
 	pt->lat_us.p99 = hist_percentile(h, 0.99) / 1e3;
-	pt->lat_us.p999 = hist_percentile(h, 0.999) / 1e3;
+	pt->lat_us.p999 = NAN;
+	if (h->count * (1 - 0.999) >= POINT_TAIL_MIN)
+		pt->lat_us.p999 = hist_percentile(h, 0.999) / 1e3;
 }
 
 /* Free what a point owns. */

@@ -35,7 +35,10 @@ struct point {
 	struct hist	*hist;		/* owned: latencies, ns; may be NULL */
 };
 
-/* Fill pt->lat_us from pt->hist. */
+/*
+ * Fill pt->lat_us from pt->hist; p999 stays NAN unless 10 reads at least
+ * lie beyond it (10,000 in all).
+ */
 void	point_summarise(struct point *);
 /* Free what a point owns (its histogram); the struct stays. */
 void	point_free(struct point *);

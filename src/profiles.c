@@ -28,7 +28,7 @@
 #endif
 
 /*
- * The format (DESIGN.md, extended).  Sizes take K/M/G/T (powers of 1024),
+ * The format (DESIGN.md, extended).  Sizes take K/M/G/T/P (powers of 1024),
  * rates are sizes per second ("/s" optional), latencies are plain numbers
  * of microseconds, counts plain numbers ("5400000", "5.4e6").
  *
@@ -44,10 +44,33 @@
  *                                  first; capacities count faster tiers
  * [backing]  latency_us (required), sigma (0), concurrency (1)
  * [limit]    iops, bandwidth, io_accounting   sustained ceilings (none)
- * [instance] iops, bandwidth       a second set of ceilings on top (none)
+ * [instance] name, description     the instance; volumes of one run that
+ *                                  name the same one share its ceilings
+ *                                  (without a name: the volume's own)
+ *            iops, bandwidth       a second set of ceilings on top (none)
+ *            burst_iops, burst_bandwidth, burst_duration_s   an instance
+ *                                  bucket: burst rates for the duration
+ *                                  from full, earning at iops, bandwidth
  * [burst]    iops, credits         IOPS bucket earning at [limit] iops
  *            bandwidth, credit_bytes   bandwidth bucket (st1) earning at
  *                                  [limit] bandwidth
+ * [promise]  tolerance, of_time, source   what the provider documents:
+ *                                  figures at least (100 - tolerance)% of
+ *                                  nominal, of_time% of the time (percent)
+ * [write]    latency_us, sigma     a write until acknowledged (as
+ *                                  [backing]); reads and writes share the
+ *                                  ceilings and buckets, as EBS counts both
+ *            cache                 "write back" or "write through" (what
+ *                                  sysfs queue/write_cache says; through)
+ *            fua                   yes or no: sysfs queue/fua (no)
+ *            flush_us, flush_sigma a cache flush (write back only); 0: the
+ *                                  flush is acknowledged at once (0)
+ *            buffer, drain         a write-back buffer of that many bytes
+ *                                  draining to the store at drain bytes/s;
+ *                                  writes wait for room when it is full
+ *
+ * An instance profile (profiles/instances/NAME.ini) holds [instance] and
+ * nothing else; VOLUME@INSTANCE puts a volume on one.
  */
 
 #define PROFILES_MAX_UNITS	(1U << 25)	/* cache blocks: ~0.8 GB */
@@ -65,6 +88,7 @@ enum profiles_kind {
 	PROFILES_POS,		/* number > 0 */
 	PROFILES_NONNEG,	/* number >= 0 */
 	PROFILES_COUNT,		/* whole number >= 1 (unsigned) */
+	PROFILES_BOOL,		/* yes or no (int) */
 };
 
 enum profiles_section {
@@ -74,6 +98,8 @@ enum profiles_section {
 	PROFILES_LIMIT,
 	PROFILES_INSTANCE,
 	PROFILES_BURST,
+	PROFILES_PROMISE,
+	PROFILES_WRITE,
 	PROFILES_NSECTIONS,
 };
 
@@ -84,6 +110,8 @@ static const char *const profiles_section_names[] = {
 	[PROFILES_LIMIT] = "limit",
 	[PROFILES_INSTANCE] = "instance",
 	[PROFILES_BURST] = "burst",
+	[PROFILES_PROMISE] = "promise",
+	[PROFILES_WRITE] = "write",
 };
 
 enum profiles_keyid {
@@ -92,9 +120,14 @@ enum profiles_keyid {
 	PK_CAPACITY, PK_TIER_LATENCY, PK_TIER_SIGMA,
 	PK_BACKING_LATENCY, PK_BACKING_SIGMA, PK_CONCURRENCY,
 	PK_LIMIT_IOPS, PK_LIMIT_BANDWIDTH, PK_IO_ACCOUNTING,
-	PK_INSTANCE_IOPS, PK_INSTANCE_BANDWIDTH,
+	PK_INSTANCE_NAME, PK_INSTANCE_DESCRIPTION,
+	PK_INSTANCE_IOPS, PK_INSTANCE_BANDWIDTH, PK_INSTANCE_BURST_IOPS,
+	PK_INSTANCE_BURST_BANDWIDTH, PK_INSTANCE_BURST_S,
 	PK_BURST_IOPS, PK_BURST_CREDITS, PK_BURST_BANDWIDTH,
 	PK_BURST_CREDIT_BYTES,
+	PK_PROMISE_TOLERANCE, PK_PROMISE_OF_TIME, PK_PROMISE_SOURCE,
+	PK_WRITE_LATENCY, PK_WRITE_SIGMA, PK_WRITE_CACHE, PK_WRITE_FUA,
+	PK_FLUSH_US, PK_FLUSH_SIGMA, PK_BUFFER, PK_DRAIN,
 	PK_NKEYS,
 };
 
@@ -141,10 +174,21 @@ static const struct profiles_key profiles_keys[PK_NKEYS] = {
 	    P(limit_bandwidth), PROFILES_MAX_RATE },
 	[PK_IO_ACCOUNTING] = { PROFILES_LIMIT, "io_accounting", PROFILES_U64,
 	    P(io_accounting) },
+	[PK_INSTANCE_NAME] = { PROFILES_INSTANCE, "name", PROFILES_STR,
+	    P(instance_name) },
+	[PK_INSTANCE_DESCRIPTION] = { PROFILES_INSTANCE, "description",
+	    PROFILES_STR, P(instance_description) },
 	[PK_INSTANCE_IOPS] = { PROFILES_INSTANCE, "iops", PROFILES_POS,
 	    P(instance_iops), PROFILES_MAX_RATE },
 	[PK_INSTANCE_BANDWIDTH] = { PROFILES_INSTANCE, "bandwidth",
 	    PROFILES_RATE, P(instance_bandwidth), PROFILES_MAX_RATE },
+	[PK_INSTANCE_BURST_IOPS] = { PROFILES_INSTANCE, "burst_iops",
+	    PROFILES_POS, P(instance_burst_iops), PROFILES_MAX_RATE },
+	[PK_INSTANCE_BURST_BANDWIDTH] = { PROFILES_INSTANCE,
+	    "burst_bandwidth", PROFILES_RATE, P(instance_burst_bandwidth),
+	    PROFILES_MAX_RATE },
+	[PK_INSTANCE_BURST_S] = { PROFILES_INSTANCE, "burst_duration_s",
+	    PROFILES_POS, P(instance_burst_s), 1e7 },
 	[PK_BURST_IOPS] = { PROFILES_BURST, "iops", PROFILES_POS,
 	    P(burst_iops), PROFILES_MAX_RATE },
 	[PK_BURST_CREDITS] = { PROFILES_BURST, "credits", PROFILES_POS,
@@ -153,6 +197,27 @@ static const struct profiles_key profiles_keys[PK_NKEYS] = {
 	    P(burst_bandwidth), PROFILES_MAX_RATE },
 	[PK_BURST_CREDIT_BYTES] = { PROFILES_BURST, "credit_bytes",
 	    PROFILES_BYTES, P(burst_credit_bytes), 1e18 },
+	[PK_PROMISE_TOLERANCE] = { PROFILES_PROMISE, "tolerance",
+	    PROFILES_NONNEG, P(promise_pct), 100 },
+	[PK_PROMISE_OF_TIME] = { PROFILES_PROMISE, "of_time", PROFILES_POS,
+	    P(promise_of_time_pct), 100 },
+	[PK_PROMISE_SOURCE] = { PROFILES_PROMISE, "source", PROFILES_STR,
+	    P(promise_source) },
+	[PK_WRITE_LATENCY] = { PROFILES_WRITE, "latency_us", PROFILES_POS,
+	    P(write_latency_us), PROFILES_MAX_US },
+	[PK_WRITE_SIGMA] = { PROFILES_WRITE, "sigma", PROFILES_NONNEG,
+	    P(write_sigma), PROFILES_MAX_SIGMA },
+	[PK_WRITE_CACHE] = { PROFILES_WRITE, "cache", PROFILES_STR,
+	    P(write_cache) },
+	[PK_WRITE_FUA] = { PROFILES_WRITE, "fua", PROFILES_BOOL, P(fua) },
+	[PK_FLUSH_US] = { PROFILES_WRITE, "flush_us", PROFILES_NONNEG,
+	    P(flush_us), PROFILES_MAX_US },
+	[PK_FLUSH_SIGMA] = { PROFILES_WRITE, "flush_sigma", PROFILES_NONNEG,
+	    P(flush_sigma), PROFILES_MAX_SIGMA },
+	[PK_BUFFER] = { PROFILES_WRITE, "buffer", PROFILES_BYTES,
+	    P(buffer_bytes), 1e18 },
+	[PK_DRAIN] = { PROFILES_WRITE, "drain", PROFILES_RATE,
+	    P(buffer_drain), PROFILES_MAX_RATE },
 };
 #undef P
 #undef T
@@ -262,7 +327,8 @@ profiles_section_line(struct profiles_ctx *ctx, char *line)
 	if (profiles_section_find(name, &sec, &tier) != 0) {
 		profiles_error(ctx, ctx->line, "unknown section [%s]: use "
 		    "[device], [tier.0] to [tier.%d], [backing], [limit], "
-		    "[instance] or [burst]", name, PROFILES_TIERS_MAX - 1);
+		    "[instance], [burst], [promise] or [write]", name,
+		    PROFILES_TIERS_MAX - 1);
 	} else if (ctx->section_line[sec][tier] == 0)
 		ctx->section_line[sec][tier] = ctx->line;
 	free(name);
@@ -380,6 +446,13 @@ profiles_value(enum profiles_kind k, const char *value, void *dst,
 		}
 		*(unsigned *)dst = (unsigned)u;
 		return (0);
+	case PROFILES_BOOL:
+		if (strcmp(value, "yes") == 0 || strcmp(value, "no") == 0) {
+			*(int *)dst = strcmp(value, "yes") == 0;
+			return (0);
+		}
+		xasprintf(why, "use yes or no, not \"%s\"", value);
+		return (-1);
 	}
 	xasprintf(why, "bad key kind");
 	return (-1);
@@ -446,6 +519,125 @@ profiles_is_pow2(uint64_t v)
 	return (v != 0 && (v & (v - 1)) == 0);
 }
 
+/* The file's name without directory and ".ini", as a default name. */
+static char *
+profiles_default_name(const char *path)
+{
+	char	*name = xstrdup(profiles_basename(path));
+
+	if (profiles_has_suffix(name, ".ini"))
+		name[strlen(name) - 4] = '\0';
+	return (name);
+}
+
+/* Check [instance]: each bucket needs its baseline and a duration. */
+static void
+profiles_check_instance(struct profiles_ctx *ctx)
+{
+	struct profile	*p = ctx->p;
+	int		 line = ctx->section_line[PROFILES_INSTANCE][0];
+
+#define KL(k)	(ctx->key_line[k][0])
+	if (p->instance_burst_iops > 0 &&
+	    p->instance_burst_iops <= p->instance_iops) {
+		profiles_error(ctx, KL(PK_INSTANCE_BURST_IOPS), "[instance] "
+		    "burst_iops: must be above the baseline iops (%.0f)",
+		    p->instance_iops);
+		return;
+	}
+	if (p->instance_burst_iops > 0 && p->instance_iops == 0) {
+		profiles_error(ctx, KL(PK_INSTANCE_BURST_IOPS), "[instance] "
+		    "burst_iops: needs iops, the baseline the bucket earns at");
+		return;
+	}
+	if (p->instance_burst_bandwidth > 0 &&
+	    p->instance_burst_bandwidth <= p->instance_bandwidth) {
+		profiles_error(ctx, KL(PK_INSTANCE_BURST_BANDWIDTH),
+		    "[instance] burst_bandwidth: must be above the baseline "
+		    "bandwidth, the rate the bucket earns at");
+		return;
+	}
+	if ((p->instance_burst_iops > 0 || p->instance_burst_bandwidth > 0) !=
+	    (p->instance_burst_s > 0)) {
+		profiles_error(ctx, line, "[instance] burst_duration_s goes "
+		    "with burst_iops or burst_bandwidth");
+		return;
+	}
+	if (ctx->section_line[PROFILES_INSTANCE][0] != 0 &&
+	    p->instance_iops == 0 && p->instance_bandwidth == 0) {
+		profiles_error(ctx, line, "[instance] needs iops or "
+		    "bandwidth");
+		return;
+	}
+#undef KL
+}
+
+/* The [write] section: defaults from [backing], what goes together. */
+static void
+profiles_check_write(struct profiles_ctx *ctx)
+{
+	struct profile	*p = ctx->p;
+	int		 line = ctx->section_line[PROFILES_WRITE][0];
+
+#define KL(k)	(ctx->key_line[k][0])
+	if (KL(PK_WRITE_LATENCY) == 0)
+		p->write_latency_us = p->backing_latency_us;
+	if (KL(PK_WRITE_SIGMA) == 0)
+		p->write_sigma = p->backing_sigma;
+	if (p->write_cache == NULL)
+		p->write_cache = xstrdup("write through");
+	if (strcmp(p->write_cache, "write back") != 0 &&
+	    strcmp(p->write_cache, "write through") != 0) {
+		profiles_error(ctx, KL(PK_WRITE_CACHE), "[write] cache: use "
+		    "\"write back\" or \"write through\", as sysfs says "
+		    "them");
+		return;
+	}
+	p->write_back = strcmp(p->write_cache, "write back") == 0;
+	if (!p->write_back && (p->flush_us > 0 || KL(PK_FLUSH_SIGMA) != 0)) {
+		profiles_error(ctx, KL(PK_FLUSH_US) ? KL(PK_FLUSH_US) :
+		    KL(PK_FLUSH_SIGMA), "[write] flush_us: a flush is never "
+		    "sent to a write-through device; set cache = write back");
+		return;
+	}
+	if ((KL(PK_BUFFER) != 0) != (KL(PK_DRAIN) != 0)) {
+		profiles_error(ctx, line, "[write] buffer and drain go "
+		    "together");
+		return;
+	}
+#undef KL
+}
+
+/* An instance profile: [instance] alone, named after its file by default. */
+static void
+profiles_check_instance_only(struct profiles_ctx *ctx)
+{
+	struct profile	*p = ctx->p;
+	int		 i;
+
+	for (i = 0; i < PROFILES_NSECTIONS; i++) {
+		if (i != PROFILES_INSTANCE && ctx->section_line[i][0] != 0) {
+			profiles_error(ctx, ctx->section_line[i][0], "[%s] in "
+			    "an instance profile: it holds [instance] only, or "
+			    "give [device] for a volume",
+			    profiles_section_names[i]);
+			return;
+		}
+	}
+	p->instance_only = 1;
+	if (p->instance_name == NULL || *p->instance_name == '\0') {
+		free(p->instance_name);
+		p->instance_name = profiles_default_name(ctx->path);
+	}
+	if (p->instance_description == NULL)
+		p->instance_description = xstrdup("");
+	free(p->name);
+	p->name = xstrdup(p->instance_name);
+	free(p->description);
+	p->description = xstrdup(p->instance_description);
+	profiles_check_instance(ctx);
+}
+
 /* Check the parsed profile as a whole; fill defaults. */
 static void
 profiles_check(struct profiles_ctx *ctx)
@@ -457,6 +649,11 @@ profiles_check(struct profiles_ctx *ctx)
 
 #define KL(k)	(ctx->key_line[k][0])
 #define TL(k, t) (ctx->key_line[k][t])
+	if (ctx->section_line[PROFILES_DEVICE][0] == 0 &&
+	    ctx->section_line[PROFILES_INSTANCE][0] != 0) {
+		profiles_check_instance_only(ctx);
+		return;
+	}
 	if (KL(PK_SIZE) == 0) {
 		profiles_error(ctx, ctx->section_line[PROFILES_DEVICE][0],
 		    "[device] size is missing");
@@ -485,9 +682,7 @@ profiles_check(struct profiles_ctx *ctx)
 	}
 	if (p->name == NULL || *p->name == '\0') {
 		free(p->name);
-		p->name = xstrdup(profiles_basename(ctx->path));
-		if (profiles_has_suffix(p->name, ".ini"))
-			p->name[strlen(p->name) - 4] = '\0';
+		p->name = profiles_default_name(ctx->path);
 	}
 	if (p->description == NULL)
 		p->description = xstrdup("");
@@ -588,6 +783,18 @@ profiles_check(struct profiles_ctx *ctx)
 		    " must be above the baseline [limit] bandwidth");
 		return;
 	}
+	if (ctx->section_line[PROFILES_PROMISE][0] != 0 &&
+	    KL(PK_PROMISE_TOLERANCE) == 0) {
+		profiles_error(ctx, ctx->section_line[PROFILES_PROMISE][0],
+		    "[promise] tolerance is missing");
+		return;
+	}
+	if (KL(PK_PROMISE_TOLERANCE) == 0)
+		p->promise_pct = NAN;
+	if (KL(PK_PROMISE_OF_TIME) == 0)
+		p->promise_of_time_pct = NAN;
+	profiles_check_instance(ctx);
+	profiles_check_write(ctx);
 #undef KL
 #undef TL
 }
@@ -670,18 +877,24 @@ profiles_cmp(const void *a, const void *b)
 	return (strcmp(*(char *const *)a, *(char *const *)b));
 }
 
-/* Names of the built-in profiles, sorted; see profiles.h. */
-char **
-profiles_names(size_t *np)
+#define PROFILES_INSTANCES	"instances"	/* subdirectory */
+
+/* Names of the profiles under sub ("" or PROFILES_INSTANCES), sorted. */
+static char **
+profiles_names_in(const char *sub, size_t *np)
 {
 	const char *const	*dirs = profiles_dirs();
 	struct dirent		*de;
 	DIR			*d;
-	char			**v = NULL, *name;
+	char			**v = NULL, *name, *dir;
 	size_t			 n = 0, i, j;
 
 	for (i = 0; dirs[i] != NULL; i++) {
-		if ((d = opendir(dirs[i])) == NULL)
+		xasprintf(&dir, "%s%s%s", dirs[i], *sub != '\0' ? "/" : "",
+		    sub);
+		d = opendir(dir);
+		free(dir);
+		if (d == NULL)
 			continue;
 		while ((de = readdir(d)) != NULL) {
 			if (de->d_name[0] == '.' ||
@@ -708,6 +921,20 @@ profiles_names(size_t *np)
 	return (v);
 }
 
+/* Names of the built-in profiles, sorted; see profiles.h. */
+char **
+profiles_names(size_t *np)
+{
+	return (profiles_names_in("", np));
+}
+
+/* Names of the built-in instance profiles, sorted. */
+char **
+profiles_instance_names(size_t *np)
+{
+	return (profiles_names_in(PROFILES_INSTANCES, np));
+}
+
 /* Free what profiles_names returned. */
 void
 profiles_names_free(char **v, size_t n)
@@ -719,56 +946,135 @@ profiles_names_free(char **v, size_t n)
 	free(v);
 }
 
+/* The file of built-in profile name under sub, or NULL with *cause. */
 static char *
-profiles_find(const char *name, char **cause)
+profiles_find(const char *name, const char *sub, char **cause)
 {
 	const char *const	*dirs = profiles_dirs();
+	const char		*what;
 	char			*path, **v, *list = NULL, *tmp;
 	size_t			 i, n;
 
 	for (i = 0; dirs[i] != NULL; i++) {
-		xasprintf(&path, "%s/%s.ini", dirs[i], name);
+		xasprintf(&path, "%s%s%s/%s.ini", dirs[i], *sub != '\0' ?
+		    "/" : "", sub, name);
 		if (access(path, F_OK) == 0)
 			return (path);
 		free(path);
 	}
-	v = profiles_names(&n);
+	v = profiles_names_in(sub, &n);
 	for (i = 0; i < n; i++) {
 		xasprintf(&tmp, "%s%s%s", list != NULL ? list : "",
 		    list != NULL ? ", " : "", v[i]);
 		free(list);
 		list = tmp;
 	}
+	what = *sub != '\0' ? "instance" : "simulated volume";
 	if (n == 0)
-		xasprintf(cause, "no simulated volume \"%s\": no profiles "
-		    "found (set TIERPROBE_DATADIR, or give a path to a .ini "
-		    "file)", name);
+		xasprintf(cause, "no %s \"%s\": no profiles found (set "
+		    "TIERPROBE_DATADIR, or give a path to a .ini file)", what,
+		    name);
 	else
-		xasprintf(cause, "no simulated volume \"%s\"; built-in "
-		    "profiles: %s", name, list);
+		xasprintf(cause, "no %s \"%s\"; built-in %s: %s", what,
+		    name, *sub != '\0' ? "instances" : "profiles", list);
 	free(list);
 	profiles_names_free(v, n);
 	return (NULL);
 }
 
-/* Load a profile by built-in name or path. */
-struct profile *
-profiles_load(const char *spec, char **cause)
+/* A profile by built-in name under sub, or by path. */
+static struct profile *
+profiles_load_in(const char *spec, const char *sub, char **cause)
 {
 	struct profile	*p;
 	char		*path;
 
 	if (*spec == '\0') {
-		xasprintf(cause, "empty simulated volume name; try "
-		    "\"tierprobe profiles\"");
+		xasprintf(cause, "empty %s name; try \"tierprobe profiles\"",
+		    *sub != '\0' ? "instance" : "simulated volume");
 		return (NULL);
 	}
 	if (strchr(spec, '/') != NULL || profiles_has_suffix(spec, ".ini"))
 		return (profiles_load_path(spec, cause));
-	if ((path = profiles_find(spec, cause)) == NULL)
+	if ((path = profiles_find(spec, sub, cause)) == NULL)
 		return (NULL);
 	p = profiles_load_path(path, cause);
 	free(path);
+	return (p);
+}
+
+/* An instance profile by name or path. */
+struct profile *
+profiles_load_instance(const char *spec, char **cause)
+{
+	struct profile	*p;
+
+	if ((p = profiles_load_in(spec, PROFILES_INSTANCES, cause)) == NULL)
+		return (NULL);
+	if (!p->instance_only) {
+		xasprintf(cause, "%s: a volume, not an instance profile (one "
+		    "that holds [instance] only)", p->path);
+		profiles_free(p);
+		return (NULL);
+	}
+	return (p);
+}
+
+/* Put volume p on instance i: i's [instance] replaces p's own. */
+static void
+profiles_put_on(struct profile *p, const struct profile *i)
+{
+	char	*name;
+
+	free(p->instance_name);
+	free(p->instance_description);
+	p->instance_name = xstrdup(i->instance_name);
+	p->instance_description = xstrdup(i->instance_description);
+	p->instance_iops = i->instance_iops;
+	p->instance_bandwidth = i->instance_bandwidth;
+	p->instance_burst_iops = i->instance_burst_iops;
+	p->instance_burst_bandwidth = i->instance_burst_bandwidth;
+	p->instance_burst_s = i->instance_burst_s;
+	xasprintf(&name, "%s@%s", p->name, i->instance_name);
+	free(p->name);
+	p->name = name;
+	xasprintf(&name, "%s; on %s", p->description, i->instance_name);
+	free(p->description);
+	p->description = name;
+}
+
+/* Load a profile by built-in name or path; see profiles.h. */
+struct profile *
+profiles_load(const char *spec, char **cause)
+{
+	struct profile	*p, *inst;
+	char		*vol, *at, *why = NULL;
+
+	vol = xstrdup(spec);
+	if ((at = strrchr(vol, '@')) != NULL)
+		*at++ = '\0';
+	p = profiles_load_in(vol, "", cause);
+	if (p == NULL && (inst = profiles_load_instance(vol, &why)) != NULL) {
+		p = inst;
+		free(*cause);
+	}
+	free(why);
+	if (p != NULL && p->instance_only) {
+		xasprintf(cause, "%s is an instance, not a volume: put a "
+		    "volume on it, as in sim:ebs-gp3@%s", vol, vol);
+		profiles_free(p);
+		p = NULL;
+	}
+	if (p != NULL && at != NULL) {
+		if ((inst = profiles_load_instance(at, cause)) == NULL) {
+			profiles_free(p);
+			p = NULL;
+		} else {
+			profiles_put_on(p, inst);
+			profiles_free(inst);
+		}
+	}
+	free(vol);
 	return (p);
 }
 
@@ -784,6 +1090,14 @@ profiles_copy(const struct profile *p)
 	c->description = p->description != NULL ?
 	    xstrdup(p->description) : NULL;
 	c->path = p->path != NULL ? xstrdup(p->path) : NULL;
+	c->promise_source = p->promise_source != NULL ?
+	    xstrdup(p->promise_source) : NULL;
+	c->instance_name = p->instance_name != NULL ?
+	    xstrdup(p->instance_name) : NULL;
+	c->instance_description = p->instance_description != NULL ?
+	    xstrdup(p->instance_description) : NULL;
+	c->write_cache = p->write_cache != NULL ?
+	    xstrdup(p->write_cache) : NULL;
 	return (c);
 }
 
@@ -795,5 +1109,9 @@ profiles_free(struct profile *p)
 	free(p->name);
 	free(p->description);
 	free(p->path);
+	free(p->promise_source);
+	free(p->instance_name);
+	free(p->instance_description);
+	free(p->write_cache);
 	free(p);
 }

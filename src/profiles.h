@@ -41,13 +41,39 @@ struct profile {
 	double		 limit_bandwidth;
 	uint64_t	 io_accounting;	/* bytes per IOPS token; 0 none */
 
-	double		 instance_iops;	/* a second set of ceilings */
-	double		 instance_bandwidth;
+	char		*instance_name;	/* NULL: the volume's own ceilings */
+	char		*instance_description;
+	double		 instance_iops;	/* a second set of ceilings, shared */
+	double		 instance_bandwidth; /* by the volumes of a run that
+					   name the same instance */
+	double		 instance_burst_iops;	/* 0: no instance bucket */
+	double		 instance_burst_bandwidth;
+	double		 instance_burst_s;	/* a full bucket lasts this long
+						   at the burst rates */
+	int		 instance_only;	/* an instance profile: [instance]
+					   and nothing else */
 
 	double		 burst_iops;	/* 0: no IOPS burst bucket */
 	double		 burst_credits;	/* bucket, IOPS tokens */
 	double		 burst_bandwidth;	/* 0: no bandwidth bucket */
 	double		 burst_credit_bytes;
+
+	/* [promise]: figures at least 100 - promise_pct % of the profile's,
+	   promise_of_time_pct % of the time, per promise_source; NAN and
+	   NULL when the profile states none. */
+	double		 promise_pct;
+	double		 promise_of_time_pct;
+	char		*promise_source;
+	double		 write_latency_us;	/* median of a write acked */
+	double		 write_sigma;
+	double		 flush_us;	/* median of a cache flush; 0: at once */
+	double		 flush_sigma;
+	char		*write_cache;	/* what sysfs would say: "write back"
+					   or "write through" */
+	int		 write_back;	/* write_cache is "write back" */
+	int		 fua;		/* says it takes FUA writes */
+	double		 buffer_bytes;	/* write-back buffer; 0: none */
+	double		 buffer_drain;	/* bytes/s it drains at to the store */
 };
 
 /* The profile directories in lookup order (NULL-terminated, static). */
@@ -56,11 +82,15 @@ const char	*const *profiles_dirs(void);
 /*
  * Load spec: a path when it contains '/' or ends in ".ini", otherwise a
  * built-in name looked up as NAME.ini in $TIERPROBE_DATADIR/profiles, the
- * installed data directory, then the source tree.  Returns the profile
- * (free with profiles_free), or NULL with an allocated one-line message in
- * *cause naming the file, line and key at fault.
+ * installed data directory, then the source tree.  VOLUME@INSTANCE puts
+ * the volume on an instance profile (looked up under profiles/instances/),
+ * whose [instance] replaces the volume's own.  Returns the volume's
+ * profile (free with profiles_free), or NULL with an allocated one-line
+ * message in *cause naming the file, line and key at fault.
  */
 struct profile	*profiles_load(const char *, char **);
+/* An instance profile by name or path, as above. */
+struct profile	*profiles_load_instance(const char *, char **);
 
 /* Parse the INI profile in file f, named path in messages.  As above. */
 struct profile	*profiles_parse(FILE *, const char *, char **);
@@ -75,6 +105,8 @@ void		 profiles_free(struct profile *);
  * its length in *n; NULL when there are none.
  */
 char		**profiles_names(size_t *);
+/* The same for the built-in instance profiles. */
+char		**profiles_instance_names(size_t *);
 void		  profiles_names_free(char **, size_t);
 
 #endif

@@ -14,6 +14,7 @@
 #include "units.h"
 
 #define PROGRESS_REDRAW_S	0.1	/* at most ten redraws a second */
+#define PROGRESS_FILL_BIG	(256ULL << 20)	/* fills said off a TTY */
 
 static struct {
 	FILE		*f;
@@ -25,6 +26,9 @@ static struct {
 	size_t		 n;		/* points in the phase */
 	size_t		 i;		/* current point, 0-based */
 	size_t		 done;		/* points finished */
+	double		 length_s;	/* device time of each point: a fixed
+					   length, or 0 */
+	uint64_t	 fill_shown;	/* bytes of a fill last shown */
 	double		 t0;		/* start of everything */
 	double		 phase_t0;
 	double		 point_t0;
@@ -129,13 +133,36 @@ progress_phase(const char *name, size_t n, enum progress_vary vary)
 	progress.n = n;
 	progress.i = 0;
 	progress.done = 0;
+	progress.length_s = 0;
 	progress.phase_t0 = progress_now();
 }
 
-/* The phase turned out to have n points (an adaptive scan adds some). */
+/* Each point of the phase lasts seconds of device time. */
+void
+progress_phase_length(double seconds)
+{
+	progress.length_s = seconds;
+}
+
+/* The phase gets n more points, for the reason why. */
+void
+progress_more(size_t n, const char *why)
+{
+	if (n > 0 && !progress.quiet && progress.f != NULL) {
+		progress_clear();
+		fprintf(progress.f, "%s: %zu more point%s, %s (%zu in all)\n",
+		    progress.phase, n, n == 1 ? "" : "s", why, progress.n + n);
+		fflush(progress.f);
+	}
+	progress.n += n;
+}
+
+/* The phase turned out to have n points: the scan added some. */
 void
 progress_set_total(size_t n)
 {
+	if (n > progress.n)
+		progress_more(n - progress.n, "where the curves bend");
 	progress.n = n;
 }
 
@@ -161,7 +188,6 @@ progress_update(const struct point *p, double elapsed, void *arg)
 	char	eta[32];
 	double	now, per, left = NAN;
 
-	(void)elapsed;
 	(void)arg;
 	if (progress.quiet || !progress.tty || progress.f == NULL)
 		return;
@@ -169,7 +195,14 @@ progress_update(const struct point *p, double elapsed, void *arg)
 	if (now - progress.last_draw < PROGRESS_REDRAW_S)
 		return;
 	progress.last_draw = now;
-	if (progress.done > 0) {
+	if (progress.length_s > 0 && elapsed > 0) {
+		/* Fixed length: what is left of it, at this point's pace. */
+		per = (now - progress.point_t0) / elapsed * progress.length_s;
+		left = per * (progress.n - progress.i) -
+		    (now - progress.point_t0);
+		if (left < 0)
+			left = 0;
+	} else if (progress.done > 0) {
 		per = (progress.point_t0 - progress.phase_t0) / progress.done;
 		left = per * (progress.n - progress.done) -
 		    (now - progress.point_t0);
@@ -207,6 +240,49 @@ progress_point_done(const struct point *p)
 	    sizeof p50), units_format_value(UNITS_LAT_US,
 	    p->lat_us.p99, p99, sizeof p99), units_format_value(
 	    UNITS_SECONDS, p->seconds, secs, sizeof secs));
+	fflush(progress.f);
+}
+
+/* Bytes done of total of a fill of path: one line redrawn on a TTY. */
+void
+progress_fill(const char *path, uint64_t done, uint64_t total)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], rate[UNITS_BUFSZ], eta[32];
+	double	now, el;
+	int	big = total >= PROGRESS_FILL_BIG;
+
+	if (progress.quiet || progress.f == NULL || total == 0)
+		return;
+	now = progress_now();
+	if (done == 0) {
+		progress.point_t0 = now;
+		progress.fill_shown = 0;
+	}
+	if (done < total && (now - progress.last_draw < PROGRESS_REDRAW_S ||
+	    (!progress.tty && (!big ||
+	    done * 10 / total == progress.fill_shown * 10 / total))))
+		return;
+	progress_clear();
+	if (done == total && !big) {
+		fflush(progress.f);
+		return;
+	}
+	progress.last_draw = now;
+	progress.fill_shown = done;
+	el = now - progress.point_t0;
+	if (el > 0 && done > 0)
+		units_format_rate(done / el, rate, sizeof rate);
+	else
+		snprintf(rate, sizeof rate, "? MiB/s");
+	fprintf(progress.f, "filling %s: %s of %s, %s, ETA %s", path,
+	    units_format_size(done, a, sizeof a),
+	    units_format_size(total, b, sizeof b), rate,
+	    progress_clock(done > 0 ? el * (total - done) / done : NAN, eta,
+	    sizeof eta));
+	if (progress.tty && done < total)
+		progress.live = 1;
+	else
+		fputc('\n', progress.f);
 	fflush(progress.f);
 }
 

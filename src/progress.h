@@ -8,6 +8,7 @@
 #define PROGRESS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct point;
@@ -23,8 +24,18 @@ enum progress_vary {
 void	progress_init(int);			/* quiet */
 /* A new phase ("scan", "iodepth", ...) of n points differing in vary. */
 void	progress_phase(const char *, size_t, enum progress_vary);
-/* The phase has n points after all (an adaptive scan adds some). */
+/* Each point of the phase lasts this many seconds of device time. */
+void	progress_phase_length(double);
+/* The phase has n points after all (an adaptive scan adds some; said). */
 void	progress_set_total(size_t);
+/* The phase gets n more points (said, with why: "bandwidth still rising"). */
+void	progress_more(size_t, const char *);
+/*
+ * Filling path: done of total bytes written, 0 first and total last; a
+ * line redrawn on a TTY, one per tenth otherwise, and the last one kept,
+ * for fills of 256 MiB and more.
+ */
+void	progress_fill(const char *, uint64_t, uint64_t);
 /* Point i (0-based) of the phase is starting. */
 void	progress_point_start(size_t, const struct point *);
 /* Live figures of the running point; a sampler_progress_cb. */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report-schema.h"
@@ -111,6 +112,14 @@ report_json_word(const struct report_schema_key *k, const void *obj)
 	return (json_string(w != NULL ? w : k->word(0)));
 }
 
+static json_t *
+report_json_word_null(const struct report_schema_key *k, const void *obj)
+{
+	const char	*w = k->word(report_json_int_of(k, obj));
+
+	return (w != NULL ? json_string(w) : json_null());
+}
+
 /* The keys of table t of struct obj into the JSON object o. */
 static void
 report_json_keys(const struct report_schema *t, const void *obj, json_t *o)
@@ -123,6 +132,12 @@ report_json_keys(const struct report_schema *t, const void *obj, json_t *o)
 		if (k->type == REPORT_SCHEMA_OBJECT &&
 		    (report_json_member(k, obj) == NULL ||
 		    (k->shown != NULL && !k->shown(obj))))
+			continue;
+		/* An optional array that is not there is absent. */
+		if (k->type == REPORT_SCHEMA_ARRAY &&
+		    (k->flags & REPORT_SCHEMA_POINTER) &&
+		    !(k->flags & REPORT_SCHEMA_REQUIRED) &&
+		    report_json_member(k, obj) == NULL)
 			continue;
 		if (k->flags & REPORT_SCHEMA_INLINE)
 			report_json_keys(k->sub, report_json_member(k, obj), o);
@@ -170,6 +185,7 @@ static json_t *(*const report_json_types[REPORT_SCHEMA_NTYPES])(
 	[REPORT_SCHEMA_STRING] = report_json_string,
 	[REPORT_SCHEMA_STRING_NULL] = report_json_string_null,
 	[REPORT_SCHEMA_WORD] = report_json_word,
+	[REPORT_SCHEMA_WORD_NULL] = report_json_word_null,
 	[REPORT_SCHEMA_OBJECT] = report_json_object,
 	[REPORT_SCHEMA_ARRAY] = report_json_array,
 };
@@ -283,4 +299,31 @@ report_json_write(const struct report *r, const char *path, char **cause)
 	ret = report_json_write_file(r, path, cause);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return (ret);
+}
+
+/* Write the report to path, or to a new file here if that fails. */
+int
+report_json_save(const struct report *r, const char *path, char **used,
+    char **cause)
+{
+	char		*why = NULL, *why2 = NULL, stamp[32], *name;
+	time_t		 now;
+
+	*used = NULL;
+	if (report_json_write(r, path, &why) == 0)
+		return (0);
+	now = time(NULL);
+	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
+	xasprintf(&name, "tierprobe-report-%s-%ld.json", stamp,
+	    (long)getpid());
+	if (report_json_write(r, name, &why2) == 0) {
+		*used = name;
+		*cause = why;
+		return (1);
+	}
+	xasprintf(cause, "%s; and %s", why, why2);
+	free(why);
+	free(why2);
+	free(name);
+	return (-1);
 }

@@ -163,7 +163,10 @@ report_load_string(struct report_load *ld,
 		memcpy(p, json_string_value(v), len + 1);
 }
 
-/* One of the words of k; null or absent give 0. */
+/*
+ * One of the words of k (from word(1) for WORD_NULL, whose 0 is null);
+ * null or absent give 0.
+ */
 static void
 report_load_word(struct report_load *ld, const struct report_schema_key *k,
     const json_t *v, void *obj, const char *key)
@@ -171,9 +174,10 @@ report_load_word(struct report_load *ld, const struct report_schema_key *k,
 	int		*p = report_load_member(k, obj);
 	const char	*s, *w;
 	char		*list, *tmp;
-	int		 i;
+	int		 i, first;
 
 	*p = 0;
+	first = k->type == REPORT_SCHEMA_WORD_NULL;
 	if (v == NULL || json_is_null(v))
 		return;
 	if (!json_is_string(v)) {
@@ -182,20 +186,21 @@ report_load_word(struct report_load *ld, const struct report_schema_key *k,
 		return;
 	}
 	s = json_string_value(v);
-	for (i = 0; (w = k->word(i)) != NULL; i++) {
+	for (i = first; (w = k->word(i)) != NULL; i++) {
 		if (strcmp(s, w) == 0) {
 			*p = i;
 			return;
 		}
 	}
-	list = xstrdup(k->word(0));
-	for (i = 1; (w = k->word(i)) != NULL; i++) {
+	list = xstrdup(k->word(first));
+	for (i = first + 1; (w = k->word(i)) != NULL; i++) {
 		xasprintf(&tmp, "%s%s%s", list, k->word(i + 1) == NULL ?
 		    " or " : ", ", w);
 		free(list);
 		list = tmp;
 	}
-	report_load_fail(ld, key, "\"%s\" is not %s", s, list);
+	report_load_fail(ld, key, "\"%s\" is not %s%s", s, list,
+	    first ? " or null" : "");
 	free(list);
 }
 
@@ -271,6 +276,7 @@ static void (*const report_load_types[REPORT_SCHEMA_NTYPES])(
 	[REPORT_SCHEMA_STRING] = report_load_string,
 	[REPORT_SCHEMA_STRING_NULL] = report_load_string,
 	[REPORT_SCHEMA_WORD] = report_load_word,
+	[REPORT_SCHEMA_WORD_NULL] = report_load_word,
 	[REPORT_SCHEMA_OBJECT] = report_load_object,
 	[REPORT_SCHEMA_ARRAY] = report_load_array,
 };
@@ -306,7 +312,8 @@ report_load_keys(struct report_load *ld, const struct report_schema *t,
 		    *prefix != '\0' ? "." : "", k->name);
 		v = o != NULL ? json_object_get(o, k->name) : NULL;
 		if (v == NULL && o != NULL &&
-		    (k->flags & REPORT_SCHEMA_REQUIRED)) {
+		    (k->flags & REPORT_SCHEMA_REQUIRED) && (k->unless == NULL ||
+		    json_object_get(o, k->unless) == NULL)) {
 			report_load_fail(ld, key, "missing");
 			break;
 		}

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fleet.h"
 #include "log.h"
 #include "report.h"
 #include "units.h"
@@ -29,9 +30,13 @@
 
 struct report_plot {
 	const struct report	*r;
+	char			 what[256];	/* after the title */
+	char			 subtitle[256];
 	const char		*outdir;
 	const char		*format;
-	const char		*scripts;	/* where the .gp files are */
+	char			*scripts;	/* the .gp files' dir */
+	const char		*prefix;	/* of each image's name: "" or
+						   "target1-" */
 	char			*tmp;		/* work directory */
 	char			 written[512];
 	char			 skipped[512];
@@ -139,16 +144,12 @@ report_plot_vars(struct report_plot *rp, const char *title)
 		return (NULL);
 	fprintf(f, "fmt = '%s'\n", rp->format);
 	fprintf(f, "outfile = 'out.%s'\n", rp->format);
-	snprintf(t, sizeof t, "%s: %s", title, rp->r->target.path != NULL ?
-	    rp->r->target.path : "?");
+	snprintf(t, sizeof t, "%s: %s", title, rp->what);
 	fputs("plot_title = ", f);
 	report_plot_quote(f, t);
 	fputc('\n', f);
-	snprintf(t, sizeof t, "tierprobe %s, %s%s", rp->r->tool_version,
-	    rp->r->started_utc[0] ? rp->r->started_utc : "",
-	    rp->r->interrupted ? " (INTERRUPTED: partial)" : "");
 	fputs("plot_subtitle = ", f);
-	report_plot_quote(f, t);
+	report_plot_quote(f, rp->subtitle);
 	fputc('\n', f);
 	return (f);
 }
@@ -222,24 +223,26 @@ report_plot_keep(struct report_plot *rp, const char *name, char **cause)
 	char	from[PATH_MAX], to[PATH_MAX + 32];
 
 	snprintf(from, sizeof from, "%s/out.%s", rp->tmp, rp->format);
-	snprintf(to, sizeof to, "%s/%s.%s", rp->outdir, name, rp->format);
+	snprintf(to, sizeof to, "%s/%s%s.%s", rp->outdir, rp->prefix, name,
+	    rp->format);
 	if (rename(from, to) == -1) {
 		xasprintf(cause, "%s: %s", to, strerror(errno));
 		return (-1);
 	}
 	log_info("plot: wrote %s", to);
 	snprintf(rp->written + strlen(rp->written), sizeof rp->written -
-	    strlen(rp->written), "%s%s.%s", rp->written[0] ? " " : "", name,
-	    rp->format);
+	    strlen(rp->written), "%s%s%s.%s", rp->written[0] ? " " : "",
+	    rp->prefix, name, rp->format);
 	return (0);
 }
 
 static void
 report_plot_skip(struct report_plot *rp, const char *name, const char *why)
 {
-	log_info("plot: skipped %s: %s", name, why);
+	log_info("plot: skipped %s%s: %s", rp->prefix, name, why);
 	snprintf(rp->skipped + strlen(rp->skipped), sizeof rp->skipped -
-	    strlen(rp->skipped), "%s%s", rp->skipped[0] ? " " : "", name);
+	    strlen(rp->skipped), "%s%s%s", rp->skipped[0] ? " " : "",
+	    rp->prefix, name);
 }
 
 static int
@@ -386,24 +389,42 @@ report_plot_points(struct report_plot *rp, const char *name,
 	return (0);
 }
 
+/*
+ * A ceiling's variables for a script: ceiling, its 95% interval
+ * (ceiling_low, ceiling_high; 0 when unknown) and a label ("at least ..."
+ * for a lower bound).
+ */
+static void
+report_plot_ceiling(FILE *f, enum units_kind unit, double c, double lo,
+    double hi, int at_least)
+{
+	char	b[UNITS_BUFSZ], label[UNITS_BUFSZ + 16];
+
+	fprintf(f, "ceiling = %.6g\n", isfinite(c) ? c : 0);
+	fprintf(f, "ceiling_low = %.6g\n", isfinite(lo) ? lo : 0);
+	fprintf(f, "ceiling_high = %.6g\n", isfinite(hi) ? hi : 0);
+	label[0] = '\0';
+	if (isfinite(c))
+		snprintf(label, sizeof label, "%s%s", at_least ? "at least " :
+		    "", units_format_value(unit, c, b, sizeof b));
+	fputs("ceiling_label = ", f);
+	report_plot_quote(f, label);
+	fputc('\n', f);
+}
+
 static int
 report_plot_iodepth(struct report_plot *rp, char **cause)
 {
 	const struct limits_result	*l = rp->r->limits;
 	FILE				*f;
-	char				 b[UNITS_BUFSZ];
 
 	if (report_plot_points(rp, "qd.dat", l->qd_points, l->nqd) != 0)
 		goto fail;
 	if ((f = report_plot_vars(rp, "IOPS and latency vs iodepth")) == NULL)
 		goto fail;
 	fprintf(f, "knee = %u\n", l->iops_knee_iodepth);
-	fprintf(f, "ceiling = %.6g\n", isfinite(l->iops_ceiling) ?
-	    l->iops_ceiling : 0);
-	fputs("ceiling_label = ", f);
-	report_plot_quote(f, isfinite(l->iops_ceiling) ? units_format_value(
-	    UNITS_IOPS, l->iops_ceiling, b, sizeof b) : "");
-	fputc('\n', f);
+	report_plot_ceiling(f, UNITS_IOPS, l->iops_ceiling, l->iops_ceiling_low,
+	    l->iops_ceiling_high, l->iops_ceiling_at_least);
 	fclose(f);
 	if (report_plot_run(rp, "iodepth.gp", cause) != 0)
 		return (-1);
@@ -418,20 +439,14 @@ report_plot_bs(struct report_plot *rp, char **cause)
 {
 	const struct limits_result	*l = rp->r->limits;
 	FILE				*f;
-	char				 b[UNITS_BUFSZ];
 
 	if (report_plot_points(rp, "bs.dat", l->bs_points, l->nbs) != 0)
 		goto fail;
 	if ((f = report_plot_vars(rp, "Bandwidth vs block size")) == NULL)
 		goto fail;
-	fprintf(f, "ceiling = %.6g\n", isfinite(
-	    l->bandwidth_ceiling_bytes_per_s) ?
-	    l->bandwidth_ceiling_bytes_per_s : 0);
-	fputs("ceiling_label = ", f);
-	report_plot_quote(f, isfinite(l->bandwidth_ceiling_bytes_per_s) ?
-	    units_format_rate(l->bandwidth_ceiling_bytes_per_s, b, sizeof b) :
-	    "");
-	fputc('\n', f);
+	report_plot_ceiling(f, UNITS_RATE, l->bandwidth_ceiling_bytes_per_s,
+	    l->bandwidth_ceiling_low, l->bandwidth_ceiling_high,
+	    l->bandwidth_ceiling_at_least);
 	fprintf(f, "accounting = %llu\n",
 	    (unsigned long long)l->io_accounting_bytes);
 	fclose(f);
@@ -527,12 +542,175 @@ fail:
 	return (-1);
 }
 
+/*
+ * The runs together over time: the sum and each target's IOPS per
+ * interval, with the burst and baseline of a bucket on the sum.
+ */
+static int
+report_plot_together_timeline(struct report_plot *rp, char **cause)
+{
+	const struct together_result	*t = rp->r->together;
+	const struct burst		*bu = &t->burst;
+	FILE				*f;
+	size_t				 i, k;
+	int				 burst;
+
+	if ((f = report_plot_open(rp, "together.dat")) == NULL)
+		goto fail;
+	fputs("# t_s sum_iops, then each target's iops\n", f);
+	for (i = 0; i < t->timeline.n; i++) {
+		fprintf(f, "%.6g %.6g", t->timeline.v[i].t_s,
+		    t->timeline.v[i].iops);
+		for (k = 0; k < t->ntargets; k++)
+			fprintf(f, " %.6g", i < t->per_target[k].timeline.n ?
+			    t->per_target[k].timeline.v[i].iops : NAN);
+		fputc('\n', f);
+	}
+	fclose(f);
+	burst = bu->detected && !bu->exhausted && isfinite(bu->burst_iops) &&
+	    isfinite(bu->baseline_iops) && isfinite(bu->drop_t_s);
+	if ((f = report_plot_open(rp, "segments.dat")) == NULL)
+		goto fail;
+	if (burst)
+		fprintf(f, "0 %.6g\n%.6g %.6g\n\n%.6g %.6g\n%.6g %.6g\n",
+		    bu->burst_iops, bu->drop_t_s, bu->burst_iops, bu->drop_t_s,
+		    bu->baseline_iops, t->timeline.v[t->timeline.n - 1].t_s,
+		    bu->baseline_iops);
+	fclose(f);
+	if ((f = report_plot_vars(rp, "IOPS together over time")) == NULL)
+		goto fail;
+	fprintf(f, "ntargets = %zu\nburst = %d\n", t->ntargets, burst);
+	fprintf(f, "burst_end = %.6g\nshared = %d\n",
+	    burst ? bu->drop_t_s : 0, t->burst_shared == 1);
+	fclose(f);
+	if (report_plot_run(rp, "together-timeline.gp", cause) != 0)
+		return (-1);
+	return (report_plot_keep(rp, "together-timeline", cause));
+fail:
+	xasprintf(cause, "%s: %s", rp->tmp, strerror(errno));
+	return (-1);
+}
+
+/* Alone against together, per target and for the sum, both resources. */
+static int
+report_plot_together_bars(struct report_plot *rp, char **cause)
+{
+	const struct together_result	*t = rp->r->together;
+	const struct together_target	*p;
+	FILE				*f;
+	size_t				 i;
+
+	if ((f = report_plot_open(rp, "bars.dat")) == NULL)
+		goto fail;
+	fputs("# label alone_iops together_iops alone_bytes_per_s "
+	    "together_bytes_per_s\n", f);
+	for (i = 0; i < t->ntargets; i++) {
+		p = &t->per_target[i];
+		fprintf(f, "%zu %.6g %.6g %.6g %.6g\n", i + 1, p->alone_iops,
+		    p->iops, p->alone_bandwidth_bytes_per_s,
+		    p->bandwidth_bytes_per_s);
+	}
+	fprintf(f, "sum %.6g %.6g %.6g %.6g\n", t->iops.sum_alone,
+	    t->iops.ceiling, t->bandwidth.sum_alone, t->bandwidth.ceiling);
+	fclose(f);
+	if ((f = report_plot_vars(rp, "Alone and together")) == NULL)
+		goto fail;
+	fprintf(f, "shared_iops = %.6g\nshared_bw = %.6g\n",
+	    isfinite(t->iops.shared) ? t->iops.shared : 0,
+	    isfinite(t->bandwidth.shared) ? t->bandwidth.shared : 0);
+	fclose(f);
+	if (report_plot_run(rp, "together-bars.gp", cause) != 0)
+		return (-1);
+	return (report_plot_keep(rp, "together-bars", cause));
+fail:
+	xasprintf(cause, "%s: %s", rp->tmp, strerror(errno));
+	return (-1);
+}
+
+/* A commit size in a label: "8K", "2300". */
+static void
+report_plot_commit_bs(uint32_t bs, char *buf, size_t len)
+{
+	if (bs % 1024 == 0)
+		snprintf(buf, len, "%uK", bs / 1024);
+	else
+		snprintf(buf, len, "%u", bs);
+}
+
+/* One writer's commit latency per method; commits against writers. */
+static int
+report_plot_commits(struct report_plot *rp, char **cause)
+{
+	const struct sync_result	*s = rp->r->sync;
+	const struct commit_point	*c, *one = NULL;
+	FILE				*f, *own = NULL, *shared = NULL;
+	char				 bs[16], title[128];
+	size_t				 i;
+	long				 b;
+	int				 nshared = 0;
+
+	if ((f = report_plot_open(rp, "methods.dat")) == NULL)
+		goto fail;
+	fputs("# label ops_per_s p50_us p99_us\n", f);
+	for (i = 0; i < s->nrows; i++) {
+		c = &s->rows[i];
+		if (c->writers != 1)
+			continue;
+		report_plot_commit_bs(c->bs, bs, sizeof bs);
+		fprintf(f, "\"%s %s\" %.6g %.6g %.6g\n",
+		    sync_method_name(c->method), bs, c->pt.iops,
+		    c->pt.lat_us.p50, c->pt.lat_us.p99);
+	}
+	fclose(f);
+	if ((b = writepath_best(s->rows, s->nrows, s->best_bs)) >= 0)
+		one = &s->rows[b];
+	if ((own = report_plot_open(rp, "own.dat")) == NULL ||
+	    (shared = report_plot_open(rp, "shared.dat")) == NULL)
+		goto fail;
+	for (i = 0; one != NULL && i < s->nrows; i++) {
+		c = &s->rows[i];
+		if (c->method != one->method || c->bs != one->bs)
+			continue;
+		if (c->writers == 1 || !c->shared)
+			fprintf(own, "%u %.6g %.6g\n", c->writers, c->pt.iops,
+			    c->pt.lat_us.p99);
+		if (c->writers == 1 || c->shared) {
+			fprintf(shared, "%u %.6g %.6g\n", c->writers,
+			    c->pt.iops, c->pt.lat_us.p99);
+			nshared += c->shared;
+		}
+	}
+	fclose(own);
+	fclose(shared);
+	if ((f = report_plot_vars(rp, "Commits")) == NULL)
+		goto fail;
+	if (one != NULL) {
+		report_plot_commit_bs(one->bs, bs, sizeof bs);
+		snprintf(title, sizeof title, "%s, %s per commit",
+		    sync_method_name(one->method), bs);
+	} else
+		snprintf(title, sizeof title, "no writers measured");
+	fputs("writers_title = ", f);
+	report_plot_quote(f, title);
+	fprintf(f, "\nhas_shared = %d\n", nshared > 0);
+	fclose(f);
+	if (report_plot_run(rp, "commits.gp", cause) != 0)
+		return (-1);
+	return (report_plot_keep(rp, "commits", cause));
+fail:
+	if (own != NULL)
+		fclose(own);
+	xasprintf(cause, "%s: %s", rp->tmp, strerror(errno));
+	return (-1);
+}
+
 static void
 report_plot_cleanup(struct report_plot *rp)
 {
 	static const char *const files[] = { "vars.gp", "gnuplot.log",
 	    "scan.dat", "model.dat", "hits.dat", "qd.dat", "bs.dat",
-	    "timeline.dat", "sweeps.dat", "segments.dat", "out.png",
+	    "timeline.dat", "sweeps.dat", "segments.dat", "together.dat",
+	    "bars.dat", "methods.dat", "own.dat", "shared.dat", "out.png",
 	    "out.svg", NULL };
 	char	path[PATH_MAX];
 	size_t	i;
@@ -543,9 +721,15 @@ report_plot_cleanup(struct report_plot *rp)
 		snprintf(path, sizeof path, "%s/%s", rp->tmp, files[i]);
 		unlink(path);
 	}
+	for (i = 1; i <= FLEET_FIGURES; i++) {
+		snprintf(path, sizeof path, "%s/fleet%zu.dat", rp->tmp, i);
+		unlink(path);
+	}
 	rmdir(rp->tmp);
 	free(rp->tmp);
 	rp->tmp = NULL;
+	free(rp->scripts);
+	rp->scripts = NULL;
 }
 
 /* Whether any scan point carries a histogram and tier latencies are known. */
@@ -566,17 +750,66 @@ report_plot_has_hist(const struct scan_result *s)
 	return (0);
 }
 
-/* Plot a report into outdir as png or svg; log which plots were written. */
-int
-report_plot(const struct report *r, const char *outdir, const char *format,
-    char **cause)
+/* The plots of one target's sections.  Returns 0 or -1 with *cause. */
+static int
+report_plot_one(struct report_plot *rp, char **cause)
 {
-	struct report_plot		 rp;
-	const struct scan_result	*s = r->scan;
-	const struct limits_result	*l = r->limits;
-	char				*scripts;
+	const struct scan_result	*s = rp->r->scan;
+	const struct limits_result	*l = rp->r->limits;
 	int				 rc = 0;
 
+	if (s == NULL || s->npoints == 0)
+		report_plot_skip(rp, "latency-ws", "no scan points");
+	else
+		rc = report_plot_latency(rp, cause);
+	if (rc == 0) {
+		if (s == NULL || !s->tiers.analysed || s->tiers.ntiers == 0)
+			report_plot_skip(rp, "hit-fraction", "no tiers found");
+		else if (!report_plot_has_hist(s))
+			report_plot_skip(rp, "hit-fraction",
+			    "no latency histograms or tier latencies");
+		else
+			rc = report_plot_hits(rp, cause);
+	}
+	if (rc == 0) {
+		if (l == NULL || l->nqd == 0)
+			report_plot_skip(rp, "iodepth", "no iodepth sweep");
+		else
+			rc = report_plot_iodepth(rp, cause);
+	}
+	if (rc == 0) {
+		if (l == NULL || l->nbs == 0)
+			report_plot_skip(rp, "bandwidth-bs",
+			    "no block-size sweep");
+		else
+			rc = report_plot_bs(rp, cause);
+	}
+	if (rc == 0) {
+		if (l == NULL || l->timeline.n == 0)
+			report_plot_skip(rp, "timeline", "no sustained run");
+		else
+			rc = report_plot_timeline(rp, cause);
+	}
+	if (rc == 0) {
+		if (rp->r->sync == NULL || rp->r->sync->nrows == 0)
+			report_plot_skip(rp, "commits", "no commits measured");
+		else
+			rc = report_plot_commits(rp, cause);
+	}
+	return (rc);
+}
+
+/*
+ * Check format and gnuplot, find the scripts, make outdir and a private
+ * work directory in it.  Returns 0, or -1 with *cause.
+ */
+static int
+report_plot_begin(struct report_plot *rp, const char *outdir,
+    const char *format, char **cause)
+{
+	char	*scripts;
+
+	memset(rp, 0, sizeof *rp);
 	if (format == NULL)
 		format = "png";
 	if (strcmp(format, "png") != 0 && strcmp(format, "svg") != 0) {
@@ -597,57 +830,182 @@ report_plot(const struct report *r, const char *outdir, const char *format,
 		free(scripts);
 		return (-1);
 	}
-	memset(&rp, 0, sizeof rp);
-	rp.r = r;
-	rp.outdir = outdir;
-	rp.format = format;
-	rp.scripts = scripts;
-	xasprintf(&rp.tmp, "%s/.tierprobe-plot.XXXXXX", outdir);
-	if (mkdtemp(rp.tmp) == NULL) {
+	rp->outdir = outdir;
+	rp->format = format;
+	rp->scripts = scripts;
+	rp->prefix = "";
+	xasprintf(&rp->tmp, "%s/.tierprobe-plot.XXXXXX", outdir);
+	if (mkdtemp(rp->tmp) == NULL) {
 		xasprintf(cause, "%s: %s", outdir, strerror(errno));
-		free(rp.tmp);
+		free(rp->tmp);
 		free(scripts);
+		rp->tmp = NULL;
 		return (-1);
 	}
+	return (0);
+}
 
-	if (s == NULL || s->npoints == 0)
-		report_plot_skip(&rp, "latency-ws", "no scan points");
+/* Plot a report into outdir as png or svg; log which plots were written. */
+int
+report_plot(const struct report *r, const char *outdir, const char *format,
+    char **cause)
+{
+	struct report_plot		 rp;
+	struct report			 m;
+	char				 prefix[32];
+	size_t				 i;
+	int				 rc = 0;
+
+	if (report_plot_begin(&rp, outdir, format, cause) != 0)
+		return (-1);
+	rp.r = r;
+	if (r->ntargets > 0)
+		snprintf(rp.what, sizeof rp.what, "%zu targets", r->ntargets);
 	else
-		rc = report_plot_latency(&rp, cause);
-	if (rc == 0) {
-		if (s == NULL || !s->tiers.analysed || s->tiers.ntiers == 0)
-			report_plot_skip(&rp, "hit-fraction", "no tiers found");
-		else if (!report_plot_has_hist(s))
-			report_plot_skip(&rp, "hit-fraction",
-			    "no latency histograms or tier latencies");
-		else
-			rc = report_plot_hits(&rp, cause);
+		snprintf(rp.what, sizeof rp.what, "%s", r->target.path !=
+		    NULL ? r->target.path : "?");
+	snprintf(rp.subtitle, sizeof rp.subtitle, "tierprobe %s, %s%s",
+	    r->tool_version, r->started_utc[0] ? r->started_utc : "",
+	    r->interrupted ? " (INTERRUPTED: partial)" : "");
+
+	if (r->ntargets == 0)
+		rc = report_plot_one(&rp, cause);
+	for (i = 0; i < r->ntargets && rc == 0; i++) {
+		/* Each target as a report of one, its images prefixed. */
+		m = r->targets[i];
+		memcpy(m.tool_version, r->tool_version, sizeof m.tool_version);
+		memcpy(m.started_utc, r->started_utc, sizeof m.started_utc);
+		m.interrupted = r->interrupted;
+		snprintf(prefix, sizeof prefix, "target%zu-", i + 1);
+		rp.r = &m;
+		rp.prefix = prefix;
+		snprintf(rp.what, sizeof rp.what, "%s", m.target.path != NULL ?
+		    m.target.path : "?");
+		rc = report_plot_one(&rp, cause);
 	}
-	if (rc == 0) {
-		if (l == NULL || l->nqd == 0)
-			report_plot_skip(&rp, "iodepth", "no iodepth sweep");
+	rp.r = r;
+	rp.prefix = "";
+	if (r->ntargets > 0)
+		snprintf(rp.what, sizeof rp.what, "%zu targets", r->ntargets);
+	if (rc == 0 && r->ntargets > 0 && r->together == NULL)
+		report_plot_skip(&rp, "together", "the targets were not run "
+		    "together");
+	else if (rc == 0 && r->together != NULL) {
+		if (r->together->timeline.n == 0)
+			report_plot_skip(&rp, "together-timeline",
+			    "no IOPS run together");
 		else
-			rc = report_plot_iodepth(&rp, cause);
-	}
-	if (rc == 0) {
-		if (l == NULL || l->nbs == 0)
-			report_plot_skip(&rp, "bandwidth-bs",
-			    "no block-size sweep");
-		else
-			rc = report_plot_bs(&rp, cause);
-	}
-	if (rc == 0) {
-		if (l == NULL || l->timeline.n == 0)
-			report_plot_skip(&rp, "timeline", "no sustained run");
-		else
-			rc = report_plot_timeline(&rp, cause);
+			rc = report_plot_together_timeline(&rp, cause);
+		if (rc == 0)
+			rc = report_plot_together_bars(&rp, cause);
 	}
 	report_plot_cleanup(&rp);
-	free(scripts);
 	if (rc == 0 && rp.written[0] == '\0') {
-		xasprintf(cause, "nothing to plot: the report has no scan or "
-		    "limits results");
+		xasprintf(cause, "nothing to plot: the report has no scan, "
+		    "limits, sync or together results");
 		return (-1);
 	}
+	return (rc);
+}
+
+/* A fleet panel's data: index, label, value, flagged, kind median. */
+static int
+report_plot_fleet_panel(struct report_plot *rp, const struct fleet *fl,
+    size_t fig, size_t panel, double scale)
+{
+	const struct fleet_volume	*v;
+	const struct fleet_kind		*k;
+	FILE				*f;
+	char				 name[32], label[160], *c;
+	const char			*base;
+	double				 median;
+	size_t				 i, j;
+
+	snprintf(name, sizeof name, "fleet%zu.dat", panel);
+	if ((f = report_plot_open(rp, name)) == NULL)
+		return (-1);
+	fputs("# index label value flagged kind_median\n", f);
+	for (i = 0; i < fl->nvol; i++) {
+		v = &fl->vol[i];
+		median = NAN;
+		for (j = 0; j < fl->nkinds; j++) {
+			k = &fl->kinds[j];
+			if (strcmp(k->kind, v->kind) == 0)
+				median = k->median[fig];
+		}
+		base = strrchr(v->target, '/');
+		snprintf(label, sizeof label, "%s%s%s", v->host,
+		    v->host[0] ? " " : "", base != NULL ? base + 1 :
+		    v->target);
+		for (c = label; *c != '\0'; c++) {
+			if (*c == '"' || (unsigned char)*c < 0x20)
+				*c = '\'';
+		}
+		fprintf(f, "%zu \"%s\" %.6g %d %.6g\n", i, label,
+		    v->value[fig] / scale, v->flagged[fig], median / scale);
+	}
+	fclose(f);
+	return (0);
+}
+
+/* Plot the fleet chart into outdir: one bar per volume per figure. */
+int
+report_plot_fleet(const struct fleet *fl, const char *outdir,
+    const char *format, char **cause)
+{
+	struct report_plot	 rp;
+	const struct figures_def *d;
+	FILE			*f;
+	double			 scale;
+	const char		*unit;
+	size_t			 i, j, n = 0;
+	int			 rc = -1;
+
+	if (report_plot_begin(&rp, outdir, format, cause) != 0)
+		return (-1);
+	snprintf(rp.what, sizeof rp.what, "%zu volume%s of %zu kind%s",
+	    fl->nvol, fl->nvol == 1 ? "" : "s", fl->nkinds,
+	    fl->nkinds == 1 ? "" : "s");
+	snprintf(rp.subtitle, sizeof rp.subtitle, "red: more than %.0f%% "
+	    "worse than the median of its kind (black)", fl->outlier * 100);
+	if ((f = report_plot_vars(&rp, "Fleet")) == NULL)
+		goto fail;
+	fprintf(f, "array ptitle[%zu]\narray punit[%zu]\n", fl->nfig,
+	    fl->nfig);
+	for (i = 0; i < fl->nfig; i++) {
+		d = fl->fig[i];
+		for (j = 0; j < fl->nvol; j++) {
+			if (isfinite(fl->vol[j].value[i]))
+				break;
+		}
+		if (d->better == 0 || j == fl->nvol)
+			continue;
+		scale = d->unit == UNITS_RATE ? 1048576 : 1;
+		unit = d->unit == UNITS_RATE ? "MiB/s" :
+		    d->unit == UNITS_LAT_US ? "microseconds" : "IOPS";
+		if (report_plot_fleet_panel(&rp, fl, i, ++n, scale) != 0) {
+			fclose(f);
+			goto fail;
+		}
+		fprintf(f, "ptitle[%zu] = ", n);
+		report_plot_quote(f, d->label);
+		fprintf(f, "\npunit[%zu] = '%s'\n", n, unit);
+	}
+	fprintf(f, "npanels = %zu\nnvol = %zu\nplot_height = %zu\n", n,
+	    fl->nvol, 120 + 300 * ((n + 1) / 2));
+	fclose(f);
+	if (n == 0) {
+		xasprintf(cause, "nothing to plot: no volume has a figure to "
+		    "compare");
+		goto out;
+	}
+	if (report_plot_run(&rp, "fleet.gp", cause) == 0 &&
+	    report_plot_keep(&rp, "fleet", cause) == 0)
+		rc = 0;
+	goto out;
+fail:
+	xasprintf(cause, "%s: %s", rp.tmp, strerror(errno));
+out:
+	report_plot_cleanup(&rp);
 	return (rc);
 }

@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Simulated-volume profiles for people: the list of built-in ones, and one
- * profile's settings with the truth a perfect detector would report.
+ * Simulated-volume profiles for people: the list of built-in ones, one
+ * profile's settings with the truth a perfect detector would report, and
+ * the expectations that truth gives (--expect-profile).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "profiles.h"
 #include "report.h"
 #include "sim.h"
 #include "units.h"
 #include "xmalloc.h"
+
+/* The tolerance of --expect-profile when a profile states none. */
+#define REPORT_PROFILE_ASSUMED_PCT	10
 
 /* An IOPS figure, or "none". */
 static const char *
@@ -37,6 +42,47 @@ report_profile_rate(double v, char *buf, size_t len)
 	return (buf);
 }
 
+/* An instance's ceilings and bucket, and who shares them. */
+static void
+report_profile_instance(const struct profile *p, FILE *out)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	double	s = p->instance_burst_s;
+
+	if (p->instance_name != NULL)
+		fprintf(out, "\nInstance %s (shared by every simulated volume "
+		    "of a run on %s)\n", p->instance_name, p->instance_name);
+	else
+		fprintf(out, "\nInstance (unnamed: this volume's own)\n");
+	if (!p->instance_only && p->instance_description != NULL &&
+	    *p->instance_description != '\0')
+		fprintf(out, "  %s\n", p->instance_description);
+	if (p->instance_iops > 0)
+		fprintf(out, "  IOPS              %s%s%s\n",
+		    report_profile_iops(p->instance_iops, a, sizeof a),
+		    p->instance_burst_iops > 0 ? " baseline, burst " : "",
+		    p->instance_burst_iops > 0 ? report_profile_iops(
+		    p->instance_burst_iops, b, sizeof b) : "");
+	if (p->instance_bandwidth > 0)
+		fprintf(out, "  bandwidth         %s%s%s\n",
+		    report_profile_rate(p->instance_bandwidth, a, sizeof a),
+		    p->instance_burst_bandwidth > 0 ? " baseline, burst " : "",
+		    p->instance_burst_bandwidth > 0 ? report_profile_rate(
+		    p->instance_burst_bandwidth, b, sizeof b) : "");
+	if (s > 0)
+		fprintf(out, "  bucket            starts full, lasts %.0f s at "
+		    "the burst rates, earns at the baseline: %.0f I/O "
+		    "credits, %s of bandwidth credits\n", s,
+		    p->instance_burst_iops > 0 ? (p->instance_burst_iops -
+		    p->instance_iops) * s : 0, units_format_size((uint64_t)(
+		    p->instance_burst_bandwidth > 0 ?
+		    (p->instance_burst_bandwidth - p->instance_bandwidth) * s :
+		    0), c, sizeof c));
+	if (p->instance_only)
+		fprintf(out, "  use               put a volume on it: "
+		    "sim:ebs-gp3@%s\n", p->instance_name);
+}
+
 /* The ceilings and buckets a profile imposes, as written in it. */
 static void
 report_profile_ceilings(const struct profile *p, FILE *out)
@@ -44,10 +90,10 @@ report_profile_ceilings(const struct profile *p, FILE *out)
 	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
 
 	fprintf(out, "\nCeilings\n");
-	if (p->limit_iops == 0 && p->limit_bandwidth == 0 &&
-	    p->instance_iops == 0 && p->instance_bandwidth == 0)
-		fprintf(out, "  none imposed: the backing store sets the "
-		    "pace\n");
+	if (p->limit_iops == 0 && p->limit_bandwidth == 0)
+		fprintf(out, "  none imposed%s\n", p->instance_iops == 0 &&
+		    p->instance_bandwidth == 0 ? ": the backing store sets "
+		    "the pace" : " by the volume: see its instance");
 	if (p->limit_iops > 0)
 		fprintf(out, "  volume IOPS       %s%s\n",
 		    report_profile_iops(p->limit_iops, a, sizeof a),
@@ -56,12 +102,6 @@ report_profile_ceilings(const struct profile *p, FILE *out)
 		fprintf(out, "  volume bandwidth  %s%s\n",
 		    report_profile_rate(p->limit_bandwidth, a, sizeof a),
 		    p->burst_bandwidth > 0 ? " (baseline)" : "");
-	if (p->instance_iops > 0)
-		fprintf(out, "  instance IOPS     %s\n",
-		    report_profile_iops(p->instance_iops, a, sizeof a));
-	if (p->instance_bandwidth > 0)
-		fprintf(out, "  instance bandwidth %s\n",
-		    report_profile_rate(p->instance_bandwidth, a, sizeof a));
 	if (p->io_accounting > 0)
 		fprintf(out, "  I/O accounting    %s: a larger I/O costs "
 		    "ceil(size / %s) IOPS tokens\n",
@@ -89,6 +129,63 @@ report_profile_ceilings(const struct profile *p, FILE *out)
 		    sizeof c),
 		    p->burst_credit_bytes /
 		    (p->burst_bandwidth - p->limit_bandwidth));
+	if (p->instance_name != NULL || p->instance_iops > 0 ||
+	    p->instance_bandwidth > 0)
+		report_profile_instance(p, out);
+}
+
+/* The write side as written in the profile. */
+static void
+report_profile_writes(const struct profile *p, FILE *out)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+
+	fprintf(out, "\nWrites (reads and writes share the ceilings and "
+	    "buckets)\n");
+	fprintf(out, "  latency           median %s, sigma %g\n",
+	    units_format_lat_us(p->write_latency_us, a, sizeof a),
+	    p->write_sigma);
+	fprintf(out, "  write cache       %s, FUA %s (what sysfs says)\n",
+	    p->write_cache, p->fua ? "yes" : "no");
+	if (!p->write_back)
+		fprintf(out, "  flush             never sent (write through)\n");
+	else if (p->flush_us > 0)
+		fprintf(out, "  flush             median %s, sigma %g, one at a "
+		    "time\n", units_format_lat_us(p->flush_us, a, sizeof a),
+		    p->flush_sigma);
+	else
+		fprintf(out, "  flush             acknowledged at once: nothing "
+		    "is persisted\n");
+	if (p->buffer_bytes > 0)
+		fprintf(out, "  write-back buffer %s, draining at %s\n",
+		    units_format_size((uint64_t)p->buffer_bytes, a, sizeof a),
+		    report_profile_rate(p->buffer_drain, b, sizeof b));
+}
+
+/* What a perfect detector would report of writes and commits. */
+static void
+report_profile_write_truth(const struct sim_truth *t, FILE *out)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+
+	fprintf(out, "  write latency     p50 %s, p99 %s\n",
+	    units_format_lat_us(t->write_p50_us, a, sizeof a),
+	    units_format_lat_us(t->write_p99_us, b, sizeof b));
+	fprintf(out, "  sync.flush_us     %s; sync.write_cache \"%s\", "
+	    "sync.fua %s\n", units_format_lat_us(t->flush_p50_us, a,
+	    sizeof a), t->write_cache, t->fua ? "true" : "false");
+	fprintf(out, "  commits           %.0f a second at most from one "
+	    "writer (write and flush: mean %s)\n", t->commit_ops_per_s,
+	    units_format_lat_us(t->commit_mean_us, b, sizeof b));
+	if (t->buffer_bytes > 0)
+		fprintf(out, "  writes.buffer     %s, at %s then %s (1 MiB "
+		    "writes), empties in %.0f s when idle\n", units_format_size(
+		    (uint64_t)t->buffer_bytes, a, sizeof a),
+		    report_profile_rate(t->buffer_fast_bytes_per_s, b,
+		    sizeof b), report_profile_rate(t->buffer_slow_bytes_per_s,
+		    c, sizeof c), t->buffer_drain_s);
+	else
+		fprintf(out, "  writes.buffer     none\n");
 }
 
 /* What a perfect detector would report, from sim_truth_profile. */
@@ -102,13 +199,13 @@ report_profile_truth(const struct sim_truth *t, FILE *out)
 	    "full buckets unless said)\n",
 	    units_format_size(t->bs, a, sizeof a));
 	for (i = 0; i < t->ntiers; i++)
-		fprintf(out, "  scan.tiers[%zu]     capacity %s, p50 %s, "
-		    "p99 %s\n", i,
+		fprintf(out, "  tier %zu            capacity %s, p50 %s, "
+		    "p99 %s\n", i + 1,
 		    units_format_size(t->tier[i].capacity_bytes, a, sizeof a),
 		    units_format_lat_us(t->tier[i].lat_us_p50, b, sizeof b),
 		    units_format_lat_us(t->tier[i].lat_us_p99, c, sizeof c));
 	if (t->ntiers == 0)
-		fprintf(out, "  scan.tiers        none\n");
+		fprintf(out, "  tiers             none\n");
 	fprintf(out, "  scan.backing      p50 %s, p99 %s\n",
 	    units_format_lat_us(t->backing_p50_us, a, sizeof a),
 	    units_format_lat_us(t->backing_p99_us, b, sizeof b));
@@ -144,10 +241,11 @@ report_profile_truth(const struct sim_truth *t, FILE *out)
 		    (uint64_t)(t->optimal_io_bytes + 0.5), a, sizeof a));
 	if (t->burst_detected)
 		fprintf(out, "  burst             %s then %s, lasts %.0f s, "
-		    "%.0f credits (I/Os), refills in %.0f s\n",
+		    "%.0f credits (I/Os), refills in %.0f s%s\n",
 		    report_profile_iops(t->burst_iops, a, sizeof a),
 		    report_profile_iops(t->baseline_iops, b, sizeof b),
-		    t->burst_duration_s, t->burst_credits_ios, t->refill_s);
+		    t->burst_duration_s, t->burst_credits_ios, t->refill_s,
+		    t->burst_instance ? " (the instance's bucket)" : "");
 	else
 		fprintf(out, "  burst             none\n");
 	if (t->bw_burst_detected)
@@ -160,6 +258,7 @@ report_profile_truth(const struct sim_truth *t, FILE *out)
 		fprintf(out, "  first touch       +%s on a block's first read "
 		    "(not a cache tier)\n",
 		    units_format_lat_us(t->first_read_p50_us, a, sizeof a));
+	report_profile_write_truth(t, out);
 }
 
 /* Print the built-in profiles, one a line. */
@@ -191,6 +290,36 @@ report_profile_list(FILE *out, char **cause)
 		profiles_free(p);
 	}
 	profiles_names_free(v, n);
+	v = profiles_instance_names(&n);
+	if (n > 0)
+		fprintf(out, "\nInstances (put a volume on one: "
+		    "sim:VOLUME@INSTANCE)\n");
+	for (i = 0; i < n; i++) {
+		why = NULL;
+		if ((p = profiles_load_instance(v[i], &why)) == NULL) {
+			fprintf(out, "%-22s (invalid: %s)\n", v[i], why);
+			free(why);
+			continue;
+		}
+		fprintf(out, "%-22s %9s  %s\n", v[i], "", p->description);
+		profiles_free(p);
+	}
+	profiles_names_free(v, n);
+	return (0);
+}
+
+/* Print instance profile name (or path) for people. */
+static int
+report_profile_show_instance(const char *name, FILE *out, char **cause)
+{
+	struct profile	*p;
+
+	if ((p = profiles_load_instance(name, cause)) == NULL)
+		return (-1);
+	fprintf(out, "%s: %s\n", p->name, p->description);
+	fprintf(out, "  file              %s\n", p->path);
+	report_profile_instance(p, out);
+	profiles_free(p);
 	return (0);
 }
 
@@ -201,10 +330,19 @@ report_profile_show(const char *name, FILE *out, char **cause)
 	struct profile	*p;
 	struct sim_truth t;
 	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	char		*why = NULL;
 	unsigned	 i;
 
-	if ((p = profiles_load(name, cause)) == NULL)
+	if ((p = profiles_load(name, cause)) == NULL) {
+		/* Not a volume: an instance, or the volume's error. */
+		if (report_profile_show_instance(name, out, &why) == 0) {
+			free(*cause);
+			*cause = NULL;
+			return (0);
+		}
+		free(why);
 		return (-1);
+	}
 	sim_truth_profile(p, 4096, &t);
 
 	fprintf(out, "%s: %s\n", p->name, p->description);
@@ -223,8 +361,8 @@ report_profile_show(const char *name, FILE *out, char **cause)
 	if (p->ntiers == 0)
 		fprintf(out, "  none: every read goes to the backing store\n");
 	for (i = 0; i < p->ntiers; i++)
-		fprintf(out, "  tier %u            %s, median %s, sigma %g\n",
-		    i, units_format_size(p->tier[i].capacity, a, sizeof a),
+		fprintf(out, "  tier %u ([tier.%u]) %s, median %s, sigma %g\n",
+		    i + 1, i, units_format_size(p->tier[i].capacity, a, sizeof a),
 		    units_format_lat_us(p->tier[i].latency_us, b, sizeof b),
 		    p->tier[i].sigma);
 	fprintf(out, "\nBacking store\n");
@@ -241,7 +379,69 @@ report_profile_show(const char *name, FILE *out, char **cause)
 		    p->first_read_sigma);
 
 	report_profile_ceilings(p, out);
+	report_profile_writes(p, out);
 	report_profile_truth(&t, out);
 	profiles_free(p);
 	return (0);
+}
+
+/*
+ * Append to l what a volume of profile name promises for I/Os of bs bytes:
+ * the IOPS and bandwidth ceilings and a burst bucket's baseline, each less
+ * the documented tolerance; sets l->profile and l->promise (a sentence
+ * saying which tolerance, and where it is from).  Returns 0, or -1 with
+ * *cause when the profile cannot be read (a usage error).
+ */
+int
+report_profile_expect(const char *name, uint32_t bs, struct check_list *l,
+    char **cause)
+{
+	struct profile	*p;
+	struct sim_truth t;
+	char		*origin, *text[3];
+	double		 pct, keep;
+	size_t		 i, n = 0;
+	int		 rc = 0;
+
+	if ((p = profiles_load(name, cause)) == NULL)
+		return (-1);
+	sim_truth_profile(p, bs, &t);
+	pct = isfinite(p->promise_pct) ? p->promise_pct :
+	    REPORT_PROFILE_ASSUMED_PCT;
+	keep = 1 - pct / 100;
+	free(l->profile);
+	free(l->promise);
+	l->profile = xstrdup(p->name);
+	if (isfinite(p->promise_pct) && isfinite(p->promise_of_time_pct))
+		xasprintf(&l->promise, "%s: at least %g%% of the profile's "
+		    "figures, %g%% of the time (%s)", p->name, 100 - pct,
+		    p->promise_of_time_pct, p->promise_source != NULL ?
+		    p->promise_source : "source not given");
+	else if (isfinite(p->promise_pct))
+		xasprintf(&l->promise, "%s: at least %g%% of the profile's "
+		    "figures (%s)", p->name, 100 - pct,
+		    p->promise_source != NULL ? p->promise_source :
+		    "source not given");
+	else
+		xasprintf(&l->promise, "%s: the profile documents no "
+		    "tolerance; %g%% below its figures is assumed", p->name,
+		    pct);
+	if (isfinite(t.iops_ceiling))
+		xasprintf(&text[n++], "iops>=%.0f",
+		    floor(keep * t.iops_ceiling));
+	if (isfinite(t.bandwidth_ceiling))
+		xasprintf(&text[n++], "bandwidth>=%.0fK/s",
+		    floor(keep * t.bandwidth_ceiling / 1024));
+	if (t.burst_detected && isfinite(t.baseline_iops))
+		xasprintf(&text[n++], "burst.baseline_iops>=%.0f",
+		    floor(keep * t.baseline_iops));
+	xasprintf(&origin, "--expect-profile %s", p->name);
+	for (i = 0; i < n; i++) {
+		if (rc == 0 && check_list_add(l, text[i], origin, cause) != 0)
+			rc = -1;
+		free(text[i]);
+	}
+	free(origin);
+	profiles_free(p);
+	return (rc);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "report-schema.h"
 #include "report.h"
 #include "xmalloc.h"
@@ -25,13 +26,16 @@
  * pointer, with a size_t count beside them.  Odd values take a get/set
  * pair instead of an offset.
  *
- * Unknown figures are written null by type (NAN, 0 for UINT_NULL, ""),
- * or when shown() says the value is not known; a section not run is
- * absent.  The reader refuses a file without a REQUIRED key or with a key
+ * Unknown figures are written null by type (NAN, 0 for UINT_NULL, "",
+ * 0 for WORD_NULL), or when shown() says the value is not known; a
+ * section not run is absent, as is an optional POINTER array that is
+ * NULL.  The reader refuses a file without a REQUIRED key or with a key
  * of the wrong type (one line naming file and key), gives an absent or
  * null key its unknown value (REAL NAN, UINT 0, BOOL dflt, "" strings),
  * reads an absent embedded object as all unknown, and leaves an absent
- * POINTER or shown() object out.  A table's loaded() then derives what
+ * POINTER or shown() object out.  A key REQUIRED unless another is there
+ * names that one (unless): the top-level target of a report of one, or
+ * targets[] of a report of several.  A table's loaded() then derives what
  * older files lack.
  *
  * To add a section (targets[], sync, writes, fleet): put its result in a
@@ -242,6 +246,12 @@ report_schema_bw_limit(int l)
 	return (ceilings_bw_limit_name(l));
 }
 
+static const char *
+report_schema_stop(int stop)
+{
+	return (limits_stop_name(stop));
+}
+
 static int
 report_schema_device_known(const void *context)
 {
@@ -399,6 +409,39 @@ report_schema_limits_loaded(void *limits)
 		l->long_run_iops = l->burst.baseline_iops;
 }
 
+/* One target: the report holds its target and context at the top. */
+static int
+report_schema_one_target(const void *report)
+{
+	const struct report	*r = report;
+
+	return (r->ntargets == 0);
+}
+
+static const char *
+report_schema_bound(int b)
+{
+	return (b == TOGETHER_UNKNOWN ? NULL : together_bound_name(b));
+}
+
+static void
+report_schema_together_loaded(void *together)
+{
+	struct together_result	*t = together;
+
+	t->timeline.cap = t->timeline.n;
+	t->bandwidth_timeline.cap = t->bandwidth_timeline.n;
+}
+
+static void
+report_schema_per_target_loaded(void *per_target)
+{
+	struct together_target	*t = per_target;
+
+	t->timeline.cap = t->timeline.n;
+	t->bandwidth_timeline.cap = t->bandwidth_timeline.n;
+}
+
 static const struct report_schema_key report_schema_lat_keys[] = {
 	{ .name = "mean", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct lat_summary, mean),
@@ -414,7 +457,8 @@ static const struct report_schema_key report_schema_lat_keys[] = {
 	  .unit = "us", .doc = "99th percentile of the latency" },
 	{ .name = "p999", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct lat_summary, p999),
-	  .unit = "us", .doc = "99.9th percentile of the latency" },
+	  .unit = "us", .doc = "99.9th percentile of the latency; null "
+	  "under 10,000 reads" },
 };
 static const struct report_schema report_schema_lat =
     TABLE("lat_us", struct lat_summary, report_schema_lat_keys, NULL, NULL);
@@ -698,6 +742,24 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, iops_ceiling), .unit = "IOPS",
 	  .doc = "most I/Os per second the volume sustains" },
+	{ .name = "iops_ceiling_at_least", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, iops_ceiling_at_least),
+	  .doc = "no cap within the sweep: iops_ceiling is a lower bound" },
+	{ .name = "iops_ceiling_low", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, iops_ceiling_low), .unit = "IOPS",
+	  .doc = "low end of the ceiling's 95% interval" },
+	{ .name = "iops_ceiling_high", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, iops_ceiling_high), .unit = "IOPS",
+	  .doc = "high end of it; null for a lower bound" },
+	{ .name = "iodepth_sweep_stop", .type = REPORT_SCHEMA_WORD,
+	  AT(struct limits_result, qd_stop), .word = report_schema_stop,
+	  .doc = "why the iodepth sweep stopped" },
+	{ .name = "cache_hit_share", .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, cache_share), .unit = "ratio",
+	  .doc = "share of the sweeps' reads the caches served, fitted" },
+	{ .name = "iops_ceiling_corrected", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, iops_ceiling_corrected),
+	  .doc = "iops_ceiling is the store's: measured x (1 - share)" },
 	{ .name = "iops_knee_iodepth", .type = REPORT_SCHEMA_UINT_NULL,
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, iops_knee_iodepth), .unit = "I/Os",
@@ -712,6 +774,20 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, bandwidth_ceiling_bytes_per_s),
 	  .unit = "bytes/s", .doc = "most bytes per second over the sizes" },
+	{ .name = "bandwidth_ceiling_at_least", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct limits_result, bandwidth_ceiling_at_least),
+	  .doc = "still rising at the largest size: a lower bound" },
+	{ .name = "bandwidth_ceiling_low_bytes_per_s",
+	  .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, bandwidth_ceiling_low), .unit = "bytes/s",
+	  .doc = "low end of the ceiling's 95% interval" },
+	{ .name = "bandwidth_ceiling_high_bytes_per_s",
+	  .type = REPORT_SCHEMA_REAL,
+	  AT(struct limits_result, bandwidth_ceiling_high), .unit = "bytes/s",
+	  .doc = "high end of it; null for a lower bound" },
+	{ .name = "bs_sweep_stop", .type = REPORT_SCHEMA_WORD,
+	  AT(struct limits_result, bs_stop), .word = report_schema_stop,
+	  .doc = "why the block-size sweep stopped" },
 	{ .name = "io_accounting_bytes", .type = REPORT_SCHEMA_UINT_NULL,
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, io_accounting_bytes), .unit = "bytes",
@@ -799,6 +875,363 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 static const struct report_schema report_schema_limits =
     TABLE("limits", struct limits_result, report_schema_limits_keys, NULL,
     report_schema_limits_loaded);
+
+static const struct report_schema_key report_schema_per_target_keys[] = {
+	{ .name = "path", .type = REPORT_SCHEMA_STRING_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  .offset = offsetof(struct together_target, path), .size = 4096,
+	  .doc = "the target, as targets[].target.path" },
+	{ .name = "iops", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct together_target, iops),
+	  .unit = "IOPS", .doc = "its IOPS in the IOPS run together" },
+	{ .name = "bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct together_target, bandwidth_bytes_per_s),
+	  .unit = "bytes/s", .doc = "its bandwidth in the bandwidth run" },
+	{ .name = "alone_iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct together_target, alone_iops), .unit = "IOPS",
+	  .doc = "its IOPS ceiling alone (or the most it reached)" },
+	{ .name = "alone_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct together_target, alone_bandwidth_bytes_per_s),
+	  .unit = "bytes/s", .doc = "its bandwidth ceiling alone" },
+	{ .name = "timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct together_target, timeline.v),
+	  .count = offsetof(struct together_target, timeline.n),
+	  .sub = &report_schema_timeline, .doc = "its IOPS run per interval" },
+	{ .name = "bandwidth_timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER,
+	  AT(struct together_target, bandwidth_timeline.v),
+	  .count = offsetof(struct together_target, bandwidth_timeline.n),
+	  .sub = &report_schema_timeline,
+	  .doc = "its bandwidth run per interval" },
+};
+static const struct report_schema report_schema_per_target =
+    TABLE("per_target", struct together_target,
+    report_schema_per_target_keys, NULL, report_schema_per_target_loaded);
+
+#define TR(member)	AT(struct together_result, member)
+static const struct report_schema_key report_schema_together_keys[] = {
+	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
+	  TR(interrupted), .doc = "the runs together stopped early" },
+	{ .name = "bs", .type = REPORT_SCHEMA_UINT, TR(bs), .unit = "bytes",
+	  .doc = "I/O size of the IOPS run" },
+	{ .name = "iodepth", .type = REPORT_SCHEMA_UINT, TR(iodepth),
+	  .unit = "I/Os", .doc = "I/Os in flight on each target in it" },
+	{ .name = "seconds", .type = REPORT_SCHEMA_REAL, TR(seconds),
+	  .unit = "s", .doc = "length of the IOPS run" },
+	{ .name = "bandwidth_bs", .type = REPORT_SCHEMA_UINT,
+	  TR(bandwidth_bs), .unit = "bytes",
+	  .doc = "I/O size of the bandwidth run" },
+	{ .name = "bandwidth_iodepth", .type = REPORT_SCHEMA_UINT,
+	  TR(bandwidth_iodepth), .unit = "I/Os",
+	  .doc = "I/Os in flight on each target in it" },
+	{ .name = "bandwidth_seconds", .type = REPORT_SCHEMA_REAL,
+	  TR(bandwidth_seconds), .unit = "s",
+	  .doc = "length of the bandwidth run" },
+	{ .name = "iops_ceiling", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, TR(iops.ceiling), .unit = "IOPS",
+	  .doc = "the sum of the targets' IOPS together" },
+	{ .name = "bandwidth_ceiling_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, TR(bandwidth.ceiling),
+	  .unit = "bytes/s", .doc = "the sum of their bandwidth together" },
+	{ .name = "sum_alone_iops", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, TR(iops.sum_alone), .unit = "IOPS",
+	  .doc = "the sum of their IOPS ceilings alone" },
+	{ .name = "sum_alone_bandwidth_bytes_per_s",
+	  .type = REPORT_SCHEMA_REAL, .flags = REPORT_SCHEMA_REQUIRED,
+	  TR(bandwidth.sum_alone), .unit = "bytes/s",
+	  .doc = "the sum of their bandwidth ceilings alone" },
+	{ .name = "iops_ratio", .type = REPORT_SCHEMA_REAL, TR(iops.ratio),
+	  .unit = "ratio", .doc = "iops_ceiling over sum_alone_iops" },
+	{ .name = "bandwidth_ratio", .type = REPORT_SCHEMA_REAL,
+	  TR(bandwidth.ratio), .unit = "ratio",
+	  .doc = "the same for bandwidth" },
+	{ .name = "iops_bound", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED, TR(iops.bound),
+	  .word = report_schema_bound,
+	  .doc = "volumes, shared, or null: what bounds the IOPS together" },
+	{ .name = "bandwidth_bound", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED, TR(bandwidth.bound),
+	  .word = report_schema_bound,
+	  .doc = "the same for bandwidth" },
+	{ .name = "iops_why", .type = REPORT_SCHEMA_STRING_NULL,
+	  TR(iops.why), .doc = "why iops_bound is null" },
+	{ .name = "bandwidth_why", .type = REPORT_SCHEMA_STRING_NULL,
+	  TR(bandwidth.why), .doc = "why bandwidth_bound is null" },
+	{ .name = "shared_iops_limit", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, TR(iops.shared), .unit = "IOPS",
+	  .doc = "the shared limit, when iops_bound is shared" },
+	{ .name = "shared_iops_limit_low", .type = REPORT_SCHEMA_REAL,
+	  TR(iops.shared_low), .unit = "IOPS",
+	  .doc = "low end of its 95% interval" },
+	{ .name = "shared_iops_limit_high", .type = REPORT_SCHEMA_REAL,
+	  TR(iops.shared_high), .unit = "IOPS",
+	  .doc = "high end of its 95% interval" },
+	{ .name = "shared_bandwidth_limit_bytes_per_s",
+	  .type = REPORT_SCHEMA_REAL, .flags = REPORT_SCHEMA_REQUIRED,
+	  TR(bandwidth.shared), .unit = "bytes/s",
+	  .doc = "the shared limit, when bandwidth_bound is shared" },
+	{ .name = "shared_bandwidth_limit_low_bytes_per_s",
+	  .type = REPORT_SCHEMA_REAL, TR(bandwidth.shared_low),
+	  .unit = "bytes/s", .doc = "low end of its 95% interval" },
+	{ .name = "shared_bandwidth_limit_high_bytes_per_s",
+	  .type = REPORT_SCHEMA_REAL, TR(bandwidth.shared_high),
+	  .unit = "bytes/s", .doc = "high end of its 95% interval" },
+	{ .name = "cpu_bound", .type = REPORT_SCHEMA_BOOL, TR(cpu_bound),
+	  .doc = "tierprobe's CPU held the sum down" },
+	{ .name = "cpu_util", .type = REPORT_SCHEMA_REAL, TR(cpu_util),
+	  .unit = "cores", .doc = "tierprobe's CPU use in the IOPS run" },
+	{ .name = "burst", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_REQUIRED, TR(burst),
+	  .sub = &report_schema_burst,
+	  .doc = "a bucket on the aggregate of the IOPS run" },
+	{ .name = "burst_shared", .type = REPORT_SCHEMA_BOOL_NULL,
+	  TR(burst_shared),
+	  .doc = "the drop showed on the aggregate and no target alone" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL, TR(note),
+	  .doc = "what was skipped and why" },
+	{ .name = "per_target", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  TR(per_target), .count = offsetof(struct together_result, ntargets),
+	  .sub = &report_schema_per_target,
+	  .doc = "each target driven together, in the order of targets[]" },
+	{ .name = "timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  TR(timeline.v), .count = offsetof(struct together_result, timeline.n),
+	  .sub = &report_schema_timeline,
+	  .doc = "the sum of the IOPS run per interval" },
+	{ .name = "bandwidth_timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER, TR(bandwidth_timeline.v),
+	  .count = offsetof(struct together_result, bandwidth_timeline.n),
+	  .sub = &report_schema_timeline,
+	  .doc = "the sum of the bandwidth run per interval" },
+};
+#undef TR
+static const struct report_schema report_schema_together =
+    TABLE("together", struct together_result, report_schema_together_keys,
+    NULL, report_schema_together_loaded);
+/* The fastest method by name, null when none was measured. */
+static json_t *
+report_schema_best_get(const void *sync)
+{
+	const struct sync_result	*r = sync;
+	const char			*w = sync_method_name(r->best_method);
+
+	return (w != NULL ? json_string(w) : json_null());
+}
+
+static int
+report_schema_best_set(const json_t *v, void *sync, const char *key,
+    char **cause)
+{
+	struct sync_result	*r = sync;
+	const char		*w;
+	int			 m;
+
+	r->best_method = -1;
+	if (json_is_null(v))
+		return (0);
+	if (json_is_string(v)) {
+		for (m = 0; (w = sync_method_name(m)) != NULL; m++) {
+			if (strcmp(w, json_string_value(v)) == 0) {
+				r->best_method = m;
+				return (0);
+			}
+		}
+	}
+	xasprintf(cause, "%s: expected a method name or null", key);
+	return (-1);
+}
+
+static const struct report_schema_key report_schema_commit_keys[] = {
+	{ .name = "method", .type = REPORT_SCHEMA_WORD,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, method),
+	  .word = sync_method_name,
+	  .doc = "fdatasync, fsync, dsync, direct-dsync or uring-datasync" },
+	{ .name = "bs", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, bs),
+	  .unit = "bytes", .doc = "bytes written per commit" },
+	{ .name = "writers", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, writers),
+	  .unit = "writers", .doc = "writers committing at once" },
+	{ .name = "shared", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct commit_point, shared),
+	  .doc = "the writers append to one shared log" },
+	{ .name = "ops_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, pt.iops),
+	  .unit = "ops/s", .doc = "commits per second, all writers" },
+	{ .name = "lat_us", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, pt.lat_us),
+	  .sub = &report_schema_lat, .doc = "latency of one commit" },
+	{ .name = "ci95_rel", .type = REPORT_SCHEMA_REAL,
+	  AT(struct commit_point, pt.ci95_rel), .unit = "ratio",
+	  .doc = "95% CI half-width of the mean latency over the mean" },
+	{ .name = "commits", .type = REPORT_SCHEMA_UINT,
+	  AT(struct commit_point, pt.ios), .unit = "commits",
+	  .doc = "commits measured, after the warm-up" },
+	{ .name = "seconds", .type = REPORT_SCHEMA_REAL,
+	  AT(struct commit_point, pt.seconds), .unit = "s",
+	  .doc = "time measured" },
+};
+static const struct report_schema report_schema_commit =
+    TABLE("commit", struct commit_point, report_schema_commit_keys, NULL,
+    NULL);
+
+static const struct report_schema_key report_schema_sync_keys[] = {
+	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct sync_result, interrupted),
+	  .doc = "the commits stopped early" },
+	{ .name = "best_method", .type = REPORT_SCHEMA_WORD,
+	  .flags = REPORT_SCHEMA_REQUIRED, .word = sync_method_name,
+	  .get = report_schema_best_get, .set = report_schema_best_set,
+	  .doc = "the method with most commits per second at one writer" },
+	{ .name = "best_bs", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct sync_result, best_bs), .unit = "bytes",
+	  .doc = "the commit size it was chosen at" },
+	{ .name = "flush_us", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct sync_result, flush.flush_us), .unit = "us",
+	  .doc = "what O_DSYNC adds to an O_DIRECT write: a flush" },
+	{ .name = "write_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.write_us), .unit = "us",
+	  .doc = "median of a plain O_DIRECT write" },
+	{ .name = "dsync_write_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.dsync_write_us), .unit = "us",
+	  .doc = "median of an O_DIRECT|O_DSYNC write" },
+	{ .name = "fdatasync_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.fdatasync_us), .unit = "us",
+	  .doc = "median of a write then fdatasync" },
+	{ .name = "empty_fdatasync_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.empty_fdatasync_us), .unit = "us",
+	  .doc = "median of an fdatasync with nothing written" },
+	{ .name = "write_cache", .type = REPORT_SCHEMA_STRING_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct sync_result, write_cache),
+	  .doc = "the device's sysfs queue/write_cache" },
+	{ .name = "fua", .type = REPORT_SCHEMA_BOOL_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct sync_result, fua),
+	  .doc = "the device's sysfs queue/fua" },
+	{ .name = "flush_suspect", .type = REPORT_SCHEMA_BOOL_NULL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct sync_result, flush.suspect),
+	  .doc = "a write-back cache whose flush costs under a tenth of a "
+	  "write; null when timing cannot tell" },
+	{ .name = "files", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct sync_result, files),
+	  .doc = "writers had files of their own, not parts of a device" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct sync_result, note),
+	  .doc = "what was skipped and why" },
+	{ .name = "methods", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct sync_result, rows),
+	  .count = offsetof(struct sync_result, nrows),
+	  .sub = &report_schema_commit,
+	  .doc = "one per method, size and count of writers" },
+};
+static const struct report_schema report_schema_sync =
+    TABLE("sync", struct sync_result, report_schema_sync_keys, NULL, NULL);
+
+static int
+report_schema_mixed_measured(const void *writes)
+{
+	const struct writes_result	*w = writes;
+
+	return (w->mixed.ios > 0);
+}
+
+static void
+report_schema_writes_loaded(void *writes)
+{
+	struct writes_result	*w = writes;
+
+	w->timeline.cap = w->timeline.n;
+	w->refill.cap = w->refill.n;
+}
+
+static const struct report_schema_key report_schema_writes_keys[] = {
+	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, interrupted),
+	  .doc = "the write runs stopped early" },
+	{ .name = "buffer_detected", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, buffer.detected),
+	  .doc = "sequential writes fell from a fast rate to a slow one" },
+	{ .name = "buffer_bytes", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.bytes), .unit = "bytes",
+	  .doc = "bytes the fast rate took above the slow one: the buffer" },
+	{ .name = "buffer_low_bytes", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.low_bytes), .unit = "bytes",
+	  .doc = "low end of its 95% interval" },
+	{ .name = "buffer_high_bytes", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.high_bytes), .unit = "bytes",
+	  .doc = "high end of its 95% interval" },
+	{ .name = "fast_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.fast_bytes_per_s),
+	  .unit = "bytes/s", .doc = "the rate into the buffer" },
+	{ .name = "slow_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct writes_result, buffer.slow_bytes_per_s),
+	  .unit = "bytes/s", .doc = "the rate once it is full" },
+	{ .name = "buffer_fill_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.fill_s), .unit = "s",
+	  .doc = "when the rate fell" },
+	{ .name = "idle_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.idle_s), .unit = "s",
+	  .doc = "the pause before the second run" },
+	{ .name = "refilled_bytes", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.refilled_bytes), .unit = "bytes",
+	  .doc = "buffer found again after the pause: what drained" },
+	{ .name = "drain_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.drain_bytes_per_s),
+	  .unit = "bytes/s", .doc = "how fast it drained while idle" },
+	{ .name = "drain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, buffer.drain_s), .unit = "s",
+	  .doc = "time to empty a full buffer while idle" },
+	{ .name = "drain_at_most", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, buffer.drain_at_most),
+	  .doc = "the buffer was whole again: drain_s is an upper bound" },
+	{ .name = "seq_bs", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct writes_result, seq_bs), .unit = "bytes",
+	  .doc = "I/O size of the sequential runs" },
+	{ .name = "seq_iodepth", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct writes_result, seq_iodepth), .unit = "I/Os",
+	  .doc = "their depth" },
+	{ .name = "interval_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, interval_s), .unit = "s",
+	  .doc = "the timelines' step" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct writes_result, note),
+	  .doc = "what was skipped and why" },
+	{ .name = "timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
+	  AT(struct writes_result, timeline.v),
+	  .count = offsetof(struct writes_result, timeline.n),
+	  .sub = &report_schema_timeline,
+	  .doc = "the sequential run per interval" },
+	{ .name = "refill_timeline", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER,
+	  AT(struct writes_result, refill.v),
+	  .count = offsetof(struct writes_result, refill.n),
+	  .sub = &report_schema_timeline,
+	  .doc = "the run after the pause per interval" },
+	{ .name = "mixed", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct writes_result, mixed), .sub = &report_schema_point,
+	  .shown = report_schema_mixed_measured,
+	  .doc = "random reads and writes mixed at the knee" },
+	{ .name = "mixed_read_fraction", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, mixed_read_fraction), .unit = "ratio",
+	  .doc = "the share of reads in it" },
+	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct writes_result, limits),
+	  .sub = &report_schema_limits, .doc = "the write sweeps" },
+};
+static const struct report_schema report_schema_writes =
+    TABLE("writes", struct writes_result, report_schema_writes_keys, NULL,
+    report_schema_writes_loaded);
 
 static const struct report_schema_key report_schema_stat_keys[] = {
 	{ .name = "name", .type = REPORT_SCHEMA_STRING,
@@ -986,6 +1419,59 @@ static const struct report_schema report_schema_context =
     TABLE("context", struct report_context, report_schema_context_keys,
     NULL, NULL);
 
+static const struct report_schema_key report_schema_labels_keys[] = {
+	{ .name = "host", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_labels, host),
+	  .doc = "the host name fleets show (--host)" },
+	{ .name = "kind", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_labels, kind),
+	  .doc = "the kind fleets compare it with (--kind)" },
+};
+static const struct report_schema report_schema_labels =
+    TABLE("labels", struct report_labels, report_schema_labels_keys, NULL,
+    NULL);
+
+/* The expectations, judged against the whole report as it is written. */
+static json_t *
+report_schema_expectations_get(const void *r)
+{
+	const struct report	*rep = r;
+
+	return (report_check_json(rep, rep->checks));
+}
+
+static int
+report_schema_expectations_set(const json_t *v, void *r, const char *key,
+    char **cause)
+{
+	struct report	*rep = r;
+	char		*why;
+
+	check_list_free(rep->checks);
+	if (report_check_load(v, &rep->checks, &why) == 0)
+		return (0);
+	xasprintf(cause, "%s: %s", key, why);
+	free(why);
+	return (-1);
+}
+/* One of several targets: as the top of a report of one. */
+static const struct report_schema_key report_schema_member_keys[] = {
+	{ .name = "target", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report, target),
+	  .sub = &report_schema_target, .doc = "what was measured" },
+	{ .name = "context", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct report, context), .sub = &report_schema_context,
+	  .doc = "where it is" },
+	{ .name = "scan", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, scan),
+	  .sub = &report_schema_scan, .doc = "its working-set sweep" },
+	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, limits),
+	  .sub = &report_schema_limits, .doc = "its ceilings, alone" },
+};
+static const struct report_schema report_schema_member =
+    TABLE("targets", struct report, report_schema_member_keys, NULL, NULL);
+
 static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "schema_version", .type = REPORT_SCHEMA_UINT,
 	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_CONST,
@@ -1009,19 +1495,44 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	  .doc = "the settings of the run" },
 	{ .name = "target", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report, target),
-	  .sub = &report_schema_target, .doc = "what was measured" },
+	  .sub = &report_schema_target, .shown = report_schema_one_target,
+	  .unless = "targets", .doc = "what was measured" },
 	{ .name = "context", .type = REPORT_SCHEMA_OBJECT,
 	  AT(struct report, context), .sub = &report_schema_context,
-	  .doc = "where it ran" },
+	  .shown = report_schema_one_target, .doc = "where it ran" },
+	{ .name = "labels", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct report, labels), .sub = &report_schema_labels,
+	  .doc = "names given for fleets" },
 	{ .name = "scan", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, scan),
 	  .sub = &report_schema_scan, .doc = "the working-set sweep" },
 	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, limits),
 	  .sub = &report_schema_limits, .doc = "ceilings and burst buckets" },
+	{ .name = "sync", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, sync),
+	  .sub = &report_schema_sync, .doc = "commits" },
+	{ .name = "writes", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, writes),
+	  .sub = &report_schema_writes,
+	  .doc = "write ceilings, buffers and the mixed point" },
 	{ .name = "repeat", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, repeat),
 	  .sub = &report_schema_repeat, .doc = "spread over repeated runs" },
+	{ .name = "expectations", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, checks),
+	  .get = report_schema_expectations_get,
+	  .set = report_schema_expectations_set,
+	  .doc = "acceptance checks and their verdicts" },
+	{ .name = "targets", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, targets),
+	  .count = offsetof(struct report, ntargets),
+	  .sub = &report_schema_member,
+	  .doc = "several targets: each as a report of one" },
+	{ .name = "together", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, together),
+	  .sub = &report_schema_together,
+	  .doc = "several targets driven at once, and the verdict" },
 };
 const struct report_schema report_schema_root =
     TABLE("report", struct report, report_schema_root_keys, NULL, NULL);

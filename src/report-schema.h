@@ -20,6 +20,7 @@ enum report_schema_type {
 	REPORT_SCHEMA_STRING,	 /* char[size], always a string */
 	REPORT_SCHEMA_STRING_NULL, /* char[size]; "" is written null */
 	REPORT_SCHEMA_WORD,	 /* int written as word(value) */
+	REPORT_SCHEMA_WORD_NULL, /* the same; 0 (word(0) NULL) is null */
 	REPORT_SCHEMA_OBJECT,	 /* a struct described by sub */
 	REPORT_SCHEMA_ARRAY,	 /* count structs described by sub */
 };
@@ -50,9 +51,12 @@ struct report_schema_key {
 	size_t		 size;		/* of the member */
 	int		 dflt;		/* BOOL: when absent or null */
 	const struct report_schema *sub; /* OBJECT, ARRAY */
+	const char	*unless;	/* REQUIRED unless the parent object
+					   holds this key instead */
 	size_t		 count;		/* ARRAY: offset of a size_t */
 	size_t		 max;		/* ARRAY in place: capacity */
-	const char	*(*word)(int);	/* WORD: NULL past the last */
+	const char	*(*word)(int);	/* WORD: NULL past the last (and
+					   for 0 of WORD_NULL) */
 	/*
 	 * NULL, or whether the value is known; if not, it is written null
 	 * (an array empty, an object not at all).

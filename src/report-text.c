@@ -10,26 +10,10 @@
 #include "report.h"
 #include "units.h"
 
-#define TEXT_INDENT	"  "
+#define TEXT_INDENT	REPORT_TEXT_INDENT
 #define TEXT_DB_IODEPTH	32	/* the queue a busy database keeps */
 #define TEXT_GP2_CREDITS 5.4e6	/* an EBS gp2 bucket under 1 TiB (AWS
 				   docs, 2023; FIELD-NOTES.md) */
-
-struct report_text {
-	FILE	*f;
-	int	 md;
-};
-
-/* A figure for a table cell: NAN is "n/a". */
-static char *
-report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, len, "n/a");
-		return (buf);
-	}
-	return (units_format_value(unit, v, buf, len));
-}
 
 /* A table cell for v with "<= " or ">= " when it is a bound. */
 static const char *
@@ -51,60 +35,24 @@ report_text_size(uint64_t v, char *buf, size_t len)
 	return (units_format_size(v, buf, len));
 }
 
-static void
-report_text_heading(struct report_text *rt, const char *title)
-{
-	if (rt->md)
-		fprintf(rt->f, "\n## %s\n\n", title);
-	else
-		fprintf(rt->f, "\n%s\n", title);
-}
-
-/* A line of a key-value block: "  key   value" or "- **key**: value". */
-static void
-report_text_kv(struct report_text *rt, const char *key, const char *value)
-{
-	if (rt->md)
-		fprintf(rt->f, "- **%s**: %s\n", key, value);
-	else
-		fprintf(rt->f, "%s%-18s %s\n", TEXT_INDENT, key, value);
-}
-
-/* A sentence of the summary, wrapped for text at 96 columns. */
-static void
-report_text_sentence(struct report_text *rt, const char *s)
-{
-	const char	*p = s, *brk;
-	size_t		 width = 96 - 4, n;
-	int		 first = 1;
-
-	if (rt->md) {
-		fprintf(rt->f, "- %s\n", s);
-		return;
-	}
-	while (*p != '\0') {
-		n = strlen(p);
-		if (n > width) {
-			brk = p + width;
-			while (brk > p && *brk != ' ')
-				brk--;
-			if (brk == p)
-				brk = p + width;
-			n = brk - p;
-		}
-		fprintf(rt->f, "%s%s%.*s\n", TEXT_INDENT, first ? "- " : "  ",
-		    (int)n, p);
-		p += n;
-		while (*p == ' ')
-			p++;
-		first = 0;
-	}
-}
-
 static const char *
 report_text_type(const struct report *r)
 {
 	return (r->target.type[0] != '\0' ? r->target.type : "target");
+}
+
+/*
+ * Whether the scan reached the end of a volume (a device or a simulated
+ * one), which no --max-ws can take it past; a test file can grow.
+ */
+static int
+report_text_whole(const struct report *r)
+{
+	const struct scan_result	*s = r->scan;
+
+	return (s != NULL && s->npoints > 0 && r->target.size_bytes > 0 &&
+	    strcmp(r->target.type, "file") != 0 && s->points[s->npoints -
+	    1].ws_bytes + r->target.bs >= r->target.size_bytes);
 }
 
 static void
@@ -286,40 +234,159 @@ report_text_burst(struct report_text *rt, const struct limits_result *l)
 		    UNITS_RATE, l->baseline_bandwidth, b1, sizeof b1));
 }
 
+/*
+ * A ceiling for the Ceilings block: "3,000 IOPS (2,940 - 3,060)", "at
+ * least 1.16 GiB/s", "unknown".
+ */
+static void
+report_text_ceiling(enum units_kind unit, double v, double lo, double hi,
+    int at_least, char *line, size_t len)
+{
+	char	b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
+
+	units_format_value(unit, v, b1, sizeof b1);
+	if (!isfinite(v))
+		snprintf(line, len, "unknown");
+	else if (at_least)
+		snprintf(line, len, "at least %s%s", b1, unit == UNITS_IOPS ?
+		    " IOPS" : "");
+	else if (isfinite(lo) && isfinite(hi))
+		snprintf(line, len, "%s%s (95%%: %s - %s)", b1, unit ==
+		    UNITS_IOPS ? " IOPS" : "", units_format_value(unit, lo, b2,
+		    sizeof b2), units_format_value(unit, hi, b3, sizeof b3));
+	else
+		snprintf(line, len, "%s%s", b1, unit == UNITS_IOPS ? " IOPS" :
+		    "");
+}
+
+/* Why the iodepth sweep shows no cap, in words, into buf. */
+static char *
+report_text_iops_why(const struct limits_result *l, char *buf, size_t len)
+{
+	switch (l->iops_limit) {
+	case CEILINGS_IOPS_UNSATURATED:
+		snprintf(buf, len, "still rising at the deepest queue");
+		break;
+	case CEILINGS_IOPS_CPU:
+		snprintf(buf, len, "this machine's CPU was the limit, not the "
+		    "volume");
+		break;
+	case CEILINGS_IOPS_QUEUE:
+		snprintf(buf, len, "tierprobe kept only %.0f%% of the I/Os "
+		    "asked in flight (Little's law), so this machine, not the "
+		    "volume, set the pace", 100 * l->little_ratio);
+		break;
+	default:
+		snprintf(buf, len, "too few depths to tell");
+		break;
+	}
+	return (buf);
+}
+
+/* What the caches added to the sweeps, and what was done about it. */
+static void
+report_text_cache_share(struct report_text *rt, const struct limits_result *l)
+{
+	char	line[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+
+	if (!isfinite(l->cache_share) || l->cache_share < 0.005)
+		return;
+	report_text_size(l->ws_bytes, b1, sizeof b1);
+	if (l->iops_ceiling_corrected)
+		snprintf(line, sizeof line, "served %.0f%% of the reads over "
+		    "%s (as fitted), without waiting for the limit: the IOPS "
+		    "ceiling is the store's, %.0f%% of the %s IOPS measured",
+		    100 * l->cache_share, b1, 100 * (1 - l->cache_share),
+		    units_format_value(UNITS_IOPS, l->iops_ceiling /
+		    (1 - l->cache_share), b2, sizeof b2));
+	else
+		snprintf(line, sizeof line, "served %.0f%% of the reads over "
+		    "%s (as fitted)%s", 100 * l->cache_share, b1,
+		    l->cache_share < 0.02 ? "" : "; their reads waited for "
+		    "the limit like the store's: the ceiling holds for all");
+	report_text_kv(rt, "caches", line);
+}
+
+/* Why a sweep stopped where it did, on a line of its own. */
+static void
+report_text_sweep(struct report_text *rt, const char *key,
+    enum limits_stop stop, const struct point *v, size_t n, int by_bs,
+    unsigned max)
+{
+	static const char *const why[][2] = {	/* depth, size */
+		[LIMITS_STOP_FLAT] = { "two doublings gained under 5% each",
+		    "bandwidth stopped rising" },
+		[LIMITS_STOP_EDGE] = { "the deepest queue allowed "
+		    "(--max-iodepth)", "the largest size tried, still "
+		    "rising" },
+		[LIMITS_STOP_ENGINE] = { "the engine holds no more I/Os in "
+		    "flight", "the engine holds no more I/Os in flight" },
+		[LIMITS_STOP_TARGET] = { "the target", "larger I/Os do not "
+		    "fit the working set" },
+		[LIMITS_STOP_INTERRUPTED] = { "interrupted", "interrupted" },
+		[LIMITS_STOP_ERROR] = { "an I/O error", "an I/O error" },
+	};
+	char	line[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], of[32];
+
+	if (stop == LIMITS_STOP_NONE || n == 0 ||
+	    (size_t)stop >= sizeof why / sizeof why[0])
+		return;
+	of[0] = '\0';
+	if (by_bs) {
+		report_text_size(v[0].bs, b1, sizeof b1);
+		report_text_size(v[n - 1].bs, b2, sizeof b2);
+	} else {
+		snprintf(b1, sizeof b1, "%u", v[0].iodepth);
+		snprintf(b2, sizeof b2, "%u", v[n - 1].iodepth);
+		if (max > v[n - 1].iodepth)
+			snprintf(of, sizeof of, " of %u", max);
+	}
+	snprintf(line, sizeof line, "%s %s to %s%s, stopped: %s", by_bs ?
+	    "bs" : "iodepth", b1, b2, of, why[stop][by_bs]);
+	report_text_kv(rt, key, line);
+}
+
 static void
 report_text_limits(struct report_text *rt, const struct report *r)
 {
 	const struct limits_result	*l = r->limits;
 	char				 line[256], b1[UNITS_BUFSZ];
-	char				 title[96];
+	char				 title[96], why[160];
+	size_t				 o;
 
 	snprintf(title, sizeof title, "Ceilings (random %s, working set %s)",
 	    r->config.write ? "writes" : "reads", report_text_size(
 	    l->ws_bytes, b1, sizeof b1));
 	report_text_heading(rt, title);
-	if (isfinite(l->iops_ceiling)) {
-		if (l->iops_knee_iodepth)
-			snprintf(line, sizeof line, "%s IOPS, reached at "
-			    "iodepth %u", units_format_value(UNITS_IOPS,
-			    l->iops_ceiling, b1, sizeof b1),
-			    l->iops_knee_iodepth);
-		else
-			snprintf(line, sizeof line, "%s IOPS",
-			    units_format_value(UNITS_IOPS,
-			    l->iops_ceiling, b1, sizeof b1));
-	} else if (isfinite(l->iops_max_seen) && l->iops_max_seen > 0)
+	report_text_ceiling(UNITS_IOPS, l->iops_ceiling, l->iops_ceiling_low,
+	    l->iops_ceiling_high, l->iops_ceiling_at_least, line, sizeof line);
+	o = strlen(line);
+	/* A report of an older tierprobe: no lower bound, the most seen. */
+	if (!isfinite(l->iops_ceiling) && isfinite(l->iops_max_seen) &&
+	    l->iops_max_seen > 0)
 		snprintf(line, sizeof line, "none found (at most %s IOPS "
-		    "seen)", units_format_value(
-		    UNITS_IOPS, l->iops_max_seen, b1, sizeof b1));
-	else
-		snprintf(line, sizeof line, "unknown");
+		    "seen)", units_format_value(UNITS_IOPS, l->iops_max_seen,
+		    b1, sizeof b1));
+	else if (l->iops_ceiling_at_least && o < sizeof line)
+		snprintf(line + o, sizeof line - o, " (at iodepth %u): %s",
+		    l->iops_max_seen_iodepth, report_text_iops_why(l, why,
+		    sizeof why));
+	else if (l->iops_knee_iodepth && o < sizeof line)
+		snprintf(line + o, sizeof line - o, ", reached at iodepth %u",
+		    l->iops_knee_iodepth);
 	report_text_kv(rt, "IOPS ceiling", line);
+	report_text_cache_share(rt, l);
 	if (l->cpu_bound)
 		report_text_kv(rt, "CPU-bound", "yes: this machine's CPU "
 		    "limited the IOPS measured");
-	report_text_kv(rt, "bandwidth ceiling",
-	    units_format_value(UNITS_RATE,
-	    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
+	report_text_sweep(rt, "depth sweep", l->qd_stop, l->qd_points, l->nqd,
+	    0, r->config.max_iodepth);
+	report_text_ceiling(UNITS_RATE, l->bandwidth_ceiling_bytes_per_s,
+	    l->bandwidth_ceiling_low, l->bandwidth_ceiling_high,
+	    l->bandwidth_ceiling_at_least, line, sizeof line);
+	report_text_kv(rt, "bandwidth ceiling", line);
+	report_text_sweep(rt, "size sweep", l->bs_stop, l->bs_points, l->nbs,
+	    1, 0);
 	if (l->io_accounting_bytes) {
 		snprintf(line, sizeof line, "%s (larger I/Os count as "
 		    "several)", report_text_size(l->io_accounting_bytes, b1,
@@ -412,6 +479,53 @@ report_text_burst_meaning(struct report_text *rt,
 	report_text_sentence(rt, s);
 }
 
+/*
+ * Past the last cache (C bytes), a share 1 - C/S of the reads over a
+ * working set of S bytes misses every cache: half at 2C, 90% at 10C.
+ */
+static void
+report_text_beyond(struct report_text *rt, const struct tiers_result *tr)
+{
+	char		s[512], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char		b3[UNITS_BUFSZ], b4[UNITS_BUFSZ], b5[UNITS_BUFSZ];
+	uint64_t	c = tr->tier[tr->ntiers - 1].capacity_bytes;
+
+	report_text_size(c, b1, sizeof b1);
+	snprintf(s, sizeof s, "Above %s, a growing share of the reads misses "
+	    "every cache and pays the backing store's latency (p50 %s, p99 "
+	    "%s): 1 - %s/S of them at a working set of S, half at %s, 90%% at "
+	    "%s.", b1, units_format_value(UNITS_LAT_US, tr->backing_p50_us,
+	    b2, sizeof b2), units_format_value(UNITS_LAT_US,
+	    tr->backing_p99_us, b3, sizeof b3), b1, report_text_size(2 * c,
+	    b4, sizeof b4), report_text_size(10 * c, b5, sizeof b5));
+	report_text_sentence(rt, s);
+}
+
+/* What first reads cost, for a database: a restored volume or not. */
+static void
+report_text_restored(struct report_text *rt, const struct first_touch *ft)
+{
+	char	s[512], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+
+	units_format_value(UNITS_LAT_US, ft->first_mean_us, b1, sizeof b1);
+	units_format_value(UNITS_LAT_US, ft->second_mean_us, b2, sizeof b2);
+	if (ft->detected)
+		snprintf(s, sizeof s, "The first read of a block costs %.1fx "
+		    "a second one (mean %s against %s): the volume is still "
+		    "being restored from a snapshot, block by block. Until "
+		    "every block has been read once, a database's first pass "
+		    "over its data (a cold start, a full scan, a backup) runs "
+		    "at that speed, slower than this report's other figures, "
+		    "which are for blocks read before; reading the whole "
+		    "device once beforehand (dd or fio) removes the penalty.",
+		    ft->ratio, b1, b2);
+	else
+		snprintf(s, sizeof s, "First reads of blocks cost what second "
+		    "reads do (mean %s against %s): no sign of a volume still "
+		    "being restored from a snapshot.", b1, b2);
+	report_text_sentence(rt, s);
+}
+
 /* Plain sentences: what the figures mean for a database on this volume. */
 static void
 report_text_meaning(struct report_text *rt, const struct report *r)
@@ -421,6 +535,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 	const struct tier		*t;
 	char				 s[512], b1[UNITS_BUFSZ];
 	char				 b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
+	char				 why[160];
 	size_t				 i;
 	int				 any = 0;
 
@@ -452,21 +567,20 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			report_text_sentence(rt, s);
 			any = 1;
 		}
-		if (tr->ntiers > 0 && tr->tier[tr->ntiers - 1].at_least) {
+		if (tr->ntiers > 0 && tr->tier[tr->ntiers - 1].at_least &&
+		    report_text_whole(r)) {
+			snprintf(s, sizeof s, "The scan covered the whole "
+			    "volume (%s) and never outgrew tier %zu: it holds "
+			    "every block read.", report_text_size(
+			    r->target.size_bytes, b1, sizeof b1), tr->ntiers);
+			report_text_sentence(rt, s);
+		} else if (tr->ntiers > 0 && tr->tier[tr->ntiers - 1].at_least) {
 			snprintf(s, sizeof s, "The scan never outgrew tier %zu:"
 			    " scan larger working sets to find what lies "
 			    "behind it.", tr->ntiers);
 			report_text_sentence(rt, s);
 		} else if (tr->ntiers > 0) {
-			snprintf(s, sizeof s, "A working set above %s is "
-			    "served at backing-store latency (p50 %s, p99 %s).",
-			    report_text_size(tr->tier[tr->ntiers -
-			    1].capacity_bytes, b1, sizeof b1),
-			    units_format_value(UNITS_LAT_US,
-			    tr->backing_p50_us, b2, sizeof b2),
-			    units_format_value(UNITS_LAT_US,
-			    tr->backing_p99_us, b3, sizeof b3));
-			report_text_sentence(rt, s);
+			report_text_beyond(rt, tr);
 		} else {
 			snprintf(s, sizeof s, "No cache tier was found: every "
 			    "working set scanned was served at p50 %s, p99 %s.",
@@ -476,7 +590,13 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    tr->backing_p99_us, b3, sizeof b3));
 			report_text_sentence(rt, s);
 			/* Warmed reads cannot see a cache beyond the scan. */
-			if (r->scan->npoints > 0) {
+			if (report_text_whole(r)) {
+				snprintf(s, sizeof s, "The scan covered the "
+				    "whole volume (%s): no larger cache can "
+				    "hide behind it.", report_text_size(
+				    r->target.size_bytes, b1, sizeof b1));
+				report_text_sentence(rt, s);
+			} else if (r->scan->npoints > 0) {
 				snprintf(s, sizeof s, "A cache larger than the "
 				    "largest working set scanned (%s) would "
 				    "look the same: raise --max-ws to rule one "
@@ -488,12 +608,27 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		}
 		any = 1;
 	}
-	if (l != NULL && isfinite(l->iops_ceiling) && l->iops_ceiling > 0) {
-		snprintf(s, sizeof s, "%s workload needing more than %s IOPS "
-		    "will queue: at iodepth %d, latency ~ %d/%s s = %s "
+	if (l != NULL && l->first_touch.measured) {
+		report_text_restored(rt, &l->first_touch);
+		any = 1;
+	}
+	if (l != NULL && l->iops_ceiling_at_least && l->iops_ceiling > 0) {
+		snprintf(s, sizeof s, "The volume gave %s IOPS at iodepth %u "
+		    "without showing a cap: its ceiling is higher (%s).",
+		    units_format_value(UNITS_IOPS, l->iops_ceiling, b1,
+		    sizeof b1), l->iops_max_seen_iodepth,
+		    report_text_iops_why(l, why, sizeof why));
+		report_text_sentence(rt, s);
+		any = 1;
+	} else if (l != NULL && isfinite(l->iops_ceiling) &&
+	    l->iops_ceiling > 0) {
+		snprintf(s, sizeof s, "%s workload needing more than %s "
+		    "IOPS%s will queue: at iodepth %d, latency ~ %d/%s s = %s "
 		    "(Little's law).", isnan(l->long_run_iops) ?
 		    "While this rate holds, a" : "A", units_format_value(
 		    UNITS_IOPS, l->iops_ceiling, b1, sizeof b1),
+		    l->iops_ceiling_corrected ?
+		    " from the store (reads the caches miss)" : "",
 		    TEXT_DB_IODEPTH, TEXT_DB_IODEPTH, units_format_value(
 		    UNITS_IOPS, l->iops_ceiling, b2, sizeof b2),
 		    units_format_value(UNITS_LAT_US,
@@ -506,10 +641,13 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		}
 	}
 	if (l != NULL && isfinite(l->bandwidth_ceiling_bytes_per_s)) {
-		snprintf(s, sizeof s, "Large reads (table scans, backups, "
-		    "bulk loads) top out at %s.", units_format_value(
-		    UNITS_RATE, l->bandwidth_ceiling_bytes_per_s, b1,
-		    sizeof b1));
+		snprintf(s, sizeof s, l->bandwidth_ceiling_at_least ?
+		    "Large reads (table scans, backups, bulk loads) get at "
+		    "least %s; bandwidth still rose at the largest I/Os "
+		    "tried, so larger ones may get more." :
+		    "Large reads (table scans, backups, bulk loads) top out at "
+		    "%s.", units_format_value(UNITS_RATE,
+		    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
 		report_text_sentence(rt, s);
 		any = 1;
 	}
@@ -532,6 +670,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		    "rate.");
 		any = 1;
 	}
+	any |= report_sync_meaning(rt, r);
 	if (r->interrupted)
 		report_text_sentence(rt, "The run was interrupted: figures "
 		    "above may be missing or rest on fewer points.");
@@ -748,8 +887,12 @@ report_text_points(struct report_text *rt, const char *title,
 		    sizeof p50);
 		report_text_cell(UNITS_LAT_US, p->lat_us.p99, p99,
 		    sizeof p99);
-		report_text_cell(UNITS_LAT_US, p->lat_us.p999, p999,
-		    sizeof p999);
+		/* Too few reads for a p99.9: not a figure at all. */
+		if (isfinite(p->lat_us.p999))
+			report_text_cell(UNITS_LAT_US, p->lat_us.p999, p999,
+			    sizeof p999);
+		else
+			snprintf(p999, sizeof p999, "\u2014");
 		report_text_cell(UNITS_COUNT, (double)p->ios, ios,
 		    sizeof ios);
 		report_text_cell(UNITS_SECONDS, p->seconds, secs,
@@ -807,7 +950,13 @@ report_text_write(const struct report *r, FILE *f, int markdown)
 		report_text_tiers(&rt, r);
 	if (l != NULL)
 		report_text_limits(&rt, r);
+	report_writes_text(&rt, r);
+	report_sync_text(&rt, r);
 	report_text_meaning(&rt, r);
+	if (r->checks != NULL) {
+		report_text_heading(&rt, "Expectations");
+		report_check_write(r, r->checks, f, markdown);
+	}
 	if (r->repeat != NULL && r->repeat->runs > 0)
 		report_text_repeat(&rt, r);
 	report_text_context(&rt, r);

@@ -3,13 +3,20 @@
  * What every renderer shares: freeing a report, its headline figures and
  * their spread over repeated runs, aligned tables, the time stamp.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "check.h"
+#include "figures.h"
 #include "report.h"
 #include "stats.h"
 #include "units.h"
@@ -19,24 +26,93 @@
 #define REPORT_STEP_REL		0.05	/* a step of unknown noise counts */
 
 /*
- * Release what a report owns: path, repeat, and scan and limits, heap
- * objects the report took over (freed by their modules).
+ * Release what a report owns: path, repeat, expectations, the reports of
+ * several targets, and its sections (scan, limits, sync, writes,
+ * together), heap objects the report took over (freed by their modules).
  */
 void
 report_free(struct report *r)
 {
+	size_t	i;
+
 	if (r == NULL)
 		return;
+	for (i = 0; i < r->ntargets; i++)
+		report_free(&r->targets[i]);
+	free(r->targets);
+	r->targets = NULL;
+	r->ntargets = 0;
+	together_result_free(r->together);
+	free(r->together);
+	r->together = NULL;
 	scan_result_free(r->scan);
 	free(r->scan);
 	r->scan = NULL;
 	limits_result_free(r->limits);
 	free(r->limits);
 	r->limits = NULL;
+	sync_result_free(r->sync);
+	free(r->sync);
+	r->sync = NULL;
+	writes_result_free(r->writes);
+	free(r->writes);
+	r->writes = NULL;
 	free(r->repeat);
 	r->repeat = NULL;
+	check_list_free(r->checks);
+	r->checks = NULL;
 	free(r->target.path);
 	r->target.path = NULL;
+}
+
+/* Whether a file can be written at path once the run is over; see report.h. */
+int
+report_output_check(const char *opt, const char *path, int replace,
+    char **cause)
+{
+	struct stat	 st;
+	char		*copy, *dir, *tmp;
+	int		 fd, exists;
+
+	exists = stat(path, &st) == 0;
+	if (!exists && errno != ENOENT) {
+		xasprintf(cause, "%s %s: %s", opt, path, strerror(errno));
+		return (-1);
+	}
+	if (exists && S_ISDIR(st.st_mode)) {
+		xasprintf(cause, "%s %s: is a directory; give a file name",
+		    opt, path);
+		return (-1);
+	}
+	if (exists && replace && !S_ISREG(st.st_mode)) {
+		xasprintf(cause, "%s %s: not a regular file; give the path of "
+		    "a file to create or replace", opt, path);
+		return (-1);
+	}
+	copy = xstrdup(path);
+	dir = dirname(copy);
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		xasprintf(cause, "%s %s: directory %s does not exist", opt,
+		    path, dir);
+		free(copy);
+		return (-1);
+	}
+	xasprintf(&tmp, "%s/.tierprobe-check.XXXXXX", dir);
+	fd = mkstemp(tmp);
+	if (fd == -1)
+		xasprintf(cause, "%s %s: cannot create a file in %s: %s", opt,
+		    path, dir, strerror(errno));
+	else {
+		close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	free(copy);
+	if (fd != -1 && exists && access(path, W_OK) != 0) {
+		xasprintf(cause, "%s %s: %s", opt, path, strerror(errno));
+		return (-1);
+	}
+	return (fd == -1 ? -1 : 0);
 }
 
 /* Median of the points' ci95_rel that are known; NAN if none. */
@@ -76,6 +152,69 @@ report_add(struct report_figure *fig, size_t max, size_t *n,
 	f->rel_noise = rel_noise;
 }
 
+/* Relative 95% half-width of a shared limit, or NAN. */
+static double
+report_shared_noise(const struct together_verdict *v)
+{
+	if (!isfinite(v->shared) || !(v->shared > 0))
+		return (NAN);
+	return ((v->shared_high - v->shared_low) / 2 / v->shared);
+}
+
+/*
+ * The headline figures of a report of several targets: the sums together
+ * and alone, the shared limits, then each target's figures, named
+ * targets[i].NAME and labelled "i: LABEL", while there is room.
+ */
+static size_t
+report_headlines_several(const struct report *r, struct report_figure *fig,
+    size_t max)
+{
+	const struct together_result	*t = r->together;
+	struct report_figure		*one;
+	char				 name[48], label[48];
+	size_t				 n = 0, i, k, m;
+
+	if (t != NULL) {
+		report_add(fig, max, &n, "together.iops_ceiling",
+		    "IOPS together", UNITS_IOPS, t->iops.ceiling,
+		    report_shared_noise(&t->iops));
+		report_add(fig, max, &n, "together.sum_alone_iops",
+		    "IOPS alone, summed", UNITS_IOPS, t->iops.sum_alone, NAN);
+		report_add(fig, max, &n, "together.shared_iops_limit",
+		    "shared IOPS limit", UNITS_IOPS, t->iops.shared,
+		    report_shared_noise(&t->iops));
+		report_add(fig, max, &n,
+		    "together.bandwidth_ceiling_bytes_per_s",
+		    "bandwidth together", UNITS_RATE, t->bandwidth.ceiling,
+		    report_shared_noise(&t->bandwidth));
+		report_add(fig, max, &n,
+		    "together.sum_alone_bandwidth_bytes_per_s",
+		    "bandwidth alone, summed", UNITS_RATE,
+		    t->bandwidth.sum_alone, NAN);
+		report_add(fig, max, &n,
+		    "together.shared_bandwidth_limit_bytes_per_s",
+		    "shared bandwidth limit", UNITS_RATE, t->bandwidth.shared,
+		    report_shared_noise(&t->bandwidth));
+	}
+	one = xcalloc(max, sizeof *one);
+	for (i = 0; i < r->ntargets && n < max; i++) {
+		m = report_headlines(&r->targets[i], one, max);
+		for (k = 0; k < m && n < max; k++) {
+			snprintf(name, sizeof name, "targets[%zu].%s", i,
+			    one[k].name);
+			snprintf(label, sizeof label, "%zu: %s", i + 1,
+			    one[k].label);
+			fig[n] = one[k];
+			memcpy(fig[n].name, name, sizeof fig[n].name);
+			memcpy(fig[n].label, label, sizeof fig[n].label);
+			n++;
+		}
+	}
+	free(one);
+	return (n);
+}
+
 /* The headline figures of a report into fig[max]; returns the count. */
 size_t
 report_headlines(const struct report *r, struct report_figure *fig,
@@ -89,6 +228,8 @@ report_headlines(const struct report *r, struct report_figure *fig,
 	double				 ci, noise, best;
 	size_t				 n = 0, i, j;
 
+	if (r->ntargets > 0)
+		return (report_headlines_several(r, fig, max));
 	if (r->scan != NULL && r->scan->tiers.analysed) {
 		tr = &r->scan->tiers;
 		ci = report_median_ci(r->scan->points, r->scan->npoints);
@@ -141,8 +282,11 @@ report_headlines(const struct report *r, struct report_figure *fig,
 				noise = p->ci95_rel;
 			}
 		}
+		j = n;
 		report_add(fig, max, &n, "limits.iops_ceiling", "IOPS ceiling",
 		    UNITS_IOPS, l->iops_ceiling, noise);
+		if (n > j)
+			fig[j].at_least = l->iops_ceiling_at_least;
 		report_add(fig, max, &n, "limits.iops_knee_iodepth",
 		    "knee iodepth", UNITS_PLAIN,
 		    l->iops_knee_iodepth ? l->iops_knee_iodepth : NAN, NAN);
@@ -155,9 +299,12 @@ report_headlines(const struct report *r, struct report_figure *fig,
 				noise = p->ci95_rel;
 			}
 		}
+		j = n;
 		report_add(fig, max, &n, "limits.bandwidth_ceiling_bytes_per_s",
 		    "bandwidth ceiling", UNITS_RATE,
 		    l->bandwidth_ceiling_bytes_per_s, noise);
+		if (n > j)
+			fig[j].at_least = l->bandwidth_ceiling_at_least;
 		report_add(fig, max, &n, "limits.io_accounting_bytes",
 		    "accounting size", UNITS_BYTES,
 		    l->io_accounting_bytes ? l->io_accounting_bytes : NAN,
@@ -187,6 +334,54 @@ report_headlines(const struct report *r, struct report_figure *fig,
 			fig[i].rel_noise = NAN;
 	}
 	return (n);
+}
+
+/* Bytes a point read or wrote, its warm-up counted at its rate. */
+static double
+report_point_bytes(const struct point *p)
+{
+	return (((double)p->ios + p->iops * p->warm_seconds) * p->bs);
+}
+
+/* Device time and bytes the measurements of a report spent; see report.h. */
+void
+report_cost(const struct report *r, double *seconds, double *bytes)
+{
+	const struct limits_result	*l = r->limits;
+	const struct point		*p;
+	size_t				 i;
+
+	*seconds = *bytes = 0;
+	if (r->scan != NULL) {
+		*seconds += r->scan->device_time_s;
+		for (i = 0; i < r->scan->npoints; i++) {
+			p = &r->scan->points[i];
+			*bytes += report_point_bytes(p);
+			/* The sequential warm-ups read each byte once. */
+			if (i + 1 == r->scan->npoints)
+				*bytes += p->ws_bytes;
+		}
+	}
+	if (l == NULL)
+		return;
+	for (i = 0; i < l->nqd + l->nbs; i++) {
+		p = i < l->nqd ? &l->qd_points[i] : &l->bs_points[i - l->nqd];
+		*seconds += p->seconds + p->warm_seconds;
+		*bytes += report_point_bytes(p);
+	}
+	*seconds += l->sustain.seconds;
+	*bytes += report_point_bytes(&l->sustain) +
+	    l->first_touch_flush_bytes;
+	/* The flush between the first-touch passes is one sample. */
+	for (i = 0; i < l->sweep_timeline.n; i++)
+		if (l->sweep_timeline.v[i].phase == LIMITS_PHASE_FLUSH)
+			*seconds += l->sweep_timeline.v[i].dt_s;
+	if (l->first_touch.measured) {
+		*seconds += l->first_touch.blocks * 1e-6 *
+		    (l->first_touch.first_mean_us +
+		    l->first_touch.second_mean_us);
+		*bytes += 2.0 * l->first_touch.blocks * r->target.bs;
+	}
 }
 
 /* Find a figure of a repeat summary by name; NULL if absent. */
@@ -386,6 +581,138 @@ report_stat_finish(struct report_stat *s, const double *h)
 	s->trend = report_trend(&use, h);
 }
 
+/* A figure of report_headlines, its 95% interval from its noise. */
+static void
+report_figure_headline(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	struct report_figure	fig[REPORT_STATS_MAX];
+	size_t			nf, i;
+
+	nf = report_headlines(r, fig, REPORT_STATS_MAX);
+	for (i = 0; i < nf; i++) {
+		if (strcmp(fig[i].name, fv->path) == 0)
+			break;
+	}
+	if (i == nf) {
+		if (r->scan != NULL && !r->scan->tiers.analysed &&
+		    strcmp(d->section, "scan") == 0)
+			snprintf(fv->why, sizeof fv->why, "the scan was not "
+			    "analysed");
+		else if (index > 0)
+			snprintf(fv->why, sizeof fv->why, "the scan found "
+			    "%zu cache tier%s", r->scan->tiers.ntiers,
+			    r->scan->tiers.ntiers == 1 ? "" : "s");
+		else
+			snprintf(fv->why, sizeof fv->why, "the report does "
+			    "not hold it");
+		return;
+	}
+	fv->value = fig[i].value;
+	fv->at_least = fig[i].at_least;
+	if (!isfinite(fv->value)) {
+		snprintf(fv->why, sizeof fv->why, "the run could not "
+		    "establish it");
+		return;
+	}
+	if (isfinite(fig[i].rel_noise)) {
+		fv->low = fv->value * (1 - fig[i].rel_noise);
+		fv->high = fv->value * (1 + fig[i].rel_noise);
+	}
+}
+
+/* How many caches the scan found. */
+static void
+report_figure_tiers(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	(void)d;
+	(void)index;
+	if (!r->scan->tiers.analysed) {
+		snprintf(fv->why, sizeof fv->why, "the scan was not analysed");
+		return;
+	}
+	fv->value = (double)r->scan->tiers.ntiers;
+}
+
+/* A tier's capacity: its interval is the tier's own. */
+static void
+report_figure_capacity(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	const struct tier	*t;
+
+	report_figure_headline(r, d, index, fv);
+	if (!isfinite(fv->value))
+		return;
+	t = &r->scan->tiers.tier[index - 1];
+	fv->low = t->capacity_low_bytes > 0 ? t->capacity_low_bytes : NAN;
+	fv->high = !t->at_least && t->capacity_high_bytes > 0 ?
+	    t->capacity_high_bytes : NAN;
+}
+
+/* 1 when the sustained run showed a burst bucket, else 0. */
+static void
+report_figure_burst(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	(void)d;
+	(void)index;
+	fv->value = r->limits->burst.detected ? 1 : 0;
+}
+
+static void (*const report_figure_sources[])(const struct report *,
+    const struct figures_def *, unsigned, struct figures_value *) = {
+	[FIGURES_HEADLINE] = report_figure_headline,
+	[FIGURES_TIERS] = report_figure_tiers,
+	[FIGURES_CAPACITY] = report_figure_capacity,
+	[FIGURES_BURST] = report_figure_burst,
+};
+
+/*
+ * The value of figure d (tier index as figures_find gave it) in r: with
+ * --repeat, the mean over the runs and mean +- 2 sd; a figure the report
+ * cannot give is NAN with why.
+ */
+void
+report_figure(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	const struct report_stat	*st;
+
+	memset(fv, 0, sizeof *fv);
+	fv->value = fv->low = fv->high = NAN;
+	figures_path(d, index, fv->path, sizeof fv->path);
+	if ((strcmp(d->section, "scan") == 0 && r->scan == NULL) ||
+	    (strcmp(d->section, "limits") == 0 && r->limits == NULL)) {
+		snprintf(fv->why, sizeof fv->why, "the report has no %s "
+		    "section (%s measures it)", d->section,
+		    strcmp(d->section, "scan") == 0 ? "run or scan" :
+		    "run or limits");
+		return;
+	}
+	report_figure_sources[d->source](r, d, index, fv);
+	if (strncmp(d->path, "limits.burst.", 13) == 0 &&
+	    !r->limits->burst.detected) {
+		if (r->limits->timeline.n < CEILINGS_BURST_MIN_INTERVALS) {
+			fv->value = NAN;
+			snprintf(fv->why, sizeof fv->why, "the sustained run "
+			    "was too short to tell (--sustain)");
+		} else if (!isfinite(fv->value))
+			snprintf(fv->why, sizeof fv->why, "no burst bucket "
+			    "showed over the sustained run");
+	}
+	st = report_repeat_find(r->repeat, fv->path);
+	if (st != NULL && st->n >= 2 && isfinite(st->mean) &&
+	    isfinite(st->sd)) {
+		fv->value = st->mean;
+		fv->low = st->mean - 2 * st->sd;
+		fv->high = st->mean + 2 * st->sd;
+		fv->repeated = 1;
+		fv->why[0] = '\0';
+	}
+}
+
 /* Mean, sd and cv of the headline figures of n reports, matched by name. */
 void
 report_repeat_aggregate(const struct report *reps, int n,
@@ -433,6 +760,85 @@ report_repeat_aggregate(const struct report *reps, int n,
 	report_repeat_reason(reps, n, out);
 }
 
+/* A section heading. */
+void
+report_text_heading(const struct report_text *rt, const char *title)
+{
+	if (rt->md)
+		fprintf(rt->f, "\n## %s\n\n", title);
+	else
+		fprintf(rt->f, "\n%s\n", title);
+}
+
+/* A line of a key-value block, wrapped under the value in text. */
+void
+report_text_kv(const struct report_text *rt, const char *key,
+    const char *value)
+{
+	const char	*p = value, *brk;
+	size_t		 width = 96 - 21, n;
+
+	if (rt->md) {
+		fprintf(rt->f, "- **%s**: %s\n", key, value);
+		return;
+	}
+	do {
+		n = strlen(p);
+		if (n > width) {
+			for (brk = p + width; brk > p && *brk != ' '; brk--)
+				;
+			n = brk > p ? (size_t)(brk - p) : width;
+		}
+		fprintf(rt->f, "%s%-18s %.*s\n", REPORT_TEXT_INDENT, p == value ?
+		    key : "", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+	} while (*p != '\0');
+}
+
+/* A sentence of a summary, wrapped for text at 96 columns. */
+void
+report_text_sentence(const struct report_text *rt, const char *s)
+{
+	const char	*p = s, *brk;
+	size_t		 width = 96 - 4, n;
+	int		 first = 1;
+
+	if (rt->md) {
+		fprintf(rt->f, "- %s\n", s);
+		return;
+	}
+	while (*p != '\0') {
+		n = strlen(p);
+		if (n > width) {
+			brk = p + width;
+			while (brk > p && *brk != ' ')
+				brk--;
+			if (brk == p)
+				brk = p + width;
+			n = brk - p;
+		}
+		fprintf(rt->f, "%s%s%.*s\n", REPORT_TEXT_INDENT, first ? "- " :
+		    "  ", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
+}
+
+/* A figure for a table cell: NAN is "n/a". */
+char *
+report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return (buf);
+	}
+	return (units_format_value(unit, v, buf, len));
+}
+
 /* Start a table with one column per character of align ('l' or 'r'). */
 void
 report_table_init(struct report_table *t, const char *align)
@@ -461,21 +867,34 @@ report_table_add(struct report_table *t, ...)
 	t->nrows++;
 }
 
+/* Columns a cell takes on a terminal: UTF-8 characters, not bytes. */
+static size_t
+report_table_width(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return (n);
+}
+
 /* Print a table aligned (text) or as a pipe table (markdown), and free it. */
 void
 report_table_write(struct report_table *t, FILE *f, int markdown,
     const char *indent)
 {
-	size_t		 w[16], r, c, len, total = 0, o;
+	size_t		 w[16], r, c, len, total = 0, o, pad;
 	const char	*s;
 	char		*line;
 
 	memset(w, 0, sizeof w);
 	for (r = 0; r < t->nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
-			len = strlen(t->cell[r * t->ncols + c]);
+			s = t->cell[r * t->ncols + c];
+			len = report_table_width(s);
 			if (len > w[c])
 				w[c] = len;
+			total += strlen(s) - len;
 		}
 	}
 	for (c = 0; c < t->ncols; c++)
@@ -490,12 +909,14 @@ report_table_write(struct report_table *t, FILE *f, int markdown,
 			line[o++] = '|';
 		for (c = 0; c < t->ncols; c++) {
 			s = t->cell[r * t->ncols + c];
+			pad = w[c] - report_table_width(s);
 			if (markdown)
 				o += sprintf(line + o, " %s |", s);
 			else
-				o += sprintf(line + o, "%s%*s", c ? "  " : "",
-				    t->align[c] == 'r' ? (int)w[c] : -(int)w[c],
-				    s);
+				o += sprintf(line + o, "%s%*s%s%*s",
+				    c ? "  " : "", t->align[c] == 'r' ?
+				    (int)pad : 0, "", s, t->align[c] == 'r' ?
+				    0 : (int)pad, "");
 		}
 		while (o > 0 && line[o - 1] == ' ')
 			o--;

@@ -12,7 +12,10 @@
 
 #include "limits.h"
 #include "scan.h"
+#include "sync.h"
+#include "together.h"
 #include "units.h"
+#include "writes.h"
 
 #define REPORT_SCHEMA_VERSION	1
 
@@ -107,6 +110,14 @@ struct report_figure {
 	int		 at_most;	/* value is an upper bound */
 };
 
+/* Names the user gave a run for fleets (--host, --kind); "" if none. */
+struct report_labels {
+	char		host[64];
+	char		kind[64];
+};
+
+struct check_list;
+
 struct report_target {			/* what was measured */
 	char		*path;
 	char		 type[16];	/* file, blockdev, sim */
@@ -124,12 +135,24 @@ struct report {
 	struct report_config	 config;
 	struct report_target	 target;
 	struct report_context	 context;
+	struct report_labels	 labels;
+	struct check_list	*checks;	/* NULL: no expectations */
 	struct scan_result	*scan;		/* NULL: not run */
 	struct limits_result	*limits;	/* NULL: not run */
+	struct sync_result	*sync;		/* NULL: not run */
+	struct writes_result	*writes;	/* NULL: not run */
 	struct report_repeat	*repeat;	/* NULL: a single run */
+	struct report		*targets;	/* several targets: a report of
+						   each (target, context, scan,
+						   limits); NULL for one */
+	size_t			 ntargets;
+	struct together_result	*together;	/* NULL: not run */
 };
 
-/* Release what a report owns (scan, limits, path); not the struct itself. */
+/*
+ * Release what a report owns (sections, path, expectations, the reports of
+ * several targets); not the struct itself.
+ */
 void	report_free(struct report *);
 
 /* JSON to a stream (one document, nothing else).  Returns 0 or -1. */
@@ -139,15 +162,79 @@ int	report_json_dump(const struct report *, FILE *);
  * Returns 0 or -1 with an allocated message in *cause.
  */
 int	report_json_write(const struct report *, const char *, char **);
+/*
+ * Write the report to path as report_json_write; when that fails, to a
+ * new file in the current directory instead, whose name is returned in
+ * *used (caller frees) with why path failed in *cause.  Returns 0 (path
+ * written), 1 (the other file written) or -1 (neither; *cause says why).
+ */
+int	report_json_save(const struct report *, const char *, char **,
+	    char **);
+/*
+ * Whether a file can be written at path (option opt gave it) once a run
+ * is over: not a directory, in an existing directory where a file can be
+ * created, writable if it exists, and a regular file if replace (it will
+ * be renamed over).  Creates nothing that stays.  Returns 0, or -1 with
+ * an allocated message in *cause naming opt and path.
+ */
+int	report_output_check(const char *, const char *, int, char **);
 /* Read a report back.  Returns 0 or -1 with *cause (bad file: exit 2). */
 int	report_load(const char *, struct report *, char **);
 
-/* Text (markdown set: markdown) for people. */
+/* Text (markdown set: markdown) for people, of a report of one target. */
 void	report_text_write(const struct report *, FILE *, int);
 
+struct check_expect;
+struct check_result;
+/* Judge an expectation against a report into the result. */
+void	report_check_evaluate(const struct check_expect *,
+	    const struct report *, struct check_result *);
 /*
- * The headline figures of a report (tiers, backing store, ceilings, burst)
- * into fig[max].  Returns how many were filled; unknown ones are NAN.
+ * Judge every expectation of l against r; count[] gets how many were met,
+ * missed and unknown (by enum check_verdict).  Returns 1 if all were met.
+ */
+int	report_check_tally(const struct check_list *, const struct report *,
+	    unsigned[3]);
+
+/*
+ * The expectations l judged against report r as a table (markdown set: a
+ * pipe table) ending with the count of each verdict.
+ */
+void	report_check_write(const struct report *, const struct check_list *,
+	    FILE *, int);
+
+/* The line that opens the check of one report (file, target, host). */
+void	report_check_heading(const char *, const struct report *, FILE *,
+	    int);
+/*
+ * The checks of reps[n] (read from files[n]) against lists[n] as one JSON
+ * document.  Returns 0 or -1.
+ */
+int	report_check_json_dump(char *const *, const struct report *,
+	    const struct check_list *const *, int, FILE *);
+
+struct json_t;
+/* The "expectations" JSON section of l judged against r (a new object). */
+struct json_t *report_check_json(const struct report *,
+	    const struct check_list *);
+/*
+ * Read an "expectations" section's expressions into a new list in *out
+ * (freed by the caller even on failure).  Returns 0, or -1 with *cause.
+ */
+int	report_check_load(const struct json_t *, struct check_list **,
+	    char **);
+
+/*
+ * A report of several targets for people: the verdict first, their
+ * figures side by side with the spread, then each target's own report.
+ */
+void	report_multi_write(const struct report *, FILE *, int);
+
+/*
+ * The headline figures of a report (tiers, backing store, ceilings, burst;
+ * of several targets: the sums together and alone, the shared limits, then
+ * each target's) into fig[max].  Returns how many were filled; unknown
+ * ones are NAN.
  */
 size_t	report_headlines(const struct report *, struct report_figure *,
 	    size_t);
@@ -160,6 +247,40 @@ size_t	report_headlines(const struct report *, struct report_figure *,
  */
 void	report_repeat_aggregate(const struct report *, int,
 	    struct report_repeat *);
+
+/* Where text or markdown for people goes: what the renderers share. */
+struct report_text {
+	FILE	*f;
+	int	 md;			/* markdown, else text */
+};
+
+#define REPORT_TEXT_INDENT	"  "
+
+/* A section heading. */
+void	report_text_heading(const struct report_text *, const char *);
+/*
+ * A line of a key-value block: "  key   value" (wrapped at 96 columns
+ * under the value) or "- **key**: value".
+ */
+void	report_text_kv(const struct report_text *, const char *,
+	    const char *);
+/* A sentence of a summary, wrapped for text at 96 columns. */
+void	report_text_sentence(const struct report_text *, const char *);
+/* A figure for a table cell into buf (UNITS_BUFSZ): NAN is "n/a". */
+char	*report_text_cell(enum units_kind, double, char *, size_t);
+
+/* The Writes section of a report with writes (report-sync.c). */
+void	report_writes_text(const struct report_text *,
+	    const struct report *);
+/* The Commits section of a report with commits. */
+void	report_sync_text(const struct report_text *, const struct report *);
+/*
+ * The sentences of both for "What it means"; returns whether any was
+ * written.
+ */
+int	report_sync_meaning(const struct report_text *,
+	    const struct report *);
+
 /* An aligned table for text and markdown renderers; row 0 is the header. */
 struct report_table {
 	size_t		  ncols;
@@ -176,6 +297,24 @@ void	report_table_add(struct report_table *, ...);
 void	report_table_write(struct report_table *, FILE *, int,
 	    const char *);
 
+struct fleet;
+/*
+ * A fleet for people: its volumes, the medians by kind, the outliers with
+ * the rule and why, the files skipped and why (markdown set: pipe tables).
+ */
+void	report_fleet_write(const struct fleet *, FILE *, int);
+/* A fleet as CSV: a header row, then one row per volume. */
+void	report_fleet_csv(const struct fleet *, FILE *);
+/* A fleet as one JSON document (fleet.volumes[]).  Returns 0 or -1. */
+int	report_fleet_json(const struct fleet *, FILE *);
+/*
+ * The fleet chart into outdir as png or svg (fleet.png): a panel per
+ * figure, a bar per volume, outliers in red, each kind's median marked.
+ * Returns 0, or -1 with *cause.
+ */
+int	report_plot_fleet(const struct fleet *, const char *, const char *,
+	    char **);
+
 /* The time now as ISO 8601 UTC, for started_utc and finished_utc. */
 char	*report_utc_now(char *, size_t);
 
@@ -185,6 +324,21 @@ const char *report_trend_name(int);
 const char *report_bound_name(int);
 /* "<= ", ">= " or "" before a value with this bound. */
 const char *report_bound_prefix(int);
+/*
+ * Device time (seconds) and bytes the measurements of a report spent,
+ * warm-ups included (random ones counted at the point's rate); pure.
+ */
+void	report_cost(const struct report *, double *, double *);
+struct figures_def;
+struct figures_value;
+/*
+ * The value of a figure of figures.c (tier index as figures_find gave it)
+ * in a report, with its interval; NAN with why when the report cannot
+ * give it.
+ */
+void	report_figure(const struct report *, const struct figures_def *,
+	    unsigned, struct figures_value *);
+
 /* Find a figure of a repeat summary by name; NULL if absent. */
 const struct report_stat *report_repeat_find(const struct report_repeat *,
 	    const char *);
@@ -205,5 +359,14 @@ int	report_profile_list(FILE *, char **);
  * (sim_truth_profile).  Returns 0 or -1 with *cause.
  */
 int	report_profile_show(const char *, FILE *, char **);
+/*
+ * Append to l what a volume of profile name (or path) promises for I/Os of
+ * bs bytes (0: 4 KiB): its IOPS and bandwidth ceilings and burst baseline,
+ * less the tolerance of its [promise] section (10% assumed when it has
+ * none); sets l's profile and promise sentence.  Returns 0, or -1 with
+ * *cause when the profile cannot be read (a usage error).
+ */
+int	report_profile_expect(const char *, uint32_t, struct check_list *,
+	    char **);
 
 #endif

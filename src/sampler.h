@@ -11,9 +11,17 @@
 #include <stdint.h>
 
 struct engine;
+struct engine_io;
 struct point;
 struct rng;
 struct timeline;
+
+/*
+ * Where a slot's next I/O goes, for other patterns than uniform random
+ * reads or writes: fill io's write, sync, len, offset and file (its slot is
+ * set), with arg from the spec.
+ */
+typedef void (*sampler_next_cb)(struct engine_io *, void *);
 
 struct sample_spec {
 	uint64_t	ws_bytes;	/* offsets in [0, ws_bytes) */
@@ -41,9 +49,14 @@ struct sample_spec {
 	 */
 	int		(*tl_enough)(const struct timeline *, void *);
 	void		*tl_arg;
+	sampler_next_cb	next;		/* NULL: uniform random over ws */
+	void		*next_arg;
 };
 
-/* Progress hook, called about ten times a second with the partial point. */
+/*
+ * Progress hook, called about every 100 ms of device time with the partial
+ * point (ios, seconds, iops and lat_us.p50 filled) and its device time.
+ */
 typedef void (*sampler_progress_cb)(const struct point *, double, void *);
 
 /*
@@ -55,5 +68,8 @@ typedef void (*sampler_progress_cb)(const struct point *, double, void *);
 int	sampler_measure(struct engine *, struct rng *,
 	    const struct sample_spec *, struct point *, struct timeline *,
 	    sampler_progress_cb, void *);
+
+/* CPU time of this process so far, user and system, in seconds. */
+double	sampler_cpu_s(void);
 
 #endif

@@ -26,6 +26,10 @@
  *    a credit bucket of the given size that refills at the baseline rate,
  *    so under full demand it runs at the burst rate for
  *    credits / (burst - baseline) seconds, then at the baseline.
+ *    A named [instance] is a gate of its own, shared by the volumes of a
+ *    host that name it: an I/O passes it first, in arrival order over all
+ *    of them (they share the host's clock, so arrivals come in time
+ *    order), then its volume's own buckets.
  * 2. Tiers.  Caches are inclusive LRUs over cache blocks that see the same
  *    accesses (every I/O touches every tier), so tier i always holds the
  *    C_i most recently used blocks: one LRU stack cut into segments at the
@@ -33,15 +37,31 @@
  *    tier any of its blocks needs, or by the backing store on a miss.
  *    Uniform random reads over ws blocks hit tier i with probability
  *    C_i / ws.  Per block: one hash lookup and at most ntiers moves.
- * 3. Service.  A tier serves at once with lognormal latency; the backing
- *    store has `concurrency` servers fed first come, first served (a
- *    min-heap of their free times), with lognormal service time.  Both add
- *    len / transfer.  A block's first read may add a penalty (a volume
- *    restored from a snapshot).
+ * 3. Service.  A tier serves a read at once with lognormal latency; the
+ *    backing store has `concurrency` servers fed first come, first served
+ *    (a min-heap of their free times), with lognormal service time: the
+ *    read latency for reads, the write latency for writes (which update
+ *    the tiers but are never served by them).  Both add len / transfer.
+ *    A block's first read may add a penalty (a volume restored from a
+ *    snapshot).
+ * 4. Write-back buffer.  With one, a write skips the backing servers: it
+ *    waits for room in a bucket of free bytes (depth: the buffer, refilled
+ *    at the drain rate, in arrival order), then takes the write latency.
+ *    Sustained writes run at the ceilings until the buffer is full, then
+ *    at the drain rate; idle time drains it.
+ * 5. Flushes (sim_flush, asked for by the engine when a durable write has
+ *    completed, in time order).  A write-through device never gets one
+ *    (Linux sends none): it costs nothing.  A write-back device runs one
+ *    flush at a time, lognormal flush_us; flushes that arrive while one
+ *    runs share the next (as the kernel merges pending flushes), so
+ *    concurrent commits batch.  flush_us 0 is a cache that acknowledges
+ *    flushes at once.
  *
- * Left out: request merging, write-back and read-ahead, a separate write
- * latency, queue-depth-dependent degradation, noise in the ceilings, and
- * time passing between engine sessions (the clock moves only with I/O).
+ * Left out: request merging, read-ahead, a page cache (a buffered write
+ * costs a device write), queue-depth-dependent degradation, noise in the
+ * ceilings, flushes waiting for writes in flight, a buffer draining into
+ * the backing servers' time, and time passing between engine sessions
+ * (the clock moves only with I/O and engine_idle).
  */
 
 #define SIM_NIL		UINT32_MAX
@@ -49,7 +69,8 @@
 #define SIM_SEED_SALT	0x73696d766f6c756dULL	/* apart from the sampler's */
 #define SIM_TOUCH_SHIFT	16		/* blocks per first-read page: 2^16 */
 #define SIM_Z99		2.3263478740408408	/* standard normal 99th */
-#define SIM_NBUCKETS	6
+#define SIM_NBUCKETS	8
+#define SIM_LARGE_WRITE	(1024.0 * 1024)	/* the buffer's truth: 1 MiB writes */
 
 struct sim_bucket {
 	double		rate;		/* tokens (or bytes) per second */
@@ -84,14 +105,33 @@ struct sim_cache {
 	int		 shift;			/* 64 - log2(nbucket) */
 };
 
+/* Token buckets an I/O passes in arrival order, first come first served. */
+struct sim_gate {
+	struct sim_bucket bucket[SIM_NBUCKETS];
+	unsigned	 n;
+	uint64_t	 admit_ns;		/* last admission */
+};
+
+/* A named instance: its ceilings, shared by the volumes naming it. */
+struct sim_inst {
+	struct profile	*p;			/* whose [instance] it is */
+	struct sim_gate	 gate;
+	struct sim_inst	*next;
+};
+
+/* What the volumes of one run share: the clock and the instances. */
+struct sim_host {
+	uint64_t	 now_ns;
+	struct sim_inst	*inst;
+};
+
 struct sim {
 	struct profile	*p;
 	struct rng	 rng;
-	uint64_t	 now_ns;
-	uint64_t	 admit_ns;		/* last admission (FIFO) */
-
-	struct sim_bucket bucket[SIM_NBUCKETS];
-	unsigned	 nbucket;
+	struct sim_host	*host;
+	int		 own_host;		/* freed with the volume */
+	struct sim_inst	*inst;			/* named instance, or NULL */
+	struct sim_gate	 gate;			/* the volume's own ceilings */
 	uint64_t	 io_accounting;
 
 	double		 tier_ns[PROFILES_TIERS_MAX];	/* medians */
@@ -101,6 +141,16 @@ struct sim {
 	double		 first_ns;
 	double		 first_sigma;
 	double		 ns_per_byte;		/* 1e9 / transfer */
+	double		 write_ns;
+	double		 write_sigma;
+	double		 flush_ns;		/* 0: a flush costs nothing */
+	double		 flush_sigma;
+	uint64_t	 flush_end;		/* the flush running ends */
+	uint64_t	 flush_next;		/* the one queued ends; 0 none */
+
+	struct sim_bucket buffer;		/* free bytes of the write-back
+						   buffer; rate 0: none */
+	uint64_t	 buffer_admit_ns;	/* last write admitted (FIFO) */
 
 	uint64_t	*server;		/* min-heap of free times */
 	unsigned	 nserver;
@@ -134,10 +184,10 @@ sim_lognormal(struct sim *s, double median, double sigma)
 }
 
 static void
-sim_bucket_add(struct sim *s, double rate, double depth, double start,
+sim_bucket_add(struct sim_gate *g, double rate, double depth, double start,
     int bytes)
 {
-	struct sim_bucket	*b = &s->bucket[s->nbucket++];
+	struct sim_bucket	*b = &g->bucket[g->n++];
 
 	b->rate = rate;
 	b->depth = depth;
@@ -148,13 +198,40 @@ sim_bucket_add(struct sim *s, double rate, double depth, double start,
 
 /* A plain ceiling: a bucket SIM_WINDOW_S deep (at least one unit). */
 static void
-sim_bucket_ceiling(struct sim *s, double rate, int bytes)
+sim_bucket_ceiling(struct sim_gate *g, double rate, int bytes)
 {
 	double	depth = rate * SIM_WINDOW_S;
 
 	if (depth < 1)
 		depth = 1;
-	sim_bucket_add(s, rate, depth, depth, bytes);
+	sim_bucket_add(g, rate, depth, depth, bytes);
+}
+
+/*
+ * A ceiling of rate, or with a burst: a peak limiter at burst in series
+ * with a full bucket of credits earning at rate.  Nothing when rate is 0.
+ */
+static void
+sim_gate_limit(struct sim_gate *g, double rate, double burst, double credits,
+    int bytes)
+{
+	if (burst > 0) {
+		sim_bucket_ceiling(g, burst, bytes);
+		sim_bucket_add(g, rate, credits, credits, bytes);
+	} else if (rate > 0)
+		sim_bucket_ceiling(g, rate, bytes);
+}
+
+/* The [instance] ceilings of p into g. */
+static void
+sim_gate_instance(struct sim_gate *g, const struct profile *p)
+{
+	sim_gate_limit(g, p->instance_iops, p->instance_burst_iops,
+	    (p->instance_burst_iops - p->instance_iops) * p->instance_burst_s,
+	    0);
+	sim_gate_limit(g, p->instance_bandwidth, p->instance_burst_bandwidth,
+	    (p->instance_burst_bandwidth - p->instance_bandwidth) *
+	    p->instance_burst_s, 1);
 }
 
 static double
@@ -398,34 +475,101 @@ sim_server_sift(uint64_t *h, unsigned n)
 	h[i] = v;
 }
 
-/* A volume for profile p (copied) with noise seeded by seed. */
-struct sim *
-sim_new(const struct profile *p, uint64_t seed)
+/* Whether instances a and b have the same ceilings. */
+static int
+sim_inst_same(const struct profile *a, const struct profile *b)
+{
+	return (a->instance_iops == b->instance_iops &&
+	    a->instance_bandwidth == b->instance_bandwidth &&
+	    a->instance_burst_iops == b->instance_burst_iops &&
+	    a->instance_burst_bandwidth == b->instance_burst_bandwidth &&
+	    a->instance_burst_s == b->instance_burst_s);
+}
+
+/*
+ * The instance p names on host h, added if new.  Returns NULL with *cause
+ * when h has one of that name with other ceilings.
+ */
+static struct sim_inst *
+sim_host_instance(struct sim_host *h, const struct profile *p, char **cause)
+{
+	struct sim_inst	*in;
+
+	for (in = h->inst; in != NULL; in = in->next) {
+		if (strcmp(in->p->instance_name, p->instance_name) != 0)
+			continue;
+		if (sim_inst_same(in->p, p))
+			return (in);
+		xasprintf(cause, "instance %s is given twice with different "
+		    "ceilings (%s and %s): name each instance once",
+		    p->instance_name, in->p->name, p->name);
+		return (NULL);
+	}
+	in = xcalloc(1, sizeof *in);
+	in->p = profiles_copy(p);
+	sim_gate_instance(&in->gate, p);
+	in->next = h->inst;
+	h->inst = in;
+	return (in);
+}
+
+/* A host for simulated volumes: one clock, instances shared by name. */
+struct sim_host *
+sim_host_new(void)
+{
+	return (xcalloc(1, sizeof(struct sim_host)));
+}
+
+/* Free a host and its instances, after every volume on it. */
+void
+sim_host_free(struct sim_host *h)
+{
+	struct sim_inst	*in;
+
+	if (h == NULL)
+		return;
+	while ((in = h->inst) != NULL) {
+		h->inst = in->next;
+		profiles_free(in->p);
+		free(in);
+	}
+	free(h);
+}
+
+/*
+ * A volume for profile p (copied) on host h (NULL: a host of its own)
+ * with noise seeded by seed.  Returns NULL with *cause if its instance
+ * clashes with one of h's.
+ */
+static struct sim *
+sim_create(const struct profile *p, uint64_t seed, struct sim_host *h,
+    char **cause)
 {
 	struct sim	*s;
+	struct sim_inst	*in = NULL;
 	unsigned	 i;
 	uint64_t	 blocks;
 
 	s = xcalloc(1, sizeof *s);
+	s->own_host = h == NULL;
+	s->host = h != NULL ? h : sim_host_new();
+	if (p->instance_name != NULL &&
+	    (in = sim_host_instance(s->host, p, cause)) == NULL) {
+		if (s->own_host)
+			sim_host_free(s->host);
+		free(s);
+		return (NULL);
+	}
+	s->inst = in;
 	s->p = profiles_copy(p);
 	rng_seed(&s->rng, seed ^ SIM_SEED_SALT);
 
-	if (p->burst_iops > 0) {
-		sim_bucket_ceiling(s, p->burst_iops, 0);
-		sim_bucket_add(s, p->limit_iops, p->burst_credits,
-		    p->burst_credits, 0);
-	} else if (p->limit_iops > 0)
-		sim_bucket_ceiling(s, p->limit_iops, 0);
-	if (p->burst_bandwidth > 0) {
-		sim_bucket_ceiling(s, p->burst_bandwidth, 1);
-		sim_bucket_add(s, p->limit_bandwidth, p->burst_credit_bytes,
-		    p->burst_credit_bytes, 1);
-	} else if (p->limit_bandwidth > 0)
-		sim_bucket_ceiling(s, p->limit_bandwidth, 1);
-	if (p->instance_iops > 0)
-		sim_bucket_ceiling(s, p->instance_iops, 0);
-	if (p->instance_bandwidth > 0)
-		sim_bucket_ceiling(s, p->instance_bandwidth, 1);
+	sim_gate_limit(&s->gate, p->limit_iops, p->burst_iops,
+	    p->burst_credits, 0);
+	sim_gate_limit(&s->gate, p->limit_bandwidth, p->burst_bandwidth,
+	    p->burst_credit_bytes, 1);
+	if (s->inst == NULL)
+		sim_gate_instance(&s->gate, p);
 	s->io_accounting = p->io_accounting;
 
 	for (i = 0; i < p->ntiers; i++) {
@@ -437,6 +581,15 @@ sim_new(const struct profile *p, uint64_t seed)
 	s->first_ns = p->first_read_us * 1e3;
 	s->first_sigma = p->first_read_sigma;
 	s->ns_per_byte = p->transfer > 0 ? 1e9 / p->transfer : 0;
+	s->write_ns = p->write_latency_us * 1e3;
+	s->write_sigma = p->write_sigma;
+	s->flush_ns = p->write_back ? p->flush_us * 1e3 : 0;
+	s->flush_sigma = p->flush_sigma;
+	if (p->buffer_bytes > 0) {
+		s->buffer.rate = p->buffer_drain;
+		s->buffer.depth = s->buffer.tokens = p->buffer_bytes;
+		s->buffer.bytes = 1;
+	}
 
 	s->nserver = p->concurrency > 0 ? p->concurrency : 1;
 	s->server = xcalloc(s->nserver, sizeof *s->server);
@@ -452,18 +605,33 @@ sim_new(const struct profile *p, uint64_t seed)
 	return (s);
 }
 
-/* Open a simulated volume from a profile name or path. */
+/* A volume for profile p (copied) with noise seeded by seed. */
 struct sim *
-sim_open(const char *spec, uint64_t seed, char **cause)
+sim_new(const struct profile *p, uint64_t seed)
+{
+	return (sim_create(p, seed, NULL, NULL));
+}
+
+/* Open a simulated volume from a profile name or path on host h. */
+struct sim *
+sim_host_open(struct sim_host *h, const char *spec, uint64_t seed,
+    char **cause)
 {
 	struct profile	*p;
 	struct sim	*s;
 
 	if ((p = profiles_load(spec, cause)) == NULL)
 		return (NULL);
-	s = sim_new(p, seed);
+	s = sim_create(p, seed, h, cause);
 	profiles_free(p);
 	return (s);
+}
+
+/* Open a simulated volume from a profile name or path. */
+struct sim *
+sim_open(const char *spec, uint64_t seed, char **cause)
+{
+	return (sim_host_open(NULL, spec, seed, cause));
 }
 
 void
@@ -479,6 +647,8 @@ sim_free(struct sim *s)
 	sim_cache_fini(&s->cache);
 	free(s->server);
 	profiles_free(s->p);
+	if (s->own_host)
+		sim_host_free(s->host);
 	free(s);
 }
 
@@ -503,19 +673,74 @@ sim_profile(const struct sim *s)
 	return (s->p);
 }
 
-/* The virtual clock. */
+/* The virtual clock, its host's. */
 uint64_t
 sim_now(const struct sim *s)
 {
-	return (s->now_ns);
+	return (s->host->now_ns);
 }
 
 /* Move the virtual clock forward. */
 void
 sim_advance(struct sim *s, uint64_t t)
 {
-	if (t > s->now_ns)
-		s->now_ns = t;
+	if (t > s->host->now_ns)
+		s->host->now_ns = t;
+}
+
+/* Whether a and b are on one host (one clock). */
+int
+sim_same_host(const struct sim *a, const struct sim *b)
+{
+	return (a->host == b->host);
+}
+
+/* When an I/O arriving at t of cost tokens (or len bytes) passes gate g. */
+static uint64_t
+sim_gate_pass(struct sim_gate *g, uint64_t t, double tokens, uint32_t len)
+{
+	struct sim_bucket	*b;
+	unsigned		 i;
+
+	if (t < g->admit_ns)
+		t = g->admit_ns;
+	for (i = 0; i < g->n; i++)
+		t = sim_bucket_ready(&g->bucket[i], t);
+	for (i = 0; i < g->n; i++) {
+		b = &g->bucket[i];
+		sim_bucket_take(b, t, b->bytes ? (double)len : tokens);
+	}
+	g->admit_ns = t;
+	return (t);
+}
+
+/* The backing store serves an I/O of svc ns from t: its end. */
+static uint64_t
+sim_serve(struct sim *s, uint64_t t, double svc)
+{
+	uint64_t	start, done;
+
+	start = s->server[0] > t ? s->server[0] : t;
+	done = start + sim_ns(svc);
+	s->server[0] = done;
+	sim_server_sift(s->server, s->nserver);
+	return (done);
+}
+
+/* A write of len admitted at t (transfer svc ns): into the buffer or on. */
+static uint64_t
+sim_write(struct sim *s, uint64_t t, uint32_t len, double svc)
+{
+	s->stats.writes++;
+	svc += sim_lognormal(s, s->write_ns, s->write_sigma);
+	if (s->buffer.rate <= 0)
+		return (sim_serve(s, t, svc));
+	if (s->buffer_admit_ns > t)
+		t = s->buffer_admit_ns;
+	t = sim_bucket_ready(&s->buffer, t);
+	sim_bucket_take(&s->buffer, t, (double)len);
+	s->buffer_admit_ns = t;
+	return (t + sim_ns(svc));
 }
 
 /* Submit one I/O at virtual time now; returns its completion time. */
@@ -523,25 +748,20 @@ uint64_t
 sim_submit(struct sim *s, uint64_t now, uint64_t offset, uint32_t len,
     int write)
 {
-	struct sim_bucket	*b;
-	uint64_t		 t, first, last, u, done, start;
+	uint64_t		 t, first, last, u;
 	double			 tokens, svc;
-	unsigned		 i, level, l;
+	unsigned		 level, l;
 	int			 fresh = 0;
 
-	/* 1. Ceilings, in arrival order. */
-	t = now > s->admit_ns ? now : s->admit_ns;
-	for (i = 0; i < s->nbucket; i++)
-		t = sim_bucket_ready(&s->bucket[i], t);
+	/* 1. Ceilings, in arrival order: the instance's, then its own. */
 	tokens = 1;
 	if (s->io_accounting > 0 && len > s->io_accounting)
 		tokens = (double)((len + s->io_accounting - 1) /
 		    s->io_accounting);
-	for (i = 0; i < s->nbucket; i++) {
-		b = &s->bucket[i];
-		sim_bucket_take(b, t, b->bytes ? (double)len : tokens);
-	}
-	s->admit_ns = t;
+	t = now;
+	if (s->inst != NULL)
+		t = sim_gate_pass(&s->inst->gate, t, tokens, len);
+	t = sim_gate_pass(&s->gate, t, tokens, len);
 
 	/* 2. Tiers: the slowest any block of the I/O needs. */
 	first = offset / s->cache_block;
@@ -558,6 +778,8 @@ sim_submit(struct sim *s, uint64_t now, uint64_t offset, uint32_t len,
 	/* 3. Service. */
 	s->stats.ios++;
 	svc = (double)len * s->ns_per_byte;
+	if (write)
+		return (sim_write(s, t, len, svc));
 	if (level < s->cache.ntiers) {
 		s->stats.hits[level]++;
 		svc += sim_lognormal(s, s->tier_ns[level],
@@ -570,11 +792,29 @@ sim_submit(struct sim *s, uint64_t now, uint64_t offset, uint32_t len,
 		s->stats.first_reads++;
 		svc += sim_lognormal(s, s->first_ns, s->first_sigma);
 	}
-	start = s->server[0] > t ? s->server[0] : t;
-	done = start + sim_ns(svc);
-	s->server[0] = done;
-	sim_server_sift(s->server, s->nserver);
-	return (done);
+	return (sim_serve(s, t, svc));
+}
+
+/* A flush asked for at virtual time t (not before any earlier one). */
+uint64_t
+sim_flush(struct sim *s, uint64_t t)
+{
+	if (s->flush_ns <= 0)
+		return (t);
+	/* Flushes that ended by t leave the one queued running. */
+	while (s->flush_next != 0 && t >= s->flush_end) {
+		s->flush_end = s->flush_next;
+		s->flush_next = 0;
+	}
+	if (t >= s->flush_end) {
+		s->flush_end = t + sim_ns(sim_lognormal(s, s->flush_ns,
+		    s->flush_sigma));
+		return (s->flush_end);
+	}
+	if (s->flush_next == 0)
+		s->flush_next = s->flush_end + sim_ns(sim_lognormal(s,
+		    s->flush_ns, s->flush_sigma));
+	return (s->flush_next);
 }
 
 /* Copy the model's counters. */
@@ -606,8 +846,11 @@ sim_truth_ceilings(const struct profile *p, double bs, double mean_s,
 	double	cost = 1, acc = (double)p->io_accounting, acc_bw, other_bw;
 	enum sim_limiter dummy;
 	double	vi = p->limit_iops, vb = p->limit_bandwidth;
+	double	ii = p->instance_iops, ib = p->instance_bandwidth;
 	enum sim_limiter li = SIM_LIMIT_VOLUME_IOPS;
 	enum sim_limiter lb = SIM_LIMIT_VOLUME_BANDWIDTH;
+	enum sim_limiter lii = SIM_LIMIT_INSTANCE_IOPS;
+	enum sim_limiter lib = SIM_LIMIT_INSTANCE_BANDWIDTH;
 
 	if (acc > 0 && bs > acc)
 		cost = ceil(bs / acc);
@@ -619,6 +862,14 @@ sim_truth_ceilings(const struct profile *p, double bs, double mean_s,
 		vb = p->burst_bandwidth;
 		lb = SIM_LIMIT_BURST_BANDWIDTH;
 	}
+	if (burst && p->instance_burst_iops > 0) {
+		ii = p->instance_burst_iops;
+		lii = SIM_LIMIT_INSTANCE_BURST_IOPS;
+	}
+	if (burst && p->instance_burst_bandwidth > 0) {
+		ib = p->instance_burst_bandwidth;
+		lib = SIM_LIMIT_INSTANCE_BURST_BANDWIDTH;
+	}
 
 	/* IOPS at bs. */
 	*iops = NAN;
@@ -626,10 +877,8 @@ sim_truth_ceilings(const struct profile *p, double bs, double mean_s,
 	sim_truth_min(iops, ilim, p->concurrency / mean_s, SIM_LIMIT_BACKING);
 	sim_truth_min(iops, ilim, vi / cost, li);
 	sim_truth_min(iops, ilim, vb / bs, lb);
-	sim_truth_min(iops, ilim, p->instance_iops / cost,
-	    SIM_LIMIT_INSTANCE_IOPS);
-	sim_truth_min(iops, ilim, p->instance_bandwidth / bs,
-	    SIM_LIMIT_INSTANCE_BANDWIDTH);
+	sim_truth_min(iops, ilim, ii / cost, lii);
+	sim_truth_min(iops, ilim, ib / bs, lib);
 
 	/* Bandwidth as I/Os grow without bound. */
 	*bw = NAN;
@@ -638,10 +887,8 @@ sim_truth_ceilings(const struct profile *p, double bs, double mean_s,
 	    SIM_LIMIT_BACKING);
 	sim_truth_min(bw, blim, vi * acc, li);
 	sim_truth_min(bw, blim, vb, lb);
-	sim_truth_min(bw, blim, p->instance_iops * acc,
-	    SIM_LIMIT_INSTANCE_IOPS);
-	sim_truth_min(bw, blim, p->instance_bandwidth,
-	    SIM_LIMIT_INSTANCE_BANDWIDTH);
+	sim_truth_min(bw, blim, ii * acc, lii);
+	sim_truth_min(bw, blim, ib, lib);
 
 	/*
 	 * Accounting shows when large I/O is held by IOPS counted in
@@ -649,12 +896,82 @@ sim_truth_ceilings(const struct profile *p, double bs, double mean_s,
 	 */
 	acc_bw = other_bw = NAN;
 	sim_truth_min(&acc_bw, &dummy, vi * acc, li);
-	sim_truth_min(&acc_bw, &dummy, p->instance_iops * acc, li);
+	sim_truth_min(&acc_bw, &dummy, ii * acc, li);
 	sim_truth_min(&other_bw, &dummy, p->concurrency * p->transfer, lb);
 	sim_truth_min(&other_bw, &dummy, vb, lb);
-	sim_truth_min(&other_bw, &dummy, p->instance_bandwidth, lb);
+	sim_truth_min(&other_bw, &dummy, ib, lb);
 	*acc_seen = acc > 0 && !isnan(acc_bw) &&
 	    (isnan(other_bw) || acc_bw < 0.9 * other_bw);
+}
+
+/*
+ * A bucket of credits earning at rate, drained by demand (tokens/s): if
+ * it runs dry before the one t holds already, it is the burst t reports.
+ */
+static void
+sim_truth_bucket(struct sim_truth *t, double demand, double rate,
+    double credits, double cost, int instance)
+{
+	double	duration;
+
+	if (!(credits > 0) || !(demand > rate))
+		return;
+	duration = credits / (demand - rate);
+	if (t->burst_detected && !(duration < t->burst_duration_s))
+		return;
+	t->burst_detected = 1;
+	t->burst_instance = instance;
+	t->burst_iops = t->iops_ceiling;
+	t->baseline_iops = t->iops_sustained;
+	t->burst_duration_s = duration;
+	t->burst_credits_ios = credits / cost;
+	t->refill_s = credits / rate;
+}
+
+/* The write side of the truth: latencies, flushes, commits, buffer. */
+static void
+sim_truth_writes(const struct profile *p, double bs, double xfer_us,
+    struct sim_truth *t)
+{
+	double			flush = p->write_back ? p->flush_us : 0;
+	double			fast = NAN, cost = 1, acc = p->io_accounting;
+	enum sim_limiter	lim = SIM_LIMIT_NONE;
+
+	t->write_p50_us = p->write_latency_us + xfer_us;
+	t->write_p99_us = p->write_latency_us * exp(SIM_Z99 * p->write_sigma) +
+	    xfer_us;
+	t->write_mean_us = p->write_latency_us * exp(p->write_sigma *
+	    p->write_sigma / 2) + xfer_us;
+	t->flush_p50_us = flush;
+	t->flush_mean_us = flush * exp(p->flush_sigma * p->flush_sigma / 2);
+	t->write_cache = p->write_cache;
+	t->fua = p->fua;
+	t->commit_mean_us = t->write_mean_us + t->flush_mean_us;
+	t->commit_ops_per_s = 1e6 / t->commit_mean_us;
+	if (isfinite(t->iops_ceiling) && t->iops_ceiling < t->commit_ops_per_s)
+		t->commit_ops_per_s = t->iops_ceiling;
+
+	t->buffer_bytes = p->buffer_bytes;
+	t->buffer_fast_bytes_per_s = t->buffer_slow_bytes_per_s = NAN;
+	t->buffer_drain_s = NAN;
+	if (p->buffer_bytes <= 0)
+		return;
+	/* Large writes into the buffer meet only the imposed ceilings. */
+	bs = SIM_LARGE_WRITE;
+	if (acc > 0 && bs > acc)
+		cost = ceil(bs / acc);
+	sim_truth_min(&fast, &lim, p->burst_bandwidth > 0 ?
+	    p->burst_bandwidth : p->limit_bandwidth, SIM_LIMIT_VOLUME_BANDWIDTH);
+	sim_truth_min(&fast, &lim, (p->burst_iops > 0 ? p->burst_iops :
+	    p->limit_iops) / cost * bs, SIM_LIMIT_VOLUME_IOPS);
+	sim_truth_min(&fast, &lim, p->instance_bandwidth,
+	    SIM_LIMIT_INSTANCE_BANDWIDTH);
+	sim_truth_min(&fast, &lim, p->instance_iops / cost * bs,
+	    SIM_LIMIT_INSTANCE_IOPS);
+	t->buffer_fast_bytes_per_s = fast;
+	t->buffer_slow_bytes_per_s = isfinite(fast) && fast < p->buffer_drain ?
+	    fast : p->buffer_drain;
+	t->buffer_drain_s = p->buffer_bytes / p->buffer_drain;
 }
 
 /* The truth of profile p for I/Os of bs bytes. */
@@ -708,18 +1025,18 @@ sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 
 	if (p->io_accounting > 0 && bs > p->io_accounting)
 		cost = ceil(bs / p->io_accounting);
-	drain = t->iops_ceiling * cost - p->limit_iops;
 	t->burst_iops = t->baseline_iops = NAN;
 	t->burst_duration_s = t->burst_credits_ios = t->refill_s = NAN;
-	if (p->burst_iops > 0 && t->iops_ceiling >
-	    t->iops_sustained * (1 + 1e-9) && drain > 0) {
-		t->burst_detected = 1;
-		t->burst_iops = t->iops_ceiling;
-		t->baseline_iops = t->iops_sustained;
-		t->burst_duration_s = p->burst_credits / drain;
-		t->burst_credits_ios = p->burst_credits / cost;
-		t->refill_s = p->burst_credits / p->limit_iops;
+	if (t->iops_ceiling > t->iops_sustained * (1 + 1e-9)) {
+		/* The bucket that runs dry first at full demand. */
+		sim_truth_bucket(t, t->iops_ceiling * cost, p->limit_iops,
+		    p->burst_iops > 0 ? p->burst_credits : 0, cost, 0);
+		sim_truth_bucket(t, t->iops_ceiling * cost, p->instance_iops,
+		    p->instance_burst_iops > 0 ? (p->instance_burst_iops -
+		    p->instance_iops) * p->instance_burst_s : 0, cost, 1);
 	}
+
+	sim_truth_writes(p, bs, xfer_us, t);
 
 	t->bw_burst_duration_s = t->bw_burst_credit_bytes = NAN;
 	if (p->burst_bandwidth > 0) {
@@ -747,6 +1064,9 @@ sim_limiter_name(enum sim_limiter l)
 		[SIM_LIMIT_BURST_BANDWIDTH] = "burst bandwidth",
 		[SIM_LIMIT_INSTANCE_IOPS] = "instance iops",
 		[SIM_LIMIT_INSTANCE_BANDWIDTH] = "instance bandwidth",
+		[SIM_LIMIT_INSTANCE_BURST_IOPS] = "instance burst iops",
+		[SIM_LIMIT_INSTANCE_BURST_BANDWIDTH] =
+		    "instance burst bandwidth",
 	};
 
 	if ((unsigned)l >= sizeof names / sizeof names[0])

@@ -13,6 +13,7 @@
 #include "profiles.h"
 
 struct sim;
+struct sim_host;
 
 /* Which ceiling binds, for the truth of a profile. */
 enum sim_limiter {
@@ -24,6 +25,8 @@ enum sim_limiter {
 	SIM_LIMIT_BURST_BANDWIDTH,	/* [burst] bandwidth, while they last */
 	SIM_LIMIT_INSTANCE_IOPS,	/* [instance] iops */
 	SIM_LIMIT_INSTANCE_BANDWIDTH,	/* [instance] bandwidth */
+	SIM_LIMIT_INSTANCE_BURST_IOPS,	/* [instance] burst_iops */
+	SIM_LIMIT_INSTANCE_BURST_BANDWIDTH, /* [instance] burst_bandwidth */
 };
 
 struct sim_tier_truth {
@@ -66,6 +69,7 @@ struct sim_truth {
 	double		optimal_io_bytes;	/* bandwidth / iops ceilings */
 
 	int		burst_detected;		/* IOPS changes over time */
+	int		burst_instance;		/* the instance's bucket */
 	double		burst_iops;		/* = iops_ceiling */
 	double		baseline_iops;		/* = iops_sustained */
 	double		burst_duration_s;	/* from full, at full demand */
@@ -75,6 +79,21 @@ struct sim_truth {
 	int		bw_burst_detected;	/* bandwidth bucket (st1) */
 	double		bw_burst_duration_s;	/* large I/Os, full demand */
 	double		bw_burst_credit_bytes;
+
+	double		write_p50_us;		/* a write of bs, acknowledged */
+	double		write_p99_us;
+	double		write_mean_us;
+	double		flush_p50_us;		/* 0: flushes cost nothing */
+	double		flush_mean_us;
+	const char	*write_cache;		/* what the device says */
+	int		fua;
+	double		commit_mean_us;		/* one writer: write + flush */
+	double		commit_ops_per_s;	/* at most, capped by the IOPS */
+	double		buffer_bytes;		/* write-back buffer; 0 none */
+	double		buffer_fast_bytes_per_s; /* 1 MiB writes into it; NAN
+						   when nothing caps them */
+	double		buffer_slow_bytes_per_s; /* once it is full */
+	double		buffer_drain_s;		/* full to empty, idle */
 };
 
 /* Counters of what the model did, for tests. */
@@ -83,6 +102,7 @@ struct sim_stats {
 	uint64_t	hits[PROFILES_TIERS_MAX]; /* I/Os served by each tier */
 	uint64_t	misses;			/* served by the backing store */
 	uint64_t	first_reads;
+	uint64_t	writes;
 	uint64_t	cached_blocks;		/* entries in the LRU stack */
 	uint64_t	cache_bytes;		/* memory the tiers hold */
 };
@@ -94,6 +114,22 @@ struct sim_stats {
  */
 struct sim	*sim_open(const char *, uint64_t, char **);
 
+/*
+ * A host for the simulated volumes of one run: they share its clock, and
+ * the volumes naming the same [instance] share that instance's ceilings.
+ * Free it after every volume on it.
+ */
+struct sim_host	*sim_host_new(void);
+void		 sim_host_free(struct sim_host *);
+/*
+ * Open a volume on host h, as sim_open; also fails when it names an
+ * instance h holds with other ceilings.
+ */
+struct sim	*sim_host_open(struct sim_host *, const char *, uint64_t,
+		    char **);
+/* Whether two volumes are on one host (share one clock). */
+int		 sim_same_host(const struct sim *, const struct sim *);
+
 /* A volume for profile p (copied) with noise seeded by seed. */
 struct sim	*sim_new(const struct profile *, uint64_t);
 void		 sim_free(struct sim *);
@@ -103,7 +139,7 @@ uint32_t	 sim_block_size(const struct sim *);
 /* The volume's profile (tests derive its truth with sim_truth_profile). */
 const struct profile *sim_profile(const struct sim *);
 
-/* The virtual clock in ns: starts at 0, moved only by sim_advance. */
+/* The host's virtual clock in ns: from 0, moved only by sim_advance. */
 uint64_t	 sim_now(const struct sim *);
 /* Move the virtual clock forward to t (never back). */
 void		 sim_advance(struct sim *, uint64_t);
@@ -115,6 +151,12 @@ void		 sim_advance(struct sim *, uint64_t);
  * in virtual ns.  Offsets and lengths are the engine's to check.
  */
 uint64_t	 sim_submit(struct sim *, uint64_t, uint64_t, uint32_t, int);
+
+/*
+ * A flush asked for at virtual time t, which is not before any earlier
+ * flush's: returns when it completes (t itself when flushes cost nothing).
+ */
+uint64_t	 sim_flush(struct sim *, uint64_t);
 
 /* Copy the model's counters (tests check the hits against the model). */
 void		 sim_get_stats(const struct sim *, struct sim_stats *);

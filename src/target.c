@@ -44,6 +44,10 @@
 #define TARGET_TMPFS_MAGIC	0x01021994
 #define TARGET_RAMFS_MAGIC	0x858458f6
 #define TARGET_SIG_BYTES	(68U << 10)	/* btrfs magic: up to 65608 */
+/* Advice for a file tierprobe did not create: never --force. */
+#define TARGET_OWN_FILE		"point tierprobe at a test file of its own " \
+	"(a path that does not exist yet, or one made by 'tierprobe prep " \
+	"FILE --size SIZE')"
 
 static const struct {
 	long		 magic;
@@ -104,29 +108,57 @@ target_classify(const char *spec, uint64_t *file_bytes)
 	return (TARGET_FILE);
 }
 
+/*
+ * The first line of sysfs queue/attr of the disk dev is on (a partition's
+ * parent holds the queue) into buf; returns 0, or -1 if there is none.
+ */
+static int
+target_dev_queue(dev_t dev, const char *attr, char *buf, size_t len)
+{
+	char	 path[128];
+	FILE	*f;
+	int	 i, ret = -1;
+
+	for (i = 0; i < 2 && ret != 0; i++) {
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%squeue/%s",
+		    major(dev), minor(dev), i == 0 ? "" : "../", attr);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		if (fgets(buf, (int)len, f) != NULL) {
+			buf[strcspn(buf, "\n")] = '\0';
+			ret = 0;
+		}
+		fclose(f);
+	}
+	return (ret);
+}
+
 /* Logical block size of the device holding dev, from sysfs; 4096 if unknown. */
 static uint32_t
 target_dev_lbs(dev_t dev)
 {
-	char		 path[128];
-	FILE		*f;
-	unsigned	 v = 0;
-	int		 i;
+	char		buf[32];
+	unsigned long	v = 0;
 
-	/* A partition has no queue/ of its own: try its parent next. */
-	for (i = 0; i < 2 && v == 0; i++) {
-		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s"
-		    "queue/logical_block_size", major(dev), minor(dev),
-		    i == 0 ? "" : "../");
-		if ((f = fopen(path, "r")) == NULL)
-			continue;
-		if (fscanf(f, "%u", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	if (v < 512 || (v & (v - 1)) != 0)
+	if (target_dev_queue(dev, "logical_block_size", buf, sizeof(buf)) == 0)
+		v = strtoul(buf, NULL, 10);
+	if (v < 512 || v > 65536 || (v & (v - 1)) != 0)
 		v = 4096;
-	return (v);
+	return ((uint32_t)v);
+}
+
+/* What the disk of dev says of its write cache and FUA (sysfs queue/). */
+static void
+target_dev_claims(struct target *t, dev_t dev)
+{
+	char	buf[sizeof(t->write_cache)];
+
+	t->fua = -1;
+	t->write_cache[0] = '\0';
+	if (target_dev_queue(dev, "write_cache", buf, sizeof(buf)) == 0)
+		snprintf(t->write_cache, sizeof(t->write_cache), "%s", buf);
+	if (target_dev_queue(dev, "fua", buf, sizeof(buf)) == 0)
+		t->fua = atoi(buf) != 0;
 }
 
 /* Record the filesystem of a file target; warn when it is memory. */
@@ -152,8 +184,8 @@ target_probe_fs(struct target *t)
 	}
 }
 
-/* Does fd start with tierprobe's header block? */
-static int
+/* Does path start with tierprobe's header block? */
+int
 target_is_ours(const char *path)
 {
 	char	buf[sizeof(TARGET_MAGIC)];
@@ -184,15 +216,15 @@ target_random_block(struct rng *r, void *buf, size_t len)
  * header block first when from is 0.  Returns 0 or -errno.
  */
 static int
-target_fill(const char *path, uint64_t from, uint64_t to, int quiet)
+target_fill(const char *path, uint64_t from, uint64_t to,
+    const struct target_params *p)
 {
 	struct rng	 r;
 	void		*buf;
-	uint64_t	 off, next_note;
+	uint64_t	 off;
 	size_t		 len;
 	ssize_t		 n;
 	int		 fd, err = 0;
-	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ];
 
 	/* O_DIRECT keeps the page cache clean; unaligned starts go buffered. */
 	if (((from % 4096) != 0 ||
@@ -204,8 +236,9 @@ target_fill(const char *path, uint64_t from, uint64_t to, int quiet)
 		return (-ENOMEM);
 	}
 	rng_seed(&r, from ^ 0x7469657270726f62ULL);
-	next_note = from + (to - from) / 10;
 	for (off = from; off < to; off += len) {
+		if (p->fill_progress != NULL)
+			p->fill_progress(path, off - from, to - from);
 		if (interrupt_requested()) {
 			err = -EINTR;
 			break;
@@ -239,13 +272,9 @@ target_fill(const char *path, uint64_t from, uint64_t to, int quiet)
 			err = -ENOSPC;
 			break;
 		}
-		if (!quiet && off >= next_note && to - from >= (256ULL << 20)) {
-			log_info("filling %s: %s of %s", path,
-			    units_format_size(off - from, a, sizeof(a)),
-			    units_format_size(to - from, b, sizeof(b)));
-			next_note += (to - from) / 10;
-		}
 	}
+	if (err == 0 && p->fill_progress != NULL)
+		p->fill_progress(path, to - from, to - from);
 	if (err == 0 && fdatasync(fd) != 0)
 		err = -errno;
 	if (err == 0)
@@ -301,17 +330,30 @@ out:
 	return ((int64_t)(pos < end ? pos : end));
 }
 
+/* What a simulated volume says of its write cache and FUA. */
+static void
+target_sim_claims(struct target *t)
+{
+	const struct profile	*p = sim_profile(t->sim);
+
+	snprintf(t->write_cache, sizeof(t->write_cache), "%s",
+	    p->write_cache != NULL ? p->write_cache : "");
+	t->fua = p->fua;
+}
+
 static int
 target_open_sim(struct target *t, const char *spec,
     const struct target_params *p, char **cause)
 {
 	t->type = TARGET_SIM;
 	t->path = xstrdup(spec);
-	if ((t->sim = sim_open(spec, p->seed, cause)) == NULL)
+	if ((t->sim = sim_host_open(p->host, spec, p->seed, cause)) == NULL)
 		return (-1);
+	target_sim_claims(t);
 	t->size = sim_size(t->sim);
 	t->lbs = sim_block_size(t->sim);
 	t->direct = 1;
+	t->dsync = p->dsync;
 	t->writable = 1;
 	return (0);
 }
@@ -531,6 +573,8 @@ target_open_blockdev(struct target *t, const struct stat *st,
 	}
 	if (p->direct)
 		flags |= O_DIRECT;
+	if (p->dsync && p->write)
+		flags |= O_DSYNC;
 	if ((t->fd = open(t->path, flags)) < 0) {
 		if (errno == EBUSY)
 			xasprintf(cause, "refusing to write to %s: it is in "
@@ -553,7 +597,9 @@ target_open_blockdev(struct target *t, const struct stat *st,
 	t->size = size;
 	t->lbs = (uint32_t)lbs;
 	t->direct = p->direct;
+	t->dsync = p->dsync && p->write;
 	t->writable = p->write;
+	target_dev_claims(t, st->st_rdev);
 	if (p->need_bytes > size) {
 		xasprintf(cause, "%s holds %" PRIu64 " bytes but the run "
 		    "needs %" PRIu64 ": lower --max-ws or --ws", t->path, size,
@@ -628,8 +674,11 @@ target_open_fd(struct target *t, const struct target_params *p,
 
 	if (p->direct)
 		flags |= O_DIRECT;
+	if (p->dsync && t->writable)
+		flags |= O_DSYNC;
 	if ((t->fd = open(t->path, flags)) >= 0) {
 		t->direct = p->direct;
+		t->dsync = p->dsync && t->writable;
 		return (0);
 	}
 	target_open_error(cause, t->path, errno, t->writable, p->direct);
@@ -656,14 +705,15 @@ target_prepare(struct target *t, uint64_t bytes,
 	if (bytes > old) {
 		if (!ours && !p->force) {
 			xasprintf(cause, "%s is smaller than the %s the run "
-			    "needs; pass --force to extend it", t->path,
-			    units_format_size(bytes, a, sizeof(a)));
+			    "needs and tierprobe did not create it: %s",
+			    t->path, units_format_size(bytes, a, sizeof(a)),
+			    TARGET_OWN_FILE);
 			return (-1);
 		}
 		if (!t->created &&
 		    target_check_space(t->path, bytes - old, cause) != 0)
 			return (-1);
-		if ((err = target_fill(t->path, old, bytes, p->quiet)) != 0)
+		if ((err = target_fill(t->path, old, bytes, p)) != 0)
 			goto fail;
 		t->size = bytes;
 	}
@@ -673,12 +723,12 @@ target_prepare(struct target *t, uint64_t bytes,
 		if (!ours && !p->force) {
 			xasprintf(cause, "%s has unallocated or unwritten "
 			    "space from byte %" PRId64 ": reads there return "
-			    "zeros without touching the disk; fill it (tierprobe "
-			    "prep) or pass --force", t->path, gap);
+			    "zeros without touching the disk; %s", t->path,
+			    gap, TARGET_OWN_FILE);
 			return (-1);
 		}
 		from = (uint64_t)gap & ~(uint64_t)(TARGET_FILL_CHUNK - 1);
-		if ((err = target_fill(t->path, from, bytes, p->quiet)) != 0)
+		if ((err = target_fill(t->path, from, bytes, p)) != 0)
 			goto fail;
 		gap = target_first_unwritten(t->fd, bytes);
 		if (gap >= 0 && (uint64_t)gap < bytes) {
@@ -712,21 +762,22 @@ target_open_file(struct target *t, const struct stat *st,
 	t->type = TARGET_FILE;
 	if (p->write && !ours && !p->force) {
 		xasprintf(cause, "refusing to write to %s: tierprobe did not "
-		    "create it; pass --force to allow it", t->path);
+		    "create it; %s", t->path, TARGET_OWN_FILE);
 		return (-1);
 	}
 	if ((uint64_t)st->st_size < p->need_bytes && !ours && !p->force) {
 		xasprintf(cause, "%s holds %s, less than the %s needed, and "
 		    "tierprobe did not create it: measure less (--max-ws, "
-		    "--ws), use another file, or pass --force to extend it",
-		    t->path, units_format_size((uint64_t)st->st_size, a,
-		    sizeof(a)), units_format_size(p->need_bytes, b, sizeof(b)));
+		    "--ws) or %s", t->path, units_format_size(
+		    (uint64_t)st->st_size, a, sizeof(a)), units_format_size(
+		    p->need_bytes, b, sizeof(b)), TARGET_OWN_FILE);
 		return (-1);
 	}
 	t->writable = p->write;
 	t->keep_bytes = ours ? TARGET_HEADER : 0;
 	t->size = (uint64_t)st->st_size;
 	t->lbs = target_dev_lbs(st->st_dev);
+	target_dev_claims(t, st->st_dev);
 	if (target_open_fd(t, p, cause) != 0)
 		return (-1);
 	target_probe_fs(t);
@@ -763,12 +814,13 @@ target_create_file(struct target *t, const struct target_params *p,
 	t->created = 1;
 	t->keep_bytes = TARGET_HEADER;
 	t->type = TARGET_FILE;
-	interrupt_set_cleanup(t->path);
+	interrupt_add_cleanup(t->path);
 	if (stat(t->path, &st) != 0) {
 		xasprintf(cause, "%s: %s", t->path, strerror(errno));
 		return (-1);
 	}
 	t->lbs = target_dev_lbs(st.st_dev);
+	target_dev_claims(t, st.st_dev);
 	t->size = 0;
 	t->writable = p->write;
 	if (target_open_fd(t, p, cause) != 0)
@@ -818,6 +870,73 @@ target_open(struct target *t, const char *spec,
 	return (ret);
 }
 
+/* Open a file for one more writer beside whole; see target.h. */
+int
+target_open_beside(struct target *t, const struct target *whole,
+    const char *path, uint64_t bytes, char **cause)
+{
+	struct target_params	p;
+	struct stat		st;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	if (whole->type != TARGET_FILE) {
+		xasprintf(cause, "%s: writers have files of their own only "
+		    "beside a file", whole->path);
+		return (-1);
+	}
+	if (lstat(path, &st) == 0) {
+		xasprintf(cause, "refusing to use %s for a writer: it exists "
+		    "and this run did not create it", path);
+		return (-1);
+	}
+	if (target_check_space(path, bytes, cause) != 0)
+		return (-ENOSPC);
+	memset(&p, 0, sizeof(p));
+	p.direct = whole->direct;
+	p.dsync = whole->dsync;
+	p.write = 1;
+	p.need_bytes = bytes;
+	return (target_open(t, path, &p, cause));
+}
+
+/* Open t again with O_DIRECT and O_DSYNC as asked. */
+int
+target_reopen(struct target *t, int direct, int dsync)
+{
+	int	flags, fd;
+
+	if (t->type == TARGET_SIM) {
+		t->direct = direct;
+		t->dsync = dsync;
+		return (0);
+	}
+	if (t->direct == direct && t->dsync == dsync)
+		return (0);
+	flags = (t->writable ? O_RDWR : O_RDONLY) | O_CLOEXEC |
+	    (direct ? O_DIRECT : 0) | (dsync && t->writable ? O_DSYNC : 0);
+	if (t->type == TARGET_BLOCKDEV && t->writable) {
+		/* O_EXCL: this run holds it; let go for the new open. */
+		flags |= O_EXCL;
+		close(t->fd);
+		t->fd = -1;
+	}
+	if ((fd = open(t->path, flags)) < 0) {
+		fd = -errno;
+		if (t->fd < 0)
+			t->fd = open(t->path, (flags & ~(O_DIRECT | O_DSYNC)) |
+			    (t->direct ? O_DIRECT : 0) |
+			    (t->dsync ? O_DSYNC : 0));
+		return (fd);
+	}
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = fd;
+	t->direct = direct;
+	t->dsync = dsync && t->writable;
+	return (0);
+}
+
 /* Close a target; remove the file if this run created it and remove set. */
 void
 target_close(struct target *t, int remove)
@@ -831,8 +950,73 @@ target_close(struct target *t, int remove)
 	if (remove && t->created && t->path != NULL) {
 		if (unlink(t->path) != 0 && errno != ENOENT)
 			log_warn("removing %s", t->path);
-		interrupt_set_cleanup(NULL);
+		interrupt_drop_cleanup(t->path);
 	}
 	free(t->path);
 	t->path = NULL;
+}
+
+/* A host for the simulated targets of one run. */
+struct sim_host *
+target_host_new(void)
+{
+	return (sim_host_new());
+}
+
+/* Free a host, after its targets are closed. */
+void
+target_host_free(struct sim_host *h)
+{
+	sim_host_free(h);
+}
+
+/*
+ * An identity for spec: its device (a block device's) and inode, or, for a
+ * file that does not exist, its directory's and its name.
+ */
+static int
+target_identity(const char *spec, dev_t *dev, ino_t *ino, const char **name)
+{
+	struct stat	 st;
+	char		*dir, *slash;
+	int		 rc;
+
+	*name = NULL;
+	if (stat(spec, &st) == 0) {
+		*dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+		*ino = S_ISBLK(st.st_mode) ? 0 : st.st_ino;
+		return (0);
+	}
+	dir = xstrdup(spec);
+	if ((slash = strrchr(dir, '/')) != NULL) {
+		slash[slash == dir] = '\0';
+		*name = spec + (slash - dir) + 1;
+	} else {
+		free(dir);
+		dir = xstrdup(".");
+		*name = spec;
+	}
+	rc = stat(dir, &st);
+	free(dir);
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return (rc);
+}
+
+/* Whether specs a and b name the same file or device. */
+int
+target_same(const char *a, const char *b)
+{
+	const char	*na, *nb;
+	dev_t		 da, db;
+	ino_t		 ia, ib;
+
+	if (target_sim_name(a) != NULL || target_sim_name(b) != NULL)
+		return (0);
+	if (target_identity(a, &da, &ia, &na) != 0 ||
+	    target_identity(b, &db, &ib, &nb) != 0)
+		return (strcmp(a, b) == 0);
+	if (da != db || ia != ib || (na == NULL) != (nb == NULL))
+		return (0);
+	return (na == NULL || strcmp(na, nb) == 0);
 }

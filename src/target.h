@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct sim;
+struct sim_host;
 
 enum target_type {
 	TARGET_FILE,
@@ -23,6 +24,7 @@ struct target {
 	enum target_type type;
 	int		 fd;		/* -1 for sim */
 	int		 direct;	/* opened with O_DIRECT */
+	int		 dsync;		/* opened with O_DSYNC */
 	int		 writable;	/* opened for writing */
 	int		 created;	/* this run created the file */
 	uint64_t	 keep_bytes;	/* writes stay off [0, keep): header */
@@ -30,17 +32,25 @@ struct target {
 	uint32_t	 lbs;		/* logical block size: alignment */
 	char		 fstype[32];	/* filesystem of a file target */
 	int		 on_memory_fs;	/* tmpfs/ramfs: figures describe RAM */
+	char		 write_cache[16]; /* what the device says (sysfs
+					   queue/write_cache); "" unknown */
+	int		 fua;		/* sysfs queue/fua: 1, 0; -1 unknown */
 	struct sim	*sim;		/* TARGET_SIM */
 };
 
 struct target_params {
 	int		direct;		/* O_DIRECT (default) or buffered */
+	int		dsync;		/* O_DSYNC: every write is durable */
 	int		write;		/* the run will write */
 	int		force;		/* allow writes to a foreign file/device */
 	int		force_device;	/* allow writes to a device in use */
 	uint64_t	need_bytes;	/* size the run reads; files grow to it */
 	uint64_t	seed;		/* simulator seed */
-	int		quiet;		/* no fill progress */
+	/* Told how a fill goes (path, bytes done, of total); NULL: not. */
+	void		(*fill_progress)(const char *, uint64_t, uint64_t);
+	struct sim_host	*host;		/* shared by the simulated targets of
+					   a run (target_host_new); NULL:
+					   one of their own */
 };
 
 /* Name of a target type, as in the JSON report ("file", ...). */
@@ -53,6 +63,9 @@ const char	*target_type_name(enum target_type);
  * size of an existing regular file, else 0.
  */
 enum target_type target_classify(const char *, uint64_t *);
+
+/* Whether the file at path is a test file tierprobe created (its header). */
+int	target_is_ours(const char *);
 
 /*
  * Open spec.  A missing regular file is created and filled to need_bytes;
@@ -70,7 +83,36 @@ int	target_open(struct target *, const char *, const struct target_params *,
  */
 const char	*target_has_signature(const unsigned char *, size_t);
 
+/*
+ * Open a file for one more writer beside the open file target whole: a
+ * new file named path (it must not exist), created and filled to bytes,
+ * opened as whole is, removed by target_close.  Returns 0, -ENOSPC when
+ * the filesystem has no room for it, or -1; with *cause either way.
+ */
+int	target_open_beside(struct target *, const struct target *,
+	    const char *, uint64_t, char **);
+
+/*
+ * Open t again with O_DIRECT and O_DSYNC as asked (same file).  Returns 0,
+ * or -errno when the filesystem refuses them (t unchanged).
+ */
+int	target_reopen(struct target *, int, int);
+
 /* Close; remove the file if this run created it and remove is set. */
 void	target_close(struct target *, int);
+
+/*
+ * What the simulated targets of one run share: one clock, and the
+ * instances their profiles name.  Free after closing them.
+ */
+struct sim_host	*target_host_new(void);
+void		 target_host_free(struct sim_host *);
+
+/*
+ * Whether specs a and b name the same file or device (by device and inode,
+ * or the same path where a file does not exist yet).  Simulated volumes are
+ * never the same: each sim: target is a volume of its own.
+ */
+int	target_same(const char *, const char *);
 
 #endif

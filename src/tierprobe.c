@@ -6,35 +6,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 
+#include "check.h"
 #include "cli.h"
 #include "compare.h"
 #include "context.h"
 #include "engine.h"
 #include "fiojob.h"
 #include "fit.h"
+#include "fleet.h"
 #include "interrupt.h"
 #include "limits.h"
 #include "log.h"
+#include "parallel.h"
 #include "plan.h"
 #include "progress.h"
 #include "report.h"
 #include "rng.h"
 #include "scan.h"
+#include "sync.h"
 #include "target.h"
 #include "units.h"
 #include "xmalloc.h"
 
 #define EXIT_USAGE		2
+#define EXIT_MISSED		3	/* expectation missed, unknown */
 #define EXIT_INTERRUPTED	130
 #define WARM_BS			(1U << 20)	/* sequential warm-up reads */
 
 /* Fill the settings part of a report from the plan. */
 static void
-report_begin(struct report *rep, const struct plan *pl,
-    const struct plan_target *pt, const struct target *t, uint64_t seed)
+report_begin_config(struct report *rep, const struct plan *pl,
+    const struct plan_target *pt, int direct, uint64_t seed)
 {
 	struct report_config	*c = &rep->config;
 
@@ -44,7 +50,7 @@ report_begin(struct report *rep, const struct plan *pl,
 	report_utc_now(rep->started_utc, sizeof(rep->started_utc));
 	snprintf(c->command, sizeof(c->command), "%s", cli_cmd_name(pl->cmd));
 	snprintf(c->engine, sizeof(c->engine), "%s", pt->engine);
-	c->direct = t->direct;
+	c->direct = direct;
 	c->bs = pt->scan.bs;
 	c->iodepth = pt->scan.iodepth;
 	c->seed = seed;
@@ -59,6 +65,14 @@ report_begin(struct report *rep, const struct plan *pl,
 	c->max_iodepth = pt->limits.max_iodepth;
 	c->sustain_s = pt->limits.sustain_s;
 	c->write = pt->limits.write;
+}
+
+/* Fill the settings and target parts of a report from the plan. */
+static void
+report_begin(struct report *rep, const struct plan *pl,
+    const struct plan_target *pt, const struct target *t, uint64_t seed)
+{
+	report_begin_config(rep, pl, pt, t->direct, seed);
 	rep->target.path = xstrdup(t->path);
 	snprintf(rep->target.type, sizeof(rep->target.type), "%s",
 	    target_type_name(t->type));
@@ -69,6 +83,42 @@ report_begin(struct report *rep, const struct plan *pl,
 	rep->target.size_bytes = t->size;
 	if (t->type != TARGET_SIM)
 		context_fill(&rep->context, t->path);
+}
+
+/*
+ * The expectations of --expect and --expect-profile (for I/Os of bs
+ * bytes) into *out, NULL when none were given.  Returns 0, or -1 when one
+ * is malformed (said on stderr: a usage error).
+ */
+static int
+expectations(const struct cli_opts *o, uint32_t bs, struct check_list **out)
+{
+	struct check_list	*l;
+	char			*cause = NULL;
+	int			 i, rc = 0;
+
+	*out = NULL;
+	if (o->expect.n == 0 && o->expect_profile == NULL)
+		return (0);
+	l = check_list_new();
+	if (o->expect_profile != NULL && report_profile_expect(
+	    o->expect_profile, bs, l, &cause) != 0) {
+		log_warnx("--expect-profile: %s", cause);
+		rc = -1;
+	}
+	for (i = 0; rc == 0 && i < o->expect.n; i++) {
+		if (check_list_add(l, o->expect.v[i], "--expect",
+		    &cause) != 0) {
+			log_warnx("--expect: %s", cause);
+			rc = -1;
+		}
+	}
+	free(cause);
+	if (rc != 0)
+		check_list_free(l);
+	else
+		*out = l;
+	return (rc);
 }
 
 /*
@@ -83,6 +133,7 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 	struct engine		 e;
 	struct rng		 r;
 	struct limits_spec	 ls;
+	struct writes_spec	 ws;
 	struct ceilings_prior	*prior;
 	int			 ret = 0, err;
 
@@ -108,6 +159,16 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 		ret = limits_run(t, &r, &ls, rep->limits);
 		free(prior);
 	}
+	if ((pl->phases & ~pt->skip & PLAN_WRITES) && ret == 0) {
+		plan_writes(pt, t, rep->scan, rep->limits, &ws, &prior);
+		rep->writes = xcalloc(1, sizeof(*rep->writes));
+		ret = writes_run(t, &r, &ws, rep->writes);
+		free(prior);
+	}
+	if ((pl->phases & ~pt->skip & PLAN_SYNC) && ret == 0) {
+		rep->sync = xcalloc(1, sizeof(*rep->sync));
+		ret = sync_run(t, &pt->sync, rep->sync);
+	}
 	return (ret);
 }
 
@@ -115,13 +176,18 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 static int
 report_output(const struct report *rep, const struct cli_opts *o)
 {
-	char	*cause = NULL;
-	int	 ret = 0;
+	char	*cause = NULL, *used = NULL;
+	int	 ret = 0, rc;
 
 	if (o->json_path != NULL &&
-	    report_json_write(rep, o->json_path, &cause) != 0) {
-		log_warnx("%s", cause);
+	    (rc = report_json_save(rep, o->json_path, &used, &cause)) != 0) {
+		if (rc > 0)
+			log_warnx("%s; the JSON report is in %s instead", cause,
+			    used);
+		else
+			log_warnx("%s: the JSON report is lost", cause);
 		free(cause);
+		free(used);
 		ret = 1;
 	}
 	if (o->fio_job != NULL && fiojob_write(rep, o->fio_job, &cause) != 0) {
@@ -135,10 +201,10 @@ report_output(const struct report *rep, const struct cli_opts *o)
 			ret = 1;
 		break;
 	case CLI_FMT_MARKDOWN:
-		report_text_write(rep, stdout, 1);
-		break;
 	case CLI_FMT_TEXT:
-		report_text_write(rep, stdout, 0);
+	case CLI_FMT_CSV:	/* cli_parse accepts csv for fleet only */
+		(rep->ntargets > 0 ? report_multi_write : report_text_write)(
+		    rep, stdout, o->format == CLI_FMT_MARKDOWN);
 		break;
 	}
 	if (fflush(stdout) != 0)
@@ -160,22 +226,33 @@ probe_error(const struct target *t, int err)
 }
 
 /*
- * Interrupted before measuring anything (while the test file was filled):
- * the report still says so.  Returns EXIT_INTERRUPTED.
+ * Interrupted before measuring anything (while a test file was filled):
+ * the report still says so, naming every target.  Returns
+ * EXIT_INTERRUPTED.
  */
 static int
-probe_stopped(const struct plan *pl, const struct plan_target *pt,
-    const struct cli_opts *o)
+probe_stopped(const struct plan *pl, const struct cli_opts *o)
 {
 	struct target	t;
-	struct report	rep;
+	struct report	rep, *r = &rep;
+	size_t		i;
 
 	memset(&t, 0, sizeof(t));
 	t.fd = -1;
-	t.path = (char *)pt->spec;
 	t.type = TARGET_FILE;
-	t.direct = pt->params.direct;
-	report_begin(&rep, pl, pt, &t, pl->seed);
+	report_begin_config(&rep, pl, &pl->target[0],
+	    pl->target[0].params.direct, pl->seed);
+	if (pl->ntargets > 1) {
+		rep.ntargets = pl->ntargets;
+		rep.targets = xcalloc(rep.ntargets, sizeof(*rep.targets));
+	}
+	for (i = 0; i < pl->ntargets; i++) {
+		if (pl->ntargets > 1)
+			r = &rep.targets[i];
+		t.path = (char *)pl->target[i].spec;
+		t.direct = pl->target[i].params.direct;
+		report_begin(r, pl, &pl->target[i], &t, pl->seed);
+	}
 	rep.interrupted = 1;
 	report_utc_now(rep.finished_utc, sizeof(rep.finished_utc));
 	report_output(&rep, o);
@@ -185,12 +262,13 @@ probe_stopped(const struct plan *pl, const struct plan_target *pt,
 
 /*
  * Measure an open target as often as the plan says into rep (the first
- * run, with the spread of all when repeated).  Returns 0, or 1 if a run
- * failed (said on stderr); rep->interrupted says if one was interrupted.
+ * run, with the spread of all when repeated), run i with seed + i.
+ * Returns 0, or 1 if a run failed (said on stderr); rep->interrupted says
+ * if one was interrupted, *full if the filesystem filled up.
  */
 static int
 probe_target(const struct plan *pl, const struct plan_target *pt,
-    struct target *t, struct report *rep)
+    struct target *t, uint64_t seed, struct report *rep, int *full)
 {
 	struct report	*reps;
 	unsigned	 i, runs;
@@ -198,8 +276,8 @@ probe_target(const struct plan *pl, const struct plan_target *pt,
 
 	reps = xcalloc(pl->repeat, sizeof(*reps));
 	for (i = 0; i < pl->repeat; i++) {
-		report_begin(&reps[i], pl, pt, t, pl->seed + i);
-		ret = probe_measure(pl, pt, t, pl->seed + i, &reps[i]);
+		report_begin(&reps[i], pl, pt, t, seed + i);
+		ret = probe_measure(pl, pt, t, seed + i, &reps[i]);
 		report_utc_now(reps[i].finished_utc,
 		    sizeof(reps[i].finished_utc));
 		if (ret != 0)
@@ -214,6 +292,7 @@ probe_target(const struct plan *pl, const struct plan_target *pt,
 	for (i = 1; i < runs; i++)
 		report_free(&reps[i]);
 	free(reps);
+	*full = ret == -ENOSPC;
 	if (ret < 0) {
 		probe_error(t, ret);
 		status = 1;
@@ -224,42 +303,270 @@ probe_target(const struct plan *pl, const struct plan_target *pt,
 	return (status);
 }
 
-/* run, scan and limits: plan, measure, report. */
+/*
+ * Whether the reports asked for can be written, before any I/O: a run
+ * whose report cannot be saved loses its measurements.  Returns 0, or -1
+ * (said on stderr).
+ */
+static int
+probe_outputs(const struct cli_opts *o)
+{
+	char	*cause = NULL;
+
+	if ((o->json_path != NULL && report_output_check("--json",
+	    o->json_path, 1, &cause) != 0) || (o->fio_job != NULL &&
+	    report_output_check("--fio-job", o->fio_job, 0, &cause) != 0)) {
+		log_warnx("%s", cause);
+		free(cause);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * The n targets of t together, after each was measured alone into
+ * rep->targets[].  Returns 0, or 1 if the run failed (said on stderr).
+ */
+static int
+probe_together(const struct plan *pl, struct target *t, struct report *rep)
+{
+	struct parallel_together	  spec;
+	struct ceilings_prior		 *prior;
+	const struct limits_result	**alone;
+	const struct scan_result	**scan;
+	struct target			**tp;
+	struct rng			  r;
+	uint64_t			 *ws;
+	size_t				  i, n = rep->ntargets;
+	int				  rc;
+
+	tp = xcalloc(n, sizeof(*tp));
+	alone = xcalloc(n, sizeof(*alone));
+	scan = xcalloc(n, sizeof(*scan));
+	ws = xcalloc(n, sizeof(*ws));
+	for (i = 0; i < n; i++) {
+		tp[i] = &t[i];
+		alone[i] = rep->targets[i].limits;
+		scan[i] = rep->targets[i].scan;
+	}
+	plan_together(pl, tp, alone, scan, ws, &spec, &prior);
+	rng_seed(&r, pl->seed + n);
+	log_info("together: %zu targets at iodepth %u each", n,
+	    spec.iops.iodepth);
+	rep->together = xcalloc(1, sizeof(*rep->together));
+	rc = parallel_together(tp, n, &r, &spec, alone, rep->together);
+	if (rc < 0)
+		log_warnx("the targets together: %s; partial results kept",
+		    strerror(-rc));
+	free(prior);
+	free(ws);
+	free(scan);
+	free(alone);
+	free(tp);
+	return (rc < 0 ? 1 : 0);
+}
+
+/*
+ * Several targets: each alone (target i with seed + i), then together
+ * when the plan measures limits, into rep.  Returns 0 or 1; *full if a
+ * filesystem filled up.
+ */
+static int
+probe_several(const struct plan *pl, struct target *t, struct report *rep,
+    int *full)
+{
+	const struct plan_target	*pt;
+	size_t				 i, n = pl->ntargets;
+	int				 status = 0, stop = 0, one_full;
+
+	report_begin_config(rep, pl, &pl->target[0], t[0].direct, pl->seed);
+	rep->ntargets = n;
+	rep->targets = xcalloc(n, sizeof(*rep->targets));
+	for (i = 0; i < n; i++) {
+		pt = &pl->target[i];
+		if (stop) {
+			report_begin(&rep->targets[i], pl, pt, &t[i],
+			    pl->seed + i);
+			continue;
+		}
+		log_info("target %zu of %zu: %s", i + 1, n, t[i].path);
+		status |= probe_target(pl, pt, &t[i], pl->seed + i,
+		    &rep->targets[i], &one_full);
+		*full |= one_full;
+		stop = status != 0 || rep->targets[i].interrupted;
+	}
+	if (!stop && (pl->phases & PLAN_LIMITS))
+		status |= probe_together(pl, t, rep);
+	rep->interrupted = interrupt_requested();
+	report_utc_now(rep->finished_utc, sizeof(rep->finished_utc));
+	return (status);
+}
+
+/*
+ * Open the targets of the plan on host, those that exist first, so that a
+ * target that cannot be opened stops the run before a test file is
+ * filled for nothing.  Returns 0, or the exit status (said on stderr);
+ * open[i] says which are open.
+ */
+static int
+probe_open(struct plan *pl, const struct cli_opts *o, struct sim_host *host,
+    struct target *t, int *open)
+{
+	struct plan_target	*pt;
+	char			*cause = NULL;
+	size_t			 i;
+	int			 pass, exists;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < pl->ntargets; i++) {
+			pt = &pl->target[i];
+			exists = pt->type != TARGET_FILE ||
+			    access(pt->spec, F_OK) == 0;
+			if (exists != (pass == 0))
+				continue;
+			pt->params.host = host;
+			if (target_open(&t[i], pt->spec, &pt->params,
+			    &cause) == 0) {
+				open[i] = 1;
+				continue;
+			}
+			progress_end();
+			log_warnx("%s", cause);
+			free(cause);
+			if (interrupt_requested())
+				return (probe_stopped(pl, o));
+			return (pt->type == TARGET_SIM ? EXIT_USAGE : 1);
+		}
+	}
+	return (0);
+}
+
+/* Say what the plan may cost the target before it runs. */
+static void
+probe_cost(const struct plan *pl, const struct plan_target *pt,
+    const struct target *t)
+{
+	struct plan_cost	c;
+	char			all[UNITS_BUFSZ], span[UNITS_BUFSZ];
+	char			b[UNITS_BUFSZ], parts[192];
+	size_t			o = 0;
+
+	plan_cost(pl, pt, t, &c);
+	if (c.scan_s > 0)
+		o += snprintf(parts + o, sizeof parts - o, "scan %s and the "
+		    "points it may add", units_format_value(UNITS_SECONDS,
+		    c.scan_s, b, sizeof b));
+	if (c.sweeps_s > 0 && o < sizeof parts)
+		o += snprintf(parts + o, sizeof parts - o, "%ssweeps %s",
+		    o > 0 ? ", " : "", units_format_value(UNITS_SECONDS,
+		    c.sweeps_s, b, sizeof b));
+	if (c.sustain_s > 0 && o < sizeof parts)
+		snprintf(parts + o, sizeof parts - o, "%ssustained %s",
+		    o > 0 ? ", " : "", units_format_value(UNITS_SECONDS,
+		    c.sustain_s, b, sizeof b));
+	log_info("%sabout %s of device time (%s), reading within %s",
+	    pl->repeat > 1 ? "each run: " : "", units_format_value(
+	    UNITS_SECONDS, c.scan_s + c.sweeps_s + c.sustain_s, all,
+	    sizeof all), parts, units_format_size(c.span_bytes, span,
+	    sizeof span));
+}
+
+/* run, scan and limits: plan, measure, report, judge expectations. */
+/* The device time and I/O the report's measurements took. */
+static void
+probe_spent(const struct report *rep)
+{
+	char	b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	double	secs = 0, bytes = 0, s, b;
+	size_t	i;
+
+	if (rep->ntargets == 0)
+		report_cost(rep, &secs, &bytes);
+	for (i = 0; i < rep->ntargets; i++) {
+		report_cost(&rep->targets[i], &s, &b);
+		secs += s;
+		bytes += b;
+	}
+	log_info("spent %s of device time, %s of I/O",
+	    units_format_value(UNITS_SECONDS, secs, b1, sizeof b1),
+	    units_format_value(UNITS_BYTES, bytes, b2, sizeof b2));
+}
+
+/* run, scan and limits: plan, measure, report, judge expectations. */
 static int
 probe(const struct cli_opts *o)
 {
 	struct plan		 pl;
-	struct plan_target	*pt;
-	struct target		 t;
+	struct sim_host		*host;
+	struct target		*t;
 	struct report		 rep;
+	struct check_list	*checks;
 	char			*cause = NULL;
-	int			 status, interrupted;
+	unsigned		 verdicts[3];
+	size_t			 i;
+	int			*open, status, interrupted = 0, measured = 0;
+	int			 full = 0;
 
+	if (probe_outputs(o) != 0)
+		return (EXIT_USAGE);
+	if (expectations(o, o->bs, &checks) != 0)
+		return (EXIT_USAGE);
 	plan_make(&pl, o);
-	pt = &pl.target[0];
-	if (target_open(&t, pt->spec, &pt->params, &cause) != 0) {
+	if (plan_check(&pl, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
-		if (interrupt_requested())
-			status = probe_stopped(&pl, pt, o);
-		else
-			status = pt->type == TARGET_SIM ? EXIT_USAGE : 1;
 		plan_free(&pl);
-		return (status);
-	}
-	if (plan_fit(pt, &t, &cause) != 0) {
-		log_warnx("%s", cause);
-		free(cause);
-		target_close(&t, 1);
-		plan_free(&pl);
+		check_list_free(checks);
 		return (EXIT_USAGE);
 	}
-	status = probe_target(&pl, pt, &t, &rep);
+	host = target_host_new();
+	t = xcalloc(pl.ntargets, sizeof(*t));
+	open = xcalloc(pl.ntargets, sizeof(*open));
+	if ((status = probe_open(&pl, o, host, t, open)) != 0)
+		goto out;
+	for (i = 0; i < pl.ntargets; i++) {
+		if (plan_fit(&pl.target[i], &t[i], &cause) != 0) {
+			log_warnx("%s", cause);
+			free(cause);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		if (pl.target[i].note[0] != '\0')
+			log_info("%s", pl.target[i].note);
+		probe_cost(&pl, &pl.target[i], &t[i]);
+	}
+	measured = 1;
+	if (pl.ntargets == 1)
+		status = probe_target(&pl, &pl.target[0], &t[0], pl.seed, &rep,
+		    &full);
+	else
+		status = probe_several(&pl, t, &rep, &full);
+	probe_spent(&rep);
+	if (o->host != NULL)
+		snprintf(rep.labels.host, sizeof rep.labels.host, "%s",
+		    o->host);
+	if (o->kind != NULL)
+		snprintf(rep.labels.kind, sizeof rep.labels.kind, "%s",
+		    o->kind);
+	rep.checks = checks;
+	checks = NULL;		/* report_free frees them now */
 	if (report_output(&rep, o) != 0 && status == 0)
 		status = 1;
+	if (status == 0 && rep.checks != NULL &&
+	    !report_check_tally(rep.checks, &rep, verdicts))
+		status = EXIT_MISSED;
 	interrupted = rep.interrupted;
 	report_free(&rep);
-	target_close(&t, pt->remove || interrupted);
+out:
+	for (i = 0; i < pl.ntargets; i++) {
+		if (open[i])
+			target_close(&t[i], !measured || pl.target[i].remove ||
+			    interrupted || full);
+	}
+	check_list_free(checks);
+	free(open);
+	free(t);
+	target_host_free(host);
 	plan_free(&pl);
 	return (interrupted ? EXIT_INTERRUPTED : status);
 }
@@ -283,15 +590,16 @@ prep(struct cli_opts *o)
 	tp.write = 1;		/* prep writes: no foreign file unforced */
 	tp.force = o->force;
 	tp.need_bytes = o->size;
-	tp.quiet = o->quiet;
+	tp.fill_progress = progress_fill;
 	if (target_open(&t, o->args[0], &tp, &cause) != 0) {
+		progress_end();
 		log_warnx("%s", cause);
 		free(cause);
 		return (interrupt_requested() ? EXIT_INTERRUPTED : 1);
 	}
 	log_info("%s: %s of real data ready", t.path,
 	    units_format_size(t.size, a, sizeof(a)));
-	interrupt_set_cleanup(NULL);
+	interrupt_drop_cleanup(t.path);
 	target_close(&t, 0);
 	return (0);
 }
@@ -342,14 +650,42 @@ compare(struct cli_opts *o)
 	return (ret);
 }
 
-/* plot: a report's plots through gnuplot. */
+/* Say on stderr which files a fleet skipped and why. */
+static void
+fleet_log_skipped(const struct fleet *fl)
+{
+	size_t	i;
+
+	for (i = 0; i < fl->nskip; i++)
+		log_warnx("skipped %s: %s", fl->skip[i].file,
+		    fl->skip[i].why);
+}
+
+/* plot: a report's plots through gnuplot; of several, the fleet chart. */
 static int
 plot(struct cli_opts *o)
 {
 	struct report	 rep;
+	struct fleet	*fl;
+	struct stat	 st;
 	char		*cause = NULL;
 	int		 ret = 0;
 
+	if (o->nargs > 1 || (stat(o->args[0], &st) == 0 &&
+	    S_ISDIR(st.st_mode))) {
+		fl = fleet_new(o->outlier);
+		fleet_load(fl, o->args, o->nargs, NULL);
+		fleet_log_skipped(fl);
+		if (report_plot_fleet(fl, o->outdir, o->plot_format,
+		    &cause) != 0) {
+			log_warnx("%s", cause);
+			free(cause);
+			ret = 1;
+		} else if (fl->nskip > 0)
+			ret = 1;
+		fleet_free(fl);
+		return (ret);
+	}
 	if (report_load(o->args[0], &rep, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
@@ -383,6 +719,91 @@ profiles(struct cli_opts *o)
 	return (0);
 }
 
+/* check: judge saved reports against expectations. */
+static int
+check(struct cli_opts *o)
+{
+	struct report		 *reps;
+	struct check_list	**given;
+	const struct check_list	**use;
+	char			 *cause = NULL;
+	unsigned		  verdicts[3];
+	int			  i, n, ret = 0;
+
+	reps = xcalloc(o->nargs, sizeof *reps);
+	given = xcalloc(o->nargs, sizeof *given);
+	use = xcalloc(o->nargs, sizeof *use);
+	for (n = 0; n < o->nargs && ret == 0; n++) {
+		if (report_load(o->args[n], &reps[n], &cause) != 0) {
+			log_warnx("%s", cause);
+			free(cause);
+			ret = EXIT_USAGE;
+		} else if (expectations(o, reps[n].target.bs, &given[n]) != 0)
+			ret = EXIT_USAGE;
+		else if ((use[n] = given[n] != NULL ? given[n] :
+		    reps[n].checks) == NULL) {
+			log_warnx("%s records no expectations: give --expect "
+			    "EXPR or --expect-profile NAME", o->args[n]);
+			ret = EXIT_USAGE;
+		}
+	}
+	if (ret == 0 && o->format == CLI_FMT_JSON)
+		ret = report_check_json_dump(o->args, reps, use, n,
+		    stdout) != 0;
+	for (i = 0; ret == 0 && o->format != CLI_FMT_JSON && i < n; i++) {
+		report_check_heading(o->args[i], &reps[i], stdout,
+		    o->format == CLI_FMT_MARKDOWN);
+		report_check_write(&reps[i], use[i], stdout,
+		    o->format == CLI_FMT_MARKDOWN);
+	}
+	for (i = 0; ret == 0 && i < n; i++) {
+		if (!report_check_tally(use[i], &reps[i], verdicts))
+			ret = EXIT_MISSED;
+	}
+	for (i = 0; i < n; i++) {
+		report_free(&reps[i]);
+		check_list_free(given[i]);
+	}
+	free(reps);
+	free(given);
+	free(use);
+	return (ret);
+}
+
+/* fleet: many reports in one table; exit 1 if any file was skipped. */
+static int
+fleet(struct cli_opts *o)
+{
+	struct fleet		*fl;
+	struct check_list	*checks;
+	int			 ret = 0;
+
+	if (expectations(o, 0, &checks) != 0)
+		return (EXIT_USAGE);
+	fl = fleet_new(o->outlier);
+	fleet_load(fl, o->args, o->nargs, checks);
+	switch (o->format) {
+	case CLI_FMT_JSON:
+		ret = report_fleet_json(fl, stdout);
+		break;
+	case CLI_FMT_CSV:
+		report_fleet_csv(fl, stdout);
+		break;
+	case CLI_FMT_TEXT:
+	case CLI_FMT_MARKDOWN:
+		report_fleet_write(fl, stdout, o->format == CLI_FMT_MARKDOWN);
+		break;
+	}
+	if (fflush(stdout) != 0)
+		ret = -1;
+	fleet_log_skipped(fl);
+	if (ret != 0 || fl->nskip > 0)
+		ret = 1;
+	fleet_free(fl);
+	check_list_free(checks);
+	return (ret);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -394,7 +815,7 @@ main(int argc, char **argv)
 	if (cli_parse(argc, argv, &o, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
-		free(o.args);
+		cli_free(&o);
 		return (EXIT_USAGE);
 	}
 	if (o.help || o.version) {
@@ -402,7 +823,7 @@ main(int argc, char **argv)
 			cli_usage(stdout, o.cmd);
 		else
 			printf("tierprobe %s\n", PACKAGE_VERSION);
-		free(o.args);
+		cli_free(&o);
 		return (0);
 	}
 	log_set_quiet(o.quiet);
@@ -413,6 +834,7 @@ main(int argc, char **argv)
 	case CLI_RUN:
 	case CLI_SCAN:
 	case CLI_LIMITS:
+	case CLI_SYNC:
 		ret = probe(&o);
 		break;
 	case CLI_PREP:
@@ -430,9 +852,15 @@ main(int argc, char **argv)
 	case CLI_PROFILES:
 		ret = profiles(&o);
 		break;
+	case CLI_CHECK:
+		ret = check(&o);
+		break;
+	case CLI_FLEET:
+		ret = fleet(&o);
+		break;
 	case CLI_NONE:
 		break;
 	}
-	free(o.args);
+	cli_free(&o);
 	return (ret);
 }

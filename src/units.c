@@ -22,7 +22,7 @@ struct units_num {
 };
 
 static const char *units_size_help =
-    "use a number with K, M, G or T (powers of 1024)";
+    "use a number with K, M, G, T or P (powers of 1024)";
 static const char *units_time_help =
     "use a number with ns, us, ms, s, m or h";
 

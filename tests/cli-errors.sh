@@ -54,7 +54,23 @@ rmdir sub
 # A file tierprobe did not create is never written or grown.
 printf 'precious' > foreign.dat
 expect 1 "did not create"	-- limits foreign.dat --rw write --ws 4k
-expect 1 "--force"		-- prep foreign.dat --size 1M
+expect 1 "tierprobe prep FILE"	-- prep foreign.dat --size 1M
 [ "$(cat foreign.dat)" = precious ] || { echo "FAIL: foreign file changed"; failed=1; }
 rm -f foreign.dat
+
+# Several targets: refused before anything is created or read.
+printf 'precious' > one.dat
+ln -s one.dat link.dat
+expect 2 "same file"		-- limits one.dat link.dat
+expect 2 "same file"		-- limits n.dat ./n.dat
+expect 2 "at most 64 targets"	-- limits $(seq -f "t%g.dat" 1 65)
+expect 2 "lower --max-iodepth to 2048" -- limits a.dat b.dat --max-iodepth 4096
+expect 2 "cannot run with a real" -- limits sim:ebs-gp3 a.dat
+expect 2 "psync"		-- run a.dat b.dat --engine psync
+expect 2 "--repeat"		-- scan a.dat b.dat --repeat 2
+expect 2 "--fio-job"		-- limits a.dat b.dat --fio-job x.fio
+# One that cannot be opened stops the run, named, before a file is made.
+expect 1 "is a directory"	-- limits a.dat . --ws 16M
+[ "$(cat one.dat)" = precious ] || { echo "FAIL: one.dat changed"; failed=1; }
+rm -f one.dat link.dat
 exit $failed

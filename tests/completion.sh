@@ -22,6 +22,11 @@ t compare tierprobe co
 t markdown tierprobe report --output-format m
 t svg tierprobe plot --format s
 t psync tierprobe scan --engine p
+if "$TIERPROBE" profiles 2>/dev/null | grep -q "^m5.large "; then
+	t sim:ebs-gp3@m5.large tierprobe limits sim:ebs-gp3@m5.l
+fi
+t sync tierprobe sy
+t direct-dsync tierprobe sync --methods di
 if "$TIERPROBE" plot --help 2>/dev/null | grep -q -- --outdir; then
 	t --outdir tierprobe plot --out
 else

@@ -3,12 +3,15 @@
 # no cache says a larger one could hide past its largest working set; on a
 # simulated volume
 # restored from a snapshot the first-read penalty is in the JSON and the
-# text (and not on a fresh volume), the burst of a gp2 bucket and the kind
+# text (and not on a fresh volume), and run looks for it unasked and
+# says it in the summary; the burst of a gp2 bucket and the kind
 # of limit are in the JSON, and a saved report re-renders to the same JSON;
 # a gp2 bucket a 120 s run cannot see is not reported as none, and runs
-# repeated on a volume whose bucket runs dry are reported apart.
+# repeated on a volume whose bucket runs dry are reported apart;
+# a --max-ws past the volume's end is said and not advised; caches the
+# sweeps cannot outgrow give the store's ceiling, corrected and said.
 set -u
-: "${TIERPROBE:?}"
+: "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
 dir=$(mktemp -d "${TMPDIR:-/var/tmp}/tp-lim.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -71,4 +74,51 @@ jq -e '.repeat.reason != null and ([.repeat.figures[] |
     fail "repeat: $(jq -c .repeat "$dir/rep.json")"
 tr -s ' \n' ' ' < "$dir/rep.txt" | grep -q "in a trend: a burst bucket ran dry in run 2" ||
     fail "the repeat text does not give the reason"
+# run checks a (simulated) device for a restore without being asked, and
+# says what it means in the summary.
+"$TIERPROBE" run sim:ebs-gp3-restored --seed 5 --points 4 --sustain 20 \
+    --quiet > "$dir/rr.txt" || fail "run ebs-gp3-restored exited $?"
+sed -n '/^What it means/,/^$/p' "$dir/rr.txt" | tr -s ' \n' ' ' |
+    grep -q "still being restored from a snapshot" ||
+    fail "a restored volume without a word in What it means"
+"$TIERPROBE" run sim:ebs-gp3 --seed 5 --points 4 --sustain 20 \
+    --quiet > "$dir/rf.txt" || fail "run ebs-gp3 exited $?"
+sed -n '/^What it means/,/^$/p' "$dir/rf.txt" | tr -s ' \n' ' ' |
+    grep -q "no sign of a volume still being restored" ||
+    fail "a fresh volume: the check is not said"
+
+# Caches the sweeps' working set cannot outgrow (the volume is 7 times the
+# last one): the IOPS ceiling is the store's, corrected for the hits and
+# said so.  Behind a cap that counts the hits too, they wait like misses:
+# no correction.
+truth=$("$TIERPROBE" profiles --show classic-three-level |
+    awk '$1 == "iops_ceiling" { print $2 }')
+"$TIERPROBE" run sim:classic-three-level --seed 5 --points 6 --sustain 10 \
+    --quiet --json "$dir/c3.json" > "$dir/c3.txt" || fail "run classic"
+jq -e --argjson t "$truth" '.limits | .iops_ceiling_corrected and
+    .cache_hit_share > 0.05 and (.iops_ceiling / $t - 1 | fabs) < 0.05' \
+    "$dir/c3.json" > /dev/null || fail "classic: not the store's $truth" \
+    "IOPS: $(jq -c '.limits | [.iops_ceiling, .cache_hit_share]' \
+    "$dir/c3.json")"
+tr -s ' \n' ' ' < "$dir/c3.txt" |
+    grep -q " caches served .* IOPS ceiling is the store's" ||
+    fail "classic: the correction is not said"
+"$TIERPROBE" run "sim:$TOP_SRCDIR/tests/data/limits-cache-cap.ini" --seed 5 \
+    --points 6 --sustain 10 --quiet --json "$dir/cc.json" > /dev/null ||
+    fail "run limits-cache-cap"
+jq -e '.limits | (.iops_ceiling_corrected | not) and
+    .cache_hit_share > 0.05 and (.iops_ceiling / 4000 - 1 | fabs) < 0.02' \
+    "$dir/cc.json" > /dev/null || fail "cache before a cap: $(jq -c \
+    '.limits | [.iops_ceiling, .cache_hit_share, .iops_ceiling_corrected]' \
+    "$dir/cc.json")"
+
+# A size past the end of the volume is cut and said; the report advises
+# nothing the volume cannot give.
+"$TIERPROBE" scan sim:ebs-gp3 --seed 5 --max-ws 20T --points 4 \
+    > "$dir/w.txt" 2> "$dir/w.err" || fail "scan --max-ws 20T exited $?"
+grep -q -- "--max-ws 20 TiB is more than .* holds: 100 GiB used" \
+    "$dir/w.err" || fail "the cut --max-ws is not said: $(cat "$dir/w.err")"
+tr -s ' \n' ' ' < "$dir/w.txt" | grep -q "covered the whole volume (100 GiB)" ||
+    fail "no word on the scan covering the volume"
+! grep -q -- "--max-ws" "$dir/w.txt" || fail "advises --max-ws past the end"
 echo ok

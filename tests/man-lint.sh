@@ -1,7 +1,8 @@
 #!/bin/sh
 # Description: the man pages are mandoc -Tlint clean at warning level (only
-# host-dependent "not found" notes allowed), and every long option that
-# tierprobe --help lists is documented in man/tierprobe.1.
+# host-dependent "not found" notes allowed), every long option that
+# tierprobe --help lists is documented in man/tierprobe.1, and the size
+# suffixes named there, in --help and in its messages are those accepted.
 set -u
 : "${TOP_SRCDIR:?}" "${TIERPROBE:?}"
 command -v mandoc >/dev/null || { echo "skip: mandoc missing"; exit 77; }
@@ -23,5 +24,24 @@ for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$help" | sort -u); do
 	grep -Eq "Fl Fl $name( |\$)" "$TOP_SRCDIR/man/tierprobe.1" ||
 	    { echo "FAIL: $opt is in --help but not in tierprobe.1"; fails=1; }
 done
+
+# The size suffixes the parser accepts are the ones --help, its messages
+# and every sentence of tierprobe.1 on sizes name.
+took=""
+for l in K M G T P E Z; do
+	"$TIERPROBE" scan --max-ws "4$l" --help > /dev/null 2>&1 &&
+	    took="$took$l
+"
+done
+took=$(printf '%s' "$took" | sort -u | tr -d '\n')
+"$TIERPROBE" scan --max-ws 1Q > /dev/null 2>> "$help"
+bad=$(grep -ih 'sizes take\|not a size' "$help" "$TOP_SRCDIR/man/tierprobe.1" |
+    while IFS= read -r line; do
+	l=$(printf '%s\n' "$line" | grep -o '\<[KMGTPEZ]\>' | sort -u |
+	    tr -d '\n')
+	[ "$l" = "$took" ] || echo "FAIL: \"$line\" names suffixes $l," \
+	    "the parser takes $took"
+done)
+[ -n "$bad" ] && { echo "$bad"; fails=1; }
 [ $fails = 0 ] || exit 1
 echo "man pages lint clean and in sync with --help"

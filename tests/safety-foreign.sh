@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
 # Description: tierprobe never writes to a file it did not create.  Write
-# modes and prep refuse a foreign file (its checksum does not change), a
+# modes, prep and a scan past its end refuse a foreign file (its checksum
+# does not change) and say how to get a test file, never to --force it; a
 # read-only scan of it is fine; files tierprobe created under a name the
 # user gave are kept, the default ./tierprobe.dat is removed after run
 # unless --keep.
@@ -17,18 +18,32 @@ unchanged() {
 	[ "$(sha256sum <"$f")" = "$sum" ] || fail "$1 changed the foreign file"
 }
 
+# Each refusal says how to get a test file, and never to force it.
+advice() {
+	grep -q -- --force "$t_dir/err" &&
+	    fail "$1: suggests --force for a foreign file: $(cat "$t_dir/err")"
+	grep -q "tierprobe prep" "$t_dir/err" ||
+	    fail "$1: refusal does not say what to do: $(cat "$t_dir/err")"
+}
 # shellcheck disable=SC2086
 "$TIERPROBE" limits "$f" --rw write $lquick >/dev/null 2>"$t_dir/err"
 t_one_line $? 1 "$t_dir/err" "$f"
-grep -q -- --force "$t_dir/err" || fail "refusal does not say what to do"
+advice "limits --rw write"
 unchanged "limits --rw write"
 
 "$TIERPROBE" prep "$f" --size 32M --quiet 2>"$t_dir/err"
 t_one_line $? 1 "$t_dir/err" "$f"
+advice "prep"
 unchanged "prep"
 "$TIERPROBE" prep "$f" --size 48M --quiet 2>"$t_dir/err"
 t_one_line $? 1 "$t_dir/err" "$f"
+advice "prep (grow)"
 unchanged "prep (grow)"
+# shellcheck disable=SC2086
+"$TIERPROBE" scan "$f" $quick --max-ws 64M >/dev/null 2>"$t_dir/err"
+t_one_line $? 1 "$t_dir/err" "$f"
+advice "scan past its end"
+unchanged "scan past its end"
 [ "$(stat -c %s "$f")" = 33554432 ] || fail "prep changed the size"
 
 # Reading is allowed, and reads only.

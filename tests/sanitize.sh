@@ -18,10 +18,12 @@ fi
 work=$(cd "$work" && pwd)
 
 # Shell tests left out: they measure memory or run valgrind (meaningless
-# under ASan), take minutes, or measure the real disk's timing, which
-# ASan's CPU cost distorts.
+# under ASan), take minutes, measure the real disk's timing, which ASan's
+# CPU cost distorts, or test Ansible rather than tierprobe.
 slow="tests/safety-memory.sh tests/safety-valgrind.sh tests/scan-real.sh \
-tests/cgroup-cache.sh tests/cgroup-throttle.sh"
+tests/limits-real.sh \
+tests/cgroup-cache.sh tests/cgroup-throttle.sh tests/ansible-fleet.sh \
+tests/ansible-lint.sh"
 
 # A clean copy: the tracked and new files, none of the in-tree build.
 cd "$top"

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Description: simulated volumes from the command line: `profiles` lists
-# every built-in profile and `--show` prints its truth; a simulated scan is
+# every built-in profile and `--show` prints its truth, tiers numbered
+# from 1 as in reports; a simulated scan is
 # deterministic for a seed (the JSON byte for byte) and another seed gives
 # other noise; an unknown name, a missing file and a bad profile are usage
-# errors (exit 2) reported in one line naming the file, line and key.
+# errors (exit 2) reported in one line naming the file, line and key; the
+# device time a run may take is said before it, and what it took after.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 TIERPROBE_DATADIR=$TOP_SRCDIR
@@ -28,6 +30,11 @@ done
 [ $n -ge 8 ] || fail "only $n built-in profiles"
 "$TIERPROBE" profiles --show ebs-gp2-100g | grep -q "lasts 2000 s" ||
     fail "gp2 100 GiB: burst of 5.4M / (3000 - 300) is not 2000 s"
+# Tiers are numbered from 1, as the reports number them.
+"$TIERPROBE" profiles --show classic-three-level > "$dir/show"
+[ "$(grep -c '^  tier [12] ' "$dir/show")" = 4 ] ||
+    fail "--show numbers its two tiers other than 1 and 2: $(cat "$dir/show")"
+! grep -q '^  tier 0' "$dir/show" || fail "--show has a tier 0"
 
 # Usage errors: exit 2, one line on stderr.
 usage_error() {	# want-in-message, then the command's arguments
@@ -64,4 +71,18 @@ scan 8 "$dir/c.json"
 [ "$(jq '.points | length' "$dir/a.json")" = 4 ] || fail "not 4 points"
 cmp -s "$dir/a.json" "$dir/b.json" || fail "seed 7 twice: scans differ"
 cmp -s "$dir/a.json" "$dir/c.json" && fail "seeds 7 and 8: same scan"
+
+# Before a run, the device time it may take; after, what it took.  A
+# linear grid adds no points: 4 points of at most 1 s, and a quarter of
+# that settling, are 5 s (warm-up reads come on top).
+"$TIERPROBE" scan sim:ebs-gp3 --min-ws 16M --max-ws 64M --step 16M \
+    --max-time 1 --seed 3 --output-format json > "$dir/t.json" \
+    2> "$dir/t.err" || fail "scan exited $?"
+grep -q "^tierprobe: about 5.0 s of device time (scan 5.0 s.*), reading within 64 MiB$" \
+    "$dir/t.err" || fail "no cost said before: $(cat "$dir/t.err")"
+spent=$(jq .scan.device_time_s "$dir/t.json" | awk '{ printf "%.1f", $1 }')
+grep -q "^tierprobe: spent $spent s of device time, " "$dir/t.err" ||
+    fail "spent $spent s, not said after: $(cat "$dir/t.err")"
+[ "$(head -1 "$dir/t.err" | cut -c1-11)" = "tierprobe: " ] ||
+    fail "the cost is not said first"
 exit 0

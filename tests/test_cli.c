@@ -33,12 +33,27 @@ static const struct t_case t_cases[] = {
 	{ "plot r.json --outdir out --format svg", 1, NULL },
 	{ "prep f.dat --size 1G", 1, NULL },
 	{ "profiles --show ebs-gp2-100g", 1, NULL },
+	{ "check r.json", 1, NULL },
+	{ "check a.json b.json --expect iops>=3000 --expect-profile ebs-gp3",
+	  1, NULL },
+	{ "run --kind gp3 --host db1 --expect p99<=2ms", 1, NULL },
+	{ "fleet reports --output-format csv --outlier 30", 1, NULL },
+	{ "plot a.json b.json --outdir out", 1, NULL },
+	{ "check", 0, "check needs FILE.json" },
+	{ "fleet", 0, "fleet needs" },
+	{ "report r.json --output-format csv", 0, "only fleet prints csv" },
+	{ "fleet d --expect-profile ebs-gp3", 0,
+	  "--expect-profile is not an option of fleet" },
+	{ "fleet d --outlier 80", 0, "--outlier" },
+	{ "check r.json --kind gp3", 0, "--kind is not an option of check" },
+	{ "run --expect", 0, "--expect needs an argument" },
 	{ "scan f --points 1 --min-ws 1G --max-ws 1G", 1, NULL },
 	{ "scan f --points 1", 0, "--points 1 measures one working set" },
 	{ "scan f --points 0", 0, "--points" },
 	{ "frobnicate", 0, "unknown command 'frobnicate'" },
 	{ "scan", 0, "scan needs TARGET" },
-	{ "scan a b", 0, "extra argument 'b'" },
+	{ "scan a b", 1, NULL },
+	{ "prep a b", 0, "extra argument 'b'" },
 	{ "scan f --bs 4q", 0, "--bs" },
 	{ "scan f --bs 1000", 0, "multiple of 512" },
 	{ "scan f --iodepth 0", 0, "--iodepth" },
@@ -101,7 +116,7 @@ test_table(void **state)
 			assert_null(strchr(cause, '\n'));
 		}
 		free(cause);
-		free(o.args);
+		cli_free(&o);
 	}
 }
 
@@ -133,13 +148,13 @@ test_values(void **state)
 	assert_true(o.set_mask & CLI_SET_SEED);
 	assert_int_equal(o.quiet, 1);
 	assert_int_equal(o.format, CLI_FMT_JSON);
-	free(o.args);
+	cli_free(&o);
 
 	assert_int_equal(t_parse("limits f --rw write --sustain 2m", &o,
 	    &cause), 0);
 	assert_int_equal(o.write, 1);
 	assert_true(o.sustain_s > 119.9 && o.sustain_s < 120.1);
-	free(o.args);
+	cli_free(&o);
 
 	/* Defaults. */
 	assert_int_equal(t_parse("scan f", &o, &cause), 0);
@@ -147,7 +162,32 @@ test_values(void **state)
 	assert_int_equal(o.iodepth, 1);
 	assert_string_equal(o.engine, "io_uring");
 	assert_int_equal(o.set_mask, 0);
-	free(o.args);
+	cli_free(&o);
+}
+
+/* --expect collects every expression, in order. */
+static void
+test_list(void **state)
+{
+	struct cli_opts	 o;
+	char		*cause = NULL;
+
+	(void)state;
+	assert_int_equal(t_parse("check --expect iops>=1 r.json --expect "
+	    "p99<=2ms --expect-profile ebs-gp3 --expect tiers==0", &o,
+	    &cause), 0);
+	assert_int_equal(o.expect.n, 3);
+	assert_string_equal(o.expect.v[0], "iops>=1");
+	assert_string_equal(o.expect.v[1], "p99<=2ms");
+	assert_string_equal(o.expect.v[2], "tiers==0");
+	assert_string_equal(o.expect_profile, "ebs-gp3");
+	assert_int_equal(o.nargs, 1);
+	cli_free(&o);
+	assert_null(o.expect.v);
+	assert_int_equal(t_parse("fleet d", &o, &cause), 0);
+	assert_true(o.outlier > 0.1999 && o.outlier < 0.2001);
+	assert_int_equal(o.expect.n, 0);
+	cli_free(&o);
 }
 
 /* --help is accepted anywhere and needs no operands. */
@@ -161,7 +201,7 @@ test_help(void **state)
 	assert_int_equal(t_parse("scan --help", &o, &cause), 0);
 	assert_int_equal(o.help, 1);
 	assert_int_equal(o.cmd, CLI_SCAN);
-	free(o.args);
+	cli_free(&o);
 	assert_int_equal(t_parse("--version", &o, &cause), 0);
 	assert_int_equal(o.version, 1);
 }
@@ -171,6 +211,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_help),
 	};

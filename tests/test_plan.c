@@ -6,6 +6,7 @@
  * existing file bounding the default scan, plan_fit's bounds and refusals,
  * and the limit sweeps' working set after a scan.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,7 +49,7 @@ static void
 t_done(struct cli_opts *o, struct plan *pl)
 {
 	plan_free(pl);
-	free(o->args);
+	cli_free(o);
 }
 
 /* Phases of each command; one plan target per operand. */
@@ -59,9 +60,10 @@ test_phases(void **state)
 		const char	*line;
 		unsigned	 phases;
 	} cases[] = {
-		{ "run sim:ebs-gp3", PLAN_SCAN | PLAN_LIMITS },
+		{ "run sim:ebs-gp3", PLAN_SCAN | PLAN_LIMITS | PLAN_SYNC },
 		{ "scan sim:ebs-gp3", PLAN_SCAN },
 		{ "limits sim:ebs-gp3", PLAN_LIMITS },
+		{ "sync sim:ebs-gp3", PLAN_SYNC },
 	};
 	struct cli_opts	o;
 	struct plan	pl;
@@ -79,8 +81,8 @@ test_phases(void **state)
 
 /*
  * A simulated volume and a file planned with the same options differ only
- * in the engine (and in what opening them needs): the same sustained run,
- * sweeps and scan.
+ * in the engine, in what opening them needs, and in the first-read check
+ * a volume gets as a device does: the same sustained run, sweeps and scan.
  */
 static void
 test_sim_no_privilege(void **state)
@@ -91,7 +93,7 @@ test_sim_no_privilege(void **state)
 
 	(void)state;
 	t_plan("run sim:ebs-gp2-100g --seed 7", &o, &a);
-	free(o.args);
+	cli_free(&o);
 	t_plan("run /nonexistent/tierprobe-test.dat --seed 7 --engine psync",
 	    &o, &b);
 	s = &a.target[0];
@@ -104,6 +106,8 @@ test_sim_no_privilege(void **state)
 	assert_true(s->limits.sustain_s == 120);
 	assert_true(f->limits.sustain_s == 120);
 	s->limits.engine = f->limits.engine;
+	assert_true(s->limits.first_touch && !f->limits.first_touch);
+	s->limits.first_touch = 0;
 	assert_memory_equal(&s->limits, &f->limits, sizeof s->limits);
 	assert_memory_equal(&s->scan, &f->scan, sizeof s->scan);
 	assert_int_equal(a.seed, 7);
@@ -197,7 +201,8 @@ test_file_bounds(void **state)
 	unlink(path);
 }
 
-/* plan_fit: the scan within the target; bs and min-ws refused. */
+/* plan_fit: the scan within the target, said when cut; bs and min-ws
+ * refused. */
 static void
 test_fit(void **state)
 {
@@ -214,6 +219,17 @@ test_fit(void **state)
 	t_plan("scan sim:x", &o, &pl);
 	assert_int_equal(plan_fit(&pl.target[0], &t, &cause), 0);
 	assert_int_equal(pl.target[0].scan.max_ws, 3 * GiB);
+	assert_string_equal(pl.target[0].note, "");
+	t_done(&o, &pl);
+
+	/* Sizes given past the end are cut, and the note says so. */
+	t_plan("run sim:x --max-ws 20T --ws 1P", &o, &pl);
+	assert_int_equal(plan_fit(&pl.target[0], &t, &cause), 0);
+	assert_int_equal(pl.target[0].scan.max_ws, 3 * GiB);
+	assert_int_equal(pl.target[0].limits.ws_bytes, 3 * GiB);
+	assert_non_null(strstr(pl.target[0].note, "--max-ws 20 TiB"));
+	assert_non_null(strstr(pl.target[0].note, "--ws 1 PiB"));
+	assert_non_null(strstr(pl.target[0].note, "3 GiB used"));
 	t_done(&o, &pl);
 
 	t_plan("scan sim:x --bs 512", &o, &pl);
@@ -263,8 +279,10 @@ test_limits_after_scan(void **state)
 	t_plan("run sim:x --max-ws 2G", &o, &pl);
 	assert_int_equal(plan_fit(&pl.target[0], &t, &cause), 0);
 	plan_limits(&pl.target[0], &t, &scan, &ls, &prior);
-	assert_int_equal(ls.ws_bytes, 4 * (1 * GiB + 4096 * 100));
+	/* Caches serve 2% of the sweeps' reads: 50 x the last one. */
+	assert_int_equal(ls.ws_bytes, 50 * (1 * GiB + 4096 * 100));
 	assert_int_equal(ls.cache_bytes, 1 * GiB + 4096 * 100 + 1);
+	assert_true(fabs(ls.cache_share - 0.02) < 0.001);
 	assert_int_equal(ls.first_touch_from, 2 * GiB);
 	assert_int_equal(ls.nprior, 2);
 	assert_ptr_equal(ls.prior, prior);
@@ -281,12 +299,18 @@ test_limits_after_scan(void **state)
 	plan_limits(&pl.target[0], &t, NULL, &ls, &prior);
 	assert_int_equal(ls.ws_bytes, 5 * GiB);
 	t_done(&o, &pl);
+	/*
+	 * Where the volume is too small for that: all of it but what the
+	 * first-touch test reads (a simulated volume gets it), and the
+	 * caches' share at that size for the correction.
+	 */
 	t.size = 10 * GiB;
 	t_plan("run sim:x", &o, &pl);
 	assert_int_equal(plan_fit(&pl.target[0], &t, &cause), 0);
 	scan.tiers.tier[0].capacity_high_bytes = 3 * GiB;
 	plan_limits(&pl.target[0], &t, &scan, &ls, &prior);
-	assert_int_equal(ls.ws_bytes, 10 * GiB);
+	assert_int_equal(ls.ws_bytes, 10 * GiB - LIMITS_FT_SPAN);
+	assert_true(fabs(ls.cache_share - 1.0 * GiB / ls.ws_bytes) < 1e-6);
 	free(prior);
 	t_done(&o, &pl);
 }

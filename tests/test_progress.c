@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * progress.c: a live line redrawn with \r on a TTY, one line per finished
- * point otherwise, nothing when quiet.
+ * point otherwise, nothing when quiet; the ETA of a fixed-length phase,
+ * points an adaptive scan adds, and a fill on one line.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -116,6 +117,112 @@ test_quiet(void **state)
 	free(s);
 }
 
+/* Output of f, run on a TTY or not, as a string (caller frees). */
+static char *
+t_capture(int tty, void (*f)(void))
+{
+	char	*buf = NULL;
+	size_t	 len;
+	FILE	*out;
+
+	out = open_memstream(&buf, &len);
+	progress_set_stream(out, tty);
+	progress_init(0);
+	f();
+	progress_end();
+	fclose(out);
+	return (buf);
+}
+
+/* A sustained run: one point of known length. */
+static void
+t_fixed(void)
+{
+	struct point	p;
+
+	memset(&p, 0, sizeof p);
+	p.ws_bytes = (uint64_t)8 << 30;
+	p.iodepth = 16;
+	p.iops = 3000;
+	p.lat_us.p50 = 5300;
+	progress_phase("sustained", 1, PROGRESS_NONE);
+	progress_phase_length(120);
+	progress_point_start(0, &p);
+	progress_update(&p, 30, NULL);
+}
+
+/* The ETA of a fixed-length phase is known from its first update. */
+static void
+test_fixed_eta(void **state)
+{
+	char	*s;
+
+	(void)state;
+	s = t_capture(1, t_fixed);
+	assert_non_null(strstr(s, "sustained 1/1  ws 8 GiB qd 16  3,000 IOPS"));
+	assert_null(strstr(s, "ETA ?"));
+	free(s);
+}
+
+/* An adaptive scan that adds points says so, once per change. */
+static void
+t_grow(void)
+{
+	progress_phase("scan", 14, PROGRESS_WS);
+	progress_set_total(14);
+	progress_set_total(16);
+	progress_set_total(17);
+}
+
+static void
+test_added_points(void **state)
+{
+	char	*s;
+
+	(void)state;
+	s = t_capture(0, t_grow);
+	assert_string_equal(s, "scan: 2 more points, where the curves bend "
+	    "(16 in all)\nscan: 1 more point, where the curves bend (17 in "
+	    "all)\n");
+	free(s);
+}
+
+/* A fill of 1 GiB in 1 MiB steps. */
+static void
+t_fill(void)
+{
+	uint64_t	done, total = (uint64_t)1 << 30;
+
+	for (done = 0; done < total; done += 1 << 20)
+		progress_fill("t.dat", done, total);
+	progress_fill("t.dat", total, total);
+}
+
+/* Filling redraws one line on a TTY, ending with the total. */
+static void
+test_fill(void **state)
+{
+	char	*s, *nl;
+	int	 lines = 0;
+
+	(void)state;
+	s = t_capture(1, t_fill);
+	for (nl = s; (nl = strchr(nl, '\n')) != NULL; nl++)
+		lines++;
+	assert_int_equal(lines, 1);
+	assert_non_null(strstr(s, "\r\033[Kfilling t.dat: 1 GiB of 1 GiB, "));
+	assert_non_null(strstr(s, "ETA 0:00\n"));
+	assert_true(strstr(s, "filling t.dat: 0 B of 1 GiB") == s);
+	free(s);
+	/* Off a TTY: the first line and one per tenth at most. */
+	s = t_capture(0, t_fill);
+	assert_null(strchr(s, '\r'));
+	for (nl = s, lines = 0; (nl = strchr(nl, '\n')) != NULL; nl++)
+		lines++;
+	assert_true(lines >= 2 && lines <= 11);
+	free(s);
+}
+
 int
 main(void)
 {
@@ -123,6 +230,9 @@ main(void)
 		cmocka_unit_test(test_not_tty),
 		cmocka_unit_test(test_tty),
 		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_fixed_eta),
+		cmocka_unit_test(test_added_points),
+		cmocka_unit_test(test_fill),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -27,7 +27,7 @@
 #include "timeline.h"
 
 static const char *const t_plots[] = { "latency-ws", "hit-fraction",
-    "iodepth", "bandwidth-bs", "timeline" };
+    "iodepth", "bandwidth-bs", "timeline", "commits" };
 #define T_NPLOTS	(sizeof t_plots / sizeof t_plots[0])
 
 static uint32_t
@@ -137,6 +137,8 @@ test_png(void **state)
 	    "iodepth bandwidth-bs timeline");
 	t_render("report-nulls.json", "png", "latency-ws iodepth timeline");
 	t_render("report-interrupted.json", "png", "latency-ws iodepth");
+	t_render("report-sync.json", "png",
+	    "latency-ws iodepth bandwidth-bs timeline commits");
 }
 
 static void

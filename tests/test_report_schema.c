@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * report-schema.c against a full report and the man page: the real pipeline
+ * report-schema.c against full reports and the man page: the real pipeline
  * runs twice on a simulated volume with a cache, a burst bucket and slow
- * first reads (every section present); every key of that report must be a
- * row of the table, every row must appear in it and be documented in
- * man/tierprobe-report.5 (which documents nothing else); `report
- * --output-format json` reproduces the file byte for byte, any one value
- * changed survives a load and a dump, and every key of the fixtures survives
- * with its value.
+ * first reads (every section of a report of one present), and on two
+ * simulated volumes sharing an instance with a bucket (targets[] and
+ * together, a shared limit and a shared bucket); every key of those
+ * reports must be a row of the table, every row must appear in one and be
+ * documented in man/tierprobe-report.5 (which documents nothing else);
+ * `report --output-format json` reproduces each file byte for byte, any
+ * one value changed survives a load and a dump, and every key of the
+ * fixtures survives with its value.
  */
 #include <sys/wait.h>
 
@@ -58,9 +60,37 @@ static const char t_profile[] =
     "iops = 6000\n"
     "credits = 40000\n";
 
+/*
+ * Two volumes on an instance with a bucket: alone below its baseline,
+ * together above it (the bucket runs dry in 90 s) and above its bandwidth.
+ */
+static const char t_instance[] =
+    "[instance]\n"
+    "name = schema-instance\n"
+    "iops = 1500\n"
+    "bandwidth = 40M\n"
+    "burst_iops = 3000\n"
+    "burst_duration_s = 30\n";
+static const char t_volume[] =
+    "[device]\n"
+    "name = schema-volume\n"
+    "size = 1G\n"
+    "block_size = 512\n"
+    "transfer = 512M\n"
+    "[tier.0]\n"
+    "capacity = 32M\n"
+    "latency_us = 50\n"
+    "[backing]\n"
+    "latency_us = 500\n"
+    "concurrency = 8\n"
+    "[limit]\n"
+    "iops = 1000\n"
+    "bandwidth = 32M\n";
+
 static char	*t_dir;
-static char	 t_full[512];		/* the full report */
-static json_t	*t_full_json;
+#define T_DOCS	2
+static char	 t_full[T_DOCS][512];	/* one target; several */
+static json_t	*t_full_json[T_DOCS];
 
 /* The keys tierprobe-report.5 documents: .It Li tags, by .Ss section. */
 struct t_man {
@@ -305,39 +335,67 @@ t_run(const char *cmd)
 	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+/* Write text to t_dir/name. */
+static int
+t_write(const char *name, const char *text)
+{
+	char	 path[600];
+	FILE	*f;
+
+	snprintf(path, sizeof path, "%s/%s", t_dir, name);
+	if ((f = fopen(path, "w")) == NULL)
+		return (-1);
+	fputs(text, f);
+	return (fclose(f));
+}
+
 static int
 t_setup(void **state)
 {
-	char	 ini[512], *cmd;
-	FILE	*f;
+	char	*cmd;
+	int	 i;
 
 	(void)state;
 	t_dir = t_tmpdir();
-	snprintf(ini, sizeof ini, "%s/full.ini", t_dir);
-	snprintf(t_full, sizeof t_full, "%s/full.json", t_dir);
-	if ((f = fopen(ini, "w")) == NULL)
+	for (i = 0; i < T_DOCS; i++)
+		snprintf(t_full[i], sizeof t_full[i], "%s/full%d.json", t_dir,
+		    i);
+	if (t_write("full.ini", t_profile) != 0 ||
+	    t_write("vol.ini", t_volume) != 0 ||
+	    t_write("inst.ini", t_instance) != 0)
 		return (-1);
-	fputs(t_profile, f);
-	fclose(f);
-	xasprintf(&cmd, "'%s' run sim:%s --min-ws 8M --max-ws 128M "
+	xasprintf(&cmd, "'%s' run sim:%s/full.ini --min-ws 8M --max-ws 128M "
 	    "--points 4 --max-iodepth 8 --sustain 20 --precision 10 "
 	    "--max-time 2 --first-touch --repeat 2 --seed 7 --quiet "
-	    "--json %s > /dev/null", getenv("TIERPROBE"), ini, t_full);
+	    "--host h1 --kind full --expect 'burst<=1' "
+	    "--json %s > /dev/null && "
+	    "'%s' run sim:%s/vol.ini@%s/inst.ini sim:%s/vol.ini@%s/inst.ini "
+	    "--min-ws 8M --max-ws 128M --points 4 --max-iodepth 8 --sustain 5 "
+	    "--sustain-together 150 --precision 10 --max-time 2 --seed 7 "
+	    "--quiet --json %s > /dev/null", getenv("TIERPROBE"), t_dir,
+	    t_full[0], getenv("TIERPROBE"), t_dir, t_dir, t_dir, t_dir,
+	    t_full[1]);
 	if (t_run(cmd) != 0) {
 		fprintf(stderr, "failed: %s\n", cmd);
 		free(cmd);
 		return (-1);
 	}
 	free(cmd);
-	t_full_json = json_load_file(t_full, 0, NULL);
-	return (t_full_json != NULL ? 0 : -1);
+	for (i = 0; i < T_DOCS; i++)
+		if ((t_full_json[i] = json_load_file(t_full[i], 0, NULL)) ==
+		    NULL)
+			return (-1);
+	return (0);
 }
 
 static int
 t_teardown(void **state)
 {
+	int	i;
+
 	(void)state;
-	json_decref(t_full_json);
+	for (i = 0; i < T_DOCS; i++)
+		json_decref(t_full_json[i]);
 	t_rmdir(t_dir);
 	free(t_dir);
 	return (0);
@@ -351,7 +409,8 @@ t_unit_of_name(const char *name)
 		const char	*suffix;
 		const char	*unit;
 	} units[] = {
-		{ "_bytes_per_s", "bytes/s" }, { "_per_s", "bytes/s" },
+		{ "_bytes_per_s", "bytes/s" }, { "ops_per_s", "ops/s" },
+		{ "_per_s", "bytes/s" },
 		{ "_bytes", "bytes" }, { "_us", "us" }, { "_ns", "ns" },
 		{ "_s", "s" }, { "_kb", "KiB" }, { "_iops", "IOPS" },
 		{ "_ios", "I/Os" },
@@ -360,7 +419,7 @@ t_unit_of_name(const char *name)
 
 	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
 		len = strlen(units[i].suffix);
-		if (n > len && strcmp(name + n - len, units[i].suffix) == 0)
+		if (n >= len && strcmp(name + n - len, units[i].suffix) == 0)
 			return (units[i].unit);
 	}
 	return (NULL);
@@ -416,6 +475,11 @@ t_table_sane(struct t_walk *w, const struct report_schema *t)
 			    k->word(0) != NULL)
 				continue;
 			break;
+		case REPORT_SCHEMA_WORD_NULL:
+			if (k->size == sizeof(int) && k->word != NULL &&
+			    k->word(0) == NULL && k->word(1) != NULL)
+				continue;
+			break;
 		case REPORT_SCHEMA_STRING:
 		case REPORT_SCHEMA_STRING_NULL:
 			if (k->size > 1)
@@ -460,7 +524,8 @@ test_documented(void **state)
 	t_man_load(&man);
 	memset(&w, 0, sizeof w);
 	w.man = &man;
-	t_keys_in_table(&w, &report_schema_root, t_full_json, "");
+	for (i = 0; i < T_DOCS; i++)
+		t_keys_in_table(&w, &report_schema_root, t_full_json[i], "");
 	t_rows_met(&w, &report_schema_root, "");
 	t_documented(&w, &report_schema_root, "", NULL);
 	for (i = 0; i < man.n; i++)
@@ -472,20 +537,19 @@ test_documented(void **state)
 	assert_int_equal(w.errors, 0);
 }
 
-/* report --output-format json of the saved full report gives its bytes. */
+/* report --output-format json of a saved full report gives its bytes. */
 static void
-test_full_round_trip(void **state)
+t_round_trip(const char *full)
 {
 	char	*cmd, back[600], *a, *b;
 	size_t	 alen, blen, i, line, bol;
 
-	(void)state;
 	snprintf(back, sizeof back, "%s/back.json", t_dir);
 	xasprintf(&cmd, "'%s' report %s --output-format json > %s",
-	    getenv("TIERPROBE"), t_full, back);
+	    getenv("TIERPROBE"), full, back);
 	assert_int_equal(t_run(cmd), 0);
 	free(cmd);
-	assert_non_null(a = t_slurp(t_full, &alen));
+	assert_non_null(a = t_slurp(full, &alen));
 	assert_non_null(b = t_slurp(back, &blen));
 	for (i = 0, line = 1, bol = 0; i < alen && i < blen && a[i] == b[i];
 	    i++) {
@@ -495,11 +559,21 @@ test_full_round_trip(void **state)
 		}
 	}
 	if (i < alen || i < blen)
-		fail_msg("line %zu differs: saved \"%.*s\", reloaded \"%.*s\"",
-		    line, (int)strcspn(a + bol, "\n"), a + bol,
-		    (int)strcspn(b + bol, "\n"), b + bol);
+		fail_msg("%s: line %zu differs: saved \"%.*s\", reloaded "
+		    "\"%.*s\"", full, line, (int)strcspn(a + bol, "\n"),
+		    a + bol, (int)strcspn(b + bol, "\n"), b + bol);
 	free(a);
 	free(b);
+}
+
+static void
+test_full_round_trip(void **state)
+{
+	int	i;
+
+	(void)state;
+	for (i = 0; i < T_DOCS; i++)
+		t_round_trip(t_full[i]);
 }
 
 /* A value of the type of k other than v, or NULL where none applies. */
@@ -539,6 +613,14 @@ t_other(const struct report_schema_key *k, const json_t *v)
 				break;
 		return (json_string(k->word(n + 1) != NULL ?
 		    k->word(n + 1) : k->word(0)));
+	case REPORT_SCHEMA_WORD_NULL:
+		if (json_is_null(v))
+			return (json_string(k->word(1)));
+		for (n = 1; (w = k->word(n)) != NULL; n++)
+			if (strcmp(w, json_string_value(v)) == 0)
+				break;
+		return (k->word(n + 1) != NULL ? json_string(k->word(n + 1)) :
+		    json_null());
 	case REPORT_SCHEMA_OBJECT:
 	case REPORT_SCHEMA_ARRAY:
 		break;
@@ -676,14 +758,17 @@ test_values_survive(void **state)
 	struct t_walk	w;
 	struct t_path	p;
 	json_t		*root;
+	int		 i;
 
 	(void)state;
 	memset(&w, 0, sizeof w);
-	memset(&p, 0, sizeof p);
-	root = json_deep_copy(t_full_json);
-	t_first_only(&report_schema_root, root);
-	t_change_all(&w, root, &report_schema_root, root, &p);
-	json_decref(root);
+	for (i = 0; i < T_DOCS; i++) {
+		memset(&p, 0, sizeof p);
+		root = json_deep_copy(t_full_json[i]);
+		t_first_only(&report_schema_root, root);
+		t_change_all(&w, root, &report_schema_root, root, &p);
+		json_decref(root);
+	}
 	assert_int_equal(w.errors, 0);
 }
 

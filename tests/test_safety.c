@@ -179,34 +179,34 @@ test_cli_regressions(void **state)
 
 	(void)state;
 	/* "--" more than once: operands counted once, no overflow. */
-	assert_int_equal(t_parse("scan x -- a -- b -- c", &o, &cause), -1);
+	assert_int_equal(t_parse("prep x -- a -- b -- c", &o, &cause), -1);
 	assert_non_null(strstr(cause, "extra argument"));
 	free(cause);
-	free(o.args);
+	cli_free(&o);
 	assert_int_equal(t_parse("scan -- x", &o, &cause), 0);
 	assert_int_equal(o.nargs, 1);
 	assert_string_equal(o.args[0], "x");
-	free(o.args);
+	cli_free(&o);
 	/* After "--", an option-looking word is an operand. */
 	assert_int_equal(t_parse("scan -- --bs", &o, &cause), 0);
 	assert_string_equal(o.args[0], "--bs");
-	free(o.args);
+	cli_free(&o);
 
 	/* A flag given a value: its name, not a stray character. */
 	assert_int_equal(t_parse("limits x --force-device=3", &o, &cause), -1);
 	assert_non_null(strstr(cause, "--force-device takes no argument"));
 	free(cause);
-	free(o.args);
+	cli_free(&o);
 
 	/* A parse that failed mid-group leaves getopt state behind. */
 	assert_int_equal(t_parse("report r.json -qV", &o, &cause), -1);
 	free(cause);
-	free(o.args);
+	cli_free(&o);
 	assert_int_equal(t_parse("scan t.dat --bs 8k", &o, &cause), 0);
 	assert_int_equal(o.nargs, 1);
 	assert_string_equal(o.args[0], "t.dat");
 	assert_int_equal(o.bs, 8192);
-	free(o.args);
+	cli_free(&o);
 }
 
 /* Profile values the fuzzer turned into undefined behaviour in sim.c. */

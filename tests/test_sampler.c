@@ -3,9 +3,10 @@
  * Description: the sampler on the test engine (t_engine.c) with known
  * latencies: offsets aligned, inside [0, ws) and drawn with replacement;
  * the queue kept at the iodepth asked; the precision and time stopping
- * rules; warm-up coverage; timelines per interval (of the measuring, or
- * of a whole point on the caller's clock) and the hook that ends a point
- * early; I/O errors reported.
+ * rules; a p99.9 only with reads enough beyond it; warm-up coverage;
+ * timelines per interval (of the measuring, or of a whole point on the
+ * caller's clock) and the hook that ends a point early; the progress
+ * hook's live p50; I/O errors reported.
  */
 #include <errno.h>
 #include <math.h>
@@ -171,6 +172,43 @@ test_time_rule(void **state)
 	point_free(&pt);
 }
 
+/* A p99.9 is given only when 10 reads at least lie beyond it. */
+static void
+test_tail_support(void **state)
+{
+	static const struct {
+		double	seconds;	/* at 100 us, depth 1 */
+		int	known;
+	} cases[] = {
+		{ 0.04, 0 },		/* 400 reads: its slowest, no more */
+		{ 0.9, 0 },		/* 9,000 */
+		{ 1.2, 1 },		/* 12,000 */
+	};
+	struct engine		 e;
+	struct target		 t;
+	struct sample_spec	 sp;
+	struct point		 pt;
+	struct rng		 r;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		t_setup(&e, &t, 1, 100000, 0.5, 1 << 20, 4096);
+		t_spec(&sp, 1 << 20, 4096, 1);
+		sp.fixed_time = 1;
+		sp.max_time_s = cases[i].seconds;
+		rng_seed(&r, 1);
+		assert_int_equal(sampler_measure(&e, &r, &sp, &pt, NULL, NULL,
+		    NULL), 0);
+		assert_true(isfinite(pt.lat_us.p99));
+		if (cases[i].known)
+			assert_true(pt.lat_us.p999 >= pt.lat_us.p99);
+		else
+			assert_true(isnan(pt.lat_us.p999));
+		point_free(&pt);
+	}
+}
+
 /* The sequential warm-up reads exactly the range it is given. */
 static void
 test_warm_range(void **state)
@@ -190,6 +228,50 @@ test_warm_range(void **state)
 	    0);
 	assert_int_equal(te.seq_bytes, 48 << 20);
 	assert_true(pt.warm_seconds > 0);
+	point_free(&pt);
+}
+
+/* What the progress hook saw: calls, and how many had a live p50. */
+struct t_live {
+	unsigned	calls;
+	unsigned	with_p50;
+	double		last_p50;
+};
+
+static void
+t_live_cb(const struct point *p, double elapsed, void *arg)
+{
+	struct t_live	*lv = arg;
+
+	lv->calls++;
+	if (isfinite(p->lat_us.p50) && p->lat_us.p50 > 0 && elapsed > 0)
+		lv->with_p50++;
+	lv->last_p50 = p->lat_us.p50;
+}
+
+/* The progress hook gets the partial point's p50, not an empty one. */
+static void
+test_progress_p50(void **state)
+{
+	struct engine		 e;
+	struct target		 t;
+	struct sample_spec	 sp;
+	struct point		 pt;
+	struct rng		 r;
+	struct t_live		 lv;
+
+	(void)state;
+	memset(&lv, 0, sizeof lv);
+	t_setup(&e, &t, 1, 100000, 0, 1 << 20, 4096);
+	t_spec(&sp, 1 << 20, 4096, 1);
+	sp.fixed_time = 1;
+	sp.max_time_s = 1;
+	rng_seed(&r, 1);
+	assert_int_equal(sampler_measure(&e, &r, &sp, &pt, NULL, t_live_cb,
+	    &lv), 0);
+	assert_true(lv.calls >= 5);
+	assert_int_equal(lv.with_p50, lv.calls);
+	assert_true(fabs(lv.last_p50 - 100) < 1);
 	point_free(&pt);
 }
 
@@ -325,9 +407,11 @@ main(void)
 		cmocka_unit_test(test_queue_depth),
 		cmocka_unit_test(test_precision_rule),
 		cmocka_unit_test(test_time_rule),
+		cmocka_unit_test(test_tail_support),
 		cmocka_unit_test(test_warm_range),
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_timeline_whole),
+		cmocka_unit_test(test_progress_p50),
 		cmocka_unit_test(test_io_error),
 	};
 

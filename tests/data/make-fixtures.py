@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # Writes the fixture reports of tests/data once (they are checked in): a
 # plausible scan of a volume with two cache tiers, a limits run with a burst
-# bucket, one whose bucket did not run dry, an interrupted run and one full
-# of unknowns.  Figures follow the field notes (a 1.25 GiB cache, a
-# gp2-like 3,000 IOPS bucket); histograms are drawn from a seeded generator
-# so the points are self-consistent.
+# bucket, one whose bucket did not run dry, an interrupted run, one full of
+# unknowns and a device restored from a snapshot.  Figures follow the field
+# notes (a 1.25 GiB cache, a gp2-like 3,000 IOPS bucket); histograms are
+# drawn from a seeded generator so the points are self-consistent.
 import json, math, random, re
 
 GiB, MiB, KiB = 1 << 30, 1 << 20, 1 << 10
@@ -275,3 +275,37 @@ d["limits"] = {
         {"t_s": float(i + 1), "iops": 41000.0 - i * 10,
          "bytes_per_s": None, "lat_us_mean": None} for i in range(5)]}
 write("report-nulls.json", d)
+
+# Restored: limits on a gp3-like device freshly restored from a snapshot,
+# 3,000 IOPS and 125 MiB/s, first reads of blocks 9x the second ones.
+d = base("limits", "/dev/nvme1n1", "blockdev", "2024-05-05T09:00:00Z",
+         "2024-05-05T09:04:30Z")
+d["config"]["sustain_s"] = 120.0
+qd = []
+for q in (1, 2, 4, 8):
+    iops = min(3000.0, q * 1000000 / 560.0)
+    qd.append(simple_point(100 * GiB, 4096, q, round(iops, 1),
+                           round(q / iops * 1e6 * 0.95, 1),
+                           round(q / iops * 1e6 * 1.9, 1)))
+bsp = []
+for bs in (4 * KiB, 64 * KiB, 256 * KiB, 1 * MiB):
+    iops = min(3000.0 / -(-bs // (256 * KiB)), 125 * MiB / bs)
+    bsp.append(simple_point(100 * GiB, bs, 8, round(iops, 1),
+                            round(8 / iops * 1e6 * 0.97, 1),
+                            round(8 / iops * 1e6 * 1.8, 1)))
+d["limits"] = {
+    "interrupted": False, "ws_bytes": 100 * GiB, "iops_ceiling": 3000.0,
+    "iops_knee_iodepth": 2, "iops_max_seen": 3000.0, "cpu_bound": False,
+    "bandwidth_ceiling_bytes_per_s": 131072000.0,
+    "io_accounting_bytes": None,
+    "first_touch": {"detected": True, "blocks": 1024,
+                    "first_p50_us": 4480.0, "first_mean_us": 5120.0,
+                    "second_p50_us": 505.0, "second_mean_us": 560.0,
+                    "ratio": 9.14, "slower_fraction": 0.998},
+    "burst": {"detected": False, "burst_iops": None, "baseline_iops": None,
+              "duration_s": None, "credits_ios": None},
+    "qd_points": qd, "bs_points": bsp, "timeline": [
+        {"t_s": float(i + 1), "iops": 3000.0 - (i % 4),
+         "bytes_per_s": (3000.0 - (i % 4)) * 4096, "lat_us_mean": 2667.0}
+        for i in range(120)]}
+write("report-restored.json", d)

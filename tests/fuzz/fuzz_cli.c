@@ -67,7 +67,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cli_cmd_name(o.cmd);
 	}
 	free(cause);
-	free(o.args);
+	cli_free(&o);
 	for (i = 0; i < (size_t)argc; i++)
 		free(argv[i]);
 	free(buf);

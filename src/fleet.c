@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * A fleet of volumes compared by kind.  A volume's kind is, first found:
+ * its --kind label, its --expect-profile name, its simulated profile, its
+ * device model; volumes of unknown kind are listed but never compared.
+ *
+ * The outlier rule: in a kind of FLEET_MIN_KIND volumes or more that have
+ * a figure, a volume whose figure is worse than the kind's median by more
+ * than the fleet's fraction (20% by default) -- or by more than its own
+ * run-to-run noise (2 sd / mean over --repeat runs) when that is wider --
+ * is flagged on that figure.  Worse is below the median for rates and
+ * sizes, above it for latencies: ratio < 1 - f, or ratio > 1 / (1 - f).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "fleet.h"
+#include "stats.h"
+#include "units.h"
+#include "xmalloc.h"
+
+/* An empty fleet; outlier is the fraction worse than the median flagged. */
+struct fleet *
+fleet_new(double outlier)
+{
+	struct fleet	*fl;
+	size_t		 i;
+
+	fl = xcalloc(1, sizeof *fl);
+	fl->outlier = outlier;
+	for (i = 0; i < figures_count() && fl->nfig < FLEET_FIGURES; i++) {
+		if (figures_at(i)->fleet)
+			fl->fig[fl->nfig++] = figures_at(i);
+	}
+	return (fl);
+}
+
+static void
+fleet_volume_free(struct fleet_volume *v)
+{
+	free(v->file);
+	free(v->host);
+	free(v->target);
+	free(v->kind);
+	free(v->model);
+}
+
+/* Free a fleet and all it holds; NULL is a no-op. */
+void
+fleet_free(struct fleet *fl)
+{
+	size_t	i;
+
+	if (fl == NULL)
+		return;
+	for (i = 0; i < fl->nvol; i++)
+		fleet_volume_free(&fl->vol[i]);
+	free(fl->vol);
+	for (i = 0; i < fl->nkinds; i++)
+		free(fl->kinds[i].kind);
+	free(fl->kinds);
+	for (i = 0; i < fl->nskip; i++) {
+		free(fl->skip[i].file);
+		free(fl->skip[i].why);
+	}
+	free(fl->skip);
+	free(fl);
+}
+
+/* Note file as left out for reason why. */
+void
+fleet_skip(struct fleet *fl, const char *file, const char *why)
+{
+	fl->skip = xreallocarray(fl->skip, fl->nskip + 1, sizeof *fl->skip);
+	fl->skip[fl->nskip].file = xstrdup(file);
+	fl->skip[fl->nskip].why = xstrdup(why);
+	fl->nskip++;
+}
+
+/* The kind of a report and how it was found; "" and NULL if unknown. */
+static const char *
+fleet_kind_of(const struct report *r, const struct check_list *l,
+    char *buf, size_t len)
+{
+	const char	*p = r->target.path, *b;
+	size_t		 n;
+
+	buf[0] = '\0';
+	if (r->labels.kind[0] != '\0') {
+		snprintf(buf, len, "%s", r->labels.kind);
+		return ("--kind");
+	}
+	if (l != NULL && l->profile != NULL) {
+		snprintf(buf, len, "%s", l->profile);
+		return ("--expect-profile");
+	}
+	if (strcmp(r->target.type, "sim") == 0 && p != NULL && *p != '\0') {
+		b = strrchr(p, '/');
+		b = b != NULL ? b + 1 : p;
+		n = strlen(b);
+		if (n > 4 && strcmp(b + n - 4, ".ini") == 0)
+			n -= 4;
+		snprintf(buf, len, "%.*s", (int)n, b);
+		return ("sim profile");
+	}
+	if (r->context.device_model[0] != '\0') {
+		snprintf(buf, len, "%s", r->context.device_model);
+		return ("device model");
+	}
+	return (NULL);
+}
+
+/* The tier capacities of a report for people: "64 MiB, >= 4 GiB". */
+static void
+fleet_caches(const struct report *r, char *buf, size_t len)
+{
+	const struct tiers_result	*tr;
+	char				 s[UNITS_BUFSZ];
+	size_t				 i, o = 0;
+
+	buf[0] = '\0';
+	if (r->scan == NULL || !r->scan->tiers.analysed)
+		return;
+	tr = &r->scan->tiers;
+	for (i = 0; i < tr->ntiers && i < TIERS_MAX && o < len; i++)
+		o += snprintf(buf + o, len - o, "%s%s%s", i ? ", " : "",
+		    tr->tier[i].at_least ? ">= " : "",
+		    units_format_size(tr->tier[i].capacity_bytes, s,
+		    sizeof s));
+}
+
+/* The volume of fl with the same known host and target as v, or NULL. */
+static struct fleet_volume *
+fleet_same(struct fleet *fl, const struct fleet_volume *v)
+{
+	size_t	i;
+
+	if (v->host[0] == '\0')
+		return (NULL);
+	for (i = 0; i < fl->nvol; i++) {
+		if (strcmp(fl->vol[i].host, v->host) == 0 &&
+		    strcmp(fl->vol[i].target, v->target) == 0)
+			return (&fl->vol[i]);
+	}
+	return (NULL);
+}
+
+/* Add the report r read from file; see fleet.h. */
+void
+fleet_add(struct fleet *fl, const char *file, const struct report *r,
+    const struct check_list *checks)
+{
+	struct fleet_volume	 v, *old;
+	struct figures_value	 fv;
+	char			 kind[128], *why;
+	size_t			 i;
+	int			 newer;
+
+	memset(&v, 0, sizeof v);
+	v.file = xstrdup(file);
+	v.host = xstrdup(r->labels.host[0] != '\0' ? r->labels.host :
+	    r->context.hostname);
+	v.target = xstrdup(r->target.path != NULL ? r->target.path : "");
+	if (checks == NULL)
+		checks = r->checks;
+	v.kind_source = fleet_kind_of(r, checks, kind, sizeof kind);
+	v.kind = xstrdup(kind);
+	v.model = xstrdup(r->context.device_model);
+	snprintf(v.when, sizeof v.when, "%s", r->finished_utc[0] != '\0' ?
+	    r->finished_utc : r->started_utc);
+	v.interrupted = r->interrupted;
+	fleet_caches(r, v.caches, sizeof v.caches);
+	v.has_limits = r->limits != NULL;
+	for (i = 0; i < fl->nfig; i++) {
+		report_figure(r, fl->fig[i], 0, &fv);
+		v.value[i] = fv.value;
+		v.noise[i] = fv.repeated && fv.value != 0 ?
+		    (fv.high - fv.low) / 2 / fabs(fv.value) : NAN;
+		v.ratio[i] = v.limit[i] = NAN;
+	}
+	if (checks != NULL && checks->n > 0) {
+		v.checked = 1;
+		report_check_tally(checks, r, v.verdicts);
+	}
+
+	if ((old = fleet_same(fl, &v)) != NULL) {
+		newer = strcmp(v.when, old->when) >= 0;
+		xasprintf(&why, "older than %s, a report of the same host (%s) "
+		    "and target (%s)", newer ? v.file : old->file, v.host,
+		    v.target);
+		fleet_skip(fl, newer ? old->file : v.file, why);
+		free(why);
+		fleet_volume_free(newer ? old : &v);
+		if (newer)
+			*old = v;
+		return;
+	}
+	fl->vol = xreallocarray(fl->vol, fl->nvol + 1, sizeof *fl->vol);
+	fl->vol[fl->nvol++] = v;
+}
+
+/* The kind named name, added if new. */
+static struct fleet_kind *
+fleet_kind(struct fleet *fl, const char *name)
+{
+	struct fleet_kind	*k;
+	size_t			 i;
+
+	for (i = 0; i < fl->nkinds; i++) {
+		if (strcmp(fl->kinds[i].kind, name) == 0)
+			return (&fl->kinds[i]);
+	}
+	fl->kinds = xreallocarray(fl->kinds, fl->nkinds + 1,
+	    sizeof *fl->kinds);
+	k = &fl->kinds[fl->nkinds++];
+	memset(k, 0, sizeof *k);
+	k->kind = xstrdup(name);
+	return (k);
+}
+
+/* Ratios and flags of figure f for the volumes of kind k. */
+static void
+fleet_judge(struct fleet *fl, const struct fleet_kind *k, size_t f)
+{
+	struct fleet_volume	*v;
+	double			 lim;
+	int			 better = fl->fig[f]->better;
+	size_t			 i;
+
+	for (i = 0; i < fl->nvol; i++) {
+		v = &fl->vol[i];
+		if (strcmp(v->kind, k->kind) != 0 || !isfinite(v->value[f]) ||
+		    !isfinite(k->median[f]) || k->median[f] <= 0 ||
+		    better == 0)
+			continue;
+		v->ratio[f] = v->value[f] / k->median[f];
+		if (k->n[f] < FLEET_MIN_KIND)
+			continue;
+		lim = fl->outlier;
+		if (isfinite(v->noise[f]) && v->noise[f] > lim)
+			lim = v->noise[f] < 0.99 ? v->noise[f] : 0.99;
+		v->limit[f] = lim;
+		v->flagged[f] = better > 0 ? v->ratio[f] < 1 - lim :
+		    v->ratio[f] > 1 / (1 - lim);
+		if (v->flagged[f])
+			v->outlier = 1;
+	}
+}
+
+/* Medians per kind, ratios, outliers. */
+void
+fleet_analyse(struct fleet *fl)
+{
+	struct fleet_kind	*k;
+	double			*x;
+	size_t			 i, j, f;
+
+	x = xcalloc(fl->nvol + 1, sizeof *x);
+	for (j = 0; j < fl->nkinds; j++)
+		fl->kinds[j].nvolumes = 0;
+	for (i = 0; i < fl->nvol; i++) {
+		if (fl->vol[i].kind[0] != '\0')
+			fleet_kind(fl, fl->vol[i].kind)->nvolumes++;
+	}
+	for (j = 0; j < fl->nkinds; j++) {
+		k = &fl->kinds[j];
+		for (f = 0; f < fl->nfig; f++) {
+			k->n[f] = 0;
+			for (i = 0; i < fl->nvol; i++) {
+				if (strcmp(fl->vol[i].kind, k->kind) == 0 &&
+				    isfinite(fl->vol[i].value[f]))
+					x[k->n[f]++] = fl->vol[i].value[f];
+			}
+			k->median[f] = stats_median(x, k->n[f]);
+			fleet_judge(fl, k, f);
+		}
+	}
+	free(x);
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Fleets: many reports (one per host and volume) in one table, each volume
+ * compared with the median of the volumes of its kind.  fleet.c is pure;
+ * fleet-load.c reads the report files and directories.
+ */
+#ifndef FLEET_H
+#define FLEET_H
+
+#include <stddef.h>
+
+#include "figures.h"
+#include "report.h"
+
+#define FLEET_FIGURES	16
+#define FLEET_MIN_KIND	3	/* volumes of a kind to judge any */
+
+struct check_list;
+
+/* One volume: a report's figures and how they compare with its kind. */
+struct fleet_volume {
+	char		*file;
+	char		*host;		/* "" unknown */
+	char		*target;
+	char		*kind;		/* "": never compared */
+	const char	*kind_source;	/* how it was found; NULL */
+	char		*model;		/* device model, "" */
+	char		 when[32];	/* finished (else started) UTC */
+	int		 interrupted;
+	char		 caches[128];	/* tier capacities */
+	int		 has_limits;
+	/* By figure: value (NAN unknown), run-to-run noise (2 sd / mean),
+	   ratio to the kind's median, the worse-by fraction judged with. */
+	double		 value[FLEET_FIGURES];
+	double		 noise[FLEET_FIGURES];
+	double		 ratio[FLEET_FIGURES];
+	double		 limit[FLEET_FIGURES];
+	int		 flagged[FLEET_FIGURES];
+	int		 outlier;	/* any figure flagged */
+	int		 checked;	/* has expectations */
+	unsigned	 verdicts[3];	/* by enum check_verdict */
+};
+
+struct fleet_kind {
+	char		*kind;
+	size_t		 nvolumes;
+	size_t		 n[FLEET_FIGURES];	/* volumes with it */
+	double		 median[FLEET_FIGURES];	/* NAN: none */
+};
+
+/* A file left out, and why. */
+struct fleet_skip {
+	char		*file;
+	char		*why;
+};
+
+struct fleet {
+	double			  outlier;	/* worse-by fraction */
+	size_t			  nfig;
+	const struct figures_def *fig[FLEET_FIGURES];	/* the columns */
+	struct fleet_volume	 *vol;
+	size_t			  nvol;
+	struct fleet_kind	 *kinds;
+	size_t			  nkinds;
+	struct fleet_skip	 *skip;
+	size_t			  nskip;
+};
+
+/*
+ * An empty fleet whose outliers are figures more than outlier (a fraction)
+ * worse than their kind's median.  Free with fleet_free (NULL: no-op).
+ */
+struct fleet	*fleet_new(double);
+void		 fleet_free(struct fleet *);
+
+/*
+ * Add the report r read from file.  Its expectations are checks when not
+ * NULL, else those it records.  A report of the same known host and target
+ * as one already added keeps only the newer (finished_utc; the later added
+ * on a tie) and notes the other as skipped.
+ */
+void		 fleet_add(struct fleet *, const char *,
+		    const struct report *, const struct check_list *);
+
+/* Note file as left out for reason why (copied). */
+void		 fleet_skip(struct fleet *, const char *, const char *);
+
+/* Medians per kind, each volume's ratios, the outliers. */
+void		 fleet_analyse(struct fleet *);
+
+/*
+ * Load files and directories (searched for *.json, recursively, in name
+ * order) into fl and analyse it; files that cannot be read as reports are
+ * noted as skipped.  checks as for fleet_add (fleet-load.c).
+ */
+void		 fleet_load(struct fleet *, char **, int,
+		    const struct check_list *);
+
+#endif

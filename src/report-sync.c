@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The write path for people: the Writes section (buffer, write ceilings,
+ * the mixed point), the Commits section (methods, writers, what a flush
+ * costs and what that shows), and their sentences for "What it means".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "units.h"
+
+#define SYNC_ETCD_BS		2300	/* etcd's WAL appends */
+#define SYNC_ETCD_P99_US	10000	/* etcd: p99 fdatasync under 10 ms */
+#define SYNC_AT_CAP		0.95	/* of the IOPS ceiling: capped */
+
+/* The row of the fastest method, or NULL. */
+static const struct commit_point *
+report_sync_best(const struct sync_result *s)
+{
+	long	i;
+
+	if (s->best_method < 0)
+		return (NULL);
+	i = writepath_best(s->rows, s->nrows, s->best_bs);
+	return (i >= 0 ? &s->rows[i] : NULL);
+}
+
+/* The IOPS ceiling of writes, else of reads; INFINITY when unknown. */
+static double
+report_sync_cap(const struct report *r)
+{
+	if (r->writes != NULL && r->writes->limits != NULL &&
+	    isfinite(r->writes->limits->iops_ceiling))
+		return (r->writes->limits->iops_ceiling);
+	if (r->limits != NULL && isfinite(r->limits->iops_ceiling))
+		return (r->limits->iops_ceiling);
+	return (INFINITY);
+}
+
+/* A size for people: "8 KiB", "2300 B". */
+static char *
+report_sync_size(uint32_t bs, char *buf, size_t len)
+{
+	if (bs % 1024 != 0)
+		snprintf(buf, len, "%u B", bs);
+	else
+		units_format_size(bs, buf, len);
+	return (buf);
+}
+
+/* One writer: every method at every size. */
+static void
+report_sync_methods(const struct report_text *rt, const struct sync_result *s)
+{
+	const struct commit_point	*c;
+	struct report_table		 tab;
+	char				 bs[UNITS_BUFSZ], ops[UNITS_BUFSZ];
+	char				 p50[UNITS_BUFSZ], p99[UNITS_BUFSZ];
+	char				 p999[UNITS_BUFSZ], ci[16];
+	size_t				 i;
+
+	report_table_init(&tab, "lrrrrrr");
+	report_table_add(&tab, "method", "size", "commits/s", "p50", "p99",
+	    "p99.9", "+-95%");
+	for (i = 0; i < s->nrows; i++) {
+		c = &s->rows[i];
+		if (c->writers != 1)
+			continue;
+		if (isfinite(c->pt.ci95_rel))
+			snprintf(ci, sizeof ci, "%.1f%%", c->pt.ci95_rel * 100);
+		else
+			snprintf(ci, sizeof ci, "n/a");
+		report_table_add(&tab, sync_method_name(c->method),
+		    report_sync_size(c->bs, bs, sizeof bs),
+		    report_text_cell(UNITS_IOPS, c->pt.iops, ops, sizeof ops),
+		    report_text_cell(UNITS_LAT_US, c->pt.lat_us.p50, p50,
+		    sizeof p50), report_text_cell(UNITS_LAT_US,
+		    c->pt.lat_us.p99, p99, sizeof p99),
+		    report_text_cell(UNITS_LAT_US, c->pt.lat_us.p999, p999,
+		    sizeof p999), ci);
+	}
+	report_table_write(&tab, rt->f, rt->md, REPORT_TEXT_INDENT);
+}
+
+/* Several writers: the fastest method, each count, own logs or shared. */
+static void
+report_sync_writers(const struct report_text *rt, const struct sync_result *s,
+    const struct commit_point *one)
+{
+	const struct commit_point	*c;
+	struct report_table		 tab;
+	char				 n[16], ops[UNITS_BUFSZ], each[UNITS_BUFSZ];
+	char				 p50[UNITS_BUFSZ], p99[UNITS_BUFSZ];
+	char				 gain[16], title[128], bs[UNITS_BUFSZ];
+	size_t				 i;
+
+	snprintf(title, sizeof title, "Writers (%s, %s per commit)",
+	    sync_method_name(one->method), report_sync_size(one->bs, bs,
+	    sizeof bs));
+	report_text_heading(rt, title);
+	report_table_init(&tab, "rlrrrrr");
+	report_table_add(&tab, "writers", "log", "commits/s", "each", "p50",
+	    "p99", "x one");
+	for (i = 0; i < s->nrows; i++) {
+		c = &s->rows[i];
+		if (c != one && (c->method != one->method ||
+		    c->bs != one->bs || c->writers == 1))
+			continue;
+		snprintf(n, sizeof n, "%u", c->writers);
+		snprintf(gain, sizeof gain, "%.2f", c->pt.iops / one->pt.iops);
+		report_table_add(&tab, n, c->writers == 1 ? "own" : c->shared ?
+		    "shared" : s->files ? "own file" : "own part",
+		    report_text_cell(UNITS_IOPS, c->pt.iops, ops, sizeof ops),
+		    report_text_cell(UNITS_IOPS, c->pt.iops / c->writers, each,
+		    sizeof each), report_text_cell(UNITS_LAT_US,
+		    c->pt.lat_us.p50, p50, sizeof p50),
+		    report_text_cell(UNITS_LAT_US, c->pt.lat_us.p99, p99,
+		    sizeof p99), gain);
+	}
+	report_table_write(&tab, rt->f, rt->md, REPORT_TEXT_INDENT);
+}
+
+/* What flushes cost, and what the device says. */
+static void
+report_sync_flush(const struct report_text *rt, const struct sync_result *s)
+{
+	const struct writepath_flush	*fl = &s->flush;
+	char				 line[256], a[UNITS_BUFSZ];
+	char				 b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+
+	snprintf(line, sizeof line, "%s, FUA %s (as sysfs says)",
+	    s->write_cache[0] ? s->write_cache : "unknown",
+	    s->fua < 0 ? "unknown" : s->fua ? "yes" : "no");
+	report_text_kv(rt, "write cache", line);
+	if (isfinite(fl->flush_us)) {
+		snprintf(line, sizeof line, "%s: an O_DIRECT write takes %s, "
+		    "with O_DSYNC %s", units_format_value(UNITS_LAT_US,
+		    fl->flush_us, a, sizeof a), units_format_value(
+		    UNITS_LAT_US, fl->write_us, b, sizeof b),
+		    units_format_value(UNITS_LAT_US, fl->dsync_write_us, c,
+		    sizeof c));
+		report_text_kv(rt, "a flush costs", line);
+	} else
+		report_text_kv(rt, "a flush costs", "not measured (needs "
+		    "O_DIRECT)");
+	if (isfinite(fl->fdatasync_us) || isfinite(fl->empty_fdatasync_us)) {
+		snprintf(line, sizeof line, "%s after one write, %s with "
+		    "nothing written", report_text_cell(UNITS_LAT_US,
+		    fl->fdatasync_us, a, sizeof a), report_text_cell(
+		    UNITS_LAT_US, fl->empty_fdatasync_us, b, sizeof b));
+		report_text_kv(rt, "fdatasync", line);
+	}
+}
+
+/* The Commits section. */
+void
+report_sync_text(const struct report_text *rt, const struct report *r)
+{
+	const struct sync_result	*s = r->sync;
+	const struct commit_point	*best;
+
+	if (s == NULL)
+		return;
+	report_text_heading(rt, "Commits (sequential writes made durable, one "
+	    "writer)");
+	if (s->nrows == 0) {
+		report_text_sentence(rt, "None measured.");
+		if (s->note[0] != '\0')
+			report_text_kv(rt, "note", s->note);
+		return;
+	}
+	report_sync_methods(rt, s);
+	if (rt->md)
+		fputc('\n', rt->f);
+	report_sync_flush(rt, s);
+	if (s->note[0] != '\0')
+		report_text_kv(rt, "note", s->note);
+	if ((best = report_sync_best(s)) != NULL)
+		report_sync_writers(rt, s, best);
+}
+
+/* The Writes section. */
+void
+report_writes_text(const struct report_text *rt, const struct report *r)
+{
+	const struct writes_result	*w = r->writes;
+	const struct wbuffer		*b;
+	const struct limits_result	*l;
+	char				 line[256], a[UNITS_BUFSZ];
+	char				 c[UNITS_BUFSZ], d[UNITS_BUFSZ];
+	char				 e[UNITS_BUFSZ], f[UNITS_BUFSZ];
+
+	if (w == NULL)
+		return;
+	b = &w->buffer;
+	l = w->limits;
+	snprintf(line, sizeof line, "Writes (sequential %s at iodepth %u; "
+	    "random 4 KiB)", units_format_size(w->seq_bs, a, sizeof a),
+	    w->seq_iodepth);
+	report_text_heading(rt, line);
+	if (b->detected) {
+		snprintf(line, sizeof line, "%s (95%%: %s - %s), taken at %s, "
+		    "then %s", units_format_size((uint64_t)b->bytes, a,
+		    sizeof a), report_text_cell(UNITS_BYTES, b->low_bytes, c,
+		    sizeof c), report_text_cell(UNITS_BYTES, b->high_bytes, d,
+		    sizeof d), units_format_value(UNITS_RATE,
+		    b->fast_bytes_per_s, e, sizeof e), units_format_value(
+		    UNITS_RATE, b->slow_bytes_per_s, f, sizeof f));
+		report_text_kv(rt, "write buffer", line);
+		if (isfinite(b->drain_s))
+			snprintf(line, sizeof line, "%s%s (%s drained in a "
+			    "pause of %s)", b->drain_at_most ? "at most " : "",
+			    units_format_value(UNITS_SECONDS, b->drain_s, a,
+			    sizeof a), report_text_cell(UNITS_BYTES,
+			    b->refilled_bytes, c, sizeof c),
+			    units_format_value(UNITS_SECONDS, b->idle_s, d,
+			    sizeof d));
+		else
+			snprintf(line, sizeof line, "not measured");
+		report_text_kv(rt, "drained when idle", line);
+	} else if (w->timeline.n > 0) {
+		snprintf(line, sizeof line, "none: %s held over %s",
+		    units_format_value(UNITS_RATE, b->slow_bytes_per_s, a,
+		    sizeof a), units_format_value(UNITS_SECONDS,
+		    w->timeline.v[w->timeline.n - 1].t_s, c, sizeof c));
+		report_text_kv(rt, "write buffer", line);
+	}
+	if (l != NULL) {
+		snprintf(line, sizeof line, "%s IOPS, %s", report_text_cell(
+		    UNITS_IOPS, l->iops_ceiling, a, sizeof a),
+		    report_text_cell(UNITS_RATE,
+		    l->bandwidth_ceiling_bytes_per_s, c, sizeof c));
+		report_text_kv(rt, "write ceilings", line);
+	}
+	if (w->mixed.ios > 0) {
+		snprintf(line, sizeof line, "%s IOPS at iodepth %u, p50 %s, "
+		    "p99 %s", units_format_value(UNITS_IOPS, w->mixed.iops, a,
+		    sizeof a), w->mixed.iodepth, units_format_value(
+		    UNITS_LAT_US, w->mixed.lat_us.p50, c, sizeof c),
+		    units_format_value(UNITS_LAT_US, w->mixed.lat_us.p99, d,
+		    sizeof d));
+		report_text_kv(rt, "70% reads", line);
+	}
+	if (w->note[0] != '\0')
+		report_text_kv(rt, "note", w->note);
+}
+
+/* The one sentence on the flush evidence. */
+static void
+report_sync_evidence(const struct report_text *rt, const struct sync_result *s)
+{
+	const struct writepath_flush	*fl = &s->flush;
+	char				 t[640], a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+
+	if (fl->suspect == 1) {
+		snprintf(t, sizeof t, "The device says its write cache is "
+		    "volatile (write back), yet a flush adds only %s to a "
+		    "write of %s: either the cache is protected against power "
+		    "loss, or flushes do not reach stable storage and "
+		    "transactions committed before a power failure can be "
+		    "lost. Timing cannot tell which.", units_format_value(
+		    UNITS_LAT_US, fl->flush_us, a, sizeof a),
+		    units_format_value(UNITS_LAT_US, fl->write_us, b,
+		    sizeof b));
+		report_text_sentence(rt, t);
+	} else if (fl->suspect == 0) {
+		snprintf(t, sizeof t, "A flush costs %s, %.1f times a plain "
+		    "write: flushes do work on this device (whether the data "
+		    "survives a power failure cannot be seen from timing).",
+		    units_format_value(UNITS_LAT_US, fl->flush_us, a,
+		    sizeof a), fl->flush_us / fl->write_us);
+		report_text_sentence(rt, t);
+	} else if (strcmp(s->write_cache, "write through") == 0)
+		report_text_sentence(rt, "The device says it has no volatile "
+		    "write cache (write through), so Linux sends it no "
+		    "flushes: a durable write costs what a write costs, and "
+		    "timing says nothing more.");
+}
+
+/* The write buffer in a sentence; returns whether one was written. */
+static int
+report_writes_meaning(const struct report_text *rt, const struct report *r)
+{
+	const struct wbuffer	*b;
+	char			 t[512], a[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	char			 d[UNITS_BUFSZ], e[UNITS_BUFSZ];
+
+	if (r->writes == NULL || r->writes->timeline.n == 0)
+		return (0);
+	b = &r->writes->buffer;
+	if (!b->detected) {
+		snprintf(t, sizeof t, "Sustained writes held %s: no write "
+		    "buffer showed.", units_format_value(UNITS_RATE,
+		    b->slow_bytes_per_s, a, sizeof a));
+		report_text_sentence(rt, t);
+		return (1);
+	}
+	snprintf(t, sizeof t, "Writes go into a buffer of about %s at %s; "
+	    "once it is full they run at %s%s%s. Benchmarks and bulk loads "
+	    "shorter than that overstate the write rate.", units_format_size(
+	    (uint64_t)b->bytes, a, sizeof a), units_format_value(UNITS_RATE,
+	    b->fast_bytes_per_s, c, sizeof c), units_format_value(UNITS_RATE,
+	    b->slow_bytes_per_s, d, sizeof d), isfinite(b->drain_s) ?
+	    ", and idle it empties in " : "", isfinite(b->drain_s) ?
+	    units_format_value(UNITS_SECONDS, b->drain_s, e, sizeof e) : "");
+	report_text_sentence(rt, t);
+	return (1);
+}
+
+/* Sentences for "What it means"; returns whether any was written. */
+int
+report_sync_meaning(const struct report_text *rt, const struct report *r)
+{
+	const struct sync_result	*s = r->sync;
+	const struct commit_point	*best, *c, *top = NULL;
+	char				 t[512], a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	char				 bs[UNITS_BUFSZ];
+	double				 cap;
+	size_t				 i;
+	int				 any;
+
+	any = report_writes_meaning(rt, r);
+	if (s == NULL || (best = report_sync_best(s)) == NULL)
+		return (any);
+	snprintf(t, sizeof t, "The fastest way to commit here is %s: a single "
+	    "connection commits at most %s times a second (p99 %s, %s "
+	    "commits).", sync_method_name(best->method), units_format_value(
+	    UNITS_IOPS, best->pt.iops, a, sizeof a), units_format_value(
+	    UNITS_LAT_US, best->pt.lat_us.p99, b, sizeof b),
+	    report_sync_size(best->bs, bs, sizeof bs));
+	report_text_sentence(rt, t);
+	for (i = 0; i < s->nrows; i++) {
+		c = &s->rows[i];
+		if (c->method == best->method && c->bs == best->bs &&
+		    (top == NULL || c->pt.iops > top->pt.iops))
+			top = c;
+	}
+	cap = report_sync_cap(r);
+	if (top != NULL && top->writers > 1) {
+		snprintf(t, sizeof t, "Group commit helps: %u writers%s commit "
+		    "%s times a second together, %.1f times one writer%s.",
+		    top->writers, top->shared ? " sharing one log" : "",
+		    units_format_value(UNITS_IOPS, top->pt.iops, a, sizeof a),
+		    top->pt.iops / best->pt.iops,
+		    top->pt.iops >= SYNC_AT_CAP * cap ? ", as far as the "
+		    "volume's IOPS ceiling lets them" : "");
+		report_text_sentence(rt, t);
+	} else if (top != NULL && top->pt.iops >= SYNC_AT_CAP * cap) {
+		snprintf(t, sizeof t, "More writers did not commit more: one "
+		    "writer already reaches the volume's IOPS ceiling (%s).",
+		    units_format_value(UNITS_IOPS, cap, a, sizeof a));
+		report_text_sentence(rt, t);
+	} else if (top != NULL && s->nrows > 1)
+		report_text_sentence(rt, "More writers did not commit more: "
+		    "their flushes are served one after another.");
+	for (i = 0; i < s->nrows; i++) {
+		c = &s->rows[i];
+		if (c->method != SYNC_FDATASYNC || c->bs != SYNC_ETCD_BS ||
+		    c->writers != 1)
+			continue;
+		snprintf(t, sizeof t, "etcd's bar (p99 of a 2300-byte WAL "
+		    "write with fdatasync under 10 ms) is %s: p99 %s.",
+		    c->pt.lat_us.p99 < SYNC_ETCD_P99_US ? "met" : "missed",
+		    units_format_value(UNITS_LAT_US, c->pt.lat_us.p99, a,
+		    sizeof a));
+		report_text_sentence(rt, t);
+	}
+	report_sync_evidence(rt, s);
+	return (1);
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The write path, analysed: the fastest commit method, flush evidence and
+ * write-back buffers.
+ *
+ * A flush makes the writes before it durable.  On a device that says it
+ * has a volatile write cache ("write back"), a flush that reaches stable
+ * storage costs at least a write to the medium, so an O_DIRECT|O_DSYNC
+ * write costs clearly more than a plain O_DIRECT one.  When the difference
+ * is under WRITEPATH_SUSPECT_FRAC of a plain write, the cache acknowledges
+ * flushes without persisting anything, or it is protected against power
+ * loss: timing cannot tell which, so the finding says what was measured,
+ * never "safe" or "unsafe".  A device that says "write through" gets no
+ * flushes from Linux at all, so a cheap flush there says nothing.
+ *
+ * A write-back buffer (host cache, SLC cache, the page cache under dirty
+ * limits) takes writes at a fast rate until it holds its size, then only
+ * as fast as it drains.  That is a burst bucket in bytes: the bytes taken
+ * above the slow rate before the drop, sum (rate - slow) dt, are its size,
+ * found by ceilings_burst on the bytes per second.  Its uncertainty comes
+ * from the slow rate: size = bytes written by the drop - slow x drop time,
+ * so a standard error se of the slow rate moves it by drop time x se.  The
+ * fast rate is the mean of the intervals before the drop that ran at
+ * least WRITEPATH_FAST_FRAC of the fastest (the interval the buffer filled
+ * in mixes both rates, and a short fast phase shares a segment with slow
+ * intervals), and the buffer filled after size / (fast - slow).  After an
+ * idle pause, the buffer found again is what drained meanwhile.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ceilings.h"
+#include "stats.h"
+#include "timeline.h"
+#include "writepath.h"
+#include "xmalloc.h"
+
+#define WRITEPATH_SUSPECT_FRAC	0.10	/* of a plain write */
+#define WRITEPATH_WHOLE		0.90	/* refilled this much: whole again */
+#define WRITEPATH_FAST_FRAC	0.90	/* of the fastest interval */
+
+/* The point with most commits/s at one writer and size bs; -1 if none. */
+long
+writepath_best(const struct commit_point *rows, size_t n, uint32_t bs)
+{
+	long	best = -1;
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (rows[i].writers != 1 || rows[i].bs != bs ||
+		    rows[i].pt.ios == 0 || !(rows[i].pt.iops > 0))
+			continue;
+		if (best < 0 || rows[i].pt.iops > rows[best].pt.iops)
+			best = (long)i;
+	}
+	return (best);
+}
+
+/* The flush evidence; see writepath.h. */
+void
+writepath_flush(double write_us, double dsync_write_us, double fdatasync_us,
+    double empty_fdatasync_us, const char *write_cache,
+    struct writepath_flush *out)
+{
+	int	write_back = strcmp(write_cache, "write back") == 0;
+
+	out->write_us = write_us;
+	out->dsync_write_us = dsync_write_us;
+	out->fdatasync_us = fdatasync_us;
+	out->empty_fdatasync_us = empty_fdatasync_us;
+	out->flush_us = NAN;
+	out->suspect = -1;
+	if (!isfinite(write_us) || !isfinite(dsync_write_us))
+		return;
+	out->flush_us = dsync_write_us > write_us ?
+	    dsync_write_us - write_us : 0;
+	if (out->flush_us >= WRITEPATH_SUSPECT_FRAC * write_us)
+		out->suspect = 0;
+	else if (write_back)
+		out->suspect = 1;
+}
+
+/* The intervals of a timeline with bytes per second as their rate. */
+static struct timeline_sample *
+writepath_bytes(const struct timeline_sample *tl, size_t n)
+{
+	struct timeline_sample	*v;
+	size_t			 i;
+
+	v = xcalloc(n > 0 ? n : 1, sizeof *v);
+	for (i = 0; i < n; i++) {
+		v[i] = tl[i];
+		v[i].iops = tl[i].bytes_per_s;
+	}
+	return (v);
+}
+
+static void
+writepath_buffer_init(struct wbuffer *out)
+{
+	memset(out, 0, sizeof *out);
+	out->fast_bytes_per_s = out->slow_bytes_per_s = NAN;
+	out->bytes = out->low_bytes = out->high_bytes = NAN;
+	out->fill_s = out->idle_s = NAN;
+	out->refilled_bytes = out->drain_bytes_per_s = out->drain_s = NAN;
+}
+
+/* A write-back buffer in a sustained run; see writepath.h. */
+int
+writepath_buffer(const struct timeline_sample *tl, size_t n,
+    struct wbuffer *out)
+{
+	struct timeline_sample	*v;
+	struct burst		 b;
+	struct stats		 fast, slow;
+	double			 half, top, written;
+	size_t			 i, a;
+	int			 rc;
+
+	writepath_buffer_init(out);
+	v = writepath_bytes(tl, n);
+	rc = ceilings_burst(v, n, NULL, 0, NAN, &b);
+	free(v);
+	out->slow_bytes_per_s = b.baseline_iops;
+	if (rc != 0 || !b.detected || b.exhausted || b.variable)
+		return (rc);
+
+	/* The first interval after the drop's, and what was written by it. */
+	for (a = 0; a < n && tl[a].t_s <= b.drop_t_s; a++)
+		;
+	if (++a + 2 > n)
+		return (0);
+	written = 0;
+	for (i = 0; i < a; i++)
+		written += tl[i].bytes_per_s * (tl[i].t_s - (i > 0 ?
+		    tl[i - 1].t_s : 0));
+	stats_init(&slow);
+	for (i = a; i < n; i++)
+		stats_add(&slow, tl[i].bytes_per_s);
+	top = 0;
+	for (i = 0; i < n && tl[i].t_s <= b.drop_t_s; i++)
+		if (tl[i].bytes_per_s > top)
+			top = tl[i].bytes_per_s;
+	stats_init(&fast);
+	for (i = 0; i < n && tl[i].t_s <= b.drop_t_s; i++)
+		if (tl[i].bytes_per_s >= WRITEPATH_FAST_FRAC * top)
+			stats_add(&fast, tl[i].bytes_per_s);
+
+	out->slow_bytes_per_s = stats_mean(&slow);
+	out->fast_bytes_per_s = stats_mean(&fast);
+	out->bytes = written - out->slow_bytes_per_s * tl[a - 1].t_s;
+	if (!(out->bytes > 0) || !(out->fast_bytes_per_s >
+	    out->slow_bytes_per_s)) {
+		writepath_buffer_init(out);
+		out->slow_bytes_per_s = b.baseline_iops;
+		return (0);
+	}
+	out->detected = 1;
+	/* One fast interval may be the mixed one: a lower bound. */
+	out->fast_at_least = fast.n < 2;
+	out->fill_s = out->bytes / (out->fast_bytes_per_s -
+	    out->slow_bytes_per_s);
+	half = stats_t95(slow.n - 1) * stats_sd(&slow) / sqrt((double)slow.n) *
+	    tl[a - 1].t_s;
+	out->low_bytes = out->bytes > half ? out->bytes - half : 0;
+	out->high_bytes = out->bytes + half;
+	return (0);
+}
+
+/* How fast the buffer drains, from a second run after idle_s. */
+void
+writepath_drain(struct wbuffer *b, const struct timeline_sample *tl,
+    size_t n, double idle_s)
+{
+	struct wbuffer	again;
+
+	b->idle_s = idle_s;
+	if (!b->detected || !(idle_s > 0) ||
+	    writepath_buffer(tl, n, &again) != 0)
+		return;
+	b->refilled_bytes = again.detected ? again.bytes : 0;
+	b->drain_bytes_per_s = b->refilled_bytes / idle_s;
+	if (b->refilled_bytes >= WRITEPATH_WHOLE * b->bytes) {
+		b->drain_s = idle_s;
+		b->drain_at_most = 1;
+	} else if (b->drain_bytes_per_s > 0)
+		b->drain_s = b->bytes / b->drain_bytes_per_s;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The write path, analysed (pure: arrays in, results out): the fastest
+ * way to commit, what the cost of a flush says about a write cache, and
+ * write-back buffers in a sustained write run.
+ */
+#ifndef WRITEPATH_H
+#define WRITEPATH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "point.h"
+
+struct timeline_sample;
+
+/* One measured commit point: method, size and writers. */
+struct commit_point {
+	int		method;		/* index into the runner's methods */
+	uint32_t	bs;		/* bytes per commit */
+	unsigned	writers;	/* each with one commit in flight */
+	int		shared;		/* all writers append to one file */
+	struct point	pt;		/* iops: commits/s; lat_us: a commit */
+};
+
+/* What the timing of flushes says; figures are medians in us, or NAN. */
+struct writepath_flush {
+	double	write_us;		/* a plain O_DIRECT write */
+	double	dsync_write_us;		/* an O_DIRECT|O_DSYNC write */
+	double	fdatasync_us;		/* a write then fdatasync */
+	double	empty_fdatasync_us;	/* fdatasync with nothing written */
+	double	flush_us;		/* dsync_write_us - write_us */
+	int	suspect;		/* 1: a volatile cache, said so, whose
+					   flush costs too little to persist
+					   anything; 0: flushes cost time;
+					   -1: cannot tell */
+};
+
+/* A write-back buffer: a fast rate that drops once some bytes went in. */
+struct wbuffer {
+	int	detected;
+	double	fast_bytes_per_s;	/* before the drop; NAN */
+	int	fast_at_least;		/* the drop came within the first
+					   interval: a lower bound */
+	double	slow_bytes_per_s;	/* after it (the run's mean if none) */
+	double	bytes;			/* taken at the fast rate above the
+					   slow one: the buffer; NAN */
+	double	low_bytes;		/* 95% interval of bytes */
+	double	high_bytes;
+	double	fill_s;			/* when the buffer was full (at most,
+					   with fast_at_least) */
+	double	idle_s;			/* pause before the second run */
+	double	refilled_bytes;		/* buffer found again after it */
+	double	drain_bytes_per_s;	/* refilled_bytes / idle_s; NAN */
+	double	drain_s;		/* bytes / drain rate: a full buffer
+					   emptied; NAN */
+	int	drain_at_most;		/* drain_s is an upper bound: the
+					   buffer was whole again */
+};
+
+/*
+ * The point of rows[n] with most commits per second among those of one
+ * writer at size bs; -1 when none has one.
+ */
+long	writepath_best(const struct commit_point *, size_t, uint32_t);
+
+/*
+ * The flush evidence from the four medians (NAN when not measured) and
+ * what the device says of its cache (sysfs queue/write_cache: "write
+ * back", "write through" or "" unknown).
+ */
+void	writepath_flush(double, double, double, double, const char *,
+	    struct writepath_flush *);
+
+/*
+ * A write-back buffer in a sustained run's timeline of n intervals (bytes
+ * per second in each), from an empty buffer.  Returns 0, or -1 when the
+ * run is too short to tell (out says "not detected").
+ */
+int	writepath_buffer(const struct timeline_sample *, size_t,
+	    struct wbuffer *);
+
+/*
+ * How fast the buffer of b drains: the second run of n intervals came
+ * after idle_s seconds of rest.
+ */
+void	writepath_drain(struct wbuffer *, const struct timeline_sample *,
+	    size_t, double);
+
+#endif

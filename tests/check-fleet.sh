@@ -1,0 +1,122 @@
+#!/bin/sh
+# Description: acceptance checks and fleets through the binary, on
+# simulated volumes: --expect exits 0 when met and 3 when missed or unknown
+# (the report still written, recording the verdicts), 2 with one line for a
+# malformed expression (no report left); check judges a saved report by
+# what it records or by new expectations; --expect-profile passes a volume
+# of that profile and fails a slower one.  A fleet of three gp3 volumes
+# and a slow one names the slow one (text, JSON, CSV, chart), and bad input
+# (truncated report, newer schema, duplicate host and target, empty
+# directory) is skipped with the reason, the rest reported, exit 1.
+set -u
+: "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
+TIERPROBE_DATADIR=$TOP_SRCDIR
+export TIERPROBE_DATADIR
+command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
+dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-fleet.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# A gp3 delivering half its IOPS: the slow volume.
+sed -e 's/^iops = 3000/iops = 1500/' -e 's/^name = ebs-gp3/name = gp3-slow/' \
+    "$TOP_SRCDIR/profiles/ebs-gp3.ini" > "$dir/gp3-slow.ini"
+
+probe() {	# host, target, seed, then more options
+	host=$1 target=$2 seed=$3
+	shift 3
+	"$TIERPROBE" run "$target" --seed "$seed" --quiet --host "$host" \
+	    --kind gp3 --max-ws 256M --points 4 --sustain 10 \
+	    --json "$dir/fleet/$host.json" "$@" > "$dir/$host.out"
+}
+mkdir "$dir/fleet"
+probe h1 sim:ebs-gp3 1 --expect 'iops>=2700' --expect 'p99<=2ms' ||
+    fail "h1: met expectations exited $?"
+probe h2 sim:ebs-gp3 2 --expect-profile ebs-gp3 ||
+    fail "h2: --expect-profile ebs-gp3 on its own profile exited $?"
+probe h3 sim:ebs-gp3 3 || fail "h3 exited $?"
+probe h4 "sim:$dir/gp3-slow.ini" 4 --expect-profile ebs-gp3
+rc=$?
+[ $rc = 3 ] || fail "slow volume against the gp3 promise: exit $rc, want 3"
+[ "$(jq -r '.expectations.items[] | select(.figure ==
+    "limits.iops_ceiling") | .verdict' "$dir/fleet/h4.json")" = missed ] ||
+    fail "h4.json does not record the missed IOPS expectation"
+grep -q "MISSED" "$dir/h4.out" || fail "h4: the table does not say MISSED"
+grep -q "of the time" "$dir/h4.out" || fail "h4: no tolerance printed"
+
+# A figure the run did not establish: unknown, exit 3.
+"$TIERPROBE" check "$dir/fleet/h3.json" --expect 'burst.baseline_iops>=100' \
+    > "$dir/out" 2>&1
+rc=$?
+[ $rc = 3 ] || fail "unknown figure: exit $rc, want 3"
+grep -q "unknown: no burst bucket" "$dir/out" || fail "unknown without why"
+
+# check: the recorded expectations, then new ones replacing them.
+"$TIERPROBE" check "$dir/fleet/h1.json" > /dev/null ||
+    fail "check of h1's recorded expectations exited $?"
+"$TIERPROBE" check "$dir/fleet/h1.json" --expect 'iops>=4000' > /dev/null
+[ $? = 3 ] || fail "check h1 --expect iops>=4000 did not exit 3"
+"$TIERPROBE" check "$dir/fleet/h3.json" > /dev/null 2> "$dir/err"
+[ $? = 2 ] && grep -q "records no expectations" "$dir/err" ||
+    fail "check of a report without expectations: want exit 2"
+"$TIERPROBE" check "$dir/fleet/h1.json" "$dir/fleet/h4.json" \
+    --output-format json > "$dir/check.json"
+[ $? = 3 ] || fail "check of h1 and h4 did not exit 3"
+[ "$(jq '.checks | length' "$dir/check.json")" = 2 ] &&
+[ "$(jq '.checks[1].expectations.missed' "$dir/check.json")" -ge 1 ] &&
+[ "$(jq '.checks[0].expectations.missed' "$dir/check.json")" = 0 ] ||
+    fail "check --output-format json: wrong verdicts"
+
+# A malformed expression: exit 2, one line naming it, no report written.
+"$TIERPROBE" run sim:ebs-gp3 --expect 'iopz>=3' --json "$dir/never.json" \
+    > "$dir/out" 2> "$dir/err"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l < "$dir/err")" = 1 ] && [ ! -s "$dir/out" ] &&
+    grep -q '"iopz"' "$dir/err" && [ ! -e "$dir/never.json" ] ||
+    fail "malformed --expect: exit $rc, $(cat "$dir/err")"
+
+# The fleet names the slow volume, and only it.
+"$TIERPROBE" fleet "$dir/fleet" > "$dir/fleet.txt" ||
+    fail "fleet of good reports exited $?"
+[ "$(grep -c OUTLIER "$dir/fleet.txt")" = 1 ] &&
+    grep OUTLIER "$dir/fleet.txt" | grep -q "^ *h4 " ||
+    fail "fleet does not name h4 alone: $(cat "$dir/fleet.txt")"
+"$TIERPROBE" fleet "$dir/fleet" --output-format json > "$dir/fleet.json"
+[ "$(jq -r '[.fleet.volumes[] | select(.outlier) | .host] | join(" ")' \
+    "$dir/fleet.json")" = h4 ] || fail "fleet JSON: outliers are not [h4]"
+jq -e '.fleet.volumes[] | select(.host == "h4") | .ratio_to_median.iops
+    < 0.6 and (.outlier_reason | test("IOPS ceiling"))' "$dir/fleet.json" \
+    > /dev/null || fail "fleet JSON: h4's ratio or reason"
+[ "$(jq '.fleet.kinds | length' "$dir/fleet.json")" = 1 ] ||
+    fail "fleet JSON: not one kind"
+"$TIERPROBE" fleet "$dir/fleet" --output-format csv > "$dir/fleet.csv"
+[ "$(grep -c ',true,' "$dir/fleet.csv")" = 1 ] &&
+    grep ',true,' "$dir/fleet.csv" | grep -q '^[^,]*h4.json,h4,' ||
+    fail "fleet CSV: h4 is not the one outlier"
+if command -v gnuplot >/dev/null; then
+	"$TIERPROBE" plot "$dir/fleet" --outdir "$dir/plots" --quiet ||
+	    fail "plot of a fleet exited $?"
+	[ -s "$dir/plots/fleet.png" ] || fail "no fleet.png"
+	[ "$(ls -A "$dir/plots")" = fleet.png ] || fail "plot left files"
+fi
+
+# Bad input: each skipped with why, the rest reported, exit 1.
+mkdir "$dir/bad" "$dir/empty"
+cp "$dir/fleet/"*.json "$dir/bad/"
+head -c 200 "$dir/fleet/h1.json" > "$dir/bad/truncated.json"
+jq '.schema_version = 99' "$dir/fleet/h2.json" > "$dir/bad/future.json"
+jq '.finished_utc = "2000-01-01T00:00:00Z"' "$dir/fleet/h3.json" \
+    > "$dir/bad/h3-old.json"
+"$TIERPROBE" fleet "$dir/bad" "$dir/empty" "$dir/missing.json" \
+    > "$dir/out" 2> "$dir/err"
+rc=$?
+[ $rc = 1 ] || fail "fleet with bad input: exit $rc, want 1"
+for why in "truncated.json: line" "future.json: schema_version: 99" \
+    "h3-old.json: older than $dir/bad/h3.json" "empty: no report" \
+    "missing.json: No such file"; do
+	grep -qF -- "$why" "$dir/out" || fail "fleet does not say \"$why\""
+	grep -qF -- "$why" "$dir/err" || fail "stderr lacks \"$why\""
+done
+[ "$(grep -c '\.json$' "$dir/out")" -ge 4 ] &&
+    grep OUTLIER "$dir/out" | grep -q "^ *h4 " ||
+    fail "fleet with bad input did not report the good reports"
+exit 0

@@ -1,0 +1,97 @@
+#!/bin/sh
+# Description: the write side end to end on simulated volumes, against the
+# truth `tierprobe profiles --show` prints.  On ebs-gp3 every method's
+# commits/s at one writer is within 5% of the write-and-flush truth, the
+# flush cost within 15% of the profile's, the flush not suspect, the shared
+# IOPS cap binds 8 and 16 writers (within 5%), and the etcd size is there.
+# On a volume whose cache acknowledges flushes at once the flush is suspect
+# and `run` finds its write-back buffer within 5% (the truth inside the
+# interval), both rates and the drain within 5%; a "write through" claim
+# makes the evidence null.  Seconds of real time.
+set -u
+: "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
+command -v jq >/dev/null || { echo "SKIP: needs jq"; exit 77; }
+export TIERPROBE_DATADIR="${TIERPROBE_DATADIR:-$TOP_SRCDIR}"
+
+fail() { echo "FAIL: $*"; exit 1; }
+dir=$(mktemp -d "${TMPDIR:-/tmp}/tierprobe-sim-sync.XXXXXX") || fail mktemp
+trap 'rm -rf "$dir"' EXIT
+
+# within NAME GOT WANT PCT
+within() {
+	awk -v g="$2" -v w="$3" -v p="$4" 'BEGIN {
+		d = g / w - 1; if (d < 0) d = -d; exit !(g != "" && d <= p / 100) }' ||
+		fail "$1: $2, want $3 within $4%"
+	echo "ok: $1 $2 (truth $3)"
+}
+
+# truth PROFILE KEY: the first number after KEY in profiles --show.
+truth() {
+	"$TIERPROBE" profiles --show "$1" |
+	    sed -n "s/^ *$2 *\([0-9.]*\).*/\1/p" | head -1
+}
+# truth_unit PROFILE KEY: the same with its unit scaled to bytes or us.
+truth_size() {
+	"$TIERPROBE" profiles --show "$1" | sed -n "s/^ *$2 *//p" | head -1 |
+	    awk '{ v = $1; u = $2
+		if (u ~ /^GiB/) v *= 1073741824; else if (u ~ /^MiB/) v *= 1048576
+		else if (u == "ms") v *= 1000; else if (u == "ns") v /= 1000
+		print v }'
+}
+
+gp3=ebs-gp3
+"$TIERPROBE" sync "sim:$gp3" --seed 7 --quiet --output-format json \
+    > "$dir/gp3.json" || fail "sync sim:$gp3 exited $?"
+commits=$(truth $gp3 commits)
+cap=$(truth $gp3 iops_ceiling)
+flush=$(truth_size $gp3 sync.flush_us)
+for m in fdatasync fsync dsync direct-dsync uring-datasync; do
+	got=$(jq -r --arg m $m '.sync.methods[] |
+	    select(.method == $m and .writers == 1 and .bs == 8192) |
+	    .ops_per_s' "$dir/gp3.json")
+	within "$m 8K commits/s" "$got" "$commits" 5
+done
+for w in 8 16; do
+	got=$(jq -r --argjson w $w '[.sync.methods[] |
+	    select(.writers == $w) | .ops_per_s] | max' "$dir/gp3.json")
+	within "$w writers commits/s (the IOPS cap)" "$got" "$cap" 5
+done
+within "flush cost" "$(jq -r .sync.flush_us "$dir/gp3.json")" "$flush" 15
+[ "$(jq -r .sync.flush_suspect "$dir/gp3.json")" = false ] ||
+	fail "$gp3: an honest flush called suspect"
+[ "$(jq -r .sync.write_cache "$dir/gp3.json")" = "write back" ] ||
+	fail "$gp3: write_cache not as the profile says"
+jq -e '[.sync.methods[] | select(.bs == 2300 and .method == "fdatasync"
+    and .writers == 1 and .lat_us.p99 > 0)] | length == 1' \
+    "$dir/gp3.json" >/dev/null || fail "no 2300-byte fdatasync row"
+jq -e '.sync.best_method != null' "$dir/gp3.json" >/dev/null ||
+	fail "no best method"
+
+lying=$TOP_SRCDIR/tests/data/lying-buffer.ini
+"$TIERPROBE" run "sim:$lying" --seed 5 --quiet --output-format json \
+    > "$dir/lying.json" || fail "run sim:lying-buffer exited $?"
+[ "$(jq -r .sync.flush_suspect "$dir/lying.json")" = true ] ||
+	fail "a flush acknowledged at once not suspect"
+buf=$(truth_size "$lying" writes.buffer)
+fast=$("$TIERPROBE" profiles --show "$lying" |
+    sed -n 's/.*writes.buffer.* at \([0-9.]*\) GiB\/s.*/\1/p' |
+    awk '{ print $1 * 1073741824 }')
+slow=$("$TIERPROBE" profiles --show "$lying" |
+    sed -n 's/.*writes.buffer.* then \([0-9.]*\) MiB\/s.*/\1/p' |
+    awk '{ print $1 * 1048576 }')
+w() { jq -r ".writes.$1" "$dir/lying.json"; }
+within "buffer bytes" "$(w buffer_bytes)" "$buf" 5
+awk -v l="$(w buffer_low_bytes)" -v h="$(w buffer_high_bytes)" -v t="$buf" \
+    'BEGIN { exit !(l <= t * 1.005 && h >= t * 0.995) }' ||
+	fail "buffer truth $buf outside $(w buffer_low_bytes) - $(w buffer_high_bytes)"
+within "fast rate" "$(w fast_bytes_per_s)" "$fast" 5
+within "slow rate" "$(w slow_bytes_per_s)" "$slow" 5
+within "drain rate" "$(w drain_bytes_per_s)" "$slow" 5
+
+# The same volume claiming "write through": no flushes go out, no evidence.
+sed 's/^cache = write back/cache = write through/' "$lying" > "$dir/wt.ini"
+"$TIERPROBE" sync "sim:$dir/wt.ini" --seed 5 --quiet --writers 1 \
+    --output-format json > "$dir/wt.json" || fail "sync write through"
+[ "$(jq -r .sync.flush_suspect "$dir/wt.json")" = null ] ||
+	fail "write through: flush_suspect not null"
+echo "PASS"

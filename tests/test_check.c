@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Description: acceptance checks: expressions parse with their units or
+ * fail naming the token; verdicts on a synthetic report (met, missed,
+ * unknown with why, lower bounds, intervals, repeated runs); expectations
+ * survive a JSON round trip; --expect-profile derives its thresholds from
+ * the profile's truth and the tolerance of its [promise].
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "check.h"
+#include "profiles.h"
+#include "sim.h"
+#include "t_report.h"
+#include "xmalloc.h"
+
+struct t_parse {
+	const char	*text;
+	const char	*alias;		/* NULL: must fail */
+	unsigned	 index;
+	enum check_op	 op;
+	double		 threshold;
+	const char	*cause_has;	/* when failing */
+};
+
+static const struct t_parse t_parses[] = {
+	{ "iops>=3000", "iops", 0, CHECK_GE, 3000, NULL },
+	{ " iops >= 3k ", "iops", 0, CHECK_GE, 3000, NULL },
+	{ "iops>2.5k", "iops", 0, CHECK_GT, 2500, NULL },
+	{ "bandwidth>=125M", "bandwidth", 0, CHECK_GE, 125 << 20, NULL },
+	{ "bandwidth>=125MiB/s", "bandwidth", 0, CHECK_GE, 125 << 20, NULL },
+	{ "p99<=2ms", "p99", 0, CHECK_LE, 2000, NULL },
+	{ "p50<800us", "p50", 0, CHECK_LT, 800, NULL },
+	{ "tier2.capacity>=1.5G", "tierN.capacity", 2, CHECK_GE,
+	  1536.0 * (1 << 20), NULL },
+	{ "tier1.p99<=1ms", "tierN.p99", 1, CHECK_LE, 1000, NULL },
+	{ "tiers==0", "tiers", 0, CHECK_EQ, 0, NULL },
+	{ "burst!=1", "burst", 0, CHECK_NE, 1, NULL },
+	{ "accounting==256K", "accounting", 0, CHECK_EQ, 256 << 10, NULL },
+	{ "burst.duration>=30m", "burst.duration", 0, CHECK_GE, 1800, NULL },
+	{ "burst.credits>=5.4M", "burst.credits", 0, CHECK_GE, 5.4e6, NULL },
+	{ "burst.baseline_iops>=270", "burst.baseline_iops", 0, CHECK_GE,
+	  270, NULL },
+	{ "iops", NULL, 0, 0, 0, "no comparison" },
+	{ "iopz>=1", NULL, 0, 0, 0, "unknown figure \"iopz\"" },
+	{ "iops=>1", NULL, 0, 0, 0, "\"=>\" is not a comparison" },
+	{ "iops=1", NULL, 0, 0, 0, "\"=\" is not a comparison" },
+	{ "iops>=", NULL, 0, 0, 0, "no value" },
+	{ "iops==3000", NULL, 0, 0, 0, "== and != compare whole counts" },
+	{ "p99<=2", NULL, 0, 0, 0, "give \"2\" a unit" },
+	{ "tiers>=1.5", NULL, 0, 0, 0, "not a whole number" },
+	{ "tier5.p50<=1ms", NULL, 0, 0, 0, "unknown figure \"tier5.p50\"" },
+	{ "tier0.p50<=1ms", NULL, 0, 0, 0, "unknown figure" },
+	{ "bandwidth>=fast", NULL, 0, 0, 0, "not a size" },
+	{ "iops>=-5", NULL, 0, 0, 0, "not a number" },
+	{ "iops>=1e3", NULL, 0, 0, 0, "not a number" },
+	{ "p99<=2parsecs", NULL, 0, 0, 0, "not a time" },
+};
+
+static void
+t_check_parse(void **state)
+{
+	const struct t_parse	*t;
+	struct check_expect	 e;
+	char			*cause;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof t_parses / sizeof t_parses[0]; i++) {
+		t = &t_parses[i];
+		cause = NULL;
+		if (t->alias == NULL) {
+			if (check_parse(t->text, &e, &cause) == 0)
+				fail_msg("\"%s\" parsed", t->text);
+			if (strstr(cause, t->cause_has) == NULL ||
+			    strchr(cause, '\n') != NULL)
+				fail_msg("\"%s\": cause \"%s\" lacks \"%s\"",
+				    t->text, cause, t->cause_has);
+			free(cause);
+			continue;
+		}
+		if (check_parse(t->text, &e, &cause) != 0)
+			fail_msg("\"%s\": %s", t->text, cause);
+		assert_string_equal(e.def->alias, t->alias);
+		assert_int_equal(e.index, t->index);
+		assert_int_equal(e.op, t->op);
+		assert_true(fabs(e.threshold - t->threshold) <=
+		    1e-9 * fabs(t->threshold));
+		assert_string_equal(e.text, t->text);
+		free(e.text);
+	}
+}
+
+/* Judge text against r; returns the verdict, res filled. */
+static enum check_verdict
+t_judge(const char *text, const struct report *r, struct check_result *res)
+{
+	struct check_expect	 e;
+	char			*cause = NULL;
+
+	if (check_parse(text, &e, &cause) != 0)
+		fail_msg("%s: %s", text, cause);
+	report_check_evaluate(&e, r, res);
+	free(e.text);
+	return (res->verdict);
+}
+
+struct t_verdict {
+	const char		*text;
+	enum check_verdict	 verdict;
+	const char		*note_has;	/* NULL: no note */
+};
+
+/*
+ * t_report_make: one tier of 128 MiB (120 to 136), tier p99 unknown,
+ * backing p50 280 us and p99 600 us, 5,000 IOPS from a point with +-2%,
+ * knee 2, bandwidth unknown, no burst bucket in a sustained run of three
+ * intervals (too short to tell).
+ */
+static const struct t_verdict t_verdicts[] = {
+	{ "iops>=4000", CHECK_MET, NULL },
+	{ "iops>=6000", CHECK_MISSED, NULL },
+	{ "iops>=5050", CHECK_MISSED, "inside the interval" },
+	{ "iops>=4950", CHECK_MET, "inside the interval" },
+	{ "iops<=4000", CHECK_MISSED, NULL },
+	{ "knee==2", CHECK_MET, NULL },
+	{ "knee!=2", CHECK_MISSED, NULL },
+	{ "p99<=500us", CHECK_MISSED, NULL },
+	{ "p99<=1ms", CHECK_MET, NULL },
+	{ "p50>=100us", CHECK_MET, NULL },
+	{ "tiers==1", CHECK_MET, NULL },
+	{ "tiers==0", CHECK_MISSED, NULL },
+	{ "tier1.capacity>=100M", CHECK_MET, NULL },
+	{ "tier1.capacity>=130M", CHECK_MISSED, "inside the interval" },
+	{ "tier1.p50<=100us", CHECK_MET, NULL },
+	{ "tier1.p99<=1ms", CHECK_UNKNOWN, "could not establish" },
+	{ "tier2.p50<=1ms", CHECK_UNKNOWN, "found 1 cache tier" },
+	{ "bandwidth>=1M", CHECK_UNKNOWN, "could not establish" },
+	{ "burst==0", CHECK_UNKNOWN, "too short to tell" },
+	{ "burst.baseline_iops>=1", CHECK_UNKNOWN, "too short to tell" },
+};
+
+static void
+t_check_verdicts(void **state)
+{
+	const struct t_verdict	*t;
+	struct check_result	 res;
+	struct report		 r;
+	struct timeline_sample	 ts;
+	size_t			 i;
+
+	(void)state;
+	t_report_make(&r);
+	for (i = 0; i < sizeof t_verdicts / sizeof t_verdicts[0]; i++) {
+		t = &t_verdicts[i];
+		if (t_judge(t->text, &r, &res) != t->verdict)
+			fail_msg("%s: %s, want %s (%s)", t->text,
+			    check_verdict_name(res.verdict),
+			    check_verdict_name(t->verdict), res.note);
+		if (t->note_has == NULL && res.note[0] != '\0')
+			fail_msg("%s: unexpected note \"%s\"", t->text,
+			    res.note);
+		if (t->note_has != NULL && strstr(res.note, t->note_has) ==
+		    NULL)
+			fail_msg("%s: note \"%s\" lacks \"%s\"", t->text,
+			    res.note, t->note_has);
+	}
+	/* A capacity's interval is the tier's own, not a symmetric one. */
+	t_judge("tier1.capacity>=1M", &r, &res);
+	assert_true(res.fv.low == 120 << 20 && res.fv.high == 136 << 20);
+
+	/* A sustained run long enough to tell: no bucket showed. */
+	ts.iops = 5000;
+	ts.bytes_per_s = ts.lat_us_mean = NAN;
+	while (r.limits->timeline.n < CEILINGS_BURST_MIN_INTERVALS) {
+		ts.t_s = r.limits->timeline.n + 1;
+		timeline_add(&r.limits->timeline, &ts);
+	}
+	assert_int_equal(t_judge("burst==0", &r, &res), CHECK_MET);
+	assert_int_equal(t_judge("burst.iops>=1", &r, &res), CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "no burst bucket"));
+	r.limits->burst.detected = 1;
+	r.limits->burst.burst_iops = 3000;
+	r.limits->burst.baseline_iops = 300;
+	assert_int_equal(t_judge("burst==1", &r, &res), CHECK_MET);
+	assert_int_equal(t_judge("burst.baseline_iops>=270", &r, &res),
+	    CHECK_MET);
+	report_free(&r);
+}
+
+/* Sections not run, and a cache known only as a lower bound. */
+static void
+t_check_partial(void **state)
+{
+	struct check_result	 res;
+	struct report		 r;
+	struct scan_result	*scan;
+	struct limits_result	*limits;
+
+	(void)state;
+	t_report_make(&r);
+	r.scan->tiers.tier[0].at_least = 1;
+	r.scan->tiers.tier[0].capacity_high_bytes = 0;
+	assert_int_equal(t_judge("tier1.capacity>=100M", &r, &res),
+	    CHECK_MET);
+	assert_int_equal(t_judge("tier1.capacity<=100M", &r, &res),
+	    CHECK_MISSED);
+	assert_int_equal(t_judge("tier1.capacity<=1G", &r, &res),
+	    CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "lower bound"));
+	assert_int_equal(t_judge("tier1.capacity>=1G", &r, &res),
+	    CHECK_UNKNOWN);
+
+	r.scan->tiers.analysed = 0;
+	assert_int_equal(t_judge("p99<=1ms", &r, &res), CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "not analysed"));
+	report_free(&r);
+
+	/* A report without a section: the figures it holds are unknown. */
+	t_report_make(&r);
+	scan = r.scan;
+	r.scan = NULL;
+	assert_int_equal(t_judge("p99<=1ms", &r, &res), CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "no scan section"));
+	r.scan = scan;
+	limits = r.limits;
+	r.limits = NULL;
+	assert_int_equal(t_judge("iops>=1", &r, &res), CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "no limits section"));
+	r.limits = limits;
+	report_free(&r);
+}
+
+/* With --repeat, the mean over the runs and mean +- 2 sd. */
+static void
+t_check_repeat(void **state)
+{
+	struct check_result	 res;
+	struct report		 r;
+	struct report_stat	*st;
+
+	(void)state;
+	t_report_make(&r);
+	r.repeat = xcalloc(1, sizeof *r.repeat);
+	r.repeat->runs = 3;
+	r.repeat->nstats = 1;
+	st = &r.repeat->stat[0];
+	snprintf(st->name, sizeof st->name, "limits.iops_ceiling");
+	st->mean = 4000;
+	st->sd = 100;
+	st->n = 3;
+	assert_int_equal(t_judge("iops>=4500", &r, &res), CHECK_MISSED);
+	assert_true(res.fv.repeated);
+	assert_true(res.fv.value == 4000 && res.fv.low == 3800 &&
+	    res.fv.high == 4200);
+	assert_int_equal(t_judge("iops>=4100", &r, &res), CHECK_MISSED);
+	assert_non_null(strstr(res.note, "inside the interval"));
+	report_free(&r);
+}
+
+/* report_check_tally counts, and the list survives a JSON round trip. */
+static void
+t_check_round_trip(void **state)
+{
+	struct report		 r, back;
+	unsigned		 count[3];
+	char			*cause = NULL, *dir, path[256], *json;
+	FILE			*f;
+
+	(void)state;
+	t_report_make(&r);
+	r.checks = check_list_new();
+	r.checks->profile = xstrdup("ebs-gp3");
+	r.checks->promise = xstrdup("a promise");
+	assert_int_equal(check_list_add(r.checks, "iops>=4000", "--expect",
+	    &cause), 0);
+	assert_int_equal(check_list_add(r.checks, "p99<=500us",
+	    "--expect-profile ebs-gp3", &cause), 0);
+	assert_int_equal(check_list_add(r.checks, "bandwidth>=1M", "--expect",
+	    &cause), 0);
+	assert_int_equal(check_list_add(r.checks, "iops>=", "--expect",
+	    &cause), -1);
+	free(cause);
+	assert_int_equal(r.checks->n, 3);
+	assert_int_equal(report_check_tally(r.checks, &r, count), 0);
+	assert_int_equal(count[CHECK_MET], 1);
+	assert_int_equal(count[CHECK_MISSED], 1);
+	assert_int_equal(count[CHECK_UNKNOWN], 1);
+
+	dir = t_tmpdir();
+	snprintf(path, sizeof path, "%s/r.json", dir);
+	json = t_json(&r);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(json, f);
+	fclose(f);
+	free(json);
+	if (report_load(path, &back, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_non_null(back.checks);
+	assert_int_equal(back.checks->n, 3);
+	assert_string_equal(back.checks->v[1].text, "p99<=500us");
+	assert_string_equal(back.checks->v[1].origin,
+	    "--expect-profile ebs-gp3");
+	assert_string_equal(back.checks->profile, "ebs-gp3");
+	assert_string_equal(back.checks->promise, "a promise");
+	report_check_tally(back.checks, &back, count);
+	assert_int_equal(count[CHECK_MISSED], 1);
+
+	/* A recorded expression that no longer parses: a bad report. */
+	json = t_json(&r);
+	memcpy(strstr(json, "iops>=4000"), "iopz", 4);
+	f = fopen(path, "w");
+	fputs(json, f);
+	fclose(f);
+	free(json);
+	report_free(&back);
+	assert_int_equal(report_load(path, &back, &cause), -1);
+	assert_non_null(strstr(cause, "expectations: items[0].expression"));
+	free(cause);
+	t_rmdir(dir);
+	free(dir);
+	report_free(&r);
+}
+
+/* The thresholds of --expect-profile: the truth less the tolerance. */
+static void
+t_check_promise(void **state)
+{
+	static const char *const names[] = { "ebs-gp3", "ebs-gp2-100g",
+	    "ebs-io1-4000", "classic-three-level" };
+	struct check_list	*l;
+	struct profile		*p;
+	struct sim_truth	 t;
+	char			*cause = NULL, want[64];
+	double			 keep;
+	size_t			 i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if ((p = profiles_load(names[i], &cause)) == NULL)
+			fail_msg("%s", cause);
+		sim_truth_profile(p, 4096, &t);
+		keep = 1 - (isfinite(p->promise_pct) ? p->promise_pct : 10) /
+		    100;
+		l = check_list_new();
+		if (report_profile_expect(names[i], 4096, l, &cause) != 0)
+			fail_msg("%s", cause);
+		assert_string_equal(l->profile, p->name);
+		assert_non_null(strstr(l->promise, isfinite(p->promise_pct) ?
+		    "of the time" : "assumed"));
+		k = 0;
+		snprintf(want, sizeof want, "iops>=%.0f",
+		    floor(keep * t.iops_ceiling));
+		assert_string_equal(l->v[k++].text, want);
+		if (isfinite(t.bandwidth_ceiling)) {
+			snprintf(want, sizeof want, "bandwidth>=%.0fK/s",
+			    floor(keep * t.bandwidth_ceiling / 1024));
+			assert_string_equal(l->v[k++].text, want);
+		}
+		if (t.burst_detected) {
+			snprintf(want, sizeof want,
+			    "burst.baseline_iops>=%.0f",
+			    floor(keep * t.baseline_iops));
+			assert_string_equal(l->v[k++].text, want);
+		}
+		assert_int_equal(l->n, k);
+		snprintf(want, sizeof want, "--expect-profile %s", p->name);
+		assert_string_equal(l->v[0].origin, want);
+		check_list_free(l);
+		profiles_free(p);
+	}
+	l = check_list_new();
+	assert_int_equal(report_profile_expect("no-such-profile", 4096, l,
+	    &cause), -1);
+	free(cause);
+	check_list_free(l);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_check_parse),
+		cmocka_unit_test(t_check_verdicts),
+		cmocka_unit_test(t_check_partial),
+		cmocka_unit_test(t_check_repeat),
+		cmocka_unit_test(t_check_round_trip),
+		cmocka_unit_test(t_check_promise),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
