@@ -682,7 +682,8 @@ ceilings_burst_before(const struct ceilings_prior *p, size_t n, double base,
 	if (i + 1 < n && !ceilings_prior_at_base(p + i + 1, n - i - 1, base,
 	    var, dt))
 		return (0);
-	*burst = ceilings_burst_level(p, j + 1);
+	/* Without p[j], in which it may have run dry: its load has more. */
+	*burst = ceilings_burst_level(p, j);
 	return (j + 1);
 }
 
