@@ -104,6 +104,8 @@
 #define CEILINGS_MERGE_REL	0.15
 #define CEILINGS_MERGE_SE	4.0
 #define CEILINGS_DROP_MAX	0.80	/* baseline at most this x burst */
+#define CEILINGS_SWEEP_DROP_MAX	0.50	/* the same, for a drop the run
+					   did not see */
 #define CEILINGS_EMPTY_MAX	0.70	/* run at most this x ref_iops */
 /* Shortest segment of a sustained run, in intervals. */
 #define CEILINGS_MIN_SEG	(CEILINGS_BURST_MIN_INTERVALS / 2)
@@ -653,8 +655,13 @@ ceilings_prior_at_base(const struct ceilings_prior *p, size_t n, double base,
  * An empty bucket stays empty: the work after the drop that asks at least
  * what the run does must have run at base (a disk whose rate wanders, or
  * that gives more at the sweeps' deeper queues than at the run's, has no
- * drop).  Returns how many entries came before the drop (*burst the rate
- * before it), 0 if none did.
+ * drop).  And a drop the run did not see must at least halve the rate
+ * (CEILINGS_SWEEP_DROP_MAX): a shared disk's rate wandered by a third
+ * between a sweep point and the run, while buckets that run dry in
+ * minutes fall much further (FIELD-NOTES.md: st1 and sc1 to about a
+ * sixth, Azure P4 to a thirtieth, an m5.large's EBS link to a fifth).
+ * Returns how many entries came before the drop (*burst the rate before
+ * it), 0 if none did.
  */
 static size_t
 ceilings_burst_before(const struct ceilings_prior *p, size_t n, double base,
@@ -684,6 +691,10 @@ ceilings_burst_before(const struct ceilings_prior *p, size_t n, double base,
 		return (0);
 	/* Without p[j], in which it may have run dry: its load has more. */
 	*burst = ceilings_burst_level(p, j);
+	if (!(base <= CEILINGS_SWEEP_DROP_MAX * *burst)) {
+		*burst = NAN;
+		return (0);
+	}
 	return (j + 1);
 }
 

@@ -860,6 +860,58 @@ t_burst_wander(void **state)
 }
 
 /*
+ * The same disk another time: the run at depth 32 held 42,700 IOPS, the
+ * sweep's depth-32 point ran at 57,600, and what came after it near the
+ * run's rate.  A drop by a quarter that the run did not see is the disk
+ * wandering, not a bucket; a bucket that ran dry there and fell to a
+ * fifth is found.
+ */
+static void
+t_burst_wander_less(void **state)
+{
+	static const double		 loads[][2] = {
+		{ 12500, 2 }, { 18900, 2 }, { 25800, 2 }, { 34700, 2 },
+		{ 42500, 2.5 }, { 57600, 2 }, { 46000, 2 }, { 43000, 2 },
+		{ 36000, 2.5 }, { 26000, 2 }, { 13200, 2.5 }, { 7000, 2 },
+	};
+	static const struct t_run	 noisy = { "wander", { 42700 }, { 10 },
+					     0.12 };
+	static struct timeline_sample	 v[100];
+	struct ceilings_prior		 p[200];
+	struct t_bucket			 b = { 1e9, 1e9, INFINITY };
+	struct burst			 out;
+	struct rng			 rng;
+	double				 drop_at;
+	size_t				 n, np, i;
+	uint64_t			 seed;
+
+	(void)state;
+	for (seed = 1; seed <= T_SEEDS; seed++) {
+		rng_seed(&rng, seed);
+		np = t_sweeps(loads, sizeof loads / sizeof loads[0], &b, &rng,
+		    p, &drop_at);
+		/* Depths 32 and 64, then 4 KiB at 32: as much as the run. */
+		for (i = 0; i < np; i++)
+			p[i].demanding = p[i].load >= 6 && p[i].load <= 8;
+		n = t_timeline(&noisy, &rng, v);
+		assert_int_equal(ceilings_burst(v, n, p, np, 57600, &out), 0);
+		if (out.detected)
+			fail_msg("seed %d: a burst of %.0f IOPS for %.1f s",
+			    (int)seed, out.burst_iops, out.duration_s);
+
+		/* The run at a fifth of depth 32's rate, all after it too. */
+		for (i = 0; i < np; i++) {
+			if (p[i].load > 6)
+				p[i].ios = fmin(p[i].ios, 11520 * p[i].seconds);
+		}
+		n = t_timeline(&(struct t_run){ "fifth", { 11520 }, { 10 },
+		    0.03 }, &rng, v);
+		assert_int_equal(ceilings_burst(v, n, p, np, 57600, &out), 0);
+		assert_true(out.detected && out.exhausted);
+	}
+}
+
+/*
  * A sustained run's rate held: one level, a drop of a fifth ruled out.
  * A drop at the end, a slide over the run, or too few intervals: not.
  */
@@ -959,6 +1011,7 @@ main(void)
 		cmocka_unit_test(t_burst_in_sweeps),
 		cmocka_unit_test(t_burst_held),
 		cmocka_unit_test(t_burst_wander),
+		cmocka_unit_test(t_burst_wander_less),
 		cmocka_unit_test(t_held),
 		cmocka_unit_test(t_first_touch),
 	};
