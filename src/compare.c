@@ -16,8 +16,7 @@ struct compare_cell {
 	int	present;
 	double	value;
 	double	noise;
-	int	at_least;
-	int	at_most;
+	int	bound;		/* enum report_bound */
 };
 
 /* Whether b differs from a by more than their combined noise. */
@@ -50,8 +49,7 @@ compare_lookup(const struct report *r, const struct report_figure *fig,
 			continue;
 		c->present = 1;
 		c->value = fig[i].value;
-		c->at_least = fig[i].at_least;
-		c->at_most = fig[i].at_most;
+		c->bound = report_figure_bound(&fig[i]);
 		c->noise = fig[i].rel_noise * fabs(fig[i].value);
 	}
 	st = report_repeat_find(r->repeat, name);
@@ -60,20 +58,8 @@ compare_lookup(const struct report *r, const struct report_figure *fig,
 		c->present = 1;
 		c->value = st->mean;
 		c->noise = 2 * st->sd;
-		c->at_least = st->bound == REPORT_BOUND_AT_LEAST;
-		c->at_most = st->bound == REPORT_BOUND_AT_MOST;
+		c->bound = st->bound;
 	}
-}
-
-/* The bound of a cell's value. */
-static int
-compare_bound(const struct compare_cell *c)
-{
-	if (c->at_most)
-		return (REPORT_BOUND_AT_MOST);
-	if (c->at_least)
-		return (REPORT_BOUND_AT_LEAST);
-	return (REPORT_BOUND_NONE);
 }
 
 /*
@@ -83,7 +69,12 @@ compare_bound(const struct compare_cell *c)
 static int
 compare_ratio_bound(const struct compare_cell *a, const struct compare_cell *b)
 {
-	int	up = b->at_most || a->at_least, down = b->at_least || a->at_most;
+	int	up, down;
+
+	up = b->bound == REPORT_BOUND_AT_MOST ||
+	    a->bound == REPORT_BOUND_AT_LEAST;
+	down = b->bound == REPORT_BOUND_AT_LEAST ||
+	    a->bound == REPORT_BOUND_AT_MOST;
 
 	if (up && down)
 		return (-1);
@@ -215,14 +206,15 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 				    st->trend == REPORT_TREND_NONE)
 					snprintf(cp, sizeof cells[0],
 					    "%s%s +-%s", report_bound_prefix(
-					    compare_bound(&cell[k])), v,
+					    cell[k].bound), v,
 					    units_format_value(units[i],
 					    st->sd, sd, sizeof sd));
 				else
 					snprintf(cp, sizeof cells[0], "%s%s",
-					    report_bound_prefix(compare_bound(
-					    &cell[k])), v);
-				any_at_most |= cell[k].at_most &&
+					    report_bound_prefix(
+					    cell[k].bound), v);
+				any_at_most |= cell[k].bound ==
+				    REPORT_BOUND_AT_MOST &&
 				    isfinite(cell[k].value);
 			}
 			c[k == 0 ? 1 : 2 * k] = cp;

@@ -527,8 +527,8 @@ report_repeat_reason(const struct report *reps, int n,
 		    "from run to run (burst credits, caches or throttling)");
 }
 
-/* The bound a headline figure's value is. */
-static int
+/* The bound a headline figure's value is (enum report_bound). */
+int
 report_figure_bound(const struct report_figure *f)
 {
 	if (f->at_most)

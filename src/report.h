@@ -324,6 +324,8 @@ const char *report_trend_name(int);
 const char *report_bound_name(int);
 /* "<= ", ">= " or "" before a value with this bound. */
 const char *report_bound_prefix(int);
+/* The bound a headline figure's value is (enum report_bound). */
+int	report_figure_bound(const struct report_figure *);
 /*
  * Device time (seconds) and bytes the measurements of a report spent,
  * warm-ups included (random ones counted at the point's rate); pure.
