@@ -3,7 +3,8 @@
 # cache tiers of simulated volumes, against each profile's truth (tierprobe
 # profiles --show).  Goals (issue 4): tier count exact, every capacity
 # within +-5% and every tier p50 within +-10% of the truth, no tier on a
-# single-store profile, on every seed.  Also shown: how often the 95%
+# single-store profile, every scan analysed (no class of reads left
+# unexplained), on every seed.  Also shown: how often the 95%
 # interval holds the true capacity, the backing p50 error, device time.
 #
 # usage: bench/tiers-accuracy.sh [-n SEEDS] [-o 'SCAN OPTIONS'] [PROFILE ...]
@@ -59,7 +60,7 @@ truth() {
 judge() {
 	jq -r '.scan |
 	    (["found", (.tiers | length), (.backing.lat_us_p50 // -1),
-	      .device_time_s] | @tsv),
+	      .device_time_s, (.analysed != false)] | @tsv),
 	    (.tiers[] | ["tier", (.capacity_bytes // 0), (.lat_us_p50 // 0),
 	      (.capacity_low_bytes // 0), (.capacity_high_bytes // 0),
 	      .capacity_at_least] | @tsv)' "$2" |
@@ -72,12 +73,12 @@ judge() {
 		}
 	}
 	function abs(x) { return x < 0 ? -x : x }
-	$1 == "found" { nf = $2; fb = $3; dev = $4 }
+	$1 == "found" { nf = $2; fb = $3; dev = $4; an = $5 == "true" }
 	$1 == "tier" {
 		k++; fc[k] = $2; fp[k] = $3; lo[k] = $4; hi[k] = $5; al[k] = $6
 	}
 	END {
-		ok = nf == nt; ce = 0; pe = 0; cov = 0
+		ok = nf == nt && an; ce = 0; pe = 0; cov = 0
 		for (i = 1; i <= nt && i <= nf; i++) {
 			e = abs(fc[i] / tc[i] - 1); if (e > ce) ce = e
 			e = abs(fp[i] / tp[i] - 1); if (e > pe) pe = e

@@ -23,38 +23,20 @@ struct fit_gmm {
 };
 
 /*
- * Fit a mixture of k (1 to FIT_GMM_MAX) Gaussians to n values x with weights
- * w (counts) by EM from several starts, keeping the most likely; no sigma
- * goes below min_sigma.  Returns 0, or -1 if the data cannot hold k.
+ * A start for EM of a k-component mixture on n values x with weights w: means
+ * at the weighted quantiles (j + 1/2) / k, equal weights, sd a k-th of the
+ * values' (at least min_sigma).  x must hold at least one value.
  */
-int	fit_gmm(const double *, const double *, size_t, size_t, double,
+void	fit_gmm_start(const double *, const double *, size_t, size_t, double,
 	    struct fit_gmm *);
 
 /*
- * The mixture of 1 to kmax components with the lowest BIC, trying k = 1, 2,
- * ... until BIC stops improving.  Returns 0, or -1 when there is no data.
+ * At most max_iter rounds of EM from the mixture in g on n values x with
+ * weights w, no sigma below min_sigma; g keeps its k.  Returns 0, or -1 when
+ * a component empties (g is then half updated: keep a copy).
  */
-int	fit_gmm_bic(const double *, const double *, size_t, size_t, double,
+int	fit_gmm_refine(const double *, const double *, size_t, double, int,
 	    struct fit_gmm *);
-
-/*
- * EM for ng groups of values sharing the components of g, each group with
- * its own mixing weights (w[i * k + j], group i, component j; start values
- * in, fit out): group i is x[off[i]] .. x[off[i + 1] - 1] with counts c.
- * Components keep their order; g->weight becomes the pooled weights.  At
- * most max_iter rounds.  Returns 0, or -1 when a component empties.
- */
-int	fit_gmm_groups(const double *, const double *, const size_t *, size_t,
-	    double, int, struct fit_gmm *, double *);
-
-/* Weighted density weight[j] * N(x; mu[j], sigma[j]) of component j. */
-double	fit_gmm_density(const struct fit_gmm *, size_t, double);
-
-/*
- * The x where the mixture of the components in mask (bit j: component j),
- * weighted by weight[], has cumulative probability q (0 < q < 1).
- */
-double	fit_gmm_quantile(const struct fit_gmm *, unsigned, double);
 
 /* A capacity fitted to hit fractions, f(S) = min(1, C / S). */
 struct fit_capacity {

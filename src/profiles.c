@@ -42,7 +42,14 @@
  *                                  read, unless written first (0)
  * [tier.N]   capacity, latency_us, sigma   N from 0, fastest and smallest
  *                                  first; capacities count faster tiers
- * [backing]  latency_us (required), sigma (0), concurrency (1)
+ *            outliers, outlier_factor   share of reads (0, at most 0.5)
+ *                                  taking factor (100) to 10 x factor
+ *                                  times the median, log-uniformly
+ * [backing]  latency_us (required), sigma (0), concurrency (1),
+ *            outliers, outlier_factor   as a tier's
+ *            throttle_iops, throttle_window_ms   a cap on the store's
+ *                                  reads alone, released window by window
+ *                                  (100 ms) as blk-throttle does (none)
  * [limit]    iops, bandwidth, io_accounting   sustained ceilings (none)
  * [instance] name, description     the instance; volumes of one run that
  *                                  name the same one share its ceilings
@@ -78,6 +85,11 @@
 #define PROFILES_MAX_SIGMA	3.0		/* p99 ~ 1000 x median */
 #define PROFILES_MAX_US		1e8		/* 100 s for one I/O */
 #define PROFILES_MAX_RATE	1e12		/* IOPS, bytes/s, credits */
+#define PROFILES_MAX_OUTLIERS	0.5		/* share of reads */
+#define PROFILES_MAX_FACTOR	1e4		/* outliers' least slowdown */
+#define PROFILES_MAX_WINDOW_MS	1e4
+#define PROFILES_OUTLIER_FACTOR	100.0		/* default */
+#define PROFILES_WINDOW_MS	100.0		/* blk-throttle's slice, HDD */
 
 enum profiles_kind {
 	PROFILES_STR,		/* char * */
@@ -117,8 +129,11 @@ static const char *const profiles_section_names[] = {
 enum profiles_keyid {
 	PK_NAME, PK_DESCRIPTION, PK_SIZE, PK_BLOCK_SIZE, PK_CACHE_BLOCK,
 	PK_TRANSFER, PK_FIRST_READ_US, PK_FIRST_READ_SIGMA,
-	PK_CAPACITY, PK_TIER_LATENCY, PK_TIER_SIGMA,
+	PK_CAPACITY, PK_TIER_LATENCY, PK_TIER_SIGMA, PK_TIER_OUTLIERS,
+	PK_TIER_OUTLIER_FACTOR,
 	PK_BACKING_LATENCY, PK_BACKING_SIGMA, PK_CONCURRENCY,
+	PK_BACKING_OUTLIERS, PK_BACKING_OUTLIER_FACTOR, PK_THROTTLE_IOPS,
+	PK_THROTTLE_WINDOW_MS,
 	PK_LIMIT_IOPS, PK_LIMIT_BANDWIDTH, PK_IO_ACCOUNTING,
 	PK_INSTANCE_NAME, PK_INSTANCE_DESCRIPTION,
 	PK_INSTANCE_IOPS, PK_INSTANCE_BANDWIDTH, PK_INSTANCE_BURST_IOPS,
@@ -168,6 +183,18 @@ static const struct profiles_key profiles_keys[PK_NKEYS] = {
 	    P(backing_sigma), PROFILES_MAX_SIGMA },
 	[PK_CONCURRENCY] = { PROFILES_BACKING, "concurrency",
 	    PROFILES_COUNT, P(concurrency) },
+	[PK_TIER_OUTLIERS] = { PROFILES_TIER, "outliers", PROFILES_NONNEG,
+	    T(outliers), PROFILES_MAX_OUTLIERS },
+	[PK_TIER_OUTLIER_FACTOR] = { PROFILES_TIER, "outlier_factor",
+	    PROFILES_POS, T(outlier_factor), PROFILES_MAX_FACTOR },
+	[PK_BACKING_OUTLIERS] = { PROFILES_BACKING, "outliers",
+	    PROFILES_NONNEG, P(backing_outliers), PROFILES_MAX_OUTLIERS },
+	[PK_BACKING_OUTLIER_FACTOR] = { PROFILES_BACKING, "outlier_factor",
+	    PROFILES_POS, P(backing_outlier_factor), PROFILES_MAX_FACTOR },
+	[PK_THROTTLE_IOPS] = { PROFILES_BACKING, "throttle_iops",
+	    PROFILES_POS, P(throttle_iops), PROFILES_MAX_RATE },
+	[PK_THROTTLE_WINDOW_MS] = { PROFILES_BACKING, "throttle_window_ms",
+	    PROFILES_POS, P(throttle_window_ms), PROFILES_MAX_WINDOW_MS },
 	[PK_LIMIT_IOPS] = { PROFILES_LIMIT, "iops", PROFILES_POS,
 	    P(limit_iops), PROFILES_MAX_RATE },
 	[PK_LIMIT_BANDWIDTH] = { PROFILES_LIMIT, "bandwidth", PROFILES_RATE,
@@ -644,8 +671,10 @@ profiles_check(struct profiles_ctx *ctx)
 {
 	struct profile	*p = ctx->p;
 	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	double		*f;
 	unsigned	 i, n;
 	int		 burst_line = ctx->section_line[PROFILES_BURST][0];
+	int		 line;
 
 #define KL(k)	(ctx->key_line[k][0])
 #define TL(k, t) (ctx->key_line[k][t])
@@ -749,6 +778,33 @@ profiles_check(struct profiles_ctx *ctx)
 	}
 	if (p->concurrency == 0)
 		p->concurrency = 1;
+	for (i = 0; i <= n; i++) {
+		f = i < n ? &p->tier[i].outlier_factor :
+		    &p->backing_outlier_factor;
+		line = i < n ? TL(PK_TIER_OUTLIER_FACTOR, i) :
+		    KL(PK_BACKING_OUTLIER_FACTOR);
+		if (*f == 0)
+			*f = PROFILES_OUTLIER_FACTOR;
+		else if (*f < 1) {
+			if (i < n)
+				snprintf(a, sizeof a, "tier.%u", i);
+			else
+				snprintf(a, sizeof a, "backing");
+			profiles_error(ctx, line, "[%s] outlier_factor: must "
+			    "be 1 or more (outliers are slower than the "
+			    "median)", a);
+			return;
+		}
+	}
+	if (p->throttle_window_ms == 0)
+		p->throttle_window_ms = PROFILES_WINDOW_MS;
+	if (p->throttle_iops > 0 &&
+	    p->throttle_iops * p->throttle_window_ms / 1000 < 1) {
+		profiles_error(ctx, KL(PK_THROTTLE_IOPS), "[backing] "
+		    "throttle_iops: less than one read a window of %g ms",
+		    p->throttle_window_ms);
+		return;
+	}
 
 	if ((KL(PK_BURST_IOPS) != 0) != (KL(PK_BURST_CREDITS) != 0)) {
 		profiles_error(ctx, burst_line, "[burst] iops and credits go "

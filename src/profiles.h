@@ -15,6 +15,8 @@ struct profile_tier {
 	uint64_t	capacity;	/* bytes, counting faster tiers */
 	double		latency_us;	/* median */
 	double		sigma;		/* lognormal shape */
+	double		outliers;	/* share of reads far slower, */
+	double		outlier_factor;	/* factor to 10 x factor the median */
 };
 
 /* A parsed profile.  Rates are per second; 0 means "no such limit". */
@@ -35,7 +37,11 @@ struct profile {
 
 	double		 backing_latency_us;
 	double		 backing_sigma;
+	double		 backing_outliers;	/* as a tier's */
+	double		 backing_outlier_factor;
 	unsigned	 concurrency;	/* I/Os in service at once */
+	double		 throttle_iops;	/* reads of the store: 0 none */
+	double		 throttle_window_ms;	/* released window by window */
 
 	double		 limit_iops;	/* sustained; burst baseline */
 	double		 limit_bandwidth;

@@ -83,6 +83,15 @@ report_profile_instance(const struct profile *p, FILE *out)
 		    "sim:ebs-gp3@%s\n", p->instance_name);
 }
 
+/* A place's outliers, when it has any. */
+static void
+report_profile_outliers(double share, double factor, FILE *out)
+{
+	if (share > 0)
+		fprintf(out, "  outliers          %g%% of reads, %gx to %gx the "
+		    "median\n", 100 * share, factor, 10 * factor);
+}
+
 /* The ceilings and buckets a profile imposes, as written in it. */
 static void
 report_profile_ceilings(const struct profile *p, FILE *out)
@@ -357,21 +366,30 @@ report_profile_show(const char *name, FILE *out, char **cause)
 		    units_format_lat_us(4096 / p->transfer * 1e6, b,
 		    sizeof b));
 
-	fprintf(out, "\nCache tiers (inclusive LRU, lognormal latency)\n");
+	fprintf(out, "\nCache tiers (inclusive LRU)\n");
 	if (p->ntiers == 0)
 		fprintf(out, "  none: every read goes to the backing store\n");
-	for (i = 0; i < p->ntiers; i++)
+	for (i = 0; i < p->ntiers; i++) {
 		fprintf(out, "  tier %u ([tier.%u]) %s, median %s, sigma %g\n",
 		    i + 1, i, units_format_size(p->tier[i].capacity, a, sizeof a),
 		    units_format_lat_us(p->tier[i].latency_us, b, sizeof b),
 		    p->tier[i].sigma);
+		report_profile_outliers(p->tier[i].outliers,
+		    p->tier[i].outlier_factor, out);
+	}
 	fprintf(out, "\nBacking store\n");
 	fprintf(out, "  latency           median %s, sigma %g, mean %s\n",
 	    units_format_lat_us(p->backing_latency_us, a, sizeof a),
-	    p->backing_sigma, units_format_lat_us(p->backing_latency_us *
-	    exp(p->backing_sigma * p->backing_sigma / 2), b, sizeof b));
+	    p->backing_sigma, units_format_lat_us(t.backing_mean_us, b,
+	    sizeof b));
+	report_profile_outliers(p->backing_outliers,
+	    p->backing_outlier_factor, out);
 	fprintf(out, "  concurrency       %u I/O%s in service at once\n",
 	    p->concurrency, p->concurrency == 1 ? "" : "s");
+	if (p->throttle_iops > 0)
+		fprintf(out, "  throttle          %.0f reads/s, released in "
+		    "windows of %g ms (waits not in the truth)\n",
+		    p->throttle_iops, p->throttle_window_ms);
 	if (p->first_read_us > 0)
 		fprintf(out, "  first read        +%s median, sigma %g "
 		    "(restored from a snapshot)\n",

@@ -567,6 +567,28 @@ static const struct report_schema report_schema_backing =
     TABLE("backing", struct tiers_result, report_schema_backing_keys, NULL,
     NULL);
 
+static const struct report_schema_key report_schema_unexplained_keys[] = {
+	{ .name = "lat_us_p50", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct tiers_unexplained, lat_us_p50), .unit = "us",
+	  .doc = "median latency of the class's reads" },
+	{ .name = "share_max", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct tiers_unexplained, share_max),
+	  .doc = "its largest share of one point's reads" },
+	{ .name = "from_ws_bytes", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct tiers_unexplained, from_ws), .unit = "bytes",
+	  .doc = "it grows from this working set" },
+	{ .name = "to_ws_bytes", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED,
+	  AT(struct tiers_unexplained, to_ws), .unit = "bytes",
+	  .doc = "to this one" },
+};
+static const struct report_schema report_schema_unexplained =
+    TABLE("unexplained", struct tiers_unexplained,
+    report_schema_unexplained_keys, NULL, NULL);
+
 static const struct report_schema_key report_schema_tiers_keys[] = {
 	{ .name = "analysed", .type = REPORT_SCHEMA_BOOL, .dflt = -1,
 	  AT(struct tiers_result, analysed),
@@ -582,6 +604,12 @@ static const struct report_schema_key report_schema_tiers_keys[] = {
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct tiers_result, note),
 	  .doc = "what the analysis wants a reader to know" },
+	{ .name = "unexplained", .type = REPORT_SCHEMA_ARRAY,
+	  AT(struct tiers_result, unexplained),
+	  .count = offsetof(struct tiers_result, nunexplained),
+	  .max = TIERS_MAX_UNEXPLAINED, .sub = &report_schema_unexplained,
+	  .doc = "classes of reads that change with ws and no tier explains;"
+	  " with one, analysed is false" },
 };
 static const struct report_schema report_schema_tiers =
     TABLE("tiers", struct tiers_result, report_schema_tiers_keys, NULL,

@@ -111,7 +111,9 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 	    r->config.iodepth ? r->config.iodepth : 1);
 	report_text_heading(rt, title);
 	if (!tr->analysed) {
-		report_text_sentence(rt, "Not analysed: the tiers could not be "
+		report_text_sentence(rt, tr->nunexplained > 0 ? "Not analysed: "
+		    "a class of reads changes with the working set and no tier "
+		    "explains it." : "Not analysed: the tiers could not be "
 		    "established from the points measured.");
 		if (tr->note[0] != '\0')
 			report_text_kv(rt, "note", tr->note);

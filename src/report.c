@@ -499,7 +499,7 @@ report_repeat_reason(const struct report *reps, int n,
     struct report_repeat *out)
 {
 	size_t	j;
-	int	k;
+	int	k, writes = 0;
 
 	for (j = 0; j < out->nstats; j++) {
 		if (out->stat[j].trend != REPORT_TREND_NONE)
@@ -508,19 +508,27 @@ report_repeat_reason(const struct report *reps, int n,
 	if (j == out->nstats)
 		return;
 	for (k = 0; k < n; k++) {
+		/* The read sweeps, or the write sweeps after them. */
 		if (reps[k].limits != NULL && reps[k].limits->burst.detected)
 			break;
+		if (reps[k].writes != NULL && reps[k].writes->limits != NULL &&
+		    reps[k].writes->limits->burst.detected) {
+			writes = 1;
+			break;
+		}
 	}
 	if (k == 0)
 		snprintf(out->reason, sizeof out->reason, "a burst bucket "
-		    "ran dry in run 1 and the volume kept its state from run "
-		    "to run: runs after it measured the baseline");
+		    "ran dry in run 1%s and the volume kept its state from "
+		    "run to run: runs after it measured the baseline", writes ?
+		    " (in its writes)" : "");
 	else if (k < n)
 		snprintf(out->reason, sizeof out->reason, "a burst bucket "
-		    "ran dry in run %d and the volume kept its state from run "
-		    "to run: runs before measured the burst, runs after the "
-		    "baseline, and the bucket run %d sized is what the runs "
-		    "before left in it", k + 1, k + 1);
+		    "ran dry in run %d%s and the volume kept its state from "
+		    "run to run: runs before measured the burst, runs after "
+		    "the baseline, and the bucket run %d sized is what the "
+		    "runs before left in it", k + 1, writes ? " (in its writes)" :
+		    "", k + 1);
 	else
 		snprintf(out->reason, sizeof out->reason, "figures moved run "
 		    "after run beyond their noise: the volume kept its state "

@@ -159,10 +159,11 @@ scan_top_up(struct engine *e, struct rng *r, struct sample_spec *ss,
 /*
  * Adaptive point: a first look of SCAN_FIRST_IOS reads, then top-ups
  * (doubling the reads, no warm-up) while the analysis of everything so far
- * says this point's hit fractions do not pin the capacity candidates yet,
- * or, when it has no candidate to judge by, while the mean latency is not
- * known to the precision asked; within the point's time limit and the
- * budget.  The point is appended to res and res->tiers analysed with it.
+ * with that first look says this point's class shares and hit fractions
+ * are not pinned yet, or, when it has no class to judge by, while the mean
+ * latency is not known to the precision asked; within the point's time
+ * limit and the budget.  The point is appended to res and res->tiers
+ * analysed with all its reads.
  */
 static int
 scan_adaptive_point(struct engine *e, struct rng *r,
@@ -173,7 +174,7 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 	struct point		*pt, more;
 	double			 left;
 	size_t			 n0 = res->npoints;
-	int			 ret, enough;
+	int			 ret, enough, topped = 0;
 
 	memset(&ss, 0, sizeof(ss));
 	ss.ws_bytes = ws;
@@ -197,8 +198,8 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 	res->points[res->npoints++] = more;
 	pt = &res->points[n0];
 
+	tiers_analyse(res->points, res->npoints, &res->tiers);
 	while (ret == 0) {
-		tiers_analyse(res->points, res->npoints, &res->tiers);
 		enough = tiers_point_enough(&res->tiers, ws, pt->hist,
 		    TIERS_TARGET_REL);
 		left = fmin(sp->max_time_s - pt->seconds,
@@ -210,7 +211,10 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 		ss.warm_from = ws;	/* nothing to warm, nor to settle */
 		ss.warm_random = 0;
 		ret = scan_top_up(e, r, &ss, pt, left, res);
+		topped = 1;
 	}
+	if (topped)
+		tiers_analyse(res->points, res->npoints, &res->tiers);
 	progress_point_done(pt);
 	return (ret);
 }
@@ -243,7 +247,7 @@ scan_adaptive_finish(struct engine *e, struct rng *r,
 	ss.bs = sp->bs;
 	ss.iodepth = sp->iodepth;
 	ss.precision = HUGE_VAL;
-	while (ret == 0 && res->tiers.analysed &&
+	while (ret == 0 && res->tiers.fitted &&
 	    !tiers_pinned(&res->tiers, SCAN_FINISH_REL)) {
 		left = sp->budget_s > 0 ? scan_budget_left(sp, res) :
 		    SCAN_FINISH_FACTOR * sp->max_time_s - pt->seconds;
@@ -324,7 +328,7 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 			continue;
 		}
 		ret = scan_adaptive_point(e, r, sp, ws[i], &touched, res);
-		if (ret == 0 && res->tiers.analysed)
+		if (ret == 0 && res->tiers.fitted)
 			scan_queue_plan(sp, res, ws[i], &ws, &n, i + 1, &added);
 		progress_set_total(n);
 	}

@@ -42,8 +42,14 @@
  *    (a min-heap of their free times), with lognormal service time: the
  *    read latency for reads, the write latency for writes (which update
  *    the tiers but are never served by them).  Both add len / transfer.
- *    A block's first read may add a penalty (a volume restored from a
- *    snapshot).
+ *    A share of the reads (outliers) may instead take a factor to ten
+ *    times the factor the median, log-uniformly: a spike with a heavy
+ *    tail, not a lognormal.  The store's reads alone may pass a throttle
+ *    that releases them window by window, as blk-throttle does: in each
+ *    window (aligned to its length) iops x window reads go at once, the
+ *    next waits for the next window, so a throttled store shows a spike
+ *    and stalls of up to a window.  A block's first read may add a
+ *    penalty (a volume restored from a snapshot).
  * 4. Write-back buffer.  With one, a write skips the backing servers: it
  *    waits for room in a bucket of free bytes (depth: the buffer, refilled
  *    at the drain rate, in arrival order), then takes the write latency.
@@ -140,6 +146,10 @@ struct sim {
 	double		 backing_sigma;
 	double		 first_ns;
 	double		 first_sigma;
+	uint64_t	 throttle_ns;		/* window; 0: no throttle */
+	uint64_t	 throttle_per;		/* reads a window */
+	uint64_t	 throttle_window;	/* the one reads go in now */
+	uint64_t	 throttle_used;		/* reads it let go */
 	double		 ns_per_byte;		/* 1e9 / transfer */
 	double		 write_ns;
 	double		 write_sigma;
@@ -181,6 +191,34 @@ sim_lognormal(struct sim *s, double median, double sigma)
 	if (sigma <= 0)
 		return (median);
 	return (median * exp(sigma * rng_normal(&s->rng)));
+}
+
+/* A service time: lognormal, or one of the outliers (share o, factor f). */
+static double
+sim_latency(struct sim *s, double median, double sigma, double o, double f)
+{
+	if (o > 0 && rng_uniform(&s->rng) < o)
+		return (median * f * pow(10, rng_uniform(&s->rng)));
+	return (sim_lognormal(s, median, sigma));
+}
+
+/* When the throttle lets a read of the store arriving at t go. */
+static uint64_t
+sim_throttle(struct sim *s, uint64_t t)
+{
+	uint64_t	w = t / s->throttle_ns, go;
+
+	if (w > s->throttle_window) {
+		s->throttle_window = w;
+		s->throttle_used = 0;
+	}
+	if (s->throttle_used == s->throttle_per) {
+		s->throttle_window++;
+		s->throttle_used = 0;
+	}
+	s->throttle_used++;
+	go = s->throttle_window * s->throttle_ns;
+	return (go > t ? go : t);
 }
 
 static void
@@ -580,6 +618,11 @@ sim_create(const struct profile *p, uint64_t seed, struct sim_host *h,
 	s->backing_sigma = p->backing_sigma;
 	s->first_ns = p->first_read_us * 1e3;
 	s->first_sigma = p->first_read_sigma;
+	if (p->throttle_iops > 0) {
+		s->throttle_ns = sim_ns(p->throttle_window_ms * 1e6);
+		s->throttle_per = (uint64_t)(p->throttle_iops *
+		    p->throttle_window_ms / 1000);
+	}
 	s->ns_per_byte = p->transfer > 0 ? 1e9 / p->transfer : 0;
 	s->write_ns = p->write_latency_us * 1e3;
 	s->write_sigma = p->write_sigma;
@@ -782,16 +825,20 @@ sim_submit(struct sim *s, uint64_t now, uint64_t offset, uint32_t len,
 		return (sim_write(s, t, len, svc));
 	if (level < s->cache.ntiers) {
 		s->stats.hits[level]++;
-		svc += sim_lognormal(s, s->tier_ns[level],
-		    s->tier_sigma[level]);
+		svc += sim_latency(s, s->tier_ns[level], s->tier_sigma[level],
+		    s->p->tier[level].outliers,
+		    s->p->tier[level].outlier_factor);
 		return (t + sim_ns(svc));
 	}
 	s->stats.misses++;
-	svc += sim_lognormal(s, s->backing_ns, s->backing_sigma);
+	svc += sim_latency(s, s->backing_ns, s->backing_sigma,
+	    s->p->backing_outliers, s->p->backing_outlier_factor);
 	if (fresh) {
 		s->stats.first_reads++;
 		svc += sim_lognormal(s, s->first_ns, s->first_sigma);
 	}
+	if (s->throttle_ns > 0)
+		t = sim_throttle(s, t);
 	return (sim_serve(s, t, svc));
 }
 
@@ -974,12 +1021,39 @@ sim_truth_writes(const struct profile *p, double bs, double xfer_us,
 	t->buffer_drain_s = p->buffer_bytes / p->buffer_drain;
 }
 
+/*
+ * Quantile q of a service time of median m and shape sigma with a share o
+ * of outliers log-uniform over [f m, 10 f m], by bisection on ln x.
+ */
+static double
+sim_quantile(double m, double sigma, double o, double f, double q)
+{
+	double	lo = log(m) - 10 * sigma - 1, hi = log(10 * f * m) +
+		    10 * sigma + 1, x, body, tail;
+	int	i;
+
+	for (i = 0; i < 100; i++) {
+		x = (lo + hi) / 2;
+		if (sigma > 0)
+			body = 0.5 * erfc((log(m) - x) / (sigma * M_SQRT2));
+		else
+			body = x >= log(m);
+		tail = fmin(1, fmax(0, (x - log(f * m)) / M_LN10));
+		if ((1 - o) * body + o * tail < q)
+			lo = x;
+		else
+			hi = x;
+	}
+	return (exp((lo + hi) / 2));
+}
+
 /* The truth of profile p for I/Os of bs bytes. */
 void
 sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 {
 	double		bs = bs32 > 0 ? bs32 : 4096, xfer_us = 0, mean_s;
 	double		cost = 1, drain;
+	const struct profile_tier *pt;
 	unsigned	i;
 
 	memset(t, 0, sizeof *t);
@@ -991,16 +1065,24 @@ sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 
 	t->ntiers = p->ntiers;
 	for (i = 0; i < p->ntiers; i++) {
-		t->tier[i].capacity_bytes = p->tier[i].capacity;
-		t->tier[i].lat_us_p50 = p->tier[i].latency_us + xfer_us;
-		t->tier[i].lat_us_p99 = p->tier[i].latency_us *
-		    exp(SIM_Z99 * p->tier[i].sigma) + xfer_us;
+		pt = &p->tier[i];
+		t->tier[i].capacity_bytes = pt->capacity;
+		t->tier[i].lat_us_p50 = sim_quantile(pt->latency_us,
+		    pt->sigma, pt->outliers, pt->outlier_factor, 0.5) + xfer_us;
+		t->tier[i].lat_us_p99 = sim_quantile(pt->latency_us,
+		    pt->sigma, pt->outliers, pt->outlier_factor, 0.99) +
+		    xfer_us;
 	}
-	t->backing_p50_us = p->backing_latency_us + xfer_us;
-	t->backing_p99_us = p->backing_latency_us *
-	    exp(SIM_Z99 * p->backing_sigma) + xfer_us;
-	t->backing_mean_us = p->backing_latency_us *
-	    exp(p->backing_sigma * p->backing_sigma / 2) + xfer_us;
+	t->backing_p50_us = sim_quantile(p->backing_latency_us,
+	    p->backing_sigma, p->backing_outliers, p->backing_outlier_factor,
+	    0.5) + xfer_us;
+	t->backing_p99_us = sim_quantile(p->backing_latency_us,
+	    p->backing_sigma, p->backing_outliers, p->backing_outlier_factor,
+	    0.99) + xfer_us;
+	t->backing_mean_us = p->backing_latency_us * ((1 -
+	    p->backing_outliers) * exp(p->backing_sigma * p->backing_sigma /
+	    2) + p->backing_outliers * p->backing_outlier_factor * 9 /
+	    M_LN10) + xfer_us;
 	t->backing_concurrency = p->concurrency;
 	t->first_read_p50_us = p->first_read_us;
 	mean_s = t->backing_mean_us * 1e-6;

@@ -31,7 +31,8 @@ enum sim_limiter {
 
 struct sim_tier_truth {
 	uint64_t	capacity_bytes;	/* inclusive: counts faster tiers */
-	double		lat_us_p50;	/* one I/O of bs bytes */
+	double		lat_us_p50;	/* one I/O of bs bytes, served; a
+					   throttle's waits are not in it */
 	double		lat_us_p99;
 };
 

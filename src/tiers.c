@@ -19,59 +19,99 @@
 
 /*
  * The model.  A read is served by one of a few places (caches, then the
- * backing store), each with its own latency distribution.  Under uniform
- * random reads drawn with replacement over a working set S, caches holding
- * C_k blocks between them (the k fastest places) serve min(1, C_k / S) of the
- * reads, whatever their replacement policy.
+ * backing store), each with a latency distribution of its own shape: a
+ * page-cache hit is a narrow spike, a throttled disk a spike with stalls a
+ * thousand times its median.  Under uniform random reads drawn with
+ * replacement over a working set S, caches holding C_k blocks between them
+ * (the k fastest places) serve min(1, C_k / S) of the reads, whatever their
+ * replacement policy.
  *
- * 1. Modes.  The histograms of all points are pooled into bins 1% wide in
- *    ln(latency) and a Gaussian mixture is fitted by EM over the bins
- *    (weights = counts), k = 1, 2, ... up to 5 components while BIC keeps
- *    improving.  Adjacent components that are not clearly separated
- *    (Ashman's D = |mu1 - mu2| / sqrt((s1^2 + s2^2) / 2) below 2, or
- *    medians less than 1.5x apart: a real disk's latency drifts by more
- *    than that between points, and real caches differ by far more), or
- *    negligible, are one mode: a skewed latency shape is fitted by several
- *    components, but it is still one place.
- * 2. Fractions.  The mixture is refitted with the components shared and a
- *    mixing weight per point (EM over every point's bins): the weights are
- *    the fraction of that point's reads from each mode, and points served
- *    by one place alone (below the smallest cache, between two caches) pin
- *    that place's shape where a pooled fit would lean on the reads in which
- *    places overlap.
- * 3. Capacities.  Between modes i and i + 1 lies a candidate cache: F(S), the
- *    fraction of reads in modes 0..i, is fitted with min(1, C / S) by
+ * 1. Classes.  The reads of every point are binned 2% wide in ln(latency).
+ *    A cut at a latency t between two places shows as a fraction F(S) of
+ *    each point's reads faster than t that follows the law: with the two
+ *    places' shapes overlapping, F = b + (a - b) min(1, C / S) (with fewer
+ *    than 5 points, plainly min(1, C / S)).  Cuts are found greedily: the
+ *    cut whose fractions follow the law best (the chi2 gained over a
+ *    constant fraction, divided by the misfit chi2 / dof when above 1),
+ *    then within each latency range between cuts the same on the range's
+ *    reads alone (the law conditional on the capacities on either side),
+ *    while a cut gains clearly, fits, sets most of the faster reads apart
+ *    from most of the slower (a - b at least 0.7), leaves either side 5% of
+ *    some point's reads, has medians 1.5x apart on either side (a real
+ *    disk's latency drifts by less than that between points, real caches
+ *    differ by far more) and a capacity 10% away from its neighbours'.
+ *    Among the cuts scoring nearly as well, the one deepest in a valley of
+ *    the pooled histogram is kept.  A latency that drifts with S (a cache
+ *    hit slower in a larger working set) or a tail that grows with the miss
+ *    rate (throttle stalls) fails the law and makes no class.
+ * 2. Shapes and fractions.  Where a deep valley parts two classes (the
+ *    smoothed pooled density at the cut below 0.3 of the lower of their
+ *    peaks), each is its reads as they are, within its range: real places
+ *    (a page-cache spike, a throttled disk's spike and stalls) have shapes
+ *    no model knows, and next to nothing crosses such a valley.  Where
+ *    classes overlap, each is one lognormal, whose tail carries over the
+ *    cut.  Shapes and capacities are fitted together by EM, every point's
+ *    shares following the law (each at least 1e-4); classes whose medians
+ *    come out less than 1.5x apart are one, and a class between capacities
+ *    less than 10% apart is none.  Then each point's shares are fitted
+ *    alone with the shapes held: those fractions judge the law in step 3.
+ * 3. Capacities.  Between classes i and i + 1 lies a candidate cache: F(S),
+ *    the fraction of reads in classes 0..i, is fitted with min(1, C / S) by
  *    weighted least squares.  A point's variance is the inverse of its
- *    Fisher information about F (binomial F (1 - F) / n when the modes do
+ *    Fisher information about F (binomial F (1 - F) / n when the classes do
  *    not overlap, more when they do) plus 0.01^2 for drift and shape error.
  *    The 95% interval of C comes from the chi2 profile (Student t, scaled
- *    up by the misfit), widened to +-1.96 sd of a bootstrap that redraws
- *    every bin count and refits the whole chain, as the shapes' error is
- *    shared by all points.  The candidate is a cache only if the curve fits
- *    (chi2 / dof <= 9), explains the data far better than a constant
- *    fraction (a device whose own latency is bimodal has fractions that do
- *    not depend on S), follows the law itself (min(1, (C / S)^alpha) fitted
- *    alongside must not put alpha clearly away from 1: a bimodal store
- *    behind a cache gives F = a + b C / S, alpha well below 1), and has an
- *    interval that excludes 0 and the largest ws scanned; when it reaches
- *    the largest ws from above half of it, the cache is reported as at
- *    least its interval's lower end.  The modes between two accepted
- *    boundaries make one tier; those after the last are the backing store.
- *    Latencies are quantiles of the pooled bins weighted by their
- *    responsibilities for the tier's modes.
+ *    up by the misfit), widened where classes overlap to +-1.96 sd of a
+ *    bootstrap that redraws every bin count and refits the whole chain, as
+ *    the shapes' error is shared by all points.  The candidate is a cache
+ *    only if the curve fits (chi2 / dof <= 9), explains the data far better
+ *    than a constant fraction (a device whose own latency is bimodal has
+ *    fractions that do not depend on S), follows the law itself (min(1,
+ *    (C / S)^alpha) fitted alongside must not put alpha clearly away from
+ *    1: a bimodal store behind a cache gives F = a + b C / S, alpha well
+ *    below 1), and has an interval that excludes 0 and the largest ws
+ *    scanned; when it reaches the largest ws from above half of it, the
+ *    cache is reported as at least its interval's lower end.  The classes
+ *    between two accepted boundaries make one tier; those after the last
+ *    are the backing store.  Latencies are quantiles of the pooled bins
+ *    weighted by their responsibilities for the tier's classes.
  * 4. Cross-check.  PELT (L2 cost) segments the mean ln(latency) of the points
  *    in ws order.  Under the model that series is flat up to the smallest
  *    cache and moves towards the backing latency beyond it, so the two
  *    methods agree when there is no shift without a cache and no cache
  *    without a shift, no shift before the smallest cache's interval, and a
  *    shift within [C, 4C] of every cache.
+ * 5. Nothing silent.  Every deep valley of the pooled histogram (smoothed,
+ *    below 0.3 of the lower peak either side) sets classes of reads apart.  One
+ *    whose share changes with ws is explained by a tier boundary in its
+ *    valley, by moving with the main class of its tier or store (the one
+ *    with the most reads where that tier's share peaks) at all but two
+ *    points, by a median within 1.5x of that class's (one place whose
+ *    latency shifted with the load, as a throttled disk's does), or, beyond
+ *    the backing store's main class, by growing with it (the store's slow
+ *    tail).  Any other is reported, and the analysis is not trusted.
  */
 
-#define TIERS_BIN		0.01	/* ln units: bins of the reads */
-#define TIERS_MIN_SIGMA		0.01	/* ln units: that resolution */
-#define TIERS_SEPARATION	2.0	/* Ashman's D between modes */
-#define TIERS_MIN_RATIO		1.5	/* latency ratio between modes */
-#define TIERS_MIN_WEIGHT	1e-3	/* smaller components join a mode */
+#define TIERS_BIN		0.02	/* ln units: bins of the reads */
+#define TIERS_SMOOTH		0.05	/* ln units: pooled density kernel */
+#define TIERS_CUT_STEP		0.05	/* ln units between cuts tried */
+#define TIERS_CUT_GRID		40	/* capacities tried per cut */
+#define TIERS_CUT_RCHI2		16.0	/* a cut's law may misfit this much */
+#define TIERS_CUT_SPLIT		0.7	/* a - b: reads set apart by a cut */
+#define TIERS_CUT_SHARE		0.05	/* either side: of some point's reads */
+#define TIERS_CUT_MIN_READS	20	/* reads in a range to count a point */
+#define TIERS_CUT_FREE		5	/* fewer points: the plain law */
+#define TIERS_CUT_NEAR		0.9	/* cuts scoring this much of the best */
+#define TIERS_CUT_APART		1.1	/* capacities this far apart */
+#define TIERS_MIN_RATIO		1.5	/* latency ratio between places */
+#define TIERS_INIT_ITER		20	/* an overlapping class's first EM */
+#define TIERS_MIN_SIGMA		0.01	/* ln units: its least sd */
+#define TIERS_EM_FLOOR		1e-4	/* least share the law gives a class */
+#define TIERS_EM_ITER		300
+#define TIERS_EM_TOL		1e-8	/* relative change of loglik */
+#define TIERS_EM_CHECK		4	/* rounds between looks at it */
+#define TIERS_CAP_STEP		1.25	/* a round moves a capacity this far */
+#define TIERS_CAP_ITER		12	/* golden-section steps of a round */
 #define TIERS_SYS_SD		0.01	/* floor on a hit fraction's sd */
 #define TIERS_MAX_RCHI2		9.0	/* misfit allowed, chi2 / dof */
 #define TIERS_ALPHA_TOL		0.15	/* (C / S)^alpha: alpha 1 +- this, */
@@ -84,35 +124,67 @@
 					   over ~20 points stays rare */
 #define TIERS_MIN_POINTS	3
 #define TIERS_ENOUGH_MIN_IOS	200	/* per-point rule: never fewer */
+#define TIERS_ENOUGH_SHARE	0.1	/* classes with a share this large */
 #define TIERS_NEAR		0.03	/* ws this close count as measured */
-#define TIERS_BOOT_REPS		30	/* bootstrap replicates */
+#define TIERS_BOOT_REPS		16	/* bootstrap replicates */
+#define TIERS_BOOT_ITER		20	/* EM rounds of a replicate */
 #define TIERS_BOOT_SEED		0x7469657273ULL	/* fixed: pure function */
+#define TIERS_HARD		0.3	/* a valley this deep (of the lower of
+					   its peaks) parts classes */
+#define TIERS_MOVES		0.1	/* a share off by this moves apart, */
+#define TIERS_APART_POINTS	3	/* at this many points */
+#define TIERS_TOGETHER		0.3	/* or within 30% of it: one place */
+#define TIERS_TAIL_TOP		0.8	/* a slow tail holds this of its most at
+					   the largest ws */
+#define TIERS_GROWS		0.1	/* grows from this of its largest */
+#define TIERS_BOTH_POINTS	2	/* two classes sharing fewer points take
+					   turns: one place */
 
-/* Per-point buckets: ln value and count of each nonzero bucket. */
+/* Per-point bins: count of each nonzero bin. */
 struct tiers_pt {
 	const struct point	*p;
 	size_t			 off;	/* into tiers_work.pb / pc */
 	size_t			 nb;
 	double			 n;	/* reads */
+	double			 s;	/* ws, bytes */
+};
+
+/* A cut between two classes: the first pooled bin of the slower one. */
+struct tiers_cut {
+	size_t		 j;
+	double		 c;		/* capacity (bytes) of the law's fit */
+	double		 gain;		/* chi2 gained over a constant */
+	double		 chi2;		/* chi2 / dof of the law's fit */
+	double		 top;		/* a and b of F = b + (a - b) law */
+	double		 floor;
+	double		 dens;		/* smoothed pooled density there */
+	int		 soft;		/* no valley: the classes overlap */
 };
 
 struct tiers_work {
 	size_t		 np;
 	struct tiers_pt	*pt;		/* ascending ws */
-	size_t		 nb;		/* nonzero pooled buckets */
+	size_t		 nb;		/* nonzero pooled bins */
 	double		*x;		/* ln(ns) of each, ascending */
 	double		*w;		/* pooled counts */
-	size_t		*pb;		/* per-point bucket: index into x */
-	double		*pc;		/* per-point bucket: count */
-	double		*px;		/* per-point bucket: ln(ns) */
-	size_t		*off;		/* bins of point p: off[p] to
-					   off[p + 1] - 1 */
-	double		*pw;		/* [p * k + j] point mixing weights */
+	int		*gbin;		/* global bin of each */
+	double		*dens;		/* smoothed density of the points'
+					   histograms, each summing to 1 */
+	double		*cum;		/* [p * (nb + 1) + j]: reads of point
+					   p in bins [0, j) */
+	size_t		*pb;		/* per-point bin: index into x */
+	double		*pc;		/* per-point bin: count */
+	size_t		 k;		/* classes */
+	struct tiers_cut cut[TIERS_MAX_MODES - 1];	/* ascending j */
+	double		 cap[TIERS_MAX_MODES - 1];	/* law's capacities */
+	struct fit_gmm	 g[TIERS_MAX_MODES];	/* overlapping classes'
+						   lognormals, ln ns */
+	double		*f;		/* [m * nb + j] class shapes */
+	double		*pw;		/* [p * k + m] point shares */
 	double		*s;		/* ws / max ws of each point */
-	double		*bvar;		/* [i * np + p] variance of point p's
-					   fraction of reads in modes [0, i] */
-	double		*modew;		/* [m * nb + b] counts per mode */
-	struct fit_gmm	 g;
+	double		*bvar;		/* [i * np + p] variance of point
+					   p's fraction in classes [0, i] */
+	double		*modew;		/* [m * nb + j] counts per class */
 };
 
 /* Set up an empty result. */
@@ -136,6 +208,7 @@ tiers_result_free(struct tiers_result *r)
 	free(r->point_mode_frac);
 	free(r->point_tier_frac);
 	free(r->point_mlog);
+	free(r->shape);
 	tiers_result_init(r);
 }
 
@@ -147,6 +220,14 @@ tiers_cmp_pt(const void *a, const void *b)
 	if (pa->p->ws_bytes != pb->p->ws_bytes)
 		return (pa->p->ws_bytes < pb->p->ws_bytes ? -1 : 1);
 	return ((pa->p > pb->p) - (pa->p < pb->p));
+}
+
+static int
+tiers_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
 }
 
 static int
@@ -164,84 +245,49 @@ tiers_bucket_ln(size_t b)
 	return (log(fmax(hist_bucket_value(b), 1)));
 }
 
-/*
- * EM on the mixing weights only, components fixed: the fractions pi[] of the
- * nb values x (counts c) from each of k components, until no weight moves by
- * tol.  With resp non-NULL, also the responsibilities [b * k + j].
- */
-static void
-tiers_weights(const double *mu, const double *sigma, const double *w0,
-    size_t k, const double *x, const double *c, size_t nb, double tol,
-    double *pi, double *resp)
-{
-	double	*lphi, nw[FIT_GMM_MAX], r[FIT_GMM_MAX], n = 0, m, s, z, d;
-	size_t	 b, j;
-	int	 it;
-
-	lphi = xreallocarray(NULL, nb * k + 1, sizeof *lphi);
-	for (b = 0; b < nb; b++) {
-		n += c[b];
-		for (j = 0; j < k; j++) {
-			z = (x[b] - mu[j]) / sigma[j];
-			lphi[b * k + j] = -0.5 * z * z - log(sigma[j]);
-		}
-	}
-	for (j = 0; j < k; j++)
-		pi[j] = w0[j];
-	for (it = 0; it < 500 && n > 0; it++) {
-		memset(nw, 0, sizeof nw);
-		for (b = 0; b < nb; b++) {
-			m = -INFINITY;
-			for (j = 0; j < k; j++)
-				if (pi[j] > 0 && lphi[b * k + j] > m)
-					m = lphi[b * k + j];
-			s = 0;
-			for (j = 0; j < k; j++) {
-				r[j] = pi[j] > 0 ?
-				    pi[j] * exp(lphi[b * k + j] - m) : 0;
-				s += r[j];
-			}
-			for (j = 0; j < k; j++) {
-				r[j] /= s;
-				nw[j] += c[b] * r[j];
-				if (resp != NULL)
-					resp[b * k + j] = r[j];
-			}
-		}
-		d = 0;
-		for (j = 0; j < k; j++) {
-			nw[j] /= n;
-			d = fmax(d, fabs(nw[j] - pi[j]));
-			pi[j] = nw[j];
-		}
-		if (d < tol)
-			break;
-	}
-	free(lphi);
-}
-
 /* The bin (TIERS_BIN wide in ln ns) of each histogram bucket, ascending. */
-static size_t *
+static int *
 tiers_bins(void)
 {
-	size_t	*bin, b;
+	int	*bin;
+	size_t	 b;
 
 	bin = xcalloc(HIST_BUCKETS, sizeof *bin);
 	for (b = 0; b < HIST_BUCKETS; b++)
-		bin[b] = (size_t)(tiers_bucket_ln(b) / TIERS_BIN);
+		bin[b] = (int)(tiers_bucket_ln(b) / TIERS_BIN);
 	return (bin);
+}
+
+/* The share min(1, c / s) caches of c serve; c 0: none, INFINITY: all. */
+static double
+tiers_law(double c, double s)
+{
+	if (c <= 0)
+		return (0);
+	if (isinf(c))
+		return (1);
+	return (fmin(1, c / s));
+}
+
+/* Reads of point p in pooled bins [0, j). */
+static double
+tiers_cum(const struct tiers_work *wk, size_t p, size_t j)
+{
+	return (wk->cum[p * (wk->nb + 1) + j]);
 }
 
 /*
  * Gather the usable points and their reads, pooled and per point, in bins
- * of TIERS_BIN in ln(ns): finer than any latency mode, and coarser than the
- * histogram, whose buckets are 0.4% wide, so EM has fewer values to visit.
+ * of TIERS_BIN in ln(ns): finer than any place's latency spread, and
+ * coarser than the histogram, whose buckets are 0.4% wide, so EM has fewer
+ * values to visit.
  */
 static int
 tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 {
-	double		*pool, *sx;
-	size_t		*bin, *map, nbin, i, b, total = 0, at, last;
+	double		*pool, *sx, *dens;
+	size_t		*map, nbin, i, b, j, total = 0, at;
+	int		*bin, last;
 	const struct hist *h;
 
 	wk->pt = xcalloc(n + 1, sizeof *wk->pt);
@@ -249,6 +295,7 @@ tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 		if (pts[i].hist == NULL || pts[i].hist->count == 0 ||
 		    pts[i].ws_bytes == 0)
 			continue;
+		wk->pt[wk->np].s = (double)pts[i].ws_bytes;
 		wk->pt[wk->np++].p = &pts[i];
 	}
 	if (wk->np == 0)
@@ -256,17 +303,19 @@ tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 	qsort(wk->pt, wk->np, sizeof *wk->pt, tiers_cmp_pt);
 
 	bin = tiers_bins();
-	nbin = bin[HIST_BUCKETS - 1] + 1;
+	nbin = (size_t)bin[HIST_BUCKETS - 1] + 1;
 	pool = xcalloc(nbin, sizeof *pool);
 	sx = xcalloc(nbin, sizeof *sx);
+	dens = xcalloc(nbin, sizeof *dens);
 	for (i = 0; i < wk->np; i++) {
 		h = wk->pt[i].p->hist;
-		last = SIZE_MAX;
+		last = -1;
 		for (b = 0; b < HIST_BUCKETS; b++) {
 			if (h->bucket[b] == 0)
 				continue;
 			pool[bin[b]] += h->bucket[b];
 			sx[bin[b]] += h->bucket[b] * tiers_bucket_ln(b);
+			dens[bin[b]] += h->bucket[b] / (double)h->count;
 			if (bin[b] != last)
 				wk->pt[i].nb++, total++;
 			last = bin[b];
@@ -275,33 +324,47 @@ tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 	map = xcalloc(nbin, sizeof *map);
 	wk->x = xcalloc(nbin, sizeof *wk->x);
 	wk->w = xcalloc(nbin, sizeof *wk->w);
+	wk->gbin = xcalloc(nbin, sizeof *wk->gbin);
+	wk->dens = xcalloc(nbin, sizeof *wk->dens);
 	for (b = 0; b < nbin; b++) {
 		if (pool[b] == 0)
 			continue;
 		map[b] = wk->nb;
 		wk->x[wk->nb] = sx[b] / pool[b];
+		wk->gbin[wk->nb] = (int)b;
 		wk->w[wk->nb++] = pool[b];
 	}
+	/* Smoothed: a bin's density sums the bins within TIERS_SMOOTH. */
+	for (j = 0; j < wk->nb; j++)
+		for (b = 0; b < wk->nb; b++)
+			if (fabs(wk->x[b] - wk->x[j]) <= TIERS_SMOOTH)
+				wk->dens[j] += dens[wk->gbin[b]];
 	wk->pb = xcalloc(total + 1, sizeof *wk->pb);
 	wk->pc = xcalloc(total + 1, sizeof *wk->pc);
-	wk->px = xcalloc(total + 1, sizeof *wk->px);
+	wk->cum = xcalloc(wk->np * (wk->nb + 1), sizeof *wk->cum);
 	for (i = 0, at = 0; i < wk->np; i++) {
 		h = wk->pt[i].p->hist;
 		wk->pt[i].off = at;
-		last = SIZE_MAX;
+		last = -1;
 		for (b = 0; b < HIST_BUCKETS; b++) {
 			if (h->bucket[b] == 0)
 				continue;
 			if (bin[b] != last) {
-				wk->pb[at] = map[bin[b]];
-				wk->px[at++] = wk->x[map[bin[b]]];
+				wk->pb[at++] = map[bin[b]];
 				last = bin[b];
 			}
 			wk->pc[at - 1] += h->bucket[b];
 			wk->pt[i].n += h->bucket[b];
 		}
+		for (j = 0; j < wk->pt[i].nb; j++)
+			wk->cum[i * (wk->nb + 1) + wk->pb[wk->pt[i].off + j] +
+			    1] = wk->pc[wk->pt[i].off + j];
+		for (j = 0; j < wk->nb; j++)
+			wk->cum[i * (wk->nb + 1) + j + 1] +=
+			    wk->cum[i * (wk->nb + 1) + j];
 	}
 	free(map);
+	free(dens);
 	free(sx);
 	free(pool);
 	free(bin);
@@ -314,52 +377,26 @@ tiers_work_free(struct tiers_work *wk)
 	free(wk->pt);
 	free(wk->x);
 	free(wk->w);
+	free(wk->gbin);
+	free(wk->dens);
+	free(wk->cum);
 	free(wk->pb);
 	free(wk->pc);
-	free(wk->px);
-	free(wk->off);
+	free(wk->f);
 	free(wk->pw);
 	free(wk->s);
 	free(wk->bvar);
 	free(wk->modew);
 }
 
-/* Ashman's D between two normal components. */
-static double
-tiers_separation(double mu1, double s1, double mu2, double s2)
-{
-	return (fabs(mu1 - mu2) / sqrt((s1 * s1 + s2 * s2) / 2));
-}
-
-/* Group the components into modes: adjacent ones not clearly apart join. */
-static void
-tiers_modes(struct tiers_work *wk, struct tiers_result *r)
-{
-	const struct fit_gmm	*g = &wk->g;
-	size_t			 j, m = 0;
-
-	r->ncomp = g->k;
-	for (j = 0; j < g->k; j++) {
-		if (j > 0 &&
-		    tiers_separation(g->mu[j - 1], g->sigma[j - 1], g->mu[j],
-		    g->sigma[j]) >= TIERS_SEPARATION &&
-		    g->mu[j] - g->mu[j - 1] >= log(TIERS_MIN_RATIO) &&
-		    g->weight[j - 1] >= TIERS_MIN_WEIGHT &&
-		    g->weight[j] >= TIERS_MIN_WEIGHT)
-			m++;
-		r->comp[j].weight = g->weight[j];
-		r->comp[j].mu = g->mu[j];
-		r->comp[j].sigma = g->sigma[j];
-		r->comp[j].mode = m;
-	}
-	r->nmodes = m + 1;
-}
-
-/* The x (ln ns) where weights w over ascending x reach q of their sum. */
+/*
+ * The x (ln ns) where weights w over ascending x reach q of their sum, each
+ * bin's weight spread over the half bins either side of its x.
+ */
 static double
 tiers_quantile(const double *x, const double *w, size_t n, double q)
 {
-	double	total = 0, acc = 0;
+	double	total = 0, acc = 0, lo, hi;
 	size_t	i;
 
 	for (i = 0; i < n; i++)
@@ -367,195 +404,691 @@ tiers_quantile(const double *x, const double *w, size_t n, double q)
 	if (!(total > 0))
 		return (NAN);
 	for (i = 0; i < n; i++) {
+		if (acc + w[i] >= q * total && w[i] > 0) {
+			lo = x[i] - TIERS_BIN / 2;
+			hi = x[i] + TIERS_BIN / 2;
+			return (lo + (hi - lo) * (q * total - acc) / w[i]);
+		}
 		acc += w[i];
-		if (acc >= q * total)
-			return (x[i]);
 	}
 	return (x[n - 1]);
 }
 
-/* Responsibilities [b * k + j] of g's components with weights pi. */
-static void
-tiers_resp(const struct fit_gmm *g, const double *pi, const double *x,
-    size_t nb, double *resp)
+/*
+ * Fit the law conditional on the range [lo, hi) of pooled bins, between
+ * caches of clo and chi (0 and INFINITY at the ends), to the points'
+ * fractions of the range's reads in bins [lo, j): F = b + (a - b) L, L the
+ * share of caches of C among the range's reads.  Fills *cut with the best C
+ * on a log grid; returns -1 when too few points see the range or no C
+ * makes a law of it.
+ */
+static int
+tiers_cut_fit(const struct tiers_work *wk, size_t lo, size_t hi, double clo,
+    double chi, size_t j, struct tiers_cut *cut)
 {
-	double	ld[FIT_GMM_MAX], m, s, z;
-	size_t	b, j;
+	double	 f[64], v[64], s[64], l[64], *fp = f, *vp = v, *sp = s, *lp = l;
+	double	 nn, den, sw = 0, sf = 0, c0 = 0, mean, smin, smax, c, ft;
+	double	 swl, swf, swll, swlf, d, b, chi2, best = INFINITY, m1 = 0;
+	double	 m2 = 0, cmin, cmax;
+	size_t	 p, g, np = 0;
 
-	for (b = 0; b < nb; b++) {
-		m = -INFINITY;
-		for (j = 0; j < g->k; j++) {
-			z = (x[b] - g->mu[j]) / g->sigma[j];
-			ld[j] = pi[j] > 0 ? log(pi[j]) - log(g->sigma[j]) -
-			    0.5 * z * z : -INFINITY;
-			m = fmax(m, ld[j]);
-		}
-		for (s = 0, j = 0; j < g->k; j++)
-			s += ld[j] > -INFINITY ? exp(ld[j] - m) : 0;
-		for (j = 0; j < g->k; j++)
-			resp[b * g->k + j] = ld[j] > -INFINITY ?
-			    exp(ld[j] - m) / s : 0;
+	if (wk->np > 64) {
+		fp = xcalloc(4 * wk->np, sizeof *fp);
+		vp = fp + wk->np;
+		sp = vp + wk->np;
+		lp = sp + wk->np;
 	}
+	for (p = 0; p < wk->np; p++) {
+		m1 = fmax(m1, (tiers_cum(wk, p, j) - tiers_cum(wk, p, lo)) /
+		    wk->pt[p].n);
+		m2 = fmax(m2, (tiers_cum(wk, p, hi) - tiers_cum(wk, p, j)) /
+		    wk->pt[p].n);
+		nn = tiers_cum(wk, p, hi) - tiers_cum(wk, p, lo);
+		den = tiers_law(chi, wk->pt[p].s) - tiers_law(clo, wk->pt[p].s);
+		if (nn < TIERS_CUT_MIN_READS || den < 0.02)
+			continue;
+		fp[np] = (tiers_cum(wk, p, j) - tiers_cum(wk, p, lo)) / nn;
+		ft = fmin(fmax(fp[np], 0.5 / nn), 1 - 0.5 / nn);
+		vp[np] = ft * (1 - ft) / nn + TIERS_SYS_SD * TIERS_SYS_SD;
+		sp[np++] = wk->pt[p].s;
+	}
+	cut->gain = -INFINITY;
+	if (np < 3 || m1 < TIERS_CUT_SHARE || m2 < TIERS_CUT_SHARE)
+		goto out;
+	for (p = 0; p < np; p++) {
+		sw += 1 / vp[p];
+		sf += fp[p] / vp[p];
+	}
+	mean = sf / sw;
+	for (p = 0; p < np; p++)
+		c0 += (fp[p] - mean) * (fp[p] - mean) / vp[p];
+	smin = sp[0];
+	smax = sp[np - 1];
+	cmin = fmax(clo * TIERS_CUT_APART, smin / 1.25);
+	cmax = fmin(chi / TIERS_CUT_APART, smax);
+	if (!(cmin < cmax))
+		goto out;
+	for (g = 0; g < TIERS_CUT_GRID; g++) {
+		c = cmin * pow(cmax / cmin, g / (TIERS_CUT_GRID - 1.0));
+		swl = swf = swll = swlf = 0;
+		for (p = 0; p < np; p++) {
+			lp[p] = (tiers_law(c, sp[p]) - tiers_law(clo, sp[p])) /
+			    (tiers_law(chi, sp[p]) - tiers_law(clo, sp[p]));
+			swl += lp[p] / vp[p];
+			swf += fp[p] / vp[p];
+			swll += lp[p] * lp[p] / vp[p];
+			swlf += lp[p] * fp[p] / vp[p];
+		}
+		den = sw * swll - swl * swl;
+		if (np < TIERS_CUT_FREE) {
+			b = 0;
+			d = 1;
+		} else {
+			if (!(den > 0))
+				continue;
+			d = (sw * swlf - swl * swf) / den;
+			b = (swf - d * swl) / sw;
+			if (b < 0) {
+				b = 0;
+				d = swlf / swll;
+			}
+		}
+		if (d <= 0)
+			continue;
+		for (chi2 = 0, p = 0; p < np; p++)
+			chi2 += (fp[p] - b - d * lp[p]) *
+			    (fp[p] - b - d * lp[p]) / vp[p];
+		if (chi2 < best) {
+			best = chi2;
+			cut->c = c;
+			cut->top = b + d;
+			cut->floor = b;
+		}
+	}
+	if (isfinite(best)) {
+		cut->j = j;
+		cut->chi2 = best / (np < TIERS_CUT_FREE ? np - 1 : np - 3);
+		cut->gain = c0 - best;
+	}
+out:
+	if (fp != f)
+		free(fp);
+	return (isfinite(cut->gain) ? 0 : -1);
+}
+
+/* Whether a cut makes two places: see the model, step 1. */
+static int
+tiers_cut_ok(const struct tiers_work *wk, size_t lo, size_t hi,
+    const struct tiers_cut *cut)
+{
+	double	m1, m2;
+
+	if (!(cut->gain >= TIERS_MIN_EVIDENCE) ||
+	    cut->gain < 3 * cut->chi2 || cut->chi2 > TIERS_CUT_RCHI2 ||
+	    cut->top - cut->floor < TIERS_CUT_SPLIT || cut->top > 1.02)
+		return (0);
+	m1 = tiers_quantile(wk->x + lo, wk->w + lo, cut->j - lo, 0.5);
+	m2 = tiers_quantile(wk->x + cut->j, wk->w + cut->j, hi - cut->j, 0.5);
+	return (m2 - m1 >= log(TIERS_MIN_RATIO));
+}
+
+/* How good a cut is: its gain, less where its law fits worse than noise. */
+static double
+tiers_cut_score(const struct tiers_cut *cut)
+{
+	return (cut->gain / fmax(1, cut->chi2));
 }
 
 /*
- * Refit the pooled mixture with a mixing weight per point (fit_gmm_groups):
- * the points where one place serves every read (below the smallest cache,
- * between two caches) then pin that place's shape, which a pooled fit
- * leaves to the reads where places overlap.  Sets wk->pw; keeps the pooled
- * fit, with per-point weights for its shapes, should the refit fail.
+ * The best cut of the range [lo, hi) between caches of clo and chi, tried
+ * every TIERS_CUT_STEP: of the cuts scoring TIERS_CUT_NEAR of the most, the
+ * one where the pooled density is lowest.  Returns 0, or -1 if none.
+ */
+static int
+tiers_range_cut(const struct tiers_work *wk, size_t lo, size_t hi,
+    double clo, double chi, struct tiers_cut *best)
+{
+	struct tiers_cut	*c;
+	size_t			 j, n = 0, i;
+	double			 last = -INFINITY, most = -INFINITY;
+
+	c = xcalloc(hi - lo + 1, sizeof *c);
+	for (j = lo + 1; j < hi; j++) {
+		if (wk->x[j] - last < TIERS_CUT_STEP)
+			continue;
+		last = wk->x[j];
+		if (tiers_cut_fit(wk, lo, hi, clo, chi, j, &c[n]) != 0)
+			continue;
+		if (!tiers_cut_ok(wk, lo, hi, &c[n]))
+			continue;
+		c[n].dens = fmin(wk->dens[j - 1], wk->dens[j]);
+		if (wk->x[j] - wk->x[j - 1] > 1.5 * TIERS_BIN)
+			c[n].dens = 0;	/* empty bins between */
+		most = fmax(most, tiers_cut_score(&c[n]));
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		if (tiers_cut_score(&c[i]) < TIERS_CUT_NEAR * most)
+			continue;
+		if (!isfinite(best->gain) || c[i].dens < best->dens)
+			*best = c[i];
+	}
+	free(c);
+	return (n > 0 ? 0 : -1);
+}
+
+/*
+ * Step 1: cut the pooled bins into classes, greedily, best cut first; each
+ * range between cuts is searched once, when it appears.
  */
 static void
-tiers_refine(struct tiers_work *wk)
+tiers_cuts(struct tiers_work *wk)
 {
-	struct fit_gmm	 g = wk->g;
-	double		*pw, t;
-	size_t		 p, i, j, k = g.k;
+	struct tiers_cut	 cand[TIERS_MAX_MODES];
+	int			 have[TIERS_MAX_MODES];	/* 1 found, -1 none,
+							   0 not searched */
+	size_t			 i, pick;
 
-	wk->off = xcalloc(wk->np + 1, sizeof *wk->off);
-	for (p = 0; p < wk->np; p++)
-		wk->off[p + 1] = wk->pt[p].off + wk->pt[p].nb;
-	wk->pw = xcalloc(wk->np * k, sizeof *wk->pw);
-	for (p = 0; p < wk->np; p++)
-		tiers_weights(g.mu, g.sigma, g.weight, k,
-		    wk->px + wk->pt[p].off, wk->pc + wk->pt[p].off,
-		    wk->pt[p].nb, 1e-9, wk->pw + p * k, NULL);
-	pw = xcalloc(wk->np * k, sizeof *pw);
-	memcpy(pw, wk->pw, wk->np * k * sizeof *pw);
-	if (fit_gmm_groups(wk->px, wk->pc, wk->off, wk->np, TIERS_MIN_SIGMA,
-	    1000, &g, pw) == 0) {
-		/* Keep components in mu order, with their weights. */
-		for (i = 1; i < k; i++) {
-			for (j = i; j > 0 && g.mu[j - 1] > g.mu[j]; j--) {
-				t = g.mu[j]; g.mu[j] = g.mu[j - 1];
-				g.mu[j - 1] = t;
-				t = g.sigma[j]; g.sigma[j] = g.sigma[j - 1];
-				g.sigma[j - 1] = t;
-				t = g.weight[j]; g.weight[j] = g.weight[j - 1];
-				g.weight[j - 1] = t;
-				for (p = 0; p < wk->np; p++) {
-					t = pw[p * k + j];
-					pw[p * k + j] = pw[p * k + j - 1];
-					pw[p * k + j - 1] = t;
+	memset(have, 0, sizeof have);
+	wk->k = 1;
+	while (wk->k < TIERS_MAX_MODES) {
+		for (i = 0; i < wk->k; i++) {
+			if (have[i] != 0)
+				continue;
+			cand[i].gain = -INFINITY;
+			have[i] = tiers_range_cut(wk,
+			    i == 0 ? 0 : wk->cut[i - 1].j,
+			    i + 1 == wk->k ? wk->nb : wk->cut[i].j,
+			    i == 0 ? 0 : wk->cut[i - 1].c,
+			    i + 1 == wk->k ? INFINITY : wk->cut[i].c,
+			    &cand[i]) == 0 ? 1 : -1;
+		}
+		for (pick = wk->k, i = 0; i < wk->k; i++)
+			if (have[i] == 1 && (pick == wk->k ||
+			    tiers_cut_score(&cand[i]) >
+			    tiers_cut_score(&cand[pick])))
+				pick = i;
+		if (pick == wk->k)
+			break;
+		/* Range pick becomes ranges pick and pick + 1. */
+		memmove(&wk->cut[pick + 1], &wk->cut[pick],
+		    (wk->k - 1 - pick) * sizeof *wk->cut);
+		wk->cut[pick] = cand[pick];
+		memmove(&cand[pick + 2], &cand[pick + 1],
+		    (wk->k - 1 - pick) * sizeof *cand);
+		memmove(&have[pick + 2], &have[pick + 1],
+		    (wk->k - 1 - pick) * sizeof *have);
+		have[pick] = have[pick + 1] = 0;
+		wk->k++;
+	}
+	for (i = 0; i + 1 < wk->k; i++)
+		wk->cap[i] = wk->cut[i].c;
+}
+
+/* The pooled bins [lo, hi) of class m. */
+static void
+tiers_range(const struct tiers_work *wk, size_t m, size_t *lo, size_t *hi)
+{
+	*lo = m == 0 ? 0 : wk->cut[m - 1].j;
+	*hi = m + 1 == wk->k ? wk->nb : wk->cut[m].j;
+}
+
+/*
+ * Whether class m overlaps a neighbour: a cut next to it where the pooled
+ * histogram has no valley.  Such a class has a parametric shape.
+ */
+static int
+tiers_soft(const struct tiers_work *wk, size_t m)
+{
+	return ((m > 0 && wk->cut[m - 1].soft) ||
+	    (m + 1 < wk->k && wk->cut[m].soft));
+}
+
+/* The pooled bins [lo, hi) class m may hold reads in. */
+static void
+tiers_reach(const struct tiers_work *wk, size_t m, size_t *lo, size_t *hi)
+{
+	tiers_range(wk, m, lo, hi);
+	if (m > 0 && wk->cut[m - 1].soft)
+		*lo = 0;
+	if (m + 1 < wk->k && wk->cut[m].soft)
+		*hi = wk->nb;
+}
+
+/*
+ * Class m's shape f over the pooled bins from its reads n there (its
+ * responsibilities; NULL at the start): where valleys set the class
+ * apart, its reads as they are, in its range; where it overlaps a
+ * neighbour, its lognormal g (one EM round on n), whose tail carries over
+ * the soft cut.
+ */
+static void
+tiers_shape(const struct tiers_work *wk, size_t m, struct fit_gmm *g,
+    const double *n, double *f)
+{
+	struct fit_gmm	was;
+	size_t		lo, hi, j, c;
+	double		sum = 0, z;
+
+	tiers_reach(wk, m, &lo, &hi);
+	memset(f, 0, wk->nb * sizeof *f);
+	if (!tiers_soft(wk, m)) {
+		for (j = lo; j < hi; j++)
+			sum += n[j];
+		for (j = lo; j < hi && sum > 0; j++)
+			f[j] = n[j] / sum;
+		return;
+	}
+	was = *g;
+	if (n != NULL && fit_gmm_refine(wk->x, n, wk->nb, TIERS_MIN_SIGMA, 1,
+	    g) != 0)
+		*g = was;
+	for (j = lo; j < hi; j++) {
+		for (c = 0; c < g->k; c++) {
+			z = (wk->x[j] - g->mu[c]) / g->sigma[c];
+			if (fabs(z) < 8)
+				f[j] += g->weight[c] * exp(-0.5 * z * z) /
+				    g->sigma[c];
+		}
+		sum += f[j];
+	}
+	for (j = lo; j < hi && sum > 0; j++)
+		f[j] /= sum;
+}
+
+/* A class's starting lognormal g from its range's reads (n bins x, w). */
+static void
+tiers_mix_init(const double *x, const double *w, size_t n, struct fit_gmm *g)
+{
+	struct fit_gmm	was;
+
+	fit_gmm_start(x, w, n, 1, TIERS_MIN_SIGMA, g);
+	was = *g;
+	if (fit_gmm_refine(x, w, n, TIERS_MIN_SIGMA, TIERS_INIT_ITER, g) != 0)
+		*g = was;
+}
+
+/*
+ * Starting shapes.  A cut is soft where the classes on either side overlap
+ * (the pooled density there is above TIERS_HARD of the lower of their
+ * peaks); then both start as lognormals fitted to their range's reads.
+ * Any other class starts as its range's reads.
+ */
+static void
+tiers_shapes_init(struct tiers_work *wk)
+{
+	double	*n, peak[TIERS_MAX_MODES];
+	size_t	 m, j, lo, hi;
+
+	for (m = 0; m < wk->k; m++) {
+		tiers_range(wk, m, &lo, &hi);
+		for (peak[m] = 0, j = lo; j < hi; j++)
+			peak[m] = fmax(peak[m], wk->dens[j]);
+	}
+	for (m = 0; m + 1 < wk->k; m++)
+		wk->cut[m].soft = wk->cut[m].dens >
+		    TIERS_HARD * fmin(peak[m], peak[m + 1]);
+	wk->f = xcalloc(wk->k * wk->nb, sizeof *wk->f);
+	n = xcalloc(wk->nb, sizeof *n);
+	for (m = 0; m < wk->k; m++) {
+		tiers_range(wk, m, &lo, &hi);
+		memset(n, 0, wk->nb * sizeof *n);
+		memcpy(n + lo, wk->w + lo, (hi - lo) * sizeof *n);
+		if (tiers_soft(wk, m))
+			tiers_mix_init(wk->x + lo, wk->w + lo, hi - lo,
+			    &wk->g[m]);
+		tiers_shape(wk, m, &wk->g[m], tiers_soft(wk, m) ? NULL : n,
+		    wk->f + m * wk->nb);
+	}
+	free(n);
+}
+
+/* The law's shares of k classes at ws s, each at least TIERS_EM_FLOOR. */
+static void
+tiers_law_shares(const double *cap, size_t k, double s, double *pi)
+{
+	double	l, prev = 0, sum = 0;
+	size_t	m;
+
+	for (m = 0; m < k; m++) {
+		l = m + 1 == k ? 1 : tiers_law(cap[m], s);
+		pi[m] = fmax(l - prev, TIERS_EM_FLOOR);
+		prev = fmax(prev, l);
+		sum += pi[m];
+	}
+	for (m = 0; m < k; m++)
+		pi[m] /= sum;
+}
+
+/*
+ * The part of the expected log-likelihood of the classes' reads nk that
+ * capacity i moves, at c: the shares of classes i and i + 1.
+ */
+static double
+tiers_law_q(const struct tiers_work *wk, const double *cap, size_t i,
+    double c, const double *nk)
+{
+	double	lp, li, ln, q = 0;
+	size_t	p, k = wk->k;
+
+	for (p = 0; p < wk->np; p++) {
+		lp = i == 0 ? 0 : tiers_law(cap[i - 1], wk->pt[p].s);
+		li = tiers_law(c, wk->pt[p].s);
+		ln = i + 2 < k ? tiers_law(cap[i + 1], wk->pt[p].s) : 1;
+		q += nk[p * k + i] * log(fmax(li - lp, TIERS_EM_FLOOR)) +
+		    nk[p * k + i + 1] * log(fmax(ln - li, TIERS_EM_FLOOR));
+	}
+	return (q);
+}
+
+/*
+ * Capacity i maximising tiers_law_q within TIERS_CAP_STEP of where it is
+ * (golden section); EM rounds take it further when the optimum lies beyond.
+ */
+static void
+tiers_law_cap(const struct tiers_work *wk, double *cap, size_t i,
+    const double *nk)
+{
+	const double	 g = (sqrt(5) - 1) / 2;
+	double		 lo, hi, x1, x2, f1, f2;
+	int		 it;
+
+	lo = log(fmax(cap[i] / TIERS_CAP_STEP, i == 0 ? 0 :
+	    cap[i - 1] * 1.001));
+	hi = log(i + 2 < wk->k ? fmin(cap[i] * TIERS_CAP_STEP,
+	    cap[i + 1] / 1.001) : cap[i] * TIERS_CAP_STEP);
+	if (!(lo < hi))
+		return;
+	x1 = hi - g * (hi - lo);
+	x2 = lo + g * (hi - lo);
+	f1 = tiers_law_q(wk, cap, i, exp(x1), nk);
+	f2 = tiers_law_q(wk, cap, i, exp(x2), nk);
+	for (it = 0; it < TIERS_CAP_ITER; it++) {
+		if (f1 > f2) {
+			hi = x2;
+			x2 = x1;
+			f2 = f1;
+			x1 = hi - g * (hi - lo);
+			f1 = tiers_law_q(wk, cap, i, exp(x1), nk);
+		} else {
+			lo = x1;
+			x1 = x2;
+			f1 = f2;
+			x2 = lo + g * (hi - lo);
+			f2 = tiers_law_q(wk, cap, i, exp(x2), nk);
+		}
+	}
+	cap[i] = exp((lo + hi) / 2);
+}
+
+/*
+ * Step 2, first half: EM of the classes' mixtures g (shapes f) and the
+ * capacities cap together, each point's shares following the law, on the
+ * per-point counts pc, for at most max_iter rounds.
+ */
+static void
+tiers_law_em(const struct tiers_work *wk, const double *pc, double *cap,
+    struct fit_gmm *g, double *f, int max_iter)
+{
+	const struct tiers_pt	*pt;
+	double			*nf, *nk, pi[TIERS_MAX_MODES], r, m, c;
+	double			 ll, prev = -INFINITY;
+	size_t			 p, q, j, i, k = wk->k, nb = wk->nb;
+	int			 it;
+
+	if (k == 1)
+		return;
+	nf = xcalloc(k * nb, sizeof *nf);
+	nk = xcalloc(wk->np * k, sizeof *nk);
+	for (it = 0; it < max_iter; it++) {
+		memset(nf, 0, k * nb * sizeof *nf);
+		memset(nk, 0, wk->np * k * sizeof *nk);
+		ll = 0;
+		for (p = 0; p < wk->np; p++) {
+			pt = &wk->pt[p];
+			tiers_law_shares(cap, k, pt->s, pi);
+			for (q = pt->off; q < pt->off + pt->nb; q++) {
+				if ((c = pc[q]) == 0)
+					continue;
+				j = wk->pb[q];
+				for (m = 0, i = 0; i < k; i++)
+					m += pi[i] * f[i * nb + j];
+				if (!(m > 0))
+					continue;
+				if (it % TIERS_EM_CHECK == 0)
+					ll += c * log(m);
+				for (i = 0; i < k; i++) {
+					r = c * pi[i] * f[i * nb + j] / m;
+					nk[p * k + i] += r;
+					nf[i * nb + j] += r;
 				}
 			}
 		}
-		wk->g = g;
-		memcpy(wk->pw, pw, wk->np * k * sizeof *pw);
+		for (i = 0; i < k; i++)
+			tiers_shape(wk, i, &g[i], nf + i * nb, f + i * nb);
+		for (i = 0; i + 1 < k; i++)
+			tiers_law_cap(wk, cap, i, nk);
+		if (it % TIERS_EM_CHECK != 0)
+			continue;
+		if (fabs(ll - prev) <= TIERS_EM_TOL * fabs(ll))
+			break;
+		prev = ll;
 	}
-	free(pw);
+	free(nk);
+	free(nf);
 }
 
-/* Per point: mode fractions and the pooled counts of each mode. */
+/*
+ * A point's shares pi of k classes with shapes f (class m's mass at bin
+ * bin[q] is f[m * stride + bin[q]]), by EM on the shares alone from the
+ * pi given, over n bins with counts c, until no share moves by tol.
+ */
+static void
+tiers_shares(const double *f, size_t stride, size_t k, const size_t *bin,
+    const double *c, size_t n, double tol, double *pi)
+{
+	double	nw[TIERS_MAX_MODES], total = 0, m, d;
+	size_t	q, i;
+	int	it;
+
+	for (q = 0; q < n; q++)
+		total += c[q];
+	for (it = 0; it < 500 && total > 0 && k > 1; it++) {
+		memset(nw, 0, sizeof nw);
+		for (q = 0; q < n; q++) {
+			for (m = 0, i = 0; i < k; i++)
+				m += pi[i] * f[i * stride + bin[q]];
+			if (!(m > 0))
+				continue;
+			for (i = 0; i < k; i++)
+				nw[i] += c[q] * pi[i] * f[i * stride + bin[q]] /
+				    m;
+		}
+		for (m = 0, i = 0; i < k; i++)
+			m += nw[i];
+		if (!(m > 0))
+			break;
+		for (d = 0, i = 0; i < k; i++) {
+			nw[i] /= m;
+			d = fmax(d, fabs(nw[i] - pi[i]));
+			pi[i] = nw[i];
+		}
+		if (d < tol)
+			break;
+	}
+}
+
+/* Every point's shares with the shapes held, from the law's (into pw). */
+static void
+tiers_point_shares(const struct tiers_work *wk, const double *pc,
+    const double *cap, const double *f, double *pw)
+{
+	const struct tiers_pt	*pt;
+	size_t			 p;
+
+	for (p = 0; p < wk->np; p++) {
+		pt = &wk->pt[p];
+		tiers_law_shares(cap, wk->k, pt->s, pw + p * wk->k);
+		tiers_shares(f, wk->nb, wk->k, wk->pb + pt->off, pc + pt->off,
+		    pt->nb, 1e-7, pw + p * wk->k);
+	}
+}
+
+/* Steps 1 and 2: the classes, their shapes and every point's shares. */
+static void
+tiers_classes(struct tiers_work *wk, struct tiers_result *r)
+{
+	size_t	m;
+
+	tiers_cuts(wk);
+	for (;;) {
+		tiers_shapes_init(wk);
+		tiers_law_em(wk, wk->pc, wk->cap, wk->g, wk->f, TIERS_EM_ITER);
+		/*
+		 * Classes whose medians came out close are one place; a class
+		 * between capacities close together is none.
+		 */
+		for (m = 0; m + 1 < wk->k; m++) {
+			if (tiers_quantile(wk->x, wk->f + (m + 1) * wk->nb,
+			    wk->nb, 0.5) - tiers_quantile(wk->x, wk->f +
+			    m * wk->nb, wk->nb, 0.5) < log(TIERS_MIN_RATIO))
+				break;
+			if (m + 2 < wk->k && wk->cap[m + 1] <
+			    TIERS_CUT_APART * wk->cap[m]) {
+				m += wk->cut[m + 1].gain < wk->cut[m].gain;
+				break;
+			}
+		}
+		if (m + 1 >= wk->k)
+			break;
+		memmove(&wk->cut[m], &wk->cut[m + 1],
+		    (wk->k - 2 - m) * sizeof *wk->cut);
+		wk->k--;
+		for (m = 0; m + 1 < wk->k; m++)
+			wk->cap[m] = wk->cut[m].c;
+		free(wk->f);
+	}
+	wk->pw = xcalloc(wk->np * wk->k, sizeof *wk->pw);
+	tiers_point_shares(wk, wk->pc, wk->cap, wk->f, wk->pw);
+	r->nmodes = wk->k;
+	for (m = 0; m < wk->k; m++)
+		r->mode[m].cut_us = m + 1 < wk->k ?
+		    exp(wk->x[wk->cut[m].j]) / 1000 : INFINITY;
+	r->shape_bin0 = wk->gbin[0];
+	r->shape_nbins = (size_t)(wk->gbin[wk->nb - 1] - wk->gbin[0]) + 1;
+	r->shape = xcalloc(wk->k * r->shape_nbins, sizeof *r->shape);
+	for (m = 0; m < wk->k; m++) {
+		size_t	j;
+
+		for (j = 0; j < wk->nb; j++)
+			r->shape[m * r->shape_nbins +
+			    (size_t)(wk->gbin[j] - wk->gbin[0])] =
+			    wk->f[m * wk->nb + j];
+	}
+}
+
+/* Per point: class fractions and the pooled counts of each class. */
 static void
 tiers_fractions(struct tiers_work *wk, struct tiers_result *r)
 {
-	const struct fit_gmm	*g = &wk->g;
-	struct tiers_pt		*pt;
-	double			*xs, *resp, *pi, mean, sd, s;
-	size_t			 p, b, j, m, k = g->k, nm = r->nmodes;
+	struct tiers_pt	*pt;
+	double		*pi, mean, sd, s, m, c;
+	size_t		 p, q, j, i, k = wk->k, nb = wk->nb;
 
-	wk->modew = xcalloc(nm * wk->nb, sizeof *wk->modew);
+	wk->modew = xcalloc(k * nb, sizeof *wk->modew);
 	r->npoints = wk->np;
 	r->point_ws = xcalloc(wk->np, sizeof *r->point_ws);
 	r->point_ios = xcalloc(wk->np, sizeof *r->point_ios);
-	r->point_mode_frac = xcalloc(wk->np * nm, sizeof *r->point_mode_frac);
+	r->point_mode_frac = xcalloc(wk->np * k, sizeof *r->point_mode_frac);
 	r->point_mlog = xcalloc(wk->np, sizeof *r->point_mlog);
 	for (p = 0; p < wk->np; p++) {
 		pt = &wk->pt[p];
-		xs = xreallocarray(NULL, pt->nb + 1, sizeof *xs);
-		resp = xreallocarray(NULL, pt->nb * k + 1, sizeof *resp);
-		mean = 0;
-		for (b = 0; b < pt->nb; b++) {
-			xs[b] = wk->x[wk->pb[pt->off + b]];
-			mean += xs[b] * wk->pc[pt->off + b];
-		}
 		pi = wk->pw + p * k;
-		tiers_resp(g, pi, xs, pt->nb, resp);
-		for (b = 0; b < pt->nb; b++)
-			for (j = 0; j < k; j++)
-				wk->modew[r->comp[j].mode * wk->nb +
-				    wk->pb[pt->off + b]] +=
-				    wk->pc[pt->off + b] * resp[b * k + j];
-		for (j = 0; j < k; j++)
-			r->point_mode_frac[p * nm + r->comp[j].mode] += pi[j];
+		mean = 0;
+		for (q = pt->off; q < pt->off + pt->nb; q++) {
+			j = wk->pb[q];
+			c = wk->pc[q];
+			mean += wk->x[j] * c;
+			for (m = 0, i = 0; i < k; i++)
+				m += pi[i] * wk->f[i * nb + j];
+			for (i = 0; i < k; i++)
+				wk->modew[i * nb + j] += m > 0 ?
+				    c * pi[i] * wk->f[i * nb + j] / m :
+				    (i + 1 == k ? c : 0);
+		}
+		for (i = 0; i < k; i++)
+			r->point_mode_frac[p * k + i] = pi[i];
 		r->point_ws[p] = pt->p->ws_bytes;
 		r->point_ios[p] = (uint64_t)pt->n;
 		r->point_mlog[p] = mean / pt->n;
-		free(resp);
-		free(xs);
 	}
 
-	s = 0;
-	for (b = 0; b < wk->nb; b++)
-		s += wk->w[b];
-	for (m = 0; m < nm; m++) {
-		const double *mw = wk->modew + m * wk->nb;
+	for (s = 0, j = 0; j < nb; j++)
+		s += wk->w[j];
+	for (i = 0; i < k; i++) {
+		const double *mw = wk->modew + i * nb;
 		double sw = 0, sx = 0, sxx = 0;
 
-		for (b = 0; b < wk->nb; b++) {
-			sw += mw[b];
-			sx += mw[b] * wk->x[b];
+		for (j = 0; j < nb; j++) {
+			sw += mw[j];
+			sx += mw[j] * wk->x[j];
 		}
 		mean = sw > 0 ? sx / sw : NAN;
-		for (b = 0; b < wk->nb; b++)
-			sxx += mw[b] * (wk->x[b] - mean) * (wk->x[b] - mean);
+		for (j = 0; j < nb; j++)
+			sxx += mw[j] * (wk->x[j] - mean) * (wk->x[j] - mean);
 		sd = sw > 0 ? sqrt(sxx / sw) : NAN;
-		r->mode[m].share = sw / s;
-		r->mode[m].mu = mean;
-		r->mode[m].sigma = sd;
-		r->mode[m].lat_us_p50 =
-		    exp(tiers_quantile(wk->x, mw, wk->nb, 0.50)) / 1000;
-		r->mode[m].lat_us_p99 =
-		    exp(tiers_quantile(wk->x, mw, wk->nb, 0.99)) / 1000;
-		r->mode[m].tier = -1;
+		r->mode[i].share = sw / s;
+		r->mode[i].mu = mean;
+		r->mode[i].sigma = sd;
+		r->mode[i].lat_us_p50 =
+		    exp(tiers_quantile(wk->x, mw, nb, 0.50)) / 1000;
+		r->mode[i].lat_us_p99 =
+		    exp(tiers_quantile(wk->x, mw, nb, 0.99)) / 1000;
+		r->mode[i].tier = -1;
 	}
 }
 
-
 /*
- * Observed Fisher information about f, the fraction of reads in modes
- * [0, i], in nb buckets (ln values x, counts c), given the shapes of the two
- * groups of components: the point's weights w within each group, or the
- * pooled ones when a group is (nearly) absent from the point.  It is
- * n / (f (1 - f)) when the groups do not overlap, less when they do.
+ * Observed Fisher information about fr, the fraction of reads in the
+ * classes of the mask in, in n bins (counts c; bin[q] indexes the k shapes
+ * f, stride apart), given the shapes of the two groups of classes: the
+ * point's
+ * shares w within each group, or the pooled ones w0 when a group is
+ * (nearly) absent from the point.  It is n / (fr (1 - fr)) when the
+ * groups do not overlap, less when they do.
  */
 static double
-tiers_frac_info(const struct tiers_result *r, const double *w, size_t i,
-    double f, const double *x, const double *c, size_t nb)
+tiers_frac_info(const double *f, size_t stride, size_t k, const double *w,
+    const double *w0, unsigned in, double fr, const size_t *bin,
+    const double *c, size_t n)
 {
-	double		 w0[FIT_GMM_MAX], wa = 0, wb = 0, fa, fb, mix, d, z;
-	double		 info = 0;
-	size_t		 q, j;
+	double	wa = 0, wb = 0, fa, fb, mix, info = 0;
+	size_t	q, j;
 
-	for (j = 0; j < r->ncomp; j++) {
-		if (r->comp[j].mode <= i)
+	for (j = 0; j < k; j++) {
+		if (in & (1U << j))
 			wa += w[j];
 		else
 			wb += w[j];
 	}
 	if (wa < 1e-3 || wb < 1e-3) {
-		for (j = 0; j < r->ncomp; j++)
-			w0[j] = r->comp[j].weight;
 		w = w0;
-	}
-	for (wa = wb = 0, j = 0; j < r->ncomp; j++) {
-		if (r->comp[j].mode <= i)
-			wa += w[j];
-		else
-			wb += w[j];
-	}
-	for (q = 0; q < nb; q++) {
-		fa = fb = 0;
-		for (j = 0; j < r->ncomp; j++) {
-			z = (x[q] - r->comp[j].mu) / r->comp[j].sigma;
-			d = w[j] * exp(-0.5 * z * z) / r->comp[j].sigma;
-			if (r->comp[j].mode <= i)
-				fa += d / wa;
+		for (wa = wb = 0, j = 0; j < k; j++) {
+			if (in & (1U << j))
+				wa += w[j];
 			else
-				fb += d / wb;
+				wb += w[j];
 		}
-		mix = f * fa + (1 - f) * fb;
+	}
+	for (q = 0; q < n; q++) {
+		fa = fb = 0;
+		for (j = 0; j < k; j++) {
+			if (in & (1U << j))
+				fa += w[j] * f[j * stride + bin[q]] / wa;
+			else
+				fb += w[j] * f[j * stride + bin[q]] / wb;
+		}
+		mix = fr * fa + (1 - fr) * fb;
 		if (mix > 0)
 			info += c[q] * (fa - fb) * (fa - fb) / (mix * mix);
 	}
@@ -563,24 +1096,28 @@ tiers_frac_info(const struct tiers_result *r, const double *w, size_t i,
 }
 
 /*
- * Variance of point p's fraction f of reads in modes [0, i]: the inverse of
- * its Fisher information, and at least binomial.
+ * Variance of point p's fraction fr of reads in classes [0, i]: the
+ * inverse of its Fisher information, and at least binomial.
  */
 static double
 tiers_frac_var(const struct tiers_work *wk, const struct tiers_result *r,
-    size_t p, size_t i, double f)
+    size_t p, size_t i, double fr)
 {
 	const struct tiers_pt	*pt = &wk->pt[p];
-	double			 info, ft;
+	double			 w0[TIERS_MAX_MODES], info, ft;
+	size_t			 m;
 
-	info = tiers_frac_info(r, wk->pw + p * wk->g.k, i, f,
-	    wk->px + pt->off, wk->pc + pt->off, pt->nb);
-	ft = fmin(fmax(f, 0.5 / pt->n), 1 - 0.5 / pt->n);
+	for (m = 0; m < wk->k; m++)
+		w0[m] = r->mode[m].share;
+	info = tiers_frac_info(wk->f, wk->nb, wk->k, wk->pw + p * wk->k, w0,
+	    (1U << (i + 1)) - 1, fr, wk->pb + pt->off, wk->pc + pt->off,
+	    pt->nb);
+	ft = fmin(fmax(fr, 0.5 / pt->n), 1 - 0.5 / pt->n);
 	return (fmax(info > 0 ? 1 / info : INFINITY, ft * (1 - ft) / pt->n));
 }
 
 /*
- * Fit min(1, C / S) to the fraction of reads in modes [0, i] and judge the
+ * Fit min(1, C / S) to the fraction of reads in classes [0, i] and judge the
  * shape of the curve; the interval is judged later (tiers_judge), once the
  * bootstrap has had its say.  A candidate leaves with verdict TIERS_TIER.
  */
@@ -659,24 +1196,28 @@ static void
 tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 {
 	struct fit_capacity	 fc;
-	struct fit_gmm		 g;
 	struct rng		 rng;
 	struct tiers_boundary	*bd;
-	double			*pc, *pw, *f, c;
+	double			*pc, *pw, *f, *shape, c;
+	double			 cap[TIERS_MAX_MODES - 1];
+	struct fit_gmm		 g[TIERS_MAX_MODES];
 	double			 sum[TIERS_MAX_MODES], sum2[TIERS_MAX_MODES];
 	double			 asum[TIERS_MAX_MODES], asum2[TIERS_MAX_MODES];
 	size_t			 agot[TIERS_MAX_MODES];
 	size_t			 got[TIERS_MAX_MODES], total, p, q, i, j;
+	size_t			 k = wk->k;
 	int			 rep, any = 0;
 
 	for (i = 0; i + 1 < r->nmodes; i++)
-		any |= r->boundary[i].verdict == TIERS_TIER;
+		any |= r->boundary[i].verdict == TIERS_TIER &&
+		    wk->cut[i].soft;
 	if (!any)
 		return;
 	total = wk->pt[wk->np - 1].off + wk->pt[wk->np - 1].nb;
 	pc = xcalloc(total + 1, sizeof *pc);
-	pw = xcalloc(wk->np * wk->g.k, sizeof *pw);
-	f = xcalloc(wk->np * r->nmodes, sizeof *f);
+	pw = xcalloc(wk->np * k, sizeof *pw);
+	f = xcalloc(wk->np * k, sizeof *f);
+	shape = xcalloc(k * wk->nb, sizeof *shape);
 	memset(sum, 0, sizeof sum);
 	memset(sum2, 0, sizeof sum2);
 	memset(got, 0, sizeof got);
@@ -687,23 +1228,21 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 	for (rep = 0; rep < TIERS_BOOT_REPS; rep++) {
 		for (q = 0; q < total; q++)
 			pc[q] = tiers_poisson(&rng, wk->pc[q]);
-		g = wk->g;
-		memcpy(pw, wk->pw, wk->np * g.k * sizeof *pw);
-		if (fit_gmm_groups(wk->px, pc, wk->off, wk->np,
-		    TIERS_MIN_SIGMA, 200, &g, pw) != 0)
-			continue;
-		/* cumulative: f[p][i] = reads in modes [0, i] */
-		memset(f, 0, wk->np * r->nmodes * sizeof *f);
+		memcpy(cap, wk->cap, sizeof cap);
+		memcpy(g, wk->g, sizeof g);
+		memcpy(shape, wk->f, k * wk->nb * sizeof *shape);
+		tiers_law_em(wk, pc, cap, g, shape, TIERS_BOOT_ITER);
+		tiers_point_shares(wk, pc, cap, shape, pw);
+		/* cumulative: f[p][i] = reads in classes [0, i] */
 		for (p = 0; p < wk->np; p++)
-			for (j = 0; j < g.k; j++)
-				for (i = r->comp[j].mode; i < r->nmodes; i++)
-					f[p * r->nmodes + i] += pw[p * g.k + j];
+			for (c = 0, j = 0; j < k; j++)
+				f[p * k + j] = c += pw[p * k + j];
 		for (i = 0; i + 1 < r->nmodes; i++) {
 			bd = &r->boundary[i];
-			if (bd->verdict != TIERS_TIER)
+			if (bd->verdict != TIERS_TIER || !wk->cut[i].soft)
 				continue;
 			for (p = 0; p < wk->np; p++)
-				wk->s[wk->np + p] = f[p * r->nmodes + i];
+				wk->s[wk->np + p] = f[p * k + i];
 			if (fit_capacity(wk->s, wk->s + wk->np, wk->bvar +
 			    i * wk->np, wk->np, &fc) != 0)
 				continue;
@@ -735,6 +1274,7 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 			    (agot[i] - 1)));
 		}
 	}
+	free(shape);
 	free(f);
 	free(pw);
 	free(pc);
@@ -954,6 +1494,264 @@ tiers_crosscheck(const struct tiers_work *wk, struct tiers_result *r,
 	}
 }
 
+/* A class of reads between two valleys: pooled bins [lo, hi). */
+struct tiers_seg {
+	size_t	lo;
+	size_t	hi;
+	double	peak;		/* highest smoothed density */
+	double	valley;		/* density of the valley above; 0: none */
+	double	share_max;	/* largest share of a point's reads */
+	int	group;		/* tier, or -1: backing */
+};
+
+/* Point p's share of reads in segment g. */
+static double
+tiers_seg_share(const struct tiers_work *wk, const struct tiers_seg *g,
+    size_t p)
+{
+	return ((tiers_cum(wk, p, g->hi) - tiers_cum(wk, p, g->lo)) /
+	    wk->pt[p].n);
+}
+
+/* The median ln(ns) of the pooled reads of segment g. */
+static double
+tiers_seg_median(const struct tiers_work *wk, const struct tiers_seg *g)
+{
+	return (tiers_quantile(wk->x + g->lo, wk->w + g->lo, g->hi - g->lo,
+	    0.5));
+}
+
+/* Join segment i and i + 1 of n; returns n - 1. */
+static size_t
+tiers_seg_join(const struct tiers_work *wk, struct tiers_seg *g, size_t n,
+    size_t i)
+{
+	size_t	p;
+
+	g[i].hi = g[i + 1].hi;
+	g[i].peak = fmax(g[i].peak, g[i + 1].peak);
+	g[i].valley = g[i + 1].valley;
+	for (g[i].share_max = 0, p = 0; p < wk->np; p++)
+		g[i].share_max = fmax(g[i].share_max,
+		    tiers_seg_share(wk, &g[i], p));
+	memmove(&g[i + 1], &g[i + 2], (n - i - 2) * sizeof *g);
+	return (n - 1);
+}
+
+/*
+ * The classes of reads the pooled histogram sets apart: split at every
+ * local minimum of the smoothed density (and every gap), then join each
+ * segment holding less than TIERS_CUT_SHARE of every point's reads to its
+ * neighbour across the shallower minimum, then any two whose minimum is
+ * above TIERS_HARD of the lower peak.  g holds wk->nb entries; returns
+ * how many segments.
+ */
+static size_t
+tiers_segments(const struct tiers_work *wk, struct tiers_seg *g)
+{
+	size_t	n = 0, j, i, best, p;
+	double	r, worst;
+	int	split = 1, gap;
+
+	for (j = 0; j < wk->nb; j++) {
+		gap = j > 0 && wk->x[j] - wk->x[j - 1] > 1.5 * TIERS_BIN;
+		if (gap && n > 0)
+			g[n - 1].valley = 0;
+		if (split || gap) {
+			g[n].lo = j;
+			g[n].peak = 0;
+			g[n].valley = 0;
+			n++;
+		}
+		g[n - 1].hi = j + 1;
+		g[n - 1].peak = fmax(g[n - 1].peak, wk->dens[j]);
+		/* A local minimum ends the segment. */
+		split = j > 0 && j + 1 < wk->nb && !gap &&
+		    wk->x[j + 1] - wk->x[j] <= 1.5 * TIERS_BIN &&
+		    wk->dens[j] <= wk->dens[j - 1] &&
+		    wk->dens[j] < wk->dens[j + 1];
+		if (split)
+			g[n - 1].valley = wk->dens[j];
+	}
+	for (i = 0; i < n; i++)
+		for (g[i].share_max = 0, p = 0; p < wk->np; p++)
+			g[i].share_max = fmax(g[i].share_max,
+			    tiers_seg_share(wk, &g[i], p));
+	for (;;) {
+		best = n;
+		for (i = 0; i < n && n > 1; i++) {
+			if (g[i].share_max >= TIERS_CUT_SHARE)
+				continue;
+			if (i == 0 || (i + 1 < n && g[i].valley >
+			    g[i - 1].valley))
+				best = i;
+			else
+				best = i - 1;
+			break;
+		}
+		if (best == n) {
+			worst = TIERS_HARD;
+			for (i = 0; i + 1 < n; i++) {
+				r = g[i].valley / fmin(g[i].peak,
+				    g[i + 1].peak);
+				if (r > worst) {
+					worst = r;
+					best = i;
+				}
+			}
+		}
+		if (best == n)
+			break;
+		n = tiers_seg_join(wk, g, n, best);
+	}
+	return (n);
+}
+
+/* The tier (or -1: backing) of the class holding pooled bin j. */
+static int
+tiers_bin_group(const struct tiers_work *wk, const struct tiers_result *r,
+    size_t j)
+{
+	size_t	m;
+
+	for (m = 0; m + 1 < wk->k && j >= wk->cut[m].j; m++)
+		;
+	return (r->mode[m].tier);
+}
+
+/*
+ * Whether segment x moves with segment lead of its group: x's share is
+ * within TIERS_MOVES (or TIERS_TOGETHER of itself) of what lead's predicts,
+ * by the median ratio of the two over the points where lead holds
+ * TIERS_CUT_SHARE or more, at all points but fewer than TIERS_APART_POINTS
+ * (a place whose latency shifts at a point splits over a valley there, but
+ * does not move apart over a range of working sets as a cache does).
+ */
+static int
+tiers_seg_together(const struct tiers_work *wk, const struct tiers_seg *x,
+    const struct tiers_seg *lead)
+{
+	double	*ratio, rho, a, b;
+	size_t	 p, n = 0, apart = 0;
+
+	ratio = xcalloc(wk->np, sizeof *ratio);
+	for (p = 0; p < wk->np; p++) {
+		b = tiers_seg_share(wk, lead, p);
+		if (b >= TIERS_CUT_SHARE)
+			ratio[n++] = tiers_seg_share(wk, x, p) / b;
+	}
+	qsort(ratio, n, sizeof *ratio, tiers_cmp_double);
+	rho = n == 0 ? 0 : (ratio[(n - 1) / 2] + ratio[n / 2]) / 2;
+	free(ratio);
+	for (p = 0; p < wk->np; p++) {
+		a = tiers_seg_share(wk, x, p);
+		b = tiers_seg_share(wk, lead, p);
+		if (fabs(a - rho * b) > TIERS_MOVES &&
+		    fabs(a - rho * b) > TIERS_TOGETHER * a)
+			apart++;
+	}
+	return (apart < TIERS_APART_POINTS);
+}
+
+/*
+ * Whether segments x and y take turns: both hold TIERS_CUT_SHARE of a
+ * point's reads at fewer than TIERS_BOTH_POINTS points.  One place whose
+ * latency switched between regimes (hits paced by a cap's bucket, then
+ * not) does so; a second cache shares the points past it with the store.
+ */
+static int
+tiers_seg_turns(const struct tiers_work *wk, const struct tiers_seg *x,
+    const struct tiers_seg *y)
+{
+	size_t	p, both = 0;
+
+	for (p = 0; p < wk->np; p++)
+		if (tiers_seg_share(wk, x, p) >= TIERS_CUT_SHARE &&
+		    tiers_seg_share(wk, y, p) >= TIERS_CUT_SHARE)
+			both++;
+	return (both < TIERS_BOTH_POINTS);
+}
+
+/*
+ * Step 5: the classes of reads set apart by valleys whose shares change
+ * with ws and that no tier explains; clears r->analysed if any.
+ */
+static void
+tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
+{
+	struct tiers_seg	*g, *lead;
+	struct tiers_unexplained *u;
+	double			 best, s, top, gs;
+	size_t			 n, i, m, p, pmax, pfrom;
+	int			 grp;
+
+	g = xcalloc(wk->nb + 1, sizeof *g);
+	n = tiers_segments(wk, g);
+	for (i = 0; i < n; i++) {
+		/* The group of the class holding most of its reads. */
+		for (best = -1, m = g[i].lo; m < g[i].hi; m++) {
+			if (wk->w[m] > best) {
+				best = wk->w[m];
+				g[i].group = tiers_bin_group(wk, r, m);
+			}
+		}
+	}
+	for (grp = -1; grp < (int)r->ntiers; grp++) {
+		/* Its lead: the segment with most reads where it peaks. */
+		for (pmax = 0, top = -1, p = 0; p < wk->np; p++) {
+			for (gs = 0, i = 0; i < n; i++)
+				if (g[i].group == grp)
+					gs += tiers_seg_share(wk, &g[i], p);
+			if (gs > top) {
+				top = gs;
+				pmax = p;
+			}
+		}
+		for (lead = NULL, best = -1, i = 0; i < n; i++) {
+			if (g[i].group != grp)
+				continue;
+			s = tiers_seg_share(wk, &g[i], pmax);
+			if (s > best) {
+				best = s;
+				lead = &g[i];
+			}
+		}
+		for (i = 0; i < n && lead != NULL; i++) {
+			if (g[i].group != grp || &g[i] == lead ||
+			    tiers_seg_together(wk, &g[i], lead) ||
+			    tiers_seg_turns(wk, &g[i], lead))
+				continue;
+			/* Medians close: one place whose latency shifted. */
+			if (fabs(tiers_seg_median(wk, &g[i]) -
+			    tiers_seg_median(wk, lead)) < log(TIERS_MIN_RATIO))
+				continue;
+			/* The store's slow tail grows up to the top. */
+			if (grp == -1 && g[i].lo > lead->lo &&
+			    tiers_seg_share(wk, &g[i], wk->np - 1) >=
+			    TIERS_TAIL_TOP * g[i].share_max)
+				continue;
+			if (r->nunexplained == TIERS_MAX_UNEXPLAINED)
+				break;
+			for (pmax = 0, p = 0; p < wk->np; p++)
+				if (tiers_seg_share(wk, &g[i], p) >
+				    tiers_seg_share(wk, &g[i], pmax))
+					pmax = p;
+			for (pfrom = 0; pfrom < pmax &&
+			    tiers_seg_share(wk, &g[i], pfrom) <
+			    TIERS_GROWS * g[i].share_max; pfrom++)
+				;
+			u = &r->unexplained[r->nunexplained++];
+			u->lat_us_p50 = exp(tiers_seg_median(wk, &g[i])) / 1000;
+			u->share_max = g[i].share_max;
+			u->from_ws = wk->pt[pfrom].p->ws_bytes;
+			u->to_ws = wk->pt[pmax].p->ws_bytes;
+		}
+	}
+	if (r->nunexplained > 0)
+		r->analysed = 0;
+	free(g);
+}
+
 /* Say in r->note what a reader should know: disagreement, loose ends. */
 static void
 tiers_note(struct tiers_result *r, const char *why)
@@ -961,11 +1759,26 @@ tiers_note(struct tiers_result *r, const char *why)
 	char			 a[UNITS_BUFSZ], b[UNITS_BUFSZ];
 	char			 c[UNITS_BUFSZ];
 	const struct tiers_boundary *bd;
+	const struct tiers_unexplained *u;
 	size_t			 i, len;
 
-	if (r->agree == 0)
-		snprintf(r->note, sizeof r->note, "%s%s", r->ntiers > 0 ?
+	for (i = 0; i < r->nunexplained; i++) {
+		u = &r->unexplained[i];
+		len = strlen(r->note);
+		snprintf(r->note + len, sizeof r->note - len, "%sa class of "
+		    "reads at ~%s grows between %s and %s and is not "
+		    "explained: %s?", len > 0 ? "; " : "",
+		    units_format_lat_us(u->lat_us_p50, a, sizeof a),
+		    units_format_size(u->from_ws, b, sizeof b),
+		    units_format_size(u->to_ws, c, sizeof c),
+		    r->ntiers == 0 ? "a cache" : "another cache");
+	}
+	if (r->agree == 0) {
+		len = strlen(r->note);
+		snprintf(r->note + len, sizeof r->note - len, "%s%s%s",
+		    len > 0 ? "; " : "", r->ntiers > 0 ?
 		    "methods disagree: " : "", why);
+	}
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
 		if (bd->verdict != TIERS_WIDE)
@@ -1006,18 +1819,13 @@ tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 		    TIERS_MIN_POINTS);
 		goto out;
 	}
-	if (fit_gmm_bic(wk.x, wk.w, wk.nb, TIERS_MAX_MODES, TIERS_MIN_SIGMA,
-	    &wk.g) != 0) {
-		snprintf(r->note, sizeof r->note, "latency mixture fit failed");
-		goto out;
-	}
-	tiers_refine(&wk);
-	tiers_modes(&wk, r);
+	tiers_classes(&wk, r);
 	tiers_fractions(&wk, r);
 	tiers_assemble(&wk, r);
 	tiers_crosscheck(&wk, r, why, sizeof why);
+	r->fitted = r->analysed = 1;
+	tiers_unexplained(&wk, r);
 	tiers_note(r, why);
-	r->analysed = 1;
 	rc = 0;
 out:
 	tiers_work_free(&wk);
@@ -1077,7 +1885,7 @@ tiers_next_points(const struct point *pts, size_t n,
 	nhave = n;
 	qsort(have, nhave, sizeof *have, tiers_cmp_u64);
 
-	if (r != NULL && r->analysed) {
+	if (r != NULL && r->fitted) {
 		/* Capacities not yet known to the target: sample above them. */
 		for (i = 0; i + 1 < r->nmodes; i++) {
 			bd = &r->boundary[i];
@@ -1149,7 +1957,7 @@ tiers_pinned(const struct tiers_result *r, double target_rel)
 	const struct tiers_boundary	*bd;
 	size_t				 i;
 
-	if (r == NULL || !r->analysed)
+	if (r == NULL || !r->fitted)
 		return (0);
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
@@ -1162,62 +1970,88 @@ tiers_pinned(const struct tiers_result *r, double target_rel)
 	return (1);
 }
 
-/* Whether a point's partial histogram pins every capacity candidate. */
+/*
+ * Whether n reads in nb bins (bin, counts c) pin fr, the fraction of reads
+ * in the classes of the mask in, to target_rel.
+ */
+static int
+tiers_frac_enough(const struct tiers_result *r, const double *pi,
+    const double *w0, unsigned in, double fr, const size_t *bin,
+    const double *c, size_t nb, double n, double target_rel)
+{
+	double	info, var;
+
+	info = tiers_frac_info(r->shape, r->shape_nbins, r->nmodes, pi, w0,
+	    in, fr, bin, c, nb);
+	var = fmax(info > 0 ? 1 / info : INFINITY, fr * (1 - fr) / n);
+	return (sqrt(var) / fr <= target_rel);
+}
+
+/* Whether a point's partial histogram pins every class and candidate. */
 int
 tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
     const struct hist *h, double target_rel)
 {
 	const struct tiers_boundary *bd;
-	double		 mu[FIT_GMM_MAX], sigma[FIT_GMM_MAX], w0[FIT_GMM_MAX];
-	double		 pi[FIT_GMM_MAX], *x, *c, f, n, info, var;
-	size_t		 b, nb = 0, i, j;
+	double		 w0[TIERS_MAX_MODES], pi[TIERS_MAX_MODES], *c, f, n;
+	double		 prev;
+	size_t		 b, nb = 0, i, j, *bin, k;
+	long		 at;
 	int		 any = 0, rc = 1;
 
-	if (r == NULL || !r->analysed || r->ncomp == 0 || h == NULL)
+	if (r == NULL || !r->fitted || r->shape == NULL || h == NULL)
 		return (-1);
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
 		any |= tiers_is_candidate(bd->verdict);
 	}
-	if (!any)
+	if (!any && r->nmodes < 2)
 		return (-1);
 	if (h->count < TIERS_ENOUGH_MIN_IOS)
 		return (0);
 
-	x = xcalloc(HIST_BUCKETS, sizeof *x);
+	k = r->nmodes;
+	bin = xcalloc(HIST_BUCKETS, sizeof *bin);
 	c = xcalloc(HIST_BUCKETS, sizeof *c);
 	for (b = 0; b < HIST_BUCKETS; b++) {
 		if (h->bucket[b] == 0)
 			continue;
-		x[nb] = tiers_bucket_ln(b);
+		at = (long)(tiers_bucket_ln(b) / TIERS_BIN) - r->shape_bin0;
+		if (at < 0 || at >= (long)r->shape_nbins)
+			continue;	/* no class was seen there */
+		if (nb > 0 && bin[nb - 1] == (size_t)at) {
+			c[nb - 1] += h->bucket[b];
+			continue;
+		}
+		bin[nb] = (size_t)at;
 		c[nb++] = h->bucket[b];
 	}
-	for (j = 0; j < r->ncomp; j++) {
-		mu[j] = r->comp[j].mu;
-		sigma[j] = r->comp[j].sigma;
-		w0[j] = r->comp[j].weight;
-	}
-	tiers_weights(mu, sigma, w0, r->ncomp, x, c, nb, 1e-7, pi, NULL);
+	for (j = 0; j < k; j++)
+		w0[j] = pi[j] = r->mode[j].share;
+	tiers_shares(r->shape, r->shape_nbins, k, bin, c, nb, 1e-7, pi);
 	n = (double)h->count;
-	for (i = 0; i + 1 < r->nmodes; i++) {
+	for (prev = 0, i = 0; i < k; i++) {
+		/* Every class with a share worth a word, to target_rel. */
+		f = pi[i];
+		if (f >= TIERS_ENOUGH_SHARE && !tiers_frac_enough(r, pi, w0,
+		    1U << i, f, bin, c, nb, n, target_rel))
+			rc = 0;
+		f = prev += pi[i];
+		if (i + 1 == k)
+			break;
 		bd = &r->boundary[i];
 		if (!tiers_is_candidate(bd->verdict))
 			continue;
 		if ((double)ws_bytes <= bd->capacity_bytes)
 			continue;	/* below the cache: all hits */
-		f = 0;
-		for (j = 0; j < r->ncomp; j++)
-			if (r->comp[j].mode <= i)
-				f += pi[j];
 		if (f < 0.1)
 			continue;	/* deep in the tail: little to say */
-		info = tiers_frac_info(r, pi, i, f, x, c, nb);
-		var = fmax(info > 0 ? 1 / info : INFINITY, f * (1 - f) / n);
-		if (sqrt(var) / f > target_rel)
+		if (!tiers_frac_enough(r, pi, w0, (1U << (i + 1)) - 1, f, bin,
+		    c, nb, n, target_rel))
 			rc = 0;
 	}
 	free(c);
-	free(x);
+	free(bin);
 	return (rc);
 }
 

@@ -13,7 +13,7 @@ struct hist;
 struct point;
 
 #define TIERS_MAX	4		/* caches in front of the store */
-#define TIERS_MAX_MODES	5		/* latency modes (mixture components) */
+#define TIERS_MAX_MODES	5		/* latency classes (places) */
 #define TIERS_MAX_CP	16		/* change points kept */
 #define TIERS_TARGET_REL 0.05		/* wanted capacity interval, +-5% */
 
@@ -59,39 +59,56 @@ struct tiers_boundary {
 	double		boot_se_bytes;	/* bootstrap sd of the capacity */
 };
 
-/* One place a read is served from: a group of mixture components. */
+/* One place a read is served from: a class of latencies. */
 struct tiers_mode {
 	double		share;		/* fraction of all reads pooled */
 	double		lat_us_p50;
 	double		lat_us_p99;
 	double		mu;		/* mean and sd of ln(latency ns) */
 	double		sigma;
+	double		cut_us;		/* where its latency range ends;
+					   INFINITY for the slowest */
 	int		tier;		/* tier index, or -1: backing */
 };
 
-/* A Gaussian component of the pooled ln(latency ns) mixture. */
-struct tiers_component {
-	double		weight;
-	double		mu;
-	double		sigma;
-	size_t		mode;		/* index into mode[] */
+/*
+ * A class of reads set apart from its neighbours by a valley of the pooled
+ * latency histogram whose share changes with ws, that the tiers do not
+ * explain: neither a tier of its own, nor part of one (its share moving
+ * with the tier's), nor the backing store's slow tail.
+ */
+struct tiers_unexplained {
+	double		lat_us_p50;
+	double		share_max;	/* its largest share of a point's reads */
+	uint64_t	from_ws;	/* it grows between these sizes */
+	uint64_t	to_ws;
 };
 
+#define TIERS_MAX_UNEXPLAINED	4
+
 struct tiers_result {
-	int		analysed;	/* tiers and backing are filled */
+	int		fitted;		/* classes, boundaries and tiers were
+					   computed: the adaptive scan plans
+					   from them */
+	int		analysed;	/* fitted, and every class of reads
+					   explained: tiers and backing stand */
 	size_t		ntiers;
 	struct tier	tier[TIERS_MAX];	/* fastest first */
 	double		backing_p50_us;	/* NAN when unknown */
 	double		backing_p99_us;
-	char		note[256];	/* e.g. methods disagree; "" if none */
+	char		note[512];	/* e.g. methods disagree; "" if none */
+	size_t		nunexplained;
+	struct tiers_unexplained unexplained[TIERS_MAX_UNEXPLAINED];
 
 	uint64_t	min_ws;		/* range of the points analysed */
 	uint64_t	max_ws;
-	size_t		ncomp;
-	struct tiers_component comp[TIERS_MAX_MODES];	/* by mu */
 	size_t		nmodes;
 	struct tiers_mode mode[TIERS_MAX_MODES];	/* fastest first */
 	struct tiers_boundary boundary[TIERS_MAX_MODES - 1];	/* nmodes - 1 */
+	int		shape_bin0;	/* shapes over latency bins */
+	size_t		shape_nbins;	/* [bin0, bin0 + nbins) */
+	double		*shape;		/* [m * shape_nbins + b]: each mode's
+					   reads over the bins, sum 1 */
 
 	/* Per analysed point (ascending ws), arrays owned by the result. */
 	size_t		npoints;

@@ -25,7 +25,7 @@ check() {	# expected-file command...
 	[ -s "$dir/err" ] && fail "$* wrote to stderr: $(head -1 "$dir/err")"
 }
 
-for f in scan limits held interrupted nulls restored sync; do
+for f in scan limits held interrupted nulls restored sync unexplained; do
 	check "$data/report-$f.txt" "$TIERPROBE" report "$data/report-$f.json"
 	check "$data/report-$f.md" "$TIERPROBE" report "$data/report-$f.json" \
 	    --output-format markdown

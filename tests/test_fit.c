@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Tests for fit.c: Gaussian mixtures by EM and BIC on weighted data, mixture
- * quantiles, the min(1, C/S) capacity fit (estimate, profile interval and its
- * coverage at the kink, the exponent test), distribution quantiles.
+ * Tests for fit.c: Gaussian mixtures by EM on weighted data, the min(1, C/S)
+ * capacity fit (estimate, profile interval and its coverage at the kink, the
+ * exponent test), distribution quantiles.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -65,6 +65,7 @@ t_binned(const struct t_mix *m, uint64_t n, uint64_t seed, double *x,
 	return (nb);
 }
 
+/* EM from the quantile start recovers a mixture's components. */
 static void
 t_gmm_recovers(void **state)
 {
@@ -80,54 +81,41 @@ t_gmm_recovers(void **state)
 	(void)state;
 	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		nb = t_binned(&cases[c], 200000, 11 + c, x, w);
-		assert_int_equal(fit_gmm(x, w, nb, cases[c].k, 0.01, &g), 0);
+		fit_gmm_start(x, w, nb, cases[c].k, 0.01, &g);
+		assert_int_equal(g.k, cases[c].k);
+		assert_int_equal(fit_gmm_refine(x, w, nb, 0.01, 2000, &g), 0);
 		assert_int_equal(g.k, cases[c].k);
 		for (j = 0; j < g.k; j++) {
 			T_NEAR(g.mu[j], cases[c].mu[j], 0.02);
 			T_NEAR(g.sigma[j], cases[c].sigma[j], 0.02);
 			T_NEAR(g.weight[j], cases[c].weight[j], 0.02);
 		}
-		/* BIC picks the true number of components. */
-		assert_int_equal(fit_gmm_bic(x, w, nb, FIT_GMM_MAX, 0.01, &g),
-		    0);
-		assert_int_equal(g.k, cases[c].k);
 	}
 }
 
+/*
+ * Edges: one value gives one component held at the sigma floor; a
+ * component left without data makes refine fail.
+ */
 static void
 t_gmm_edges(void **state)
 {
-	double		x[3] = { 1, 2, 3 }, w[3] = { 0, 0, 0 };
 	double		one[1] = { 5 }, wone[1] = { 100 };
+	double		x[2] = { 1, 2 }, w[2] = { 10, 10 };
 	struct fit_gmm	g;
 
 	(void)state;
-	assert_int_equal(fit_gmm(x, w, 3, 1, 0.01, &g), -1);
-	assert_int_equal(fit_gmm_bic(x, w, 3, 3, 0.01, &g), -1);
-	assert_int_equal(fit_gmm(x, w, 0, 1, 0.01, &g), -1);
-	assert_int_equal(fit_gmm(x, w, 3, 0, 0.01, &g), -1);
-	assert_int_equal(fit_gmm(x, w, 3, FIT_GMM_MAX + 1, 0.01, &g), -1);
-	/* One value: one component, sigma held at the floor. */
-	assert_int_equal(fit_gmm_bic(one, wone, 1, 3, 0.05, &g), 0);
+	fit_gmm_start(one, wone, 1, 1, 0.05, &g);
+	assert_int_equal(fit_gmm_refine(one, wone, 1, 0.05, 100, &g), 0);
 	assert_int_equal(g.k, 1);
 	T_NEAR(g.mu[0], 5, 1e-12);
 	T_NEAR(g.sigma[0], 0.05, 1e-12);
-}
-
-static void
-t_gmm_quantile(void **state)
-{
-	struct fit_gmm	g = { .k = 2, .weight = { 0.5, 0.5 },
-			    .mu = { 0, 10 }, .sigma = { 1, 2 } };
-
-	(void)state;
-	T_NEAR(fit_gmm_quantile(&g, 1, 0.5), 0, 1e-9);
-	T_NEAR(fit_gmm_quantile(&g, 1, 0.99), 2.326348, 1e-5);
-	T_NEAR(fit_gmm_quantile(&g, 2, 0.99), 10 + 2 * 2.326348, 1e-5);
-	/* Both: a quarter of the mass is below 0, three quarters below 10. */
-	T_NEAR(fit_gmm_quantile(&g, 3, 0.25), 0, 1e-3);
-	T_NEAR(fit_gmm_quantile(&g, 3, 0.75), 10, 1e-3);
-	T_NEAR(fit_gmm_density(&g, 0, 0), 0.5 / sqrt(2 * M_PI), 1e-12);
+	g.k = 2;
+	g.weight[0] = g.weight[1] = 0.5;
+	g.mu[0] = 1.5;
+	g.mu[1] = 1000;
+	g.sigma[0] = g.sigma[1] = 0.1;
+	assert_int_equal(fit_gmm_refine(x, w, 2, 0.05, 10, &g), -1);
 }
 
 /* Binomial hit fractions of a cache c at sizes s, n reads each. */
@@ -274,7 +262,6 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_gmm_recovers),
 		cmocka_unit_test(t_gmm_edges),
-		cmocka_unit_test(t_gmm_quantile),
 		cmocka_unit_test(t_capacity_exact),
 		cmocka_unit_test(t_capacity_coverage),
 		cmocka_unit_test(t_capacity_alpha),

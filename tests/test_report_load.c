@@ -2,7 +2,7 @@
 /*
  * report-load.c: every fixture loads; bad files (not JSON, no or a future
  * schema_version, wrong types, missing keys) are refused with one line
- * naming the file and the key.
+ * naming the file and the key; unexplained classes survive a round trip.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -98,6 +99,10 @@ test_bad_files(void **state)
 		    " \"lat_us\": {\"mean\": 1, \"p50\": 1, \"p90\": 1,"
 		    " \"p99\": 1, \"p999\": 1}, \"hist\": [[1, 2, 3]]}]}}",
 		    "scan.points[0].hist[0]: expected [lower bound" },
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [], "
+		    "\"backing\": {\"lat_us_p50\": null, \"lat_us_p99\": null}, "
+		    "\"points\": [], \"unexplained\": [3]}}",
+		    "scan.unexplained[0]: expected an object, not an integer" },
 		{ T_HEAD ", \"limits\": {\"iops_ceiling\": 1}}",
 		    "limits.iops_knee_iodepth: missing" },
 		{ T_HEAD ", \"context\": {\"rotational\": 1}}",
@@ -172,12 +177,66 @@ test_bad_files(void **state)
 	free(dir);
 }
 
+/*
+ * A class of reads the tiers do not explain survives a JSON round trip, and
+ * the text report says the scan is not analysed because of it.
+ */
+static void
+test_unexplained(void **state)
+{
+	static const char text[] = T_HEAD ", \"scan\": {\"device_time_s\": 1,"
+	    " \"analysed\": false, \"tiers\": [], \"backing\": "
+	    "{\"lat_us_p50\": null, \"lat_us_p99\": null}, \"points\": [], "
+	    "\"note\": \"a class of reads at ~24.1 us grows\", "
+	    "\"unexplained\": [{\"lat_us_p50\": 24.1, \"share_max\": 0.64, "
+	    "\"from_ws_bytes\": 151519232, \"to_ws_bytes\": 552599552}]}}";
+	const struct tiers_unexplained *u;
+	struct report	 r, back;
+	char		*dir, path[512], *cause = NULL, *buf = NULL;
+	size_t		 len = 0;
+	FILE		*f;
+
+	(void)state;
+	dir = t_tmpdir();
+	snprintf(path, sizeof path, "%s/u.json", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+	if (report_load(path, &r, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_false(r.scan->tiers.analysed);
+	assert_int_equal(r.scan->tiers.nunexplained, 1);
+	u = &r.scan->tiers.unexplained[0];
+	assert_true(fabs(u->lat_us_p50 - 24.1) < 1e-9);
+	assert_true(fabs(u->share_max - 0.64) < 1e-9);
+	assert_true(u->from_ws == 151519232 && u->to_ws == 552599552);
+
+	assert_non_null(f = open_memstream(&buf, &len));
+	report_text_write(&r, f, 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "Not analysed: a class of reads changes"));
+	assert_non_null(strstr(buf, "~24.1 us grows"));
+	free(buf);
+
+	assert_int_equal(report_json_write(&r, path, &cause), 0);
+	report_free(&r);
+	if (report_load(path, &back, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_int_equal(back.scan->tiers.nunexplained, 1);
+	assert_true(back.scan->tiers.unexplained[0].to_ws == 552599552);
+	report_free(&back);
+	unlink(path);
+	t_rmdir(dir);
+	free(dir);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixtures_load),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_unexplained),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

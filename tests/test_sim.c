@@ -736,6 +736,97 @@ test_truth_latency(void **state)
 	sim_free(s);
 }
 
+/*
+ * Outliers: their share, and every one within factor to 10 x factor the
+ * median; the median and p99 the engine measures are the truth's.
+ */
+static void
+test_outliers(void **state)
+{
+	static const char ini[] = "[device]\nsize = 1G\n[backing]\n"
+	    "latency_us = 100\nsigma = 0.05\noutliers = 0.05\n";
+	struct sim_truth t;
+	struct t_lat	 l;
+	struct sim	*s;
+	size_t		 i, out = 0;
+
+	(void)state;
+	s = t_sim(ini, 3);
+	sim_truth_profile(sim_profile(s), 4096, &t);
+	l.cap = 100000;
+	l.n = 0;
+	l.v = calloc(l.cap, sizeof *l.v);
+	t_drive(s, 1, 4096, 64 * T_MIB, 0, 60, 4, t_lat_cb, &l);
+	assert_true(l.n > 20000);
+	for (i = 0; i < l.n; i++) {
+		if (l.v[i] < 2 * 100000)
+			continue;
+		out++;
+		assert_true(l.v[i] >= 100 * 100000 * 0.999);
+		assert_true(l.v[i] <= 1000 * 100000 * 1.001);
+	}
+	t_assert_rel((double)out / l.n, 0.05, 0.1, "outlier share");
+	qsort(l.v, l.n, sizeof *l.v, t_cmp_u64);
+	t_assert_rel(l.v[l.n / 2] / 1e3, t.backing_p50_us, 0.02, "p50");
+	t_assert_rel(l.v[l.n * 99 / 100] / 1e3, t.backing_p99_us, 0.1, "p99");
+	free(l.v);
+	sim_free(s);
+}
+
+struct t_throttle {
+	uint64_t	ios;
+	uint64_t	stalls;		/* reads that waited for a window */
+	uint64_t	window;		/* of the last read's dispatch */
+	uint64_t	in_window;	/* reads dispatched in it */
+	uint64_t	most;		/* most in any window */
+	uint64_t	longest;	/* longest latency */
+};
+
+static void
+t_throttle_cb(const struct engine_done *d, uint64_t now, void *arg)
+{
+	struct t_throttle	*c = arg;
+	uint64_t		 w = (now - 100000) / 50000000;
+
+	c->ios++;
+	if (d->lat_ns > 1000000)
+		c->stalls++;
+	if (d->lat_ns > c->longest)
+		c->longest = d->lat_ns;
+	if (w != c->window) {
+		c->window = w;
+		c->in_window = 0;
+	}
+	if (++c->in_window > c->most)
+		c->most = c->in_window;
+}
+
+/*
+ * A throttled store (1,000 reads/s in windows of 50 ms) read at depth 1
+ * with 100 us reads: 50 reads go at once in each window, the next waits
+ * for the next window (a stall of ~45 ms), the long-run rate is the cap.
+ */
+static void
+test_throttle(void **state)
+{
+	static const char ini[] = "[device]\nsize = 1G\n[backing]\n"
+	    "latency_us = 100\nthrottle_iops = 1000\n"
+	    "throttle_window_ms = 50\n";
+	struct t_throttle c;
+	struct sim	*s;
+
+	(void)state;
+	memset(&c, 0, sizeof c);
+	s = t_sim(ini, 5);
+	t_drive(s, 1, 4096, 64 * T_MIB, 0, 10, 6, t_throttle_cb, &c);
+	t_assert_rel(c.ios / 10.0, 1000, 0.01, "rate");
+	assert_int_equal(c.most, 50);
+	t_assert_rel((double)c.stalls / c.ios, 1 / 50.0, 0.05, "stalls");
+	assert_true(c.longest > 40000000);
+	assert_true(c.longest <= 50000000);
+	sim_free(s);
+}
+
 /* Bad profiles: one line naming the file, line and key. */
 static void
 test_profile_errors(void **state)
@@ -814,6 +905,14 @@ test_profile_errors(void **state)
 		    "[burst] iops: must be above" },
 		{ "[device]\nsize = 1G\n[limit]\niops = 300\n[burst]\n"
 		    "iops = 3000\n", "t.ini:5: ", "go together" },
+		{ "[device]\nsize = 1G\n[backing]\nlatency_us = 100\n"
+		    "outliers = 0.6\n", "t.ini:5: ", "at most 0.5" },
+		{ "[device]\nsize = 1G\n[tier.0]\ncapacity = 1M\n"
+		    "latency_us = 5\noutlier_factor = 0.5\n", "t.ini:6: ",
+		    "[tier.0] outlier_factor: must be 1 or more" },
+		{ "[device]\nsize = 1G\n[backing]\nlatency_us = 100\n"
+		    "throttle_iops = 5\n", "t.ini:5: ",
+		    "less than one read a window of 100 ms" },
 	};
 	char	*cause, ini[1024];
 	size_t	 i;
@@ -1026,6 +1125,8 @@ main(void)
 		cmocka_unit_test(test_writes_fill),
 		cmocka_unit_test(test_engine),
 		cmocka_unit_test(test_truth_latency),
+		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_throttle),
 		cmocka_unit_test(test_profile_errors),
 		cmocka_unit_test(test_profile_parse),
 		cmocka_unit_test(test_profile_files),

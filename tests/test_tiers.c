@@ -2,9 +2,10 @@
 /*
  * Tests for tiers.c on synthetic scans with a known truth (t_synth.h): tier
  * count, capacities and latencies; no tier on single stores, bimodal
- * devices or latency that grows with ws; the change-point cross-check; the
- * adaptive planner driven to its end; the per-point stopping rule; the
- * model curve the plots draw.
+ * devices or latency that grows with ws; a place whose latency switches
+ * with the regime is not an unexplained class; the change-point
+ * cross-check; the adaptive planner driven to its end; the per-point
+ * stopping rule; the model curve the plots draw.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -62,6 +63,10 @@ static const struct t_case t_cases[] = {
 	{ "slow tail", { 2, {
 	    { 0, 1000, 0.8, 0.02 },
 	    { 0, 20000, 0.3, 0 } }, 0 }, 0 },
+	{ "two page caches", { 3, {
+	    { 114 * MiB, 3.5, 0.05, 0 },
+	    { 1365 * MiB, 24, 0.2, 0 },
+	    { 0, 84, 0.3, 0 } }, 0 }, 2 },
 };
 
 /* Check r against the model's truth: count, capacities, latencies. */
@@ -333,6 +338,45 @@ t_planner(void **state)
 	tiers_result_free(&r);
 }
 
+/*
+ * A place whose latency switches with the regime is not an unexplained
+ * class: a 32 MiB cache read at 166 us while a cap paces every read (8 and
+ * 20 MiB), then at 58 us among 500 us misses (50 to 128 MiB; the cap no
+ * longer binds).  The two classes take turns, never share a point: one
+ * tier, analysed, no unexplained class.
+ */
+static void
+t_regimes(void **state)
+{
+	static const struct t_model paced = { 2, {
+	    { 32 * MiB, 166, 0.05, 0 },
+	    { 0, 500, 0.2, 0 } }, 0 };
+	static const struct t_model free_ = { 2, {
+	    { 32 * MiB, 58, 0.1, 0 },
+	    { 0, 500, 0.2, 0 } }, 0 };
+	static const double ws[] = { 8, 20, 50, 66, 128 };
+	struct tiers_result	 r;
+	struct point		 pts[5];
+	size_t			 i;
+
+	(void)state;
+	rng_seed(&t_rng, 21);
+	for (i = 0; i < 5; i++)
+		t_point(i < 2 ? &paced : &free_, ws[i] * MiB, 8 * MiB, 1600,
+		    &pts[i]);
+	tiers_result_init(&r);
+	assert_int_equal(tiers_analyse(pts, 5, &r), 0);
+	print_message("regimes: %zu tiers, %zu unexplained, note \"%s\"\n",
+	    r.ntiers, r.nunexplained, r.note);
+	assert_int_equal(r.nunexplained, 0);
+	assert_true(r.analysed);
+	assert_int_equal(r.ntiers, 1);
+	T_REL(r.tier[0].capacity_bytes, 32 * MiB, 0.1);
+	for (i = 0; i < 5; i++)
+		free(pts[i].hist);
+	tiers_result_free(&r);
+}
+
 static void
 t_point_enough(void **state)
 {
@@ -360,8 +404,15 @@ t_point_enough(void **state)
 	t_point(&t_three, 1.6 * GiB, 64 * MiB, 400, &p);
 	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.02), 0);
 	free(p.hist);
+	/*
+	 * 1,000 reads pin the 78% hit fraction to 2%, but not the 22% of
+	 * the second class to 5%: every class's share counts.
+	 */
+	t_point(&t_three, 1.6 * GiB, 64 * MiB, 1000, &p);
+	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.05), 0);
+	free(p.hist);
 	t_point(&t_three, 1.6 * GiB, 64 * MiB, 5000, &p);
-	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.02), 1);
+	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.05), 1);
 	free(p.hist);
 	t_free_points(pts, 12);
 	tiers_result_free(&r);
@@ -412,6 +463,7 @@ main(void)
 		cmocka_unit_test(t_disagree),
 		cmocka_unit_test(t_inconclusive),
 		cmocka_unit_test(t_planner),
+		cmocka_unit_test(t_regimes),
 		cmocka_unit_test(t_point_enough),
 		cmocka_unit_test(t_model_curve),
 	};

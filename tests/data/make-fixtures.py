@@ -2,9 +2,10 @@
 # Writes the fixture reports of tests/data once (they are checked in): a
 # plausible scan of a volume with two cache tiers, a limits run with a burst
 # bucket, one whose bucket did not run dry, an interrupted run, one full of
-# unknowns and a device restored from a snapshot.  Figures follow the field
-# notes (a 1.25 GiB cache, a gp2-like 3,000 IOPS bucket); histograms are
-# drawn from a seeded generator so the points are self-consistent.
+# unknowns, a device restored from a snapshot and a scan with a class of
+# reads no tier explains.  Figures follow the field notes (a 1.25 GiB cache,
+# a gp2-like 3,000 IOPS bucket); histograms are drawn from a seeded
+# generator so the points are self-consistent.
 import json, math, random, re
 
 GiB, MiB, KiB = 1 << 30, 1 << 20, 1 << 10
@@ -152,6 +153,28 @@ d["repeat"] = {"runs": 3, "figures": [
     {"name": "scan.backing.lat_us_p50", "n": 3, "mean": 6300.0, "sd": 250.0,
      "cv": 0.0397}]}
 write("report-scan-b.json", d)
+
+# Not analysed: a second cache (~24 us, 1.33 GiB) behind a 114 MiB page
+# cache that the tiers did not explain (issue 15's hierarchy).
+rng = random.Random(15)
+d = base("scan", "tierprobe.dat", "file", "2024-05-05T14:00:00Z",
+         "2024-05-05T14:03:20Z")
+d["config"]["direct"] = False
+d["target"]["direct"] = False
+d["config"]["min_ws_bytes"] = 32 * MiB
+d["config"]["max_ws_bytes"] = 3904 * MiB
+d["context"]["fstype"] = "ext4"
+d["context"]["mount_options"] = "rw,relatime"
+hier = [int(32 * MiB * 1.7 ** i) // (4 * KiB) * 4 * KiB for i in range(10)]
+d["scan"] = scan_section(rng, [(114 * MiB, 3.5), (1365 * MiB, 24.0)], 84.0,
+                         hier)
+d["scan"]["analysed"] = False
+d["scan"]["unexplained"] = [
+    {"lat_us_p50": 24.1, "share_max": 0.91, "from_ws_bytes": hier[3],
+     "to_ws_bytes": hier[7]}]
+d["scan"]["note"] = ("a class of reads at ~24.1 us grows between "
+                     "157 MiB and 1.28 GiB and is not explained: a cache?")
+write("report-unexplained.json", d)
 
 # Limits: gp2-like, 3,000 IOPS at depth 4, 250 MiB/s, 256 KiB accounting,
 # a burst of 3,000 IOPS for 20 s then 300.
