@@ -185,7 +185,8 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	    file_bytes < s->max_ws)
 		s->max_ws = file_bytes - file_bytes % o->bs;
 
-	tp->direct = !o->buffered;
+	/* sync opens the target each method's way: O_DIRECT only for some. */
+	tp->direct = !o->buffered && pl->cmd != CLI_SYNC;
 	tp->write = ((pl->phases & PLAN_LIMITS) && o->write) ||
 	    (pl->phases & ~pt->skip & (PLAN_SYNC | PLAN_WRITES));
 	pt->writes.sustain_s = l->sustain_s > 0 ? l->sustain_s :

@@ -547,6 +547,15 @@ static const struct report_schema_key report_schema_tier_keys[] = {
 	{ .name = "lat_us_p99", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct tier, lat_us_p99),
 	  .unit = "us", .doc = "99th percentile of that latency" },
+	{ .name = "capped_lat_us_p50", .type = REPORT_SCHEMA_REAL,
+	  AT(struct tier, capped_lat_us_p50), .unit = "us",
+	  .doc = "median latency of its reads at the scan's iodepth when a "
+	  "rate cap holds them (the two above are then its own, read "
+	  "below the cap); null when no cap holds them" },
+	{ .name = "capped_lat_us_mean", .type = REPORT_SCHEMA_REAL,
+	  AT(struct tier, capped_lat_us_mean), .unit = "us",
+	  .doc = "mean latency of those reads at the scan's iodepth; null "
+	  "when no cap holds them" },
 };
 static const struct report_schema report_schema_tier =
     TABLE("tier", struct tier, report_schema_tier_keys, NULL, NULL);
@@ -562,6 +571,16 @@ static const struct report_schema_key report_schema_backing_keys[] = {
 	  AT(struct tiers_result, backing_p99_us),
 	  .shown = report_schema_analysed, .unit = "us",
 	  .doc = "99th percentile of that latency" },
+	{ .name = "capped_lat_us_p50", .type = REPORT_SCHEMA_REAL,
+	  AT(struct tiers_result, backing_capped_p50_us),
+	  .shown = report_schema_analysed, .unit = "us",
+	  .doc = "median latency of its reads at the scan's iodepth when a "
+	  "rate cap holds them (the two above are then its own); null when "
+	  "no cap holds them" },
+	{ .name = "capped_lat_us_mean", .type = REPORT_SCHEMA_REAL,
+	  AT(struct tiers_result, backing_capped_mean_us),
+	  .shown = report_schema_analysed, .unit = "us",
+	  .doc = "mean latency of those reads at the scan's iodepth" },
 };
 static const struct report_schema report_schema_backing =
     TABLE("backing", struct tiers_result, report_schema_backing_keys, NULL,
@@ -1207,6 +1226,9 @@ static const struct report_schema_key report_schema_writes_keys[] = {
 	{ .name = "buffer_fill_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct writes_result, buffer.fill_s), .unit = "s",
 	  .doc = "when the rate fell" },
+	{ .name = "fast_at_least", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, buffer.fast_at_least),
+	  .doc = "filled within an interval: the fast rate is a lower bound" },
 	{ .name = "idle_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct writes_result, buffer.idle_s), .unit = "s",
 	  .doc = "the pause before the second run" },

@@ -201,11 +201,12 @@ report_writes_text(const struct report_text *rt, const struct report *r)
 	    w->seq_iodepth);
 	report_text_heading(rt, line);
 	if (b->detected) {
-		snprintf(line, sizeof line, "%s (95%%: %s - %s), taken at %s, "
-		    "then %s", units_format_size((uint64_t)b->bytes, a,
+		snprintf(line, sizeof line, "%s (95%%: %s - %s), taken at "
+		    "%s%s, then %s", units_format_size((uint64_t)b->bytes, a,
 		    sizeof a), report_text_cell(UNITS_BYTES, b->low_bytes, c,
 		    sizeof c), report_text_cell(UNITS_BYTES, b->high_bytes, d,
-		    sizeof d), units_format_value(UNITS_RATE,
+		    sizeof d), b->fast_at_least ? "at least " : "",
+		    units_format_value(UNITS_RATE,
 		    b->fast_bytes_per_s, e, sizeof e), units_format_value(
 		    UNITS_RATE, b->slow_bytes_per_s, f, sizeof f));
 		report_text_kv(rt, "write buffer", line);
@@ -297,16 +298,38 @@ report_writes_meaning(const struct report_text *rt, const struct report *r)
 		report_text_sentence(rt, t);
 		return (1);
 	}
-	snprintf(t, sizeof t, "Writes go into a buffer of about %s at %s; "
+	snprintf(t, sizeof t, "Writes go into a buffer of about %s at %s%s; "
 	    "once it is full they run at %s%s%s. Benchmarks and bulk loads "
 	    "shorter than that overstate the write rate.", units_format_size(
-	    (uint64_t)b->bytes, a, sizeof a), units_format_value(UNITS_RATE,
+	    (uint64_t)b->bytes, a, sizeof a), b->fast_at_least ? "at least " :
+	    "", units_format_value(UNITS_RATE,
 	    b->fast_bytes_per_s, c, sizeof c), units_format_value(UNITS_RATE,
 	    b->slow_bytes_per_s, d, sizeof d), isfinite(b->drain_s) ?
 	    ", and idle it empties in " : "", isfinite(b->drain_s) ?
 	    units_format_value(UNITS_SECONDS, b->drain_s, e, sizeof e) : "");
 	report_text_sentence(rt, t);
 	return (1);
+}
+
+/* The other methods at best's size and one writer as fast as it, or "". */
+static void
+report_sync_tied(const struct sync_result *s, const struct commit_point *best,
+    char *buf, size_t len)
+{
+	const struct commit_point	*c;
+	size_t				 i, n = 0, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < s->nrows; i++) {
+		c = &s->rows[i];
+		if (c == best || c->writers != 1 || c->bs != best->bs ||
+		    c->pt.ios == 0 || !writepath_tied(c, best))
+			continue;
+		at += snprintf(buf + at, len - at, "%s%s", n++ > 0 ? ", " : "",
+		    sync_method_name(c->method));
+		if (at >= len)
+			break;
+	}
 }
 
 /* Sentences for "What it means"; returns whether any was written. */
@@ -316,25 +339,29 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 	const struct sync_result	*s = r->sync;
 	const struct commit_point	*best, *c, *top = NULL;
 	char				 t[512], a[UNITS_BUFSZ], b[UNITS_BUFSZ];
-	char				 bs[UNITS_BUFSZ];
+	char				 bs[UNITS_BUFSZ], tied[128];
 	double				 cap;
 	size_t				 i;
-	int				 any;
+	int				 any, more = 0;
 
 	any = report_writes_meaning(rt, r);
 	if (s == NULL || (best = report_sync_best(s)) == NULL)
 		return (any);
-	snprintf(t, sizeof t, "The fastest way to commit here is %s: a single "
-	    "connection commits at most %s times a second (p99 %s, %s "
-	    "commits).", sync_method_name(best->method), units_format_value(
-	    UNITS_IOPS, best->pt.iops, a, sizeof a), units_format_value(
-	    UNITS_LAT_US, best->pt.lat_us.p99, b, sizeof b),
-	    report_sync_size(best->bs, bs, sizeof bs));
+	report_sync_tied(s, best, tied, sizeof tied);
+	snprintf(t, sizeof t, "The fastest way to commit here is %s%s%s%s: a "
+	    "single connection commits at most %s times a second (p99 %s, %s "
+	    "commits).", sync_method_name(best->method), tied[0] != '\0' ?
+	    " (" : "", tied, tied[0] != '\0' ? " as fast within the noise)" :
+	    "", units_format_value(UNITS_IOPS, best->pt.iops, a, sizeof a),
+	    units_format_value(UNITS_LAT_US, best->pt.lat_us.p99, b,
+	    sizeof b), report_sync_size(best->bs, bs, sizeof bs));
 	report_text_sentence(rt, t);
 	for (i = 0; i < s->nrows; i++) {
 		c = &s->rows[i];
-		if (c->method == best->method && c->bs == best->bs &&
-		    (top == NULL || c->pt.iops > top->pt.iops))
+		if (c->method != best->method || c->bs != best->bs)
+			continue;
+		more |= c->writers > 1;
+		if (top == NULL || c->pt.iops > top->pt.iops)
 			top = c;
 	}
 	cap = report_sync_cap(r);
@@ -352,7 +379,7 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 		    "writer already reaches the volume's IOPS ceiling (%s).",
 		    units_format_value(UNITS_IOPS, cap, a, sizeof a));
 		report_text_sentence(rt, t);
-	} else if (top != NULL && s->nrows > 1)
+	} else if (more)
 		report_text_sentence(rt, "More writers did not commit more: "
 		    "their flushes are served one after another.");
 	for (i = 0; i < s->nrows; i++) {

@@ -92,6 +92,45 @@ report_text_header(struct report_text *rt, const struct report *r)
 	report_text_kv(rt, "run", line);
 }
 
+/*
+ * A sentence for each store a rate cap holds at the scan's depth; the cap
+ * is about depth reads per mean latency.
+ */
+static void
+report_text_capped(struct report_text *rt, const struct tiers_result *tr,
+    unsigned depth)
+{
+	char	s[512], who[32], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char	b3[UNITS_BUFSZ], b4[UNITS_BUFSZ];
+	double	own, p50, mean;
+	size_t	i;
+
+	for (i = 0; i <= tr->ntiers && i <= TIERS_MAX; i++) {
+		if (i < tr->ntiers) {
+			own = tr->tier[i].lat_us_p50;
+			p50 = tr->tier[i].capped_lat_us_p50;
+			mean = tr->tier[i].capped_lat_us_mean;
+			snprintf(who, sizeof who, "Tier %zu", i + 1);
+		} else {
+			own = tr->backing_p50_us;
+			p50 = tr->backing_capped_p50_us;
+			mean = tr->backing_capped_mean_us;
+			snprintf(who, sizeof who, "The backing store");
+		}
+		if (isnan(p50) || !(mean > 0))
+			continue;
+		snprintf(s, sizeof s, "%s serves a read in %s (p50); at "
+		    "iodepth %u its reads wait for a rate cap of about %s "
+		    "IOPS: p50 %s, mean %s.", who, units_format_value(
+		    UNITS_LAT_US, own, b1, sizeof b1), depth,
+		    units_format_value(UNITS_IOPS, depth * 1e6 / mean, b2,
+		    sizeof b2), units_format_value(UNITS_LAT_US, p50, b3,
+		    sizeof b3), units_format_value(UNITS_LAT_US, mean, b4,
+		    sizeof b4));
+		report_text_sentence(rt, s);
+	}
+}
+
 static void
 report_text_tiers(struct report_text *rt, const struct report *r)
 {
@@ -147,6 +186,7 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 	    sizeof p50), report_text_cell(UNITS_LAT_US,
 	    tr->backing_p99_us, p99, sizeof p99));
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+	report_text_capped(rt, tr, r->config.iodepth ? r->config.iodepth : 1);
 	if (tr->note[0] != '\0') {
 		if (rt->md)
 			fputc('\n', rt->f);

@@ -11,7 +11,9 @@
  *    until the 95% CI of the mean latency is within the precision asked.
  *
  * The CI uses batch means (batches of several queue depths), since with a
- * full queue successive latencies are correlated.
+ * full queue successive latencies are correlated.  A paced point runs all
+ * three at depth 1 and starts its measured I/Os at most pace_iops a
+ * second, idling between them: under a rate cap they then never queue.
  */
 #include <sys/resource.h>
 
@@ -340,7 +342,7 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	struct sampler_tick	 k;
 	struct stats		 batches, cur;
 	uint64_t		 t0, tw, now, last_done, next_cb;
-	uint64_t		 batch_len, min_ios;
+	uint64_t		 batch_len, min_ios, gap_ns = 0, next_start;
 	double			 cpu0, wall0, elapsed, budget_ns;
 	size_t			 ntl;
 	int			 n, i, ret = 0, stop = 0;
@@ -354,8 +356,8 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	pt->ci95_rel = INFINITY;
 	pt->cpu_util = NAN;
 
-	sampler_queue_init(&q, e, sp->iodepth < e->iodepth ? sp->iodepth :
-	    e->iodepth);
+	sampler_queue_init(&q, e, sp->pace_iops > 0 ? 1 :
+	    sp->iodepth < e->iodepth ? sp->iodepth : e->iodepth);
 	pt->iodepth = q.depth;
 	tw = e->ops->now_ns(e);
 	budget_ns = sp->max_time_s * 1e9;
@@ -383,7 +385,16 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	    SAMPLER_MIN_BATCHES * batch_len;
 	stats_init(&batches);
 	stats_init(&cur);
+	if (sp->pace_iops > 0)
+		gap_ns = (uint64_t)(1e9 / sp->pace_iops);
+	next_start = t0;
 	while (!stop || q.inflight > 0) {
+		if (!stop && gap_ns > 0 && q.inflight == 0) {
+			now = e->ops->now_ns(e);
+			if (now < next_start)
+				engine_idle(e, next_start - now);
+			next_start = e->ops->now_ns(e) + gap_ns;
+		}
 		if (!stop)
 			sampler_fill_random(&q, r, sp);
 		if ((n = sampler_queue_cycle(&q)) < 0) {

@@ -35,6 +35,9 @@ struct sample_spec {
 	double		max_time_s;	/* ... or when this much time passed */
 	uint64_t	min_ios;	/* and not before this many I/Os */
 	int		fixed_time;	/* run exactly max_time_s */
+	double		pace_iops;	/* > 0: measure one I/O at a time,
+					   started at most this many a
+					   second (the engine idles between) */
 	double		interval_s;	/* > 0: fill a timeline at this step */
 	int		tl_whole;	/* the timeline also covers the random
 					   warm-up and ends with the last,

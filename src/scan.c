@@ -15,6 +15,7 @@
 #include "progress.h"
 #include "sampler.h"
 #include "scan.h"
+#include "service.h"
 #include "xmalloc.h"
 
 /* Enough I/Os per point for a p99 that means something. */
@@ -293,6 +294,70 @@ scan_queue_plan(const struct scan_spec *sp, struct scan_result *res,
 	}
 }
 
+/*
+ * Read each store again, one read at a time and paced below the rate its
+ * point ran at (service_plan): a first look, then, if a rate cap holds a
+ * store it reads (service_held), the rest; and give the stores a cap
+ * holds their own latency (service_apply).  Largest point first: the
+ * caches still hold what the scan's largest point left in them, and the
+ * smaller points are warmed from the start.  Bounded by the points' time
+ * limit and the budget.
+ */
+static int
+scan_service(struct engine *e, struct rng *r, const struct scan_spec *sp,
+    struct scan_result *res, uint64_t touched)
+{
+	struct service_plan	 plan;
+	struct sample_spec	 ss;
+	struct point		 probe[SERVICE_STORES], more;
+	const struct point	*probed[SERVICE_STORES];
+	size_t			 k, i;
+	int			 ret = 0;
+
+	service_plan(res->points, res->npoints, &res->tiers, &plan);
+	for (i = plan.nprobes; i > 0; i--) {
+		k = i - 1;
+		probed[k] = NULL;
+		if (ret != 0 || scan_budget_left(sp, res) <= 0)
+			continue;
+		memset(&ss, 0, sizeof(ss));
+		ss.ws_bytes = plan.probe[k].ws_bytes;
+		ss.warm_from = ss.ws_bytes == touched ? touched : 0;
+		ss.warm_random = ss.ws_bytes != touched;
+		ss.bs = sp->bs;
+		ss.iodepth = 1;
+		ss.precision = HUGE_VAL;
+		ss.min_ios = plan.probe[k].first_ios;
+		ss.max_time_s = fmin(sp->max_time_s, scan_budget_left(sp, res));
+		ss.pace_iops = plan.probe[k].pace_iops;
+		ret = sampler_measure(e, r, &ss, &probe[k], NULL, NULL, NULL);
+		touched = ss.ws_bytes;
+		res->device_time_s += probe[k].seconds + probe[k].warm_seconds;
+		probed[k] = &probe[k];
+		if (ret != 0 || probe[k].ios >= plan.probe[k].min_ios ||
+		    !service_held(&plan, res->points, k, &probe[k]))
+			continue;
+		ss.warm_from = ss.ws_bytes;
+		ss.warm_random = 0;
+		ss.min_ios = plan.probe[k].min_ios - probe[k].ios;
+		ss.max_time_s = fmin(sp->max_time_s - probe[k].seconds,
+		    scan_budget_left(sp, res));
+		if (ss.max_time_s <= 0)
+			continue;
+		ret = sampler_measure(e, r, &ss, &more, NULL, NULL, NULL);
+		res->device_time_s += more.seconds + more.warm_seconds;
+		if (more.ios > 0)
+			scan_merge(&probe[k], &more);
+		point_free(&more);
+	}
+	if (ret == 0)
+		service_apply(&plan, res->points, probed, &res->tiers);
+	for (k = 0; k < plan.nprobes; k++)
+		if (probed[k] != NULL)
+			point_free(&probe[k]);
+	return (ret);
+}
+
 static int
 scan_cmp_ws(const void *a, const void *b)
 {
@@ -337,9 +402,11 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 		ret = scan_adaptive_finish(e, r, sp, res, touched);
 	progress_end();
 	qsort(res->points, res->npoints, sizeof(*res->points), scan_cmp_ws);
-	res->interrupted = ret == 1;
 	if (res->npoints > 0)
 		tiers_analyse(res->points, res->npoints, &res->tiers);
+	if (ret == 0)
+		ret = scan_service(e, r, sp, res, touched);
+	res->interrupted = ret == 1;
 	return (ret);
 }
 

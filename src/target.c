@@ -609,7 +609,9 @@ target_open_blockdev(struct target *t, const struct stat *st,
 	return (0);
 }
 
-/* Check there is room for grow more bytes next to path. */
+static void	target_open_error(char **, const char *, int, int, int);
+
+/* Check path's filesystem takes writes and has room for grow more bytes. */
 static int
 target_check_space(const char *path, uint64_t grow, char **cause)
 {
@@ -627,6 +629,9 @@ target_check_space(const char *path, uint64_t grow, char **cause)
 		*slash = '\0';
 	if (statvfs(dir, &sv) != 0) {
 		xasprintf(cause, "%s: %s", dir, strerror(errno));
+		ret = -1;
+	} else if (sv.f_flag & ST_RDONLY) {
+		target_open_error(cause, path, EROFS, 1, 0);
 		ret = -1;
 	} else {
 		avail = (uint64_t)sv.f_bavail * sv.f_frsize;

@@ -191,9 +191,16 @@ struct tiers_work {
 void
 tiers_result_init(struct tiers_result *r)
 {
+	size_t	i;
+
 	memset(r, 0, sizeof *r);
 	r->backing_p50_us = NAN;
 	r->backing_p99_us = NAN;
+	r->backing_capped_p50_us = NAN;
+	r->backing_capped_mean_us = NAN;
+	for (i = 0; i < TIERS_MAX; i++)
+		r->tier[i].capped_lat_us_p50 =
+		    r->tier[i].capped_lat_us_mean = NAN;
 	r->agree = -1;
 }
 

@@ -23,8 +23,11 @@ struct tier {
 	uint64_t	capacity_high_bytes;	/* 0 when at_least */
 	int		at_least;	/* larger than the largest ws scanned:
 					   capacity_bytes is a lower bound */
-	double		lat_us_p50;
+	double		lat_us_p50;	/* its own, apart from a cap's wait */
 	double		lat_us_p99;
+	double		capped_lat_us_p50;	/* at the scan's depth when a
+						   rate cap holds; else NAN */
+	double		capped_lat_us_mean;
 	uint64_t	capacity_cp_bytes;	/* change-point estimate: mid
 						   shift; 0 none */
 	size_t		first_mode;	/* the modes this tier is made of */
@@ -96,6 +99,8 @@ struct tiers_result {
 	struct tier	tier[TIERS_MAX];	/* fastest first */
 	double		backing_p50_us;	/* NAN when unknown */
 	double		backing_p99_us;
+	double		backing_capped_p50_us;	/* as capped_lat_us_p50 */
+	double		backing_capped_mean_us;
 	char		note[512];	/* e.g. methods disagree; "" if none */
 	size_t		nunexplained;
 	struct tiers_unexplained unexplained[TIERS_MAX_UNEXPLAINED];

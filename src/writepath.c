@@ -39,6 +39,7 @@
 #define WRITEPATH_SUSPECT_FRAC	0.10	/* of a plain write */
 #define WRITEPATH_WHOLE		0.90	/* refilled this much: whole again */
 #define WRITEPATH_FAST_FRAC	0.90	/* of the fastest interval */
+#define WRITEPATH_MIXED_FILL	1.10	/* of the first interval */
 
 /* The point with most commits/s at one writer and size bs; -1 if none. */
 long
@@ -55,6 +56,20 @@ writepath_best(const struct commit_point *rows, size_t n, uint32_t bs)
 			best = (long)i;
 	}
 	return (best);
+}
+
+/* Whether a and b commit equally fast within the noise; see writepath.h. */
+int
+writepath_tied(const struct commit_point *a, const struct commit_point *b)
+{
+	double	ea, eb;
+
+	ea = isfinite(a->pt.ci95_rel) ? a->pt.ci95_rel : 0;
+	eb = isfinite(b->pt.ci95_rel) ? b->pt.ci95_rel : 0;
+	/* Commits/s is one over the mean commit time: the same relative CI. */
+	if (a->pt.iops >= b->pt.iops)
+		return (a->pt.iops * (1 - ea) <= b->pt.iops * (1 + eb));
+	return (b->pt.iops * (1 - eb) <= a->pt.iops * (1 + ea));
 }
 
 /* The flush evidence; see writepath.h. */
@@ -157,10 +172,14 @@ writepath_buffer(const struct timeline_sample *tl, size_t n,
 		return (0);
 	}
 	out->detected = 1;
-	/* One fast interval may be the mixed one: a lower bound. */
-	out->fast_at_least = fast.n < 2;
 	out->fill_s = out->bytes / (out->fast_bytes_per_s -
 	    out->slow_bytes_per_s);
+	/*
+	 * A lone fast interval is the mixed one if the buffer filled within
+	 * it; then it took slow x t + bytes, and the fill comes out as t.
+	 */
+	out->fast_at_least = fast.n < 2 &&
+	    out->fill_s < WRITEPATH_MIXED_FILL * tl[0].t_s;
 	half = stats_t95(slow.n - 1) * stats_sd(&slow) / sqrt((double)slow.n) *
 	    tl[a - 1].t_s;
 	out->low_bytes = out->bytes > half ? out->bytes - half : 0;

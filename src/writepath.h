@@ -65,6 +65,13 @@ struct wbuffer {
 long	writepath_best(const struct commit_point *, size_t, uint32_t);
 
 /*
+ * Whether a point's commits/s cannot be told from another's: their 95%
+ * intervals (ci95_rel of the mean commit time) overlap.
+ */
+int	writepath_tied(const struct commit_point *,
+	    const struct commit_point *);
+
+/*
  * The flush evidence from the four medians (NAN when not measured) and
  * what the device says of its cache (sysfs queue/write_cache: "write
  * back", "write through" or "" unknown).

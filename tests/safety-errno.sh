@@ -4,7 +4,9 @@
 # naming the file and what to do, exit 1, nothing created: EROFS (a
 # read-only bind mount; a read-only scan there still works), EACCES (as
 # user nobody), and EINVAL from a filesystem that refuses O_DIRECT (ramfs;
-# --buffered then works).  Root only (mounts, setpriv).
+# --buffered then works; sync skips its O_DIRECT methods with a note).
+# sync on a read-only mount, of its own file or a new one, says so.  Root
+# only (mounts, setpriv).
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
 need_root
 need mount
@@ -26,6 +28,14 @@ grep -qi 'read-only' "$t_dir/err" || fail "EROFS not named: $(cat "$t_dir/err")"
     --sustain 1 --max-time 0.2 --quiet >/dev/null 2>"$t_dir/err"
 t_one_line $? 1 "$t_dir/err" "$ro/ours.dat"
 grep -qi 'read-only' "$t_dir/err" || fail "EROFS not named: $(cat "$t_dir/err")"
+for f in ours new; do
+	"$TIERPROBE" sync "$ro/$f.dat" --writers 1 --max-time 0.2 --quiet \
+	    >/dev/null 2>"$t_dir/err"
+	t_one_line $? 1 "$t_dir/err" "$ro/$f.dat"
+	grep -qi 'read-only' "$t_dir/err" ||
+		fail "sync: EROFS not named: $(cat "$t_dir/err")"
+done
+[ ! -e "$t_dir/rw/new.dat" ] || fail "sync created a file"
 # shellcheck disable=SC2086
 "$TIERPROBE" scan "$ro/ours.dat" $quick >/dev/null 2>"$t_dir/err" ||
     fail "read-only scan on a read-only mount: $(cat "$t_dir/err")"
@@ -64,4 +74,13 @@ grep -q -- '--buffered' "$t_dir/err" ||
 # shellcheck disable=SC2086
 "$TIERPROBE" scan "$ram/f.dat" --buffered $quick >/dev/null 2>"$t_dir/err" ||
     fail "--buffered scan on ramfs: $(cat "$t_dir/err")"
+# Commits there (on our own file: ramfs says it has no room for a new
+# one): the O_DIRECT methods skipped with a note, the rest run.
+"$TIERPROBE" sync "$ram/f.dat" --force --bs 8K --writers 1 --max-time 0.2 \
+    --quiet --output-format json >"$t_dir/sync.json" 2>"$t_dir/err" ||
+    fail "sync on ramfs: $(cat "$t_dir/err")"
+grep -q '"note": "[^"]*direct-dsync' "$t_dir/sync.json" ||
+    fail "sync on ramfs: no note on the O_DIRECT method"
+grep -q '"method": "fdatasync"' "$t_dir/sync.json" ||
+    fail "sync on ramfs: no fdatasync commits"
 echo "ok"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: ISC
 # Description: SIGINT and SIGTERM in each phase of a run: while the test
 # file is filled (writes slowed by a blkio cgroup), during the scan, during
-# the limit sweeps.  Each ends with exit 130, a complete --json report that
+# the limit sweeps, during the commits of sync.  Each ends with exit 130, a complete --json report that
 # says "interrupted": true, and the test file this run created removed.
 # A second SIGINT exits at once, still removing the file.
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
@@ -27,7 +27,7 @@ interrupt_and_check() {
 
 # During the scan: a small file (filled quickly), a long scan.
 t_bg "$TIERPROBE" scan "$f" --min-ws 16M --max-ws 64M --points 8 \
-    --max-time 3 --precision 0.1 --quiet --json "$j" >/dev/null \
+    --max-time 1 --precision 0.1 --quiet --json "$j" >/dev/null \
     2>"$t_dir/err"
 t_until '[ "$(t_size "$f")" -ge 67108864 ]' ||
     fail "the test file never reached its size"
@@ -39,6 +39,13 @@ t_bg "$TIERPROBE" limits "$f" --ws 32M --max-time 3 --sustain 60 --quiet \
     --json "$j" >/dev/null 2>"$t_dir/err"
 sleep 2
 interrupt_and_check TERM limits
+
+# During the commits, writers' files open beside the test file.
+t_bg "$TIERPROBE" sync "$f" --methods fdatasync --bs 8K --writers 16 \
+    --max-time 1 --precision 0.1 --quiet --json "$j" >/dev/null \
+    2>"$t_dir/err"
+t_until '[ -e "$f.w15" ]' || fail "sync: no writers' files"
+interrupt_and_check INT sync
 
 # A second SIGINT: out at once, the test file still removed.
 t_bg "$TIERPROBE" scan "$f" --min-ws 16M --max-ws 64M --points 8 \

@@ -4,10 +4,11 @@
 # scan of a file that cannot fit are refused before anything is written;
 # a fill that runs out of space half-way (statvfs made to lie, so the
 # check passes) ends in ENOSPC.  Each: one line naming the file, exit 1,
-# no partial file left.  Root only.
+# no partial file left.  sync whose writers' files fill the disk skips
+# those points with a note and leaves none of them.  Root only.
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
 need_root
-need mkfs.ext4 losetup "${CC:-cc}"
+need mkfs.ext4 losetup jq "${CC:-cc}"
 
 t_loop 64M || skip "no loop device"
 dev=$t_dev
@@ -68,4 +69,21 @@ t_one_line $? 1 "$t_dir/err" "$mnt/fill.dat"
 grep -qiE 'full|space|room' "$t_dir/err" ||
     fail "ENOSPC not explained: $(cat "$t_dir/err")"
 [ -z "$(left)" ] || fail "the failed fill left $(left)"
+
+# sync whose writers' files run out of room half-way: the writer counts
+# that needed them are skipped with a note saying so, the shared-file
+# points still measured, every writer's file removed (the named test file
+# is kept, as a named target always is).
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+LD_PRELOAD="$t_dir/lie.so" \
+    "$TIERPROBE" sync "$mnt/wal.dat" --methods fdatasync --bs 8K \
+    --writers 1,2,4,8 --max-time 0.2 --quiet --json "$t_dir/r.json" \
+    >"$t_dir/out" 2>"$t_dir/err" ||
+    fail "sync with too little room for its writers: $(cat "$t_dir/err")"
+grep -q '"note": "[^"]*no room[^"]*full' "$t_dir/r.json" ||
+    fail "sync: the full filesystem is not noted"
+jq -e '[.sync.methods[] | select(.shared and .writers == 8)] | length == 1' \
+    "$t_dir/r.json" >/dev/null || fail "sync: no shared-file point at 8"
+[ "$(left)" = wal.dat ] || fail "sync left $(left)"
+rm -f "$mnt/wal.dat"
 echo "ok"

@@ -23,7 +23,7 @@ work=$(cd "$work" && pwd)
 slow="tests/safety-memory.sh tests/safety-valgrind.sh tests/scan-real.sh \
 tests/limits-real.sh \
 tests/cgroup-cache.sh tests/cgroup-throttle.sh tests/cgroup-hierarchy.sh \
-tests/ansible-fleet.sh tests/ansible-lint.sh"
+tests/cgroup-capped.sh tests/ansible-fleet.sh tests/ansible-lint.sh"
 
 # A clean copy: the tracked and new files, none of the in-tree build.
 cd "$top"

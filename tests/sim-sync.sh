@@ -85,6 +85,8 @@ awk -v l="$(w buffer_low_bytes)" -v h="$(w buffer_high_bytes)" -v t="$buf" \
     'BEGIN { exit !(l <= t * 1.005 && h >= t * 0.995) }' ||
 	fail "buffer truth $buf outside $(w buffer_low_bytes) - $(w buffer_high_bytes)"
 within "fast rate" "$(w fast_bytes_per_s)" "$fast" 5
+[ "$(w fast_at_least)" = false ] ||
+	fail "a buffer that filled in the second interval: fast_at_least"
 within "slow rate" "$(w slow_bytes_per_s)" "$slow" 5
 within "drain rate" "$(w drain_bytes_per_s)" "$slow" 5
 

@@ -86,6 +86,14 @@ t_engine_now(struct engine *e)
 }
 
 static void
+t_engine_idle(struct engine *e, uint64_t ns)
+{
+	struct t_engine	*te = e->priv;
+
+	te->now += ns;
+}
+
+static void
 t_engine_close(struct engine *e)
 {
 	(void)e;
@@ -94,7 +102,8 @@ t_engine_close(struct engine *e)
 static const struct engine_ops t_engine_ops = {
 	.name = "test", .virtual_time = 1, .open = t_engine_open,
 	.submit = t_engine_submit, .reap = t_engine_reap,
-	.now_ns = t_engine_now, .close = t_engine_close,
+	.now_ns = t_engine_now, .idle = t_engine_idle,
+	.close = t_engine_close,
 };
 
 /* Set up the test engine; see t_engine.h. */

@@ -60,7 +60,8 @@ test_phases(void **state)
 		const char	*line;
 		unsigned	 phases;
 	} cases[] = {
-		{ "run sim:ebs-gp3", PLAN_SCAN | PLAN_LIMITS | PLAN_SYNC },
+		{ "run sim:ebs-gp3", PLAN_SCAN | PLAN_LIMITS | PLAN_SYNC |
+		    PLAN_WRITES },
 		{ "scan sim:ebs-gp3", PLAN_SCAN },
 		{ "limits sim:ebs-gp3", PLAN_LIMITS },
 		{ "sync sim:ebs-gp3", PLAN_SYNC },

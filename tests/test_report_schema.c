@@ -59,7 +59,10 @@ static const char t_profile[] =
     "io_accounting = 64K\n"
     "[burst]\n"
     "iops = 6000\n"
-    "credits = 40000\n";
+    "credits = 40000\n"
+    "[write]\n"			/* a buffer: writes.refill_timeline */
+    "buffer = 256M\n"
+    "drain = 16M\n";
 
 /*
  * Two volumes on an instance with a bucket: alone below its baseline,
