@@ -10,7 +10,7 @@ set format y '%.0f'
 set key top right box opaque
 if (burst) {
 	set arrow 1 from drop_t, graph 0 to drop_t, graph 1 nohead ls 5
-	set label 1 drop_label at drop_t, graph 0.9 offset 0.5, 0 left
+	set label 1 drop_label at drop_t, graph 0.78 offset 0.5, 0 left front
 }
 if (strlen(bucket_label) > 0) {
 	set label 2 bucket_label at graph 0.99, graph 0.05 right front

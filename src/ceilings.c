@@ -105,10 +105,14 @@
 #define CEILINGS_MERGE_REL	0.15
 #define CEILINGS_MERGE_SE	4.0
 #define CEILINGS_DROP_MAX	0.80	/* baseline at most this x burst */
+#define CEILINGS_SWEEP_DROP_MAX	0.50	/* the same, for a drop the run
+					   did not see */
 #define CEILINGS_EMPTY_MAX	0.70	/* run at most this x ref_iops */
 /* Shortest segment of a sustained run, in intervals. */
 #define CEILINGS_MIN_SEG	(CEILINGS_BURST_MIN_INTERVALS / 2)
 #define CEILINGS_HELD_Z		1.645	/* one-sided 95% */
+#define CEILINGS_BASE_REL	0.05	/* an empty bucket's work, above
+					   the baseline */
 #define CEILINGS_CACHE_MIN	0.005	/* a share of hits worth correcting */
 #define CEILINGS_FT_RATIO	1.5
 #define CEILINGS_FT_Z		3.0
@@ -610,6 +614,43 @@ ceilings_burst_level(const struct ceilings_prior *p, size_t n)
 }
 
 /*
+ * Whether the work from p[0] on ran at base or below, as it does once a
+ * bucket is empty: from the first entry that asks at least what the run
+ * does to the last (with the idle time before it, which earns the
+ * credits the work may spend above base), at most CEILINGS_BASE_REL above
+ * base plus CEILINGS_HELD_Z standard errors.  Work that asks less tells
+ * nothing: it runs below base with a bucket or without.  No such work:
+ * yes.
+ */
+static int
+ceilings_prior_at_base(const struct ceilings_prior *p, size_t n, double base,
+    double var, double dt)
+{
+	double	ios = 0, sec = 0, rate;
+	size_t	i, first, last;
+
+	for (first = 0; first < n && !p[first].demanding; first++)
+		continue;
+	if (first == n)
+		return (1);
+	for (last = first, i = first; i < n; i++) {
+		if (p[i].demanding)
+			last = i;
+	}
+	while (first > 0 && p[first - 1].ios == 0)
+		first--;
+	for (i = first; i <= last; i++) {
+		ios += p[i].ios;
+		sec += p[i].seconds;
+	}
+	if (!(sec > 0))
+		return (1);
+	rate = ios / sec;
+	return (rate - base <= CEILINGS_BASE_REL * base +
+	    CEILINGS_HELD_Z * sqrt(var * dt / sec));
+}
+
+/*
  * The run held one level, base: did a bucket run dry in the comparable
  * work before it (the sweeps)?  The drop follows the last comparable entry
  * clearly above base, by 1 / CEILINGS_DROP_MAX and by CEILINGS_MERGE_SE
@@ -617,6 +658,14 @@ ceilings_burst_level(const struct ceilings_prior *p, size_t n)
  * seconds, scaled to the entry's length), and confirmed by the entries
  * of its load ending with it (two at least, CEILINGS_MIN_SEG at most,
  * most of them as clearly above), so one noisy interval does not decide.
+ * An empty bucket stays empty: the work after the drop that asks at least
+ * what the run does must have run at base (a disk whose rate wanders, or
+ * that gives more at the sweeps' deeper queues than at the run's, has no
+ * drop).  And a drop the run did not see must at least halve the rate
+ * (CEILINGS_SWEEP_DROP_MAX): a shared disk's rate wandered by a third
+ * between a sweep point and the run, while buckets that run dry in
+ * minutes fall much further (FIELD-NOTES.md: st1 and sc1 to about a
+ * sixth, Azure P4 to a thirtieth, an m5.large's EBS link to a fifth).
  * Returns how many entries came before the drop (*burst the rate before
  * it), 0 if none did.
  */
@@ -640,7 +689,18 @@ ceilings_burst_before(const struct ceilings_prior *p, size_t n, double base,
 	}
 	if (j == (size_t)-1)
 		return (0);
-	*burst = ceilings_burst_level(p, j + 1);
+	/* The work after the interval it ran dry in, which mixes both. */
+	for (i = j + 1; i < n && p[i].load == 0; i++)
+		continue;
+	if (i + 1 < n && !ceilings_prior_at_base(p + i + 1, n - i - 1, base,
+	    var, dt))
+		return (0);
+	/* Without p[j], in which it may have run dry: its load has more. */
+	*burst = ceilings_burst_level(p, j);
+	if (!(base <= CEILINGS_SWEEP_DROP_MAX * *burst)) {
+		*burst = NAN;
+		return (0);
+	}
 	return (j + 1);
 }
 

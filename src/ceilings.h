@@ -145,6 +145,9 @@ struct ceilings_prior {
 					   reads); else shared by the
 					   intervals of one sweep point over
 					   the run's working set */
+	int		demanding;	/* comparable, and asks at least
+					   what the run does (its I/O size,
+					   a queue as deep or deeper) */
 };
 
 /*

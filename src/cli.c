@@ -81,6 +81,8 @@ static const struct cli_option cli_options[] = {
 	  "no progress or notices on stderr" },
 	{ "keep", 0, CLI_FLAG, F(keep), 0, 0, NULL, C(CLI_RUN), 0, NULL,
 	  "keep ./tierprobe.dat after a run without TARGET" },
+	{ "quick", 0, CLI_FLAG, F(quick), 0, 0, NULL, C(CLI_RUN), 0, NULL,
+	  "the quick preset on TARGET too (as without TARGET)" },
 	{ "force", 0, CLI_FLAG, F(force), 0, 0, NULL,
 	  PROBE | SYNC | C(CLI_PREP), 0,
 	  NULL, "allow writing to a file or device tierprobe did not create" },

@@ -51,6 +51,7 @@ struct cli_opts {
 	enum cli_format	 format;
 	int		 quiet;
 	int		 keep;
+	int		 quick;		/* the preset of run without TARGET */
 	int		 force;
 	int		 force_device;
 	unsigned	 repeat;

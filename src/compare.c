@@ -16,8 +16,7 @@ struct compare_cell {
 	int	present;
 	double	value;
 	double	noise;
-	int	at_least;
-	int	at_most;
+	int	bound;		/* enum report_bound */
 };
 
 /* Whether b differs from a by more than their combined noise. */
@@ -50,8 +49,7 @@ compare_lookup(const struct report *r, const struct report_figure *fig,
 			continue;
 		c->present = 1;
 		c->value = fig[i].value;
-		c->at_least = fig[i].at_least;
-		c->at_most = fig[i].at_most;
+		c->bound = report_figure_bound(&fig[i]);
 		c->noise = fig[i].rel_noise * fabs(fig[i].value);
 	}
 	st = report_repeat_find(r->repeat, name);
@@ -60,7 +58,28 @@ compare_lookup(const struct report *r, const struct report_figure *fig,
 		c->present = 1;
 		c->value = st->mean;
 		c->noise = 2 * st->sd;
+		c->bound = st->bound;
 	}
+}
+
+/*
+ * The bound of b / a: at most if b is at most or a at least, at least the
+ * other way round; -1 if they pull both ways (no bound at all).
+ */
+static int
+compare_ratio_bound(const struct compare_cell *a, const struct compare_cell *b)
+{
+	int	up, down;
+
+	up = b->bound == REPORT_BOUND_AT_MOST ||
+	    a->bound == REPORT_BOUND_AT_LEAST;
+	down = b->bound == REPORT_BOUND_AT_LEAST ||
+	    a->bound == REPORT_BOUND_AT_MOST;
+
+	if (up && down)
+		return (-1);
+	return (up ? REPORT_BOUND_AT_MOST : down ? REPORT_BOUND_AT_LEAST :
+	    REPORT_BOUND_NONE);
 }
 
 /* What a report measured: its target, or "N targets (first, ...)". */
@@ -96,7 +115,7 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 	char			 v[UNITS_BUFSZ], sd[UNITS_BUFSZ];
 	const char		*c[15];
 	const struct report_stat *st;
-	int			 d, any_repeat = 0, any_at_most = 0;
+	int			 b, d, any_repeat = 0, any_at_most = 0;
 
 	if (n < 1 || n > COMPARE_MAX)
 		return (-1);
@@ -186,29 +205,36 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 				    isfinite(st->sd) &&
 				    st->trend == REPORT_TREND_NONE)
 					snprintf(cp, sizeof cells[0],
-					    "%s +-%s", v, units_format_value(
-					    units[i], st->sd, sd, sizeof sd));
+					    "%s%s +-%s", report_bound_prefix(
+					    cell[k].bound), v,
+					    units_format_value(units[i],
+					    st->sd, sd, sizeof sd));
 				else
 					snprintf(cp, sizeof cells[0], "%s%s",
-					    cell[k].at_least ? ">= " :
-					    cell[k].at_most ? "<= " : "", v);
-				any_at_most |= cell[k].at_most &&
+					    report_bound_prefix(
+					    cell[k].bound), v);
+				any_at_most |= cell[k].bound ==
+				    REPORT_BOUND_AT_MOST &&
 				    isfinite(cell[k].value);
 			}
 			c[k == 0 ? 1 : 2 * k] = cp;
 			if (k == 0)
 				continue;
 			cp = cells[2 * k + 1];
+			b = compare_ratio_bound(&cell[0], &cell[k]);
 			if (!isfinite(cell[0].value) ||
-			    !isfinite(cell[k].value) || cell[0].value == 0)
+			    !isfinite(cell[k].value) || cell[0].value == 0 ||
+			    b < 0)
 				snprintf(cp, sizeof cells[0], "n/a");
 			else {
 				d = compare_differs(cell[0].value,
 				    cell[0].noise, cell[k].value,
 				    cell[k].noise);
-				snprintf(cp, sizeof cells[0], "%.2fx%s",
+				snprintf(cp, sizeof cells[0], "%s%.2fx%s",
+				    report_bound_prefix(b),
 				    cell[k].value / cell[0].value,
-				    d == 1 ? " *" : d == 0 ? " =" : " ?");
+				    b != REPORT_BOUND_NONE ? "" : d == 1 ?
+				    " *" : d == 0 ? " =" : " ?");
 			}
 			c[2 * k + 1] = cp;
 		}

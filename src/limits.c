@@ -70,6 +70,7 @@
 #define LIMITS_FT_MIN_BLOCKS	64
 #define LIMITS_FT_BUDGET_S	20.0	/* first pass, at most */
 #define LIMITS_FLUSH_DEPTH	8
+#define LIMITS_IDLE_MIN_S	1e-6	/* shorter gaps are rounding */
 #define LIMITS_BUF_BYTES	(LIMITS_BS_MAX_DEPTH * LIMITS_MAX_BS)
 
 /* Append a note to r->note, "; "-separated (cut short if it is full). */
@@ -785,12 +786,13 @@ limits_priors(const struct limits_spec *spec, const struct limits_result *r,
 	for (i = 0; i < spec->nprior; i++) {
 		prior[n] = spec->prior[i];
 		prior[n].load = 0;
+		prior[n].demanding = 0;
 		at[n++] = NAN;
 	}
 	for (i = 0; i <= r->sweep_timeline.n; i++) {
 		s = i < r->sweep_timeline.n ? &r->sweep_timeline.v[i] : NULL;
 		start = s != NULL ? s->t_s - s->dt_s : r->sustain_start_s;
-		if (isfinite(end) && start > end) {
+		if (isfinite(end) && start - end > LIMITS_IDLE_MIN_S) {
 			prior[n].ios = 0;
 			prior[n].seconds = start - end;
 			prior[n].load = 0;
@@ -798,12 +800,15 @@ limits_priors(const struct limits_spec *spec, const struct limits_result *r,
 		}
 		if (s == NULL)
 			break;
+		prior[n].demanding = 0;
 		if (s->phase == LIMITS_PHASE_IODEPTH ||
 		    s->phase == LIMITS_PHASE_BS) {
 			if (last == NULL || last->phase != s->phase ||
 			    last->iodepth != s->iodepth || last->bs != s->bs)
 				load++;
 			prior[n].load = load;
+			prior[n].demanding = s->bs == r->sustain.bs &&
+			    s->iodepth >= r->sustain_iodepth;
 			last = s;
 		} else {
 			prior[n].load = 0;

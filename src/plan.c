@@ -30,7 +30,7 @@
 #define PLAN_BW_REACHED		0.95	/* of a target's ceiling */
 #define PLAN_BW_MARGIN		4	/* times the size that reached it */
 
-/* The quick preset of 'run' without a target: about a minute here. */
+/* The quick preset (run without a target, or --quick): about a minute. */
 static void
 plan_quick(const struct cli_opts *o, struct scan_spec *s,
     struct limits_spec *l, struct sync_spec *c)
@@ -178,7 +178,7 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 		pt->skip |= PLAN_SYNC | PLAN_WRITES;
 	if (pl->cmd == CLI_SYNC)
 		pt->skip |= PLAN_SCAN | PLAN_LIMITS;
-	if (quick)
+	if (quick || o->quick)
 		plan_quick(o, s, l, &pt->sync);
 	/* An existing file bounds the default scan; don't grow it. */
 	if (!(o->set_mask & CLI_SET_MAX_WS) && file_bytes >= s->min_ws &&

@@ -344,6 +344,53 @@ report_schema_runs_set(const json_t *a, void *stat, const char *key,
 	return (0);
 }
 
+static json_t *
+report_schema_run_bounds_get(const void *stat)
+{
+	const struct report_stat	*st = stat;
+	json_t				*a;
+	size_t				 i;
+
+	a = json_array();
+	for (i = 0; i < st->nrun && i < REPORT_RUNS_MAX; i++)
+		json_array_append_new(a, json_string(report_bound_name(
+		    st->run_bound[i])));
+	return (a);
+}
+
+static int
+report_schema_run_bounds_set(const json_t *a, void *stat, const char *key,
+    char **cause)
+{
+	struct report_stat	*st = stat;
+	json_t			*v;
+	const char		*w;
+	size_t			 i;
+	int			 b;
+
+	if (json_is_null(a))
+		return (0);
+	if (!json_is_array(a) || json_array_size(a) > REPORT_RUNS_MAX) {
+		xasprintf(cause, "%s: expected an array of at most %d words",
+		    key, REPORT_RUNS_MAX);
+		return (-1);
+	}
+	json_array_foreach(a, i, v) {
+		for (b = 0; (w = report_bound_name(b)) != NULL; b++) {
+			if (json_is_string(v) &&
+			    strcmp(json_string_value(v), w) == 0)
+				break;
+		}
+		if (w == NULL) {
+			xasprintf(cause, "%s[%zu]: expected \"none\", "
+			    "\"at_most\" or \"at_least\"", key, i);
+			return (-1);
+		}
+		st->run_bound[i] = b;
+	}
+	return (0);
+}
+
 static const char *
 report_schema_phase(int phase)
 {
@@ -1259,9 +1306,16 @@ static const struct report_schema_key report_schema_stat_keys[] = {
 	{ .name = "trend", .type = REPORT_SCHEMA_WORD,
 	  AT(struct report_stat, trend), .word = report_trend_name,
 	  .doc = "none, falling or rising run after run" },
+	{ .name = "bound", .type = REPORT_SCHEMA_WORD,
+	  AT(struct report_stat, bound), .word = report_bound_name,
+	  .doc = "none, or at_most or at_least: the runs gave only bounds" },
 	{ .name = "runs", .type = REPORT_SCHEMA_ARRAY,
 	  .get = report_schema_runs_get, .set = report_schema_runs_set,
 	  .doc = "the figure in each run, null where unknown" },
+	{ .name = "run_bounds", .type = REPORT_SCHEMA_ARRAY,
+	  .get = report_schema_run_bounds_get,
+	  .set = report_schema_run_bounds_set,
+	  .doc = "per run: none, or the kind of bound its value is" },
 };
 static const struct report_schema report_schema_stat =
     TABLE("figure", struct report_stat, report_schema_stat_keys, NULL,

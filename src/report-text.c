@@ -15,6 +15,20 @@
 #define TEXT_GP2_CREDITS 5.4e6	/* an EBS gp2 bucket under 1 TiB (AWS
 				   docs, 2023; FIELD-NOTES.md) */
 
+/* A table cell for v with "<= " or ">= " when it is a bound. */
+static const char *
+report_text_bounded(enum units_kind unit, double v, int bound, char *buf,
+    size_t len)
+{
+	char	tmp[UNITS_BUFSZ];
+
+	if (!isfinite(v))
+		return (report_text_cell(unit, v, buf, len));
+	snprintf(buf, len, "%s%s", report_bound_prefix(bound),
+	    units_format_value(unit, v, tmp, sizeof tmp));
+	return (buf);
+}
+
 static char *
 report_text_size(uint64_t v, char *buf, size_t len)
 {
@@ -820,7 +834,8 @@ report_text_runs(struct report_table *tab, const struct report_stat *st,
 			i = n - TEXT_RUNS_SHOWN / 2;
 		}
 		if (label != NULL)
-			report_text_cell(unit, st->run[i], v[k], sizeof v[k]);
+			report_text_bounded(unit, st->run[i],
+			    st->run_bound[i], v[k], sizeof v[k]);
 		else
 			snprintf(v[k], sizeof v[k], "run %zu", i + 1);
 		c[k] = v[k];
@@ -891,9 +906,9 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 		else
 			snprintf(cv, sizeof cv, "n/a");
 		snprintf(n, sizeof n, "%u", st->n);
-		report_table_add(&tab, label, report_text_cell(unit, st->mean,
-		    m, sizeof m), report_text_cell(unit, st->sd, sd, sizeof sd),
-		    cv, n);
+		report_table_add(&tab, label, report_text_bounded(unit,
+		    st->mean, st->bound, m, sizeof m), report_text_cell(unit,
+		    st->sd, sd, sizeof sd), cv, n);
 	}
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
 	if (moved > 0)

@@ -416,6 +416,36 @@ report_trend_name(int trend)
 	return (names[trend]);
 }
 
+/* Name of a bound, for reports; NULL past the last. */
+const char *
+report_bound_name(int bound)
+{
+	static const char *const names[] = {
+		[REPORT_BOUND_NONE] = "none",
+		[REPORT_BOUND_AT_MOST] = "at_most",
+		[REPORT_BOUND_AT_LEAST] = "at_least",
+	};
+
+	if (bound < 0 || bound > REPORT_BOUND_AT_LEAST)
+		return (NULL);
+	return (names[bound]);
+}
+
+/* What goes before a value with this bound in a table. */
+const char *
+report_bound_prefix(int bound)
+{
+	static const char *const prefix[] = {
+		[REPORT_BOUND_NONE] = "",
+		[REPORT_BOUND_AT_MOST] = "<= ",
+		[REPORT_BOUND_AT_LEAST] = ">= ",
+	};
+
+	if (bound < 0 || bound > REPORT_BOUND_AT_LEAST)
+		return ("");
+	return (prefix[bound]);
+}
+
 /* The 95% noise of the difference of a and b (half-widths ha, hb). */
 static double
 report_pair_noise(double a, double ha, double b, double hb)
@@ -489,15 +519,76 @@ report_repeat_reason(const struct report *reps, int n,
 			break;
 		}
 	}
-	if (k < n)
+	if (k == 0)
+		snprintf(out->reason, sizeof out->reason, "a burst bucket "
+		    "ran dry in run 1%s and the volume kept its state from "
+		    "run to run: runs after it measured the baseline", writes ?
+		    " (in its writes)" : "");
+	else if (k < n)
 		snprintf(out->reason, sizeof out->reason, "a burst bucket "
 		    "ran dry in run %d%s and the volume kept its state from "
 		    "run to run: runs before measured the burst, runs after "
-		    "the baseline", k + 1, writes ? " (in its writes)" : "");
+		    "the baseline, and the bucket run %d sized is what the "
+		    "runs before left in it", k + 1, writes ? " (in its writes)" :
+		    "", k + 1);
 	else
 		snprintf(out->reason, sizeof out->reason, "figures moved run "
 		    "after run beyond their noise: the volume kept its state "
 		    "from run to run (burst credits, caches or throttling)");
+}
+
+/* The bound a headline figure's value is (enum report_bound). */
+int
+report_figure_bound(const struct report_figure *f)
+{
+	if (f->at_most)
+		return (REPORT_BOUND_AT_MOST);
+	if (f->at_least)
+		return (REPORT_BOUND_AT_LEAST);
+	return (REPORT_BOUND_NONE);
+}
+
+/*
+ * Mean, sd, cv and trend of s over the runs that gave the figure itself,
+ * or over those that gave a bound if none did (h[]: 95% half-widths).
+ */
+static void
+report_stat_finish(struct report_stat *s, const double *h)
+{
+	struct report_stat	use = *s;
+	double			sum = 0, sq = 0, d;
+	size_t			k;
+	int			exact = 0;
+
+	for (k = 0; k < s->nrun; k++) {
+		if (isfinite(s->run[k]) && s->run_bound[k] == REPORT_BOUND_NONE)
+			exact = 1;
+	}
+	use.n = 0;
+	use.bound = REPORT_BOUND_NONE;
+	for (k = 0; k < s->nrun; k++) {
+		if (!isfinite(s->run[k]) || (exact &&
+		    s->run_bound[k] != REPORT_BOUND_NONE)) {
+			use.run[k] = NAN;
+			continue;
+		}
+		if (!exact)
+			use.bound = s->run_bound[k];
+		use.n++;
+		sum += s->run[k];
+	}
+	s->n = use.n;
+	s->bound = use.bound;
+	s->mean = s->n ? sum / s->n : NAN;
+	for (k = 0; k < s->nrun; k++) {
+		if (isfinite(use.run[k])) {
+			d = use.run[k] - s->mean;
+			sq += d * d;
+		}
+	}
+	s->sd = s->n >= 2 ? sqrt(sq / (s->n - 1)) : NAN;
+	s->cv = (s->n >= 2 && s->mean != 0) ? s->sd / fabs(s->mean) : NAN;
+	s->trend = report_trend(&use, h);
 }
 
 /* A figure of report_headlines, its 95% interval from its noise. */
@@ -683,10 +774,7 @@ report_repeat_aggregate(const struct report *reps, int n,
 {
 	struct report_figure	 fig[REPORT_STATS_MAX];
 	struct report_stat	*s;
-	double			 sum[REPORT_STATS_MAX];
-	double			 sq[REPORT_STATS_MAX];
 	double			*noise;
-	double			 d;
 	size_t			 nf, i, j, r;
 	int			 k;
 
@@ -694,10 +782,8 @@ report_repeat_aggregate(const struct report *reps, int n,
 	if (n < 1)
 		return;
 	out->runs = n;
-	memset(sum, 0, sizeof sum);
 	noise = xcalloc(REPORT_STATS_MAX * REPORT_RUNS_MAX, sizeof *noise);
-	/* First pass: names in order of appearance, values, means. */
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < n && k < REPORT_RUNS_MAX; k++) {
 		nf = report_headlines(&reps[k], fig, REPORT_STATS_MAX);
 		for (i = 0; i < nf; i++) {
 			for (j = 0; j < out->nstats; j++) {
@@ -715,44 +801,15 @@ report_repeat_aggregate(const struct report *reps, int n,
 				for (r = 0; r < s->nrun; r++)
 					s->run[r] = NAN;
 			}
-			if (k < REPORT_RUNS_MAX) {
-				out->stat[j].run[k] = fig[i].value;
-				noise[j * REPORT_RUNS_MAX + k] =
-				    fig[i].rel_noise * fabs(fig[i].value);
-			}
-			if (isfinite(fig[i].value)) {
-				out->stat[j].n++;
-				sum[j] += fig[i].value;
-			}
+			out->stat[j].run[k] = fig[i].value;
+			out->stat[j].run_bound[k] = report_figure_bound(&fig[i]);
+			noise[j * REPORT_RUNS_MAX + k] =
+			    fig[i].rel_noise * fabs(fig[i].value);
 		}
 	}
 	for (j = 0; j < out->nstats; j++)
-		out->stat[j].mean = out->stat[j].n ? sum[j] / out->stat[j].n :
-		    NAN;
-	/* Second pass: squared deviations from the mean. */
-	memset(sq, 0, sizeof sq);
-	for (k = 0; k < n; k++) {
-		nf = report_headlines(&reps[k], fig, REPORT_STATS_MAX);
-		for (i = 0; i < nf; i++) {
-			if (!isfinite(fig[i].value))
-				continue;
-			for (j = 0; j < out->nstats; j++) {
-				if (strcmp(out->stat[j].name, fig[i].name) == 0)
-					break;
-			}
-			if (j == out->nstats)
-				continue;
-			d = fig[i].value - out->stat[j].mean;
-			sq[j] += d * d;
-		}
-	}
-	for (j = 0; j < out->nstats; j++) {
-		s = &out->stat[j];
-		s->sd = s->n >= 2 ? sqrt(sq[j] / (s->n - 1)) : NAN;
-		s->cv = (s->n >= 2 && s->mean != 0) ? s->sd / fabs(s->mean) :
-		    NAN;
-		s->trend = report_trend(s, &noise[j * REPORT_RUNS_MAX]);
-	}
+		report_stat_finish(&out->stat[j],
+		    &noise[j * REPORT_RUNS_MAX]);
 	free(noise);
 	report_repeat_reason(reps, n, out);
 }

@@ -63,7 +63,18 @@ enum report_trend {
 	REPORT_TREND_RISING,
 };
 
-/* One headline figure and its spread over repeated runs. */
+/* What a figure's value is: the figure, or a bound of it. */
+enum report_bound {
+	REPORT_BOUND_NONE,		/* the figure itself */
+	REPORT_BOUND_AT_MOST,		/* the most it can be */
+	REPORT_BOUND_AT_LEAST,		/* the least it can be */
+};
+
+/*
+ * One headline figure and its spread over repeated runs.  Runs that gave
+ * only a bound count when no run gave the figure itself; mean, sd, cv, n
+ * and trend are then of those bounds, and bound says which kind.
+ */
 struct report_stat {
 	char		name[48];	/* JSON path: limits.iops_ceiling */
 	double		mean;		/* NAN: no run established it */
@@ -71,8 +82,10 @@ struct report_stat {
 	double		cv;		/* sd / mean */
 	unsigned	n;		/* runs that established it */
 	int		trend;		/* enum report_trend */
+	int		bound;		/* enum report_bound of the mean */
 	unsigned	nrun;		/* runs in run[] */
 	double		run[REPORT_RUNS_MAX]; /* per run; NAN: unknown */
+	unsigned char	run_bound[REPORT_RUNS_MAX]; /* per run */
 };
 
 #define REPORT_STATS_MAX	40
@@ -82,7 +95,7 @@ struct report_repeat {
 	unsigned		runs;
 	size_t			nstats;
 	struct report_stat	stat[REPORT_STATS_MAX];
-	char			reason[192];	/* why figures moved run
+	char			reason[256];	/* why figures moved run
 						   after run; "" */
 };
 
@@ -307,6 +320,12 @@ char	*report_utc_now(char *, size_t);
 
 /* Name of a trend: "none", "falling", "rising"; NULL past the last. */
 const char *report_trend_name(int);
+/* Name of a bound: "none", "at_most", "at_least"; NULL past the last. */
+const char *report_bound_name(int);
+/* "<= ", ">= " or "" before a value with this bound. */
+const char *report_bound_prefix(int);
+/* The bound a headline figure's value is (enum report_bound). */
+int	report_figure_bound(const struct report_figure *);
 /*
  * Device time (seconds) and bytes the measurements of a report spent,
  * warm-ups included (random ones counted at the point's rate); pure.

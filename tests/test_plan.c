@@ -120,7 +120,7 @@ test_sim_no_privilege(void **state)
 	t_done(&o, &b);
 }
 
-/* run without a target: the quick preset reaches every spec. */
+/* run without a target, or --quick: the preset reaches every spec. */
 static void
 test_quick(void **state)
 {
@@ -152,6 +152,16 @@ test_quick(void **state)
 	assert_int_equal(pt->scan.points, 4);
 	assert_true(pt->limits.sustain_s == 30);
 	assert_true(pt->limits.sustain_min_s == 0);
+	t_done(&o, &pl);
+
+	/* --quick: the preset on a target given, which stays. */
+	t_plan("run sim:ebs-gp3 --quick", &o, &pl);
+	pt = &pl.target[0];
+	assert_string_equal(pt->spec, "sim:ebs-gp3");
+	assert_false(pt->remove);
+	assert_int_equal(pt->scan.points, 8);
+	assert_true(pt->limits.sustain_s == 15);
+	assert_true(pt->limits.sustain_min_s == LIMITS_SUSTAIN_QUICK_S);
 	t_done(&o, &pl);
 	assert_int_equal(chdir(cwd), 0);
 	assert_int_equal(rmdir(dir), 0);

@@ -437,6 +437,82 @@ test_repeat_trend(void **state)
 	}
 }
 
+/*
+ * A run that saw no drop gives only the most the long-run rate can be.
+ * Among runs that found it, that bound neither moves the mean nor makes a
+ * trend; when every run gave a bound, the mean is one and says so, in the
+ * text ("<= ") and in the JSON, run by run too.
+ */
+static void
+test_repeat_bounds(void **state)
+{
+	static const struct {
+		double	long_run[3];	/* NAN: held held[] without a drop */
+		double	held[3];
+		double	mean;
+		int	bound;
+		unsigned n;
+		const char *text;	/* NULL: no "<= " in the table */
+	} cases[] = {
+		{ { NAN, 300, 300 }, { 3000, NAN, NAN }, 300,
+		  REPORT_BOUND_NONE, 2, NULL },
+		{ { NAN, NAN, NAN }, { 3000, 3000, 3000 }, 3000,
+		  REPORT_BOUND_AT_MOST, 3, "<= 3,000" },
+	};
+	struct report			 reps[3], back;
+	const struct report_stat	*st;
+	char				*s = NULL, *dir, path[512];
+	char				*cause = NULL;
+	const char			*p;
+	size_t				 len, c;
+	FILE				*f;
+	int				 i;
+
+	(void)state;
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		for (i = 0; i < 3; i++) {
+			t_report_make(&reps[i]);
+			reps[i].limits->long_run_iops = cases[c].long_run[i];
+			reps[i].limits->burst.held_iops = cases[c].held[i];
+		}
+		reps[0].repeat = calloc(1, sizeof *reps[0].repeat);
+		report_repeat_aggregate(reps, 3, reps[0].repeat);
+		st = report_repeat_find(reps[0].repeat, "limits.long_run_iops");
+		assert_non_null(st);
+		assert_int_equal(st->trend, REPORT_TREND_NONE);
+		assert_int_equal(st->bound, cases[c].bound);
+		assert_int_equal(st->n, cases[c].n);
+		assert_true(fabs(st->mean - cases[c].mean) < 1e-6);
+		assert_int_equal(st->run_bound[0], REPORT_BOUND_AT_MOST);
+		f = open_memstream(&s, &len);
+		report_text_write(&reps[0], f, 0);
+		fclose(f);
+		p = strstr(s, "Repeatability");
+		assert_non_null(p);
+		if (cases[c].text != NULL)
+			assert_non_null(strstr(p, cases[c].text));
+		else
+			assert_null(strstr(p, "<= "));
+		free(s);
+
+		dir = t_tmpdir();
+		snprintf(path, sizeof path, "%s/r.json", dir);
+		assert_int_equal(report_json_write(&reps[0], path, &cause), 0);
+		assert_int_equal(report_load(path, &back, &cause), 0);
+		st = report_repeat_find(back.repeat, "limits.long_run_iops");
+		assert_int_equal(st->bound, cases[c].bound);
+		for (i = 0; i < 3; i++)
+			assert_int_equal(st->run_bound[i], isnan(
+			    cases[c].long_run[i]) ? REPORT_BOUND_AT_MOST :
+			    REPORT_BOUND_NONE);
+		report_free(&back);
+		t_rmdir(dir);
+		free(dir);
+		for (i = 0; i < 3; i++)
+			report_free(&reps[i]);
+	}
+}
+
 /* The time stamp of a report: ISO 8601 UTC. */
 static void
 test_utc_now(void **state)
@@ -524,6 +600,7 @@ main(void)
 		cmocka_unit_test(test_repeat_aggregate),
 		cmocka_unit_test(test_repeat_rendered),
 		cmocka_unit_test(test_repeat_trend),
+		cmocka_unit_test(test_repeat_bounds),
 		cmocka_unit_test(test_utc_now),
 		cmocka_unit_test(test_text_unknowns),
 		cmocka_unit_test(test_text_held_early),
