@@ -24,7 +24,7 @@ set y2tics
 set yrange [0:*]
 set y2range [0:*]
 set format y '%.0f'
-set key bottom right box opaque
+set key right box opaque
 set title writers_title noenhanced
 if (has_shared) {
 	plot 'own.dat' using 1:2 axes x1y1 with linespoints ls 1 \
