@@ -37,6 +37,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return (0);
 	}
 	T_ASSERT(cause == NULL);
+	if (p->instance_only) {
+		/* An instance: limits to share, no volume to simulate. */
+		T_ASSERT(p->instance_iops > 0 || p->instance_bandwidth > 0);
+		profiles_free(p);
+		return (0);
+	}
 	T_ASSERT(p->size > 0 && p->block_size > 0);
 	sim_truth_profile(p, 0, &truth);
 	sim_truth_profile(p, 1U << 20, &truth);
