@@ -220,6 +220,9 @@ probe_error(const struct target *t, int err)
 		log_warnx("%s: I/O error or short read: the device failed or "
 		    "the target shrank (see dmesg); partial results kept",
 		    t->path);
+	else if (err == -ENOSPC)
+		log_warnx("%s: the filesystem filled up: stopped, the files "
+		    "this run created removed, partial results kept", t->path);
 	else
 		log_warnx("%s: %s; partial results kept", t->path,
 		    strerror(-err));
