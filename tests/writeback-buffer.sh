@@ -17,7 +17,7 @@
 # [(wb_thresh + wb_bg) / 2, wb_thresh], the setpoint when it settles.
 # The control line settles there only once the bdi's dirty rate limit has
 # found the drain rate, and a loop device's bdi keeps the one of its last
-# user (a new one starts at 100 MB/s): a warm-up write through the same
+# user (a new one starts at 100 MiB/s): a warm-up write through the same
 # limit and cap sets it first.  Tolerance: tierprobe's own 95% interval on
 # top of that range (the slow rate's error times the fill time), widened
 # by 300 ms of the cap: a throttled writer checks the dirty pages at most
