@@ -248,13 +248,13 @@ test_alone_iops(void **state)
 
 	(void)state;
 	t_run(&run, rate, rate, 20, 20, 0.1, NAN, 3);
-	together_alone_iops(&run.tl[0], 1, 950, 990, &a);
+	together_alone_rate(&run.tl[0], 0, 1, 950, 990, &a);
 	assert_true(a.capped);
 	assert_true(fabs(a.rate / 1000 - 1) < 0.05);
 	assert_true(a.noise > 0 && a.noise < 0.1);
-	together_alone_iops(&run.tl[0], 0, 950, 990, &a);
+	together_alone_rate(&run.tl[0], 0, 0, 950, 990, &a);
 	assert_true(a.rate == 950 && isnan(a.noise));
-	together_alone_iops(&run.tl[0], 0, NAN, 990, &a);
+	together_alone_rate(&run.tl[0], 0, 0, NAN, 990, &a);
 	assert_true(a.rate == 990 && !a.capped);
 	t_run_free(&run);
 }
