@@ -39,6 +39,9 @@ struct parallel_result {
 	double		 cpu_util;	/* our CPU time, plus the time our
 					   threads waited for a CPU, / wall
 					   time; NAN in virtual time */
+	double		 cpu_thread;	/* the busiest of our threads (one a
+					   target): its CPU time and wait for
+					   one / wall time; NAN */
 	int		 interrupted;
 };
 

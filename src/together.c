@@ -169,12 +169,17 @@ together_alone_rate(const struct timeline *tl, int bytes, int held,
 	a->noise = a->rate > 0 ? half / a->rate : NAN;
 }
 
-/* Whether our CPU, busy or waited for, may have held run down. */
+/*
+ * Whether our CPU, busy or waited for, may have held run down: the
+ * busiest of its threads (or its one thread) near a whole core.
+ */
 static int
 together_cpu_busy(const struct together_run *run)
 {
-	return (isfinite(run->cpu_util) &&
-	    run->cpu_util >= TOGETHER_CPU_BOUND);
+	double	u = isfinite(run->cpu_thread) ? run->cpu_thread :
+	    run->cpu_util;
+
+	return (isfinite(u) && u >= TOGETHER_CPU_BOUND);
 }
 
 /* The verdict for one resource; see the rule above. */

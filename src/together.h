@@ -39,7 +39,9 @@ struct together_run {
 	size_t			 ntargets;
 	const struct timeline	*timeline;	/* per target */
 	const struct timeline	*sum;		/* their sum per interval */
-	double			 cpu_util;	/* NAN: virtual time */
+	double			 cpu_util;	/* cores; NAN: virtual time */
+	double			 cpu_thread;	/* the busiest thread's share of
+						   a core; NAN: one thread */
 	int			 interrupted;
 };
 

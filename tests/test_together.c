@@ -65,7 +65,7 @@ t_run(struct t_run *r, const double *rate, const double *drop_rate,
 	r->run.ntargets = T_N;
 	r->run.timeline = r->tl;
 	r->run.sum = &r->sum;
-	r->run.cpu_util = cpu;
+	r->run.cpu_util = r->run.cpu_thread = cpu;
 }
 
 static void
