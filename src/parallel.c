@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Several targets at once: one engine opened on the group (one io_uring
- * ring with every file registered, or one virtual clock), each target kept
- * at the same depth with uniform random I/O over its own working set.  A
- * completion's replacement goes out before the next completion is taken,
- * as in the sampler, so no target's queue runs dry while another's is
- * served.  Every interval closes for all targets at once, so the sum of a
- * column is the aggregate of that interval.
+ * Several targets at once, each kept at the same depth with uniform random
+ * I/O over its own working set: in real time a thread and an engine (an
+ * io_uring ring) per target, in virtual time one engine over the group
+ * (one virtual clock).  A completion's replacement goes out before the
+ * next completion is taken, as in the sampler, so no target's queue runs
+ * dry while another's is served.  Every interval closes at the same
+ * instant on the one clock for all targets, so the sum of a column is the
+ * aggregate of that interval.
  */
 #include <errno.h>
 #include <math.h>
