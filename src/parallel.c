@@ -220,10 +220,9 @@ parallel_point_init(struct point *p, const struct parallel_spec *spec,
  * Run worker pr from pr->t0 until spec->seconds have passed, an I/O
  * failed, another worker failed or an interrupt came; then drain it.
  */
-static void *
-parallel_work(void *arg)
+static void
+parallel_work(struct parallel_run *pr)
 {
-	struct parallel_run	*pr = arg;
 	const struct parallel_spec *spec = pr->spec;
 	uint64_t		 now, next_tick, next_cb;
 	size_t			 i;
@@ -264,7 +263,6 @@ parallel_work(void *arg)
 			pr->nbatch = 0;
 		}
 	}
-	return (NULL);
 }
 
 /*
