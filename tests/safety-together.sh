@@ -3,7 +3,7 @@
 # Description: SIGINT while several targets run together: every target's
 # I/O is drained, the partial report is written with "interrupted": true
 # at the top and in together (whose figures cover what was measured), the
-# test files this run created are removed, exit 130.  About 20 seconds.
+# test files this run created are removed, exit 130.  About 25 seconds.
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
 
 j=$t_dir/r.json
