@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,8 +79,6 @@ struct parallel_run {
 	_Atomic uint64_t	 ios;		/* done so far */
 	_Atomic size_t		*running;	/* threads not ended */
 	struct parallel_gate	*gate;		/* held until released */
-	double			 busy_s;	/* this thread's CPU and wait
-						   for one; NAN */
 	pthread_t		 thread;
 };
 
@@ -369,23 +368,33 @@ parallel_watch(struct parallel_run *w, size_t nw, _Atomic size_t *running)
 
 /*
  * A worker's thread: its run, then one fewer running, alive (so its wait
- * for a CPU still counts) until the gate opens.
+ * for a CPU still counts in sampler_cpu_wait_s) until the gate opens.
  */
 static void *
 parallel_thread(void *arg)
 {
 	struct parallel_run	*w = arg;
-	double			 b0;
 
-	b0 = sampler_thread_busy_s();
 	parallel_work(w);
-	w->busy_s = sampler_thread_busy_s() - b0;
 	atomic_fetch_sub(w->running, 1);
 	pthread_mutex_lock(&w->gate->lock);
 	while (!w->gate->released)
 		pthread_cond_wait(&w->gate->open, &w->gate->lock);
 	pthread_mutex_unlock(&w->gate->lock);
 	return (NULL);
+}
+
+/* The cores n threads can use: n, or the CPUs we may run on if fewer. */
+static double
+parallel_cores(size_t n)
+{
+	cpu_set_t	set;
+	int		k;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0 &&
+	    (k = CPU_COUNT(&set)) > 0 && (size_t)k < n)
+		return (k);
+	return (n > 0 ? (double)n : 1);
 }
 
 /* Drive the targets together; see parallel.h. */
@@ -404,7 +413,8 @@ parallel_run(struct target **t, size_t n, struct rng *rng,
 	int			 rc = 0, virt;
 
 	memset(r, 0, sizeof *r);
-	r->cpu_util = r->cpu_thread = NAN;
+	r->cpu_util = NAN;
+	r->cpu_cores = 1;
 	r->ntargets = n;
 	r->point = xcalloc(n, sizeof *r->point);
 	r->timeline = xcalloc(n, sizeof *r->timeline);
@@ -463,10 +473,7 @@ parallel_run(struct target **t, size_t n, struct rng *rng,
 		wait = sampler_cpu_wait_s() - wait0;
 		r->cpu_util = (sampler_cpu_s() - cpu0 +
 		    (isfinite(wait) ? wait : 0)) / seconds;
-		r->cpu_thread = 0;
-		for (i = 0; i < nt; i++)
-			r->cpu_thread = fmax(r->cpu_thread,
-			    w[i].busy_s / seconds);
+		r->cpu_cores = parallel_cores(nt);
 	}
 	pthread_mutex_lock(&gate.lock);
 	gate.released = 1;
@@ -554,7 +561,7 @@ parallel_as_run(const struct parallel_result *r, struct together_run *run)
 	run->timeline = r->timeline;
 	run->sum = &r->sum_timeline;
 	run->cpu_util = r->cpu_util;
-	run->cpu_thread = r->cpu_thread;
+	run->cpu_cores = r->cpu_cores;
 	run->interrupted = r->interrupted;
 }
 

@@ -39,9 +39,9 @@ struct parallel_result {
 	double		 cpu_util;	/* our CPU time, plus the time our
 					   threads waited for a CPU, / wall
 					   time; NAN in virtual time */
-	double		 cpu_thread;	/* the busiest of our threads (one a
-					   target): its CPU time and wait for
-					   one / wall time; NAN */
+	double		 cpu_cores;	/* the most cpu_util could be: our
+					   threads (one a target), or the CPUs
+					   we may run on if fewer */
 	int		 interrupted;
 };
 

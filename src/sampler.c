@@ -357,24 +357,6 @@ sampler_cpu_wait_s(void)
 	return (seen ? sum : NAN);
 }
 
-/*
- * The calling thread's time on a CPU plus its time waiting for one while
- * runnable, in seconds (its schedstat), or NAN where it is not kept.
- */
-double
-sampler_thread_busy_s(void)
-{
-	FILE			*f;
-	unsigned long long	 run, wait;
-	int			 n;
-
-	if ((f = fopen("/proc/thread-self/schedstat", "r")) == NULL)
-		return (NAN);
-	n = fscanf(f, "%llu %llu", &run, &wait);
-	fclose(f);
-	return (n == 2 ? (run + wait) / 1e9 : NAN);
-}
-
 static double
 sampler_wall_s(void)
 {

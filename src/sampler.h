@@ -80,10 +80,5 @@ double	sampler_cpu_s(void);
  * or NAN where it is not kept.
  */
 double	sampler_cpu_wait_s(void);
-/*
- * The calling thread's CPU time plus its wait for a CPU while runnable, in
- * seconds, or NAN where it is not kept.
- */
-double	sampler_thread_busy_s(void);
 
 #endif

@@ -170,16 +170,17 @@ together_alone_rate(const struct timeline *tl, int bytes, int held,
 }
 
 /*
- * Whether our CPU, busy or waited for, may have held run down: the
- * busiest of its threads (or its one thread) near a whole core.
+ * Whether our CPU, busy or waited for, may have held run down: its threads
+ * took nearly all the cores they could (one each, no more than we may run
+ * on).
  */
 static int
 together_cpu_busy(const struct together_run *run)
 {
-	double	u = isfinite(run->cpu_thread) ? run->cpu_thread :
-	    run->cpu_util;
+	double	cores = run->cpu_cores >= 1 ? run->cpu_cores : 1;
 
-	return (isfinite(u) && u >= TOGETHER_CPU_BOUND);
+	return (isfinite(run->cpu_util) &&
+	    run->cpu_util >= TOGETHER_CPU_BOUND * cores);
 }
 
 /* The verdict for one resource; see the rule above. */
@@ -244,7 +245,8 @@ together_judge(const struct together_alone *alone, size_t n,
 	if (together_cpu_busy(run)) {
 		r->cpu_bound = 1;
 		snprintf(v->why, sizeof v->why, "this machine's CPU was the "
-		    "limit (%.2f cores busy or waited for)", run->cpu_util);
+		    "limit (%.2f cores busy or waited for, of %.0f)",
+		    run->cpu_util, run->cpu_cores >= 1 ? run->cpu_cores : 1);
 		return;
 	}
 	if (!(v->ratio + e < 1 - TOGETHER_GAP)) {

@@ -40,8 +40,8 @@ struct together_run {
 	const struct timeline	*timeline;	/* per target */
 	const struct timeline	*sum;		/* their sum per interval */
 	double			 cpu_util;	/* cores; NAN: virtual time */
-	double			 cpu_thread;	/* the busiest thread's share of
-						   a core; NAN: one thread */
+	double			 cpu_cores;	/* the most cpu_util could be
+						   (our threads or CPUs) */
 	int			 interrupted;
 };
 
