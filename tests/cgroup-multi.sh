@@ -13,7 +13,7 @@
 # undecided within the noise on a loaded machine, never "shared".  The
 # same device under another name is refused.  Needs root, loop devices
 # with direct I/O and blk-throttle (v1 blkio or v2 io.max); skips with 77
-# otherwise.  About two and a half minutes.
+# otherwise.  About three minutes.
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
 . "$(dirname "$0")/timing-lock.sh"
 
