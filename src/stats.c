@@ -116,9 +116,9 @@ stats_ci95_rel(const struct stats *s)
  * a high interval is followed by a low one and the mean is better known
  * than independent values would say.  The variance of the mean is the
  * long-run variance over n, estimated as Newey and West do with one lag
- * (lag-0 plus the lag-1 autocovariance: never negative, and at most half
- * the lag-0 variance taken off however alternating the series), with
- * Student's t.  INFINITY if n < 3.
+ * (lag-0 plus the lag-1 autocovariance), but no less than half the lag-0
+ * variance however alternating the series, with Student's t.  INFINITY
+ * if n < 3.
  */
 double
 stats_series_ci95(const double *xs, size_t n)

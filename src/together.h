@@ -17,7 +17,8 @@
 #include "timeline.h"
 
 #define TOGETHER_MAX		64	/* targets in one run */
-#define TOGETHER_CPU_BOUND	0.9	/* cores: our CPU was the limit */
+#define TOGETHER_CPU_BOUND	0.9	/* of the cores our threads could
+				   use: our CPU was the limit */
 
 /* What bounds a resource when the targets run together. */
 enum together_bound {
