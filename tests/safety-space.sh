@@ -75,15 +75,17 @@ grep -qiE 'full|space|room' "$t_dir/err" ||
 # line naming the file, exit 1, a complete report with the commits
 # measured before (one writer) and none from after (8 writers, shared or
 # not), every file this run created removed; a file prep made is kept.
+# A command under the statvfs shim (ASan need not be loaded first).
+lying() {
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	LD_PRELOAD="$t_dir/lie.so" "$@"
+}
 for made in sync prep; do
 	if [ "$made" = prep ]; then
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		LD_PRELOAD="$t_dir/lie.so" "$TIERPROBE" prep "$mnt/wal.dat" \
-		    --size 17M --quiet || fail "prep of the commits' file"
+		lying "$TIERPROBE" prep "$mnt/wal.dat" --size 17M --quiet ||
+		    fail "prep of the commits' file"
 	fi
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-	LD_PRELOAD="$t_dir/lie.so" \
-	    "$TIERPROBE" sync "$mnt/wal.dat" --methods fdatasync --bs 8K \
+	lying "$TIERPROBE" sync "$mnt/wal.dat" --methods fdatasync --bs 8K \
 	    --writers 1,2,4,8 --max-time 0.2 --quiet --json "$t_dir/r.json" \
 	    >"$t_dir/out" 2>"$t_dir/err"
 	t_one_line $? 1 "$t_dir/err" "$mnt/wal.dat"
