@@ -467,6 +467,7 @@ probe_cost(const struct plan *pl, const struct plan_target *pt,
 	char			b[UNITS_BUFSZ], parts[256], warm[96];
 	size_t			o = 0;
 
+	parts[0] = '\0';
 	plan_cost(pl, pt, t, &c);
 	probe_cost_part(parts, sizeof parts, &o, "scan", c.scan_s);
 	if (c.scan_s > 0 && o < sizeof parts)
