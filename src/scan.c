@@ -173,13 +173,13 @@ scan_top_up(struct engine *e, struct rng *r, struct sample_spec *ss,
  * latency is not known to the precision asked; within the point's time
  * limit and the budget.  The point is appended to res; res->tiers stays
  * the analysis with its first look (the planner's: the next point's first
- * look brings this one's top-ups in), one fit a point; *topped is set when
- * reads were added after it.
+ * look brings this one's top-ups in), one fit a point; *stale says whether
+ * reads were added after the last fit.
  */
 static int
 scan_adaptive_point(struct engine *e, struct rng *r,
     const struct scan_spec *sp, uint64_t ws, uint64_t *touched,
-    struct scan_result *res, int *topped)
+    struct scan_result *res, int *stale)
 {
 	struct sample_spec	 ss;
 	struct point		*pt, more;
@@ -210,6 +210,7 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 	pt = &res->points[n0];
 
 	scan_analyse(res);
+	*stale = 0;
 	while (ret == 0) {
 		enough = tiers_point_enough(&res->tiers, ws, pt->hist,
 		    TIERS_TARGET_REL);
@@ -222,7 +223,7 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 		ss.warm_from = ws;	/* nothing to warm, nor to settle */
 		ss.warm_random = 0;
 		ret = scan_top_up(e, r, &ss, pt, left, res);
-		*topped = 1;
+		*stale = 1;
 	}
 	progress_point_done(pt);
 	return (ret);
@@ -400,7 +401,6 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 			ret = scan_measure(e, r, sp, ws[i], &touched, res);
 			continue;
 		}
-		stale = 0;
 		ret = scan_adaptive_point(e, r, sp, ws[i], &touched, res,
 		    &stale);
 		if (ret == 0 && res->tiers.fitted)

@@ -4,8 +4,8 @@
  * costs rather than how well it finds tiers (bench/tiers-accuracy.sh and
  * tests/sim-tiers.sh do that): the tiers it returns are the fit of every
  * point as measured, although it fits them once a point (plus the largest
- * point's top-ups), not after every top-up; a linear grid is fitted once;
- * the same seed gives the same scan.
+ * point's top-ups), not after every top-up, also when a budget stops it;
+ * a linear grid is fitted once; the same seed gives the same scan.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -121,6 +121,26 @@ test_adaptive_fits(void **state)
 	}
 }
 
+/* A budget that stops the scan between top-ups leaves the fit current. */
+static void
+test_budget_fit(void **state)
+{
+	struct scan_spec	sp;
+	struct scan_result	res;
+	double			budget;
+
+	(void)state;
+	t_spec(&sp, 16, 0);
+	for (budget = 10; budget <= 40; budget += 15) {
+		sp.budget_s = budget;
+		t_scan("classic-three-level", &sp, 5, &res);
+		assert_true(res.npoints > 0);
+		assert_true(res.analyses <= res.npoints + 4);
+		t_fresh(&res);
+		scan_result_free(&res);
+	}
+}
+
 /* A linear grid is fitted once, at the end. */
 static void
 test_linear_fit(void **state)
@@ -168,6 +188,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_adaptive_fits),
+		cmocka_unit_test(test_budget_fit),
 		cmocka_unit_test(test_linear_fit),
 		cmocka_unit_test(test_same_seed),
 	};
