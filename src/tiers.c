@@ -1688,20 +1688,20 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 {
 	struct tiers_seg	*g, *lead;
 	struct tiers_unexplained *u;
-	double			 best, s, top, gs;
+	double			 best, s, top, gs, held[TIERS_MAX + 1];
 	size_t			 n, i, m, p, pmax, pfrom;
 	int			 grp;
 
 	g = xcalloc(wk->nb + 1, sizeof *g);
 	n = tiers_segments(wk, g);
 	for (i = 0; i < n; i++) {
-		/* The group of the class holding most of its reads. */
-		for (best = -1, m = g[i].lo; m < g[i].hi; m++) {
-			if (wk->w[m] > best) {
-				best = wk->w[m];
-				g[i].group = tiers_bin_group(wk, r, m);
-			}
-		}
+		/* The group holding most of its reads. */
+		memset(held, 0, sizeof held);
+		for (m = g[i].lo; m < g[i].hi; m++)
+			held[tiers_bin_group(wk, r, m) + 1] += wk->w[m];
+		for (g[i].group = -1, m = 1; m <= r->ntiers; m++)
+			if (held[m] > held[g[i].group + 1])
+				g[i].group = (int)m - 1;
 	}
 	for (grp = -1; grp < (int)r->ntiers; grp++) {
 		/* Its lead: the segment with most reads where it peaks. */
