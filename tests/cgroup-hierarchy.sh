@@ -221,8 +221,8 @@ fio_at() {
 # classes NAME [EDGE1 EDGE2]: fio's reads in three classes, parted at the
 # edges (ns) given or else at the two deepest valleys of the log-latency
 # histogram (20 bins a decade; a bin's depth is its count over the lower of
-# the highest counts on either side, each at least 1% of the reads; the
-# second half a decade from the first).  Prints the fraction of reads in
+# the highest counts on either side, with at least 1% of the reads on
+# either side; the second half a decade from the first).  Prints the fraction of reads in
 # class 1, in classes 1 and 2, each class's median (us, from fio's own
 # bins), the reads and the edges.
 classes_awk='
@@ -232,18 +232,25 @@ classes_awk='
 	if (NR == 1) lo = b
 	hi = b
 }
-function valleys(	b, L, R, k, best, at, m, r, t) {
+function valleys(	b, L, R, NL, NR, k, best, at, m, r, t) {
 	for (b = lo; b <= hi; b++) h[b] += 0
-	L[lo] = h[lo]
-	for (b = lo + 1; b <= hi; b++) L[b] = L[b - 1] > h[b] ? L[b - 1] : h[b]
-	R[hi] = h[hi]
-	for (b = hi - 1; b >= lo; b--) R[b] = R[b + 1] > h[b] ? R[b + 1] : h[b]
+	L[lo] = NL[lo] = h[lo]
+	for (b = lo + 1; b <= hi; b++) {
+		L[b] = L[b - 1] > h[b] ? L[b - 1] : h[b]
+		NL[b] = NL[b - 1] + h[b]
+	}
+	R[hi] = NR[hi] = h[hi]
+	for (b = hi - 1; b >= lo; b--) {
+		R[b] = R[b + 1] > h[b] ? R[b + 1] : h[b]
+		NR[b] = NR[b + 1] + h[b]
+	}
 	for (k = 0; k < 2; k++) {
 		best = 2
 		for (b = lo + 1; b < hi; b++) {
 			if (k == 1 && b - vv[0] < 10 && vv[0] - b < 10) continue
 			m = L[b] < R[b] ? L[b] : R[b]
-			if (m > n / 100 && h[b] / m < best) {
+			if (NL[b - 1] > n / 100 && NR[b + 1] > n / 100 &&
+			    h[b] / m < best) {
 				best = h[b] / m
 				at = b
 			}
