@@ -57,9 +57,12 @@
  *    alone with the shapes held: those fractions judge the law in step 3.
  * 3. Capacities.  Between classes i and i + 1 lies a candidate cache: F(S),
  *    the fraction of reads in classes 0..i, is fitted with min(1, C / S) by
- *    weighted least squares.  A point's variance is the inverse of its
- *    Fisher information about F (binomial F (1 - F) / n when the classes do
- *    not overlap, more when they do) plus 0.01^2 for drift and shape error.
+ *    weighted least squares, divided first by its plateau when below 1 (the
+ *    mean F of the points between the previous cache and C: a real cache
+ *    serves some hits slower than its class, at every ws).  A point's
+ *    variance is the inverse of its Fisher information about F (binomial
+ *    F (1 - F) / n when the classes do not overlap, more when they do) plus
+ *    0.01^2 for drift and shape error.
  *    The 95% interval of C comes from the chi2 profile (Student t, scaled
  *    up by the misfit), widened where classes overlap to +-1.96 sd of a
  *    bootstrap that redraws every bin count and refits the whole chain, as
@@ -1124,6 +1127,50 @@ tiers_frac_var(const struct tiers_work *wk, const struct tiers_result *r,
 }
 
 /*
+ * Fit min(1, C / S) to the fractions f (variances var) of n points at ws s,
+ * the share of each point's reads that the faster classes (fractions fp)
+ * leave and this class holds divided first by its plateau a when below 1:
+ * that share's weighted mean over the points between lo and the fitted C
+ * (below it by TIERS_CUT_APART), two at least.  Some hits of a real cache
+ * are slower than its class (a read preempted, a daemon's reply late): the
+ * class then holds a of the reads the cache serves at every ws, and points
+ * just below C would pull C down by that share.
+ */
+static int
+tiers_fit_plateau(const double *s, const double *f, const double *fp,
+    const double *var, size_t n, double lo, struct fit_capacity *fc)
+{
+	double	*g, *v, sw = 0, swf = 0, a, rest, w;
+	size_t	 p, in = 0;
+	int	 rc;
+
+	if (fit_capacity(s, f, var, n, fc) != 0)
+		return (-1);
+	for (p = 0; p < n; p++) {
+		rest = 1 - fp[p];
+		if (s[p] <= lo || s[p] * TIERS_CUT_APART > fc->c ||
+		    rest < TIERS_CUT_SHARE)
+			continue;
+		w = rest * rest / var[p];
+		sw += w;
+		swf += w * (f[p] - fp[p]) / rest;
+		in++;
+	}
+	if (in < 2 || !(swf < sw))
+		return (0);
+	a = swf / sw;
+	g = xcalloc(2 * n, sizeof *g);
+	v = g + n;
+	for (p = 0; p < n; p++) {
+		g[p] = fp[p] + (f[p] - fp[p]) / a;
+		v[p] = var[p] / (a * a);
+	}
+	rc = fit_capacity(s, g, v, n, fc);
+	free(g);
+	return (rc);
+}
+
+/*
  * Fit min(1, C / S) to the fraction of reads in classes [0, i] and judge the
  * shape of the curve; the interval is judged later (tiers_judge), once the
  * bootstrap has had its say.  A candidate leaves with verdict TIERS_TIER.
@@ -1133,15 +1180,17 @@ tiers_boundary_fit(struct tiers_work *wk, const struct tiers_result *r,
     size_t i, struct tiers_boundary *bd)
 {
 	struct fit_capacity	 fc;
-	double			*f, *var = wk->bvar + i * wk->np, smax;
+	double			*f, *fp, *var = wk->bvar + i * wk->np, smax;
 	size_t			 p, m, nmiss = 0;
 
 	memset(bd, 0, sizeof *bd);
 	smax = (double)r->max_ws;
-	f = xcalloc(wk->np, sizeof *f);
+	f = xcalloc(2 * wk->np, sizeof *f);
+	fp = f + wk->np;
 	for (p = 0; p < wk->np; p++) {
-		for (m = 0; m <= i; m++)
-			f[p] += r->point_mode_frac[p * r->nmodes + m];
+		for (m = 0; m < i; m++)
+			fp[p] += r->point_mode_frac[p * r->nmodes + m];
+		f[p] = fp[p] + r->point_mode_frac[p * r->nmodes + i];
 		var[p] = tiers_frac_var(wk, r, p, i, f[p]) +
 		    TIERS_SYS_SD * TIERS_SYS_SD;
 		if (f[p] < TIERS_NO_MISS)
@@ -1151,7 +1200,8 @@ tiers_boundary_fit(struct tiers_work *wk, const struct tiers_result *r,
 		bd->verdict = TIERS_NO_MISSES;
 		goto out;
 	}
-	if (fit_capacity(wk->s, f, var, wk->np, &fc) != 0) {
+	if (tiers_fit_plateau(wk->s, f, fp, var, wk->np, i == 0 ? 0 :
+	    r->boundary[i - 1].capacity_bytes / smax, &fc) != 0) {
 		bd->verdict = TIERS_NO_FIT;
 		goto out;
 	}
@@ -1205,7 +1255,7 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 	struct fit_capacity	 fc;
 	struct rng		 rng;
 	struct tiers_boundary	*bd;
-	double			*pc, *pw, *f, *shape, c;
+	double			*pc, *pw, *f, *fp, *shape, c;
 	double			 cap[TIERS_MAX_MODES - 1];
 	struct fit_gmm		 g[TIERS_MAX_MODES];
 	double			 sum[TIERS_MAX_MODES], sum2[TIERS_MAX_MODES];
@@ -1224,6 +1274,7 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 	pc = xcalloc(total + 1, sizeof *pc);
 	pw = xcalloc(wk->np * k, sizeof *pw);
 	f = xcalloc(wk->np * k, sizeof *f);
+	fp = xcalloc(wk->np, sizeof *fp);
 	shape = xcalloc(k * wk->nb, sizeof *shape);
 	memset(sum, 0, sizeof sum);
 	memset(sum2, 0, sizeof sum2);
@@ -1248,10 +1299,14 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 			bd = &r->boundary[i];
 			if (bd->verdict != TIERS_TIER || !wk->cut[i].soft)
 				continue;
-			for (p = 0; p < wk->np; p++)
+			for (p = 0; p < wk->np; p++) {
 				wk->s[wk->np + p] = f[p * k + i];
-			if (fit_capacity(wk->s, wk->s + wk->np, wk->bvar +
-			    i * wk->np, wk->np, &fc) != 0)
+				fp[p] = i == 0 ? 0 : f[p * k + i - 1];
+			}
+			if (tiers_fit_plateau(wk->s, wk->s + wk->np, fp,
+			    wk->bvar + i * wk->np, wk->np, i == 0 ? 0 :
+			    r->boundary[i - 1].capacity_bytes / r->max_ws,
+			    &fc) != 0)
 				continue;
 			c = fc.c * r->max_ws;
 			sum[i] += c;
@@ -1282,6 +1337,7 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 		}
 	}
 	free(shape);
+	free(fp);
 	free(f);
 	free(pw);
 	free(pc);
