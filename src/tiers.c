@@ -76,8 +76,9 @@
  *    scanned; when it reaches the largest ws from above half of it, the
  *    cache is reported as at least its interval's lower end.  The classes
  *    between two accepted boundaries make one tier; those after the last
- *    are the backing store.  Latencies are quantiles of the pooled bins
- *    weighted by their responsibilities for the tier's classes.
+ *    are the backing store.  Latencies are quantiles of the bins weighted
+ *    by their responsibilities for the tier's classes, at the points past
+ *    the faster tiers, each point's reads weighing 1 / its reads.
  * 4. Cross-check.  PELT (L2 cost) segments the mean ln(latency) of the points
  *    in ws order.  Under the model that series is flat up to the smallest
  *    cache and moves towards the backing latency beyond it, so the two
@@ -1363,20 +1364,47 @@ tiers_judge(struct tiers_boundary *bd, double max_ws)
 		    TIERS_WIDE;
 }
 
-/* p50 and p99 (us) of the pooled reads of modes [first, last]. */
+/*
+ * p50 and p99 (us) of the reads of modes [first, last] at the points whose
+ * ws is above lo (past the faster tiers), each point's reads weighing 1 /
+ * its reads: a point that ran long (a mean held back by a few stalled
+ * reads) would otherwise make the group's latency its own.  All points'
+ * reads when those hold fewer than TIERS_CUT_MIN_READS of the group.
+ */
 static void
 tiers_group_latency(const struct tiers_work *wk, size_t first, size_t last,
-    double *p50, double *p99)
+    double lo, double *p50, double *p99)
 {
-	double	*sum;
-	size_t	 m, b;
+	const struct tiers_pt	*pt;
+	const double		*pi;
+	double			*sum, total = 0, m, c;
+	size_t			 i, b, p, q, k = wk->k, nb = wk->nb;
 
-	sum = xcalloc(wk->nb, sizeof *sum);
-	for (m = first; m <= last; m++)
-		for (b = 0; b < wk->nb; b++)
-			sum[b] += wk->modew[m * wk->nb + b];
-	*p50 = exp(tiers_quantile(wk->x, sum, wk->nb, 0.50)) / 1000;
-	*p99 = exp(tiers_quantile(wk->x, sum, wk->nb, 0.99)) / 1000;
+	sum = xcalloc(nb, sizeof *sum);
+	for (p = 0; p < wk->np; p++) {
+		pt = &wk->pt[p];
+		if (!(pt->s > lo))
+			continue;
+		pi = wk->pw + p * k;
+		for (q = pt->off; q < pt->off + pt->nb; q++) {
+			b = wk->pb[q];
+			for (m = 0, i = 0; i < k; i++)
+				m += pi[i] * wk->f[i * nb + b];
+			for (i = first; i <= last && m > 0; i++) {
+				c = wk->pc[q] * pi[i] * wk->f[i * nb + b] / m;
+				sum[b] += c / pt->n;
+				total += c;
+			}
+		}
+	}
+	if (total < TIERS_CUT_MIN_READS) {
+		memset(sum, 0, nb * sizeof *sum);
+		for (i = first; i <= last; i++)
+			for (b = 0; b < nb; b++)
+				sum[b] += wk->modew[i * nb + b];
+	}
+	*p50 = exp(tiers_quantile(wk->x, sum, nb, 0.50)) / 1000;
+	*p99 = exp(tiers_quantile(wk->x, sum, nb, 0.99)) / 1000;
 	free(sum);
 }
 
@@ -1428,7 +1456,7 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 			t->capacity_high_bytes =
 			    (uint64_t)llround(bd->high_bytes);
 		}
-		tiers_group_latency(wk, first, i, &t->lat_us_p50,
+		tiers_group_latency(wk, first, i, prev, &t->lat_us_p50,
 		    &t->lat_us_p99);
 		for (m = first; m <= i; m++)
 			r->mode[m].tier = (int)r->ntiers;
@@ -1436,8 +1464,8 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 		first = i + 1;
 		r->ntiers++;
 	}
-	tiers_group_latency(wk, first, r->nmodes - 1, &r->backing_p50_us,
-	    &r->backing_p99_us);
+	tiers_group_latency(wk, first, r->nmodes - 1, prev,
+	    &r->backing_p50_us, &r->backing_p99_us);
 
 	nt = r->ntiers + 1;
 	r->point_tier_frac = xcalloc(r->npoints * nt,
