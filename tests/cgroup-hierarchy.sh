@@ -25,9 +25,8 @@
 # find the two caches or say that the second cache's class is unexplained,
 # never merge them silently.  Needs root, FUSE, bindfs, fio, jq and cgroup
 # memory and blk-throttle controllers (v1 memory and blkio, or v2 memory
-# and io); skips with 77 otherwise.  About 90 seconds on a quiet machine;
-# 4-5 minutes under a load of 6 on 2 cores, where noisy points are topped
-# up to their time limit.
+# and io); skips with 77 otherwise.  72 seconds on a quiet machine, 90
+# beside a busy loop on one of 2 cores.
 set -u
 : "${TIERPROBE:?}"
 . "$(dirname "$0")/timing-lock.sh"
