@@ -349,9 +349,9 @@ echo "fio over $maxws MiB: $nfio reads, $(awk -v f="$f1" 'BEGIN {
 
 # scan NAME ENGINE: tierprobe in the reader's cgroup, caches dropped,
 # knowing nothing; what the cgroup holds besides the file into NAME.other.
-# A point gets 3 s at most (--max-time): while the analysis has no class
-# to judge a point by, reads preempted for milliseconds now and then hold
-# its mean back to its time limit (README, "Known gaps").
+# A point gets 3 s at most (--max-time), which bounds the test's time
+# under load: reads preempted for milliseconds now and then hold a mean
+# back (README, "Known gaps").
 scan() {
 	t0=$(date +%s)
 	uncache
