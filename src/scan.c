@@ -170,8 +170,8 @@ scan_top_up(struct engine *e, struct rng *r, struct sample_spec *ss,
  * latency is not known to the precision asked (after SCAN_LOG_IOS reads,
  * or the mean log latency: a page-cache hit preempted for a few
  * milliseconds one read in 2,000 held the mean of five points back to
- * their 10 s limit); within the point's time limit and the budget.  The point is appended to res and res->tiers
- * analysed with all its reads.
+ * their 10 s limit); within the point's time limit and the budget.  The
+ * point is appended to res and res->tiers analysed with all its reads.
  */
 static int
 scan_adaptive_point(struct engine *e, struct rng *r,

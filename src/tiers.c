@@ -57,9 +57,10 @@
  *    alone with the shapes held: those fractions judge the law in step 3.
  * 3. Capacities.  Between classes i and i + 1 lies a candidate cache: F(S),
  *    the fraction of reads in classes 0..i, is fitted with min(1, C / S) by
- *    weighted least squares, divided first by its plateau when below 1 (the
- *    mean F of the points between the previous cache and C: a real cache
- *    serves some hits slower than its class, at every ws).  A point's
+ *    weighted least squares, the class's share of the reads the faster
+ *    classes leave divided first by its plateau when below 1 (its mean over
+ *    the points between the previous cache and C: a real cache serves some
+ *    hits slower than its class, at every ws).  A point's
  *    variance is the inverse of its Fisher information about F (binomial
  *    F (1 - F) / n when the classes do not overlap, more when they do) plus
  *    0.01^2 for drift and shape error.
@@ -1128,14 +1129,14 @@ tiers_frac_var(const struct tiers_work *wk, const struct tiers_result *r,
 }
 
 /*
- * Fit min(1, C / S) to the fractions f (variances var) of n points at ws s,
- * the share of each point's reads that the faster classes (fractions fp)
- * leave and this class holds divided first by its plateau a when below 1:
- * that share's weighted mean over the points between lo and the fitted C
- * (below it by TIERS_CUT_APART), two at least.  Some hits of a real cache
- * are slower than its class (a read preempted, a daemon's reply late): the
- * class then holds a of the reads the cache serves at every ws, and points
- * just below C would pull C down by that share.
+ * Fit min(1, C / S) to the fractions f (variances var) of n points at ws s.
+ * Of the reads the faster classes leave (1 - fp), the class holds a share;
+ * when that share's plateau a is below 1, the share is divided by a and
+ * the fit done again.  The plateau is its weighted mean over the points
+ * between lo and the fitted C (below it by TIERS_CUT_APART), two at least.
+ * Some hits of a real cache are slower than its class (a read preempted,
+ * a daemon's reply late): the class then holds a of the reads the cache
+ * serves at every ws, and points just below C would pull C down by that.
  */
 static int
 tiers_fit_plateau(const double *s, const double *f, const double *fp,
