@@ -22,6 +22,11 @@
 #define SCAN_MIN_IOS	2000
 /* Adaptive: reads of a point's first look, and of the smallest top-up. */
 #define SCAN_FIRST_IOS	400
+/*
+ * Adaptive: reads after which a point no class judges may stop on its
+ * mean log latency, when stalled reads hold its mean back.
+ */
+#define SCAN_LOG_IOS	(32 * SCAN_FIRST_IOS)
 /* Adaptive: points the planner may add, and asks for at a time. */
 #define SCAN_MAX_ADDED	32
 #define SCAN_PLAN	8
@@ -170,11 +175,14 @@ scan_top_up(struct engine *e, struct rng *r, struct sample_spec *ss,
  * (doubling the reads, no warm-up) while the analysis of everything so far
  * with that first look says this point's class shares and hit fractions
  * are not pinned yet, or, when it has no class to judge by, while the mean
- * latency is not known to the precision asked; within the point's time
- * limit and the budget.  The point is appended to res; res->tiers stays
- * the analysis with its first look (the planner's: the next point's first
- * look brings this one's top-ups in), one fit a point; *stale says whether
- * reads were added after the last fit.
+ * latency is not known to the precision asked (after SCAN_LOG_IOS reads,
+ * or the mean log latency: a page-cache hit preempted for a few
+ * milliseconds one read in 2,000 held the mean of five points back to
+ * their 10 s limit); within the point's time limit and the budget.  The
+ * point is appended to res; res->tiers stays the analysis with its first
+ * look (the planner's: the next point's first look brings this one's
+ * top-ups in), one fit a point; *stale says whether reads were added after
+ * the last fit.
  */
 static int
 scan_adaptive_point(struct engine *e, struct rng *r,
@@ -217,7 +225,9 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 		left = fmin(sp->max_time_s - pt->seconds,
 		    scan_budget_left(sp, res));
 		if (enough < 0)
-			enough = pt->ci95_rel <= sp->precision;
+			enough = pt->ci95_rel <= sp->precision ||
+			    (pt->ios >= SCAN_LOG_IOS &&
+			    hist_log_ci95(pt->hist) <= sp->precision);
 		if (enough || left <= 0)
 			break;
 		ss.warm_from = ws;	/* nothing to warm, nor to settle */
