@@ -30,18 +30,12 @@
 #include "rng.h"
 #include "sampler.h"
 #include "sim.h"
+#include "t_rel.h"
 #include "target.h"
 #include "xmalloc.h"
 
 #define T_SEEDS		20
 #define GiB		(1024ULL * 1024 * 1024)
-
-#define T_WITHIN(what, a, want, rel) do {				\
-	double	t_a_ = (a), t_w_ = (want);				\
-	if (!(fabs(t_a_ / t_w_ - 1) <= (rel)))				\
-		fail_msg("%s: %s = %.6g, want %.6g +- %.0f%%", (what),	\
-		    #a, t_a_, t_w_, 100.0 * (rel));			\
-} while (0)
 
 /* The simulated volume name (a profile name or path), as the CLI opens it. */
 static void
@@ -192,7 +186,7 @@ t_profiles_truth(void **state)
 			if (r.iops_limit != CEILINGS_IOPS_CAP)
 				fail_msg("%s: limit %s", what,
 				    ceilings_iops_limit_name(r.iops_limit));
-			T_WITHIN(what, r.iops_ceiling, tr.iops_ceiling, 0.05);
+			T_REL_AT(what, r.iops_ceiling, tr.iops_ceiling, 0.05);
 			assert_true(r.iops_knee_iodepth >= 1);
 			assert_true(r.iops_knee_iodepth <=
 			    2 * tr.knee_iodepth);
@@ -200,7 +194,7 @@ t_profiles_truth(void **state)
 			assert_true(r.iops_ceiling_low <= r.iops_ceiling &&
 			    r.iops_ceiling <= r.iops_ceiling_high);
 			if (t_profiles[i].bw) {
-				T_WITHIN(what, r.bandwidth_ceiling_bytes_per_s,
+				T_REL_AT(what, r.bandwidth_ceiling_bytes_per_s,
 				    tr.bandwidth_ceiling, 0.05);
 				assert_false(r.bandwidth_ceiling_at_least);
 			} else if (!r.bandwidth_ceiling_at_least ||
@@ -224,17 +218,17 @@ t_profiles_truth(void **state)
 				    r.burst.detected, tr.burst_detected);
 			if (tr.burst_detected) {
 				assert_false(r.burst.exhausted);
-				T_WITHIN(what, r.burst.burst_iops,
+				T_REL_AT(what, r.burst.burst_iops,
 				    tr.burst_iops, 0.10);
-				T_WITHIN(what, r.burst.baseline_iops,
+				T_REL_AT(what, r.burst.baseline_iops,
 				    tr.baseline_iops, 0.10);
-				T_WITHIN(what, r.burst.credits_ios,
+				T_REL_AT(what, r.burst.credits_ios,
 				    tr.burst_credits_ios, 0.15);
-				T_WITHIN(what, r.burst.duration_s,
+				T_REL_AT(what, r.burst.duration_s,
 				    tr.burst_duration_s, 0.15);
-				T_WITHIN(what, r.long_run_iops,
+				T_REL_AT(what, r.long_run_iops,
 				    tr.baseline_iops, 0.10);
-				T_WITHIN(what, r.baseline_bandwidth,
+				T_REL_AT(what, r.baseline_bandwidth,
 				    tr.bandwidth_sustained, 0.05);
 			} else {
 				assert_true(isnan(r.burst.burst_iops));
@@ -242,7 +236,7 @@ t_profiles_truth(void **state)
 				if (r.burst.variable && tr.ntiers == 0)
 					fail_msg("%s: variable", what);
 				assert_true(isnan(r.long_run_iops));
-				T_WITHIN(what, r.burst.held_iops,
+				T_REL_AT(what, r.burst.held_iops,
 				    r.sustain.iops, 0.02);
 				assert_true(r.burst.ruled_out_below_ios >
 				    r.burst.held_iops * r.burst.held_s);
@@ -299,7 +293,7 @@ t_prior_scan(void **state)
 		s.nprior = 1;
 		assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
 		assert_true(r.burst.detected);
-		T_WITHIN(what, r.burst.credits_ios, tr.burst_credits_ios,
+		T_REL_AT(what, r.burst.credits_ios, tr.burst_credits_ios,
 		    0.15);
 		spent = prior.ios - tr.baseline_iops * prior.seconds;
 		assert_true(r.burst.prior_credits_ios > spent);
@@ -318,7 +312,7 @@ t_prior_scan(void **state)
 		s.nprior = 0;
 		assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
 		assert_true(r.burst.detected);
-		T_WITHIN(what, r.burst.credits_ios,
+		T_REL_AT(what, r.burst.credits_ios,
 		    tr.burst_credits_ios - spent, 0.15);
 		limits_result_free(&r);
 		t_target_close(&t);
@@ -364,21 +358,21 @@ t_drained_in_sweeps(void **state)
 				    "%.1f s", what, r.burst.detected,
 				    r.burst.exhausted,
 				    r.burst.drop_sweep_t_s);
-			T_WITHIN(what, r.burst.burst_iops, tr.burst_iops,
+			T_REL_AT(what, r.burst.burst_iops, tr.burst_iops,
 			    0.10);
-			T_WITHIN(what, r.burst.baseline_iops,
+			T_REL_AT(what, r.burst.baseline_iops,
 			    tr.baseline_iops, 0.10);
-			T_WITHIN(what, r.burst.credits_ios,
+			T_REL_AT(what, r.burst.credits_ios,
 			    tr.burst_credits_ios, 0.15);
-			T_WITHIN(what, r.burst.duration_s,
+			T_REL_AT(what, r.burst.duration_s,
 			    tr.burst_duration_s, 0.15);
-			T_WITHIN(what, r.long_run_iops, tr.baseline_iops,
+			T_REL_AT(what, r.long_run_iops, tr.baseline_iops,
 			    0.10);
 			/* Unknown if the cap was not reached before. */
 			if (!isnan(r.iops_ceiling))
-				T_WITHIN(what, r.iops_ceiling,
+				T_REL_AT(what, r.iops_ceiling,
 				    tr.iops_ceiling, 0.05);
-			T_WITHIN(what, r.baseline_bandwidth,
+			T_REL_AT(what, r.baseline_bandwidth,
 			    tr.bandwidth_sustained, 0.05);
 			limits_result_free(&r);
 			t_target_close(&t);
@@ -470,11 +464,11 @@ t_first_touch(void **state)
 				    what, r.first_touch.detected,
 				    r.first_touch.ratio);
 			if (cases[i].detected)
-				T_WITHIN(what, r.first_touch.first_p50_us -
+				T_REL_AT(what, r.first_touch.first_p50_us -
 				    r.first_touch.second_p50_us,
 				    tr.first_read_p50_us, 0.15);
 			/* Ceilings are unaffected by the extra passes. */
-			T_WITHIN(what, r.iops_ceiling, tr.iops_ceiling, 0.05);
+			T_REL_AT(what, r.iops_ceiling, tr.iops_ceiling, 0.05);
 			limits_result_free(&r);
 			t_target_close(&t);
 		}
@@ -501,8 +495,8 @@ t_writes(void **state)
 	assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
 	assert_true(r.write);
 	assert_true(r.nqd > 0 && r.qd_points[0].write);
-	T_WITHIN("write", r.iops_ceiling, tr.iops_ceiling, 0.05);
-	T_WITHIN("write", r.bandwidth_ceiling_bytes_per_s,
+	T_REL_AT("write", r.iops_ceiling, tr.iops_ceiling, 0.05);
+	T_REL_AT("write", r.bandwidth_ceiling_bytes_per_s,
 	    tr.bandwidth_ceiling, 0.05);
 	limits_result_free(&r);
 	t_target_close(&t);
