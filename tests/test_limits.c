@@ -60,6 +60,20 @@ t_target_close(struct target *t)
 }
 
 /*
+ * Open simulated volume name for a seed, with its truth in tr and rng
+ * seeded alike; what names the case ("label seed N") in failures.
+ */
+static void
+t_case(const char *name, const char *label, uint64_t seed, struct target *t,
+    struct sim_truth *tr, struct rng *rng, char *what, size_t len)
+{
+	snprintf(what, len, "%s seed %d", label, (int)seed);
+	t_target(t, name, seed);
+	sim_truth_profile(sim_profile(t->sim), 4096, tr);
+	rng_seed(rng, seed);
+}
+
+/*
  * A sustained run long enough to see a bucket empty: three times as long
  * as it lasts from full (at least the default, at most six hours).  The
  * simulator runs in virtual time, so a long run is cheap; the CLI's
@@ -171,14 +185,11 @@ t_profiles_truth(void **state)
 		name = t_profiles[i].data ? t_data(t_profiles[i].profile) :
 		    t_profiles[i].profile;
 		for (seed = 1; seed <= (uint64_t)t_profiles[i].seeds; seed++) {
-			snprintf(what, sizeof what, "%s seed %d",
-			    t_profiles[i].profile, (int)seed);
-			t_target(&t, name, seed);
-			sim_truth_profile(sim_profile(t.sim), 4096, &tr);
+			t_case(name, t_profiles[i].profile, seed, &t, &tr,
+			    &rng, what, sizeof what);
 			t_spec(&s, t_profiles[i].ws);
 			s.sustain_s = t_profiles[i].sustain_s > 0 ?
 			    t_profiles[i].sustain_s : t_sustain(&tr);
-			rng_seed(&rng, seed);
 			if (limits_run(&t, &rng, &s, &r) != 0)
 				fail_msg("%s: limits_run failed", what);
 
@@ -268,10 +279,8 @@ t_prior_scan(void **state)
 
 	(void)state;
 	for (seed = 1; seed <= T_SEEDS; seed++) {
-		snprintf(what, sizeof what, "prior scan seed %d", (int)seed);
-		t_target(&t, t_data("limits-burst.ini"), seed);
-		sim_truth_profile(sim_profile(t.sim), 4096, &tr);
-		rng_seed(&rng, seed);
+		t_case(t_data("limits-burst.ini"), "prior scan", seed, &t,
+		    &tr, &rng, what, sizeof what);
 
 		/* 30 s at depth 4: about 81,000 of the 300,000 credits. */
 		assert_int_equal(engine_open(&e, "sim", &t, 4, 4096, 0), 0);
@@ -343,13 +352,10 @@ t_drained_in_sweeps(void **state)
 	(void)state;
 	for (i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
 		for (seed = 1; seed <= T_SEEDS; seed++) {
-			snprintf(what, sizeof what, "%s seed %d", profiles[i],
-			    (int)seed);
-			t_target(&t, t_data(profiles[i]), seed);
-			sim_truth_profile(sim_profile(t.sim), 4096, &tr);
+			t_case(t_data(profiles[i]), profiles[i], seed, &t,
+			    &tr, &rng, what, sizeof what);
 			t_spec(&s, 16 * GiB);
 			s.sustain_s = 60;
-			rng_seed(&rng, seed);
 			assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
 			if (!r.burst.detected || !r.burst.exhausted ||
 			    !(r.burst.drop_sweep_t_s > 0) ||
@@ -448,14 +454,11 @@ t_first_touch(void **state)
 	(void)state;
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		for (seed = 1; seed <= T_SEEDS; seed++) {
-			snprintf(what, sizeof what, "%s seed %d",
-			    cases[i].profile, (int)seed);
-			t_target(&t, cases[i].profile, seed);
-			sim_truth_profile(sim_profile(t.sim), 4096, &tr);
+			t_case(cases[i].profile, cases[i].profile, seed, &t,
+			    &tr, &rng, what, sizeof what);
 			t_spec(&s, cases[i].ws);
 			s.first_touch = 1;
 			s.sustain_s = 20;
-			rng_seed(&rng, seed);
 			assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
 			assert_true(r.first_touch.measured);
 			assert_true(r.first_touch.blocks >= 64);
