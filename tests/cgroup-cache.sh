@@ -4,11 +4,11 @@
 # of this machine's disk.  Its effective capacity is measured independently
 # with fio (random 4 KiB buffered reads drawn with replacement over 768 MiB,
 # after a sequential pass and a 5 s ramp: the fraction of reads under
-# 20 us, from fio's latency bins, times the working set).  A --buffered scan inside the cgroup must
-# report exactly one tier within 10% of that capacity, and a backing store
-# at least five times slower than the tier.  Needs root, a cgroup memory
-# controller (v1 memory.limit_in_bytes or v2 memory.max), fio and jq (skips
-# with 77 otherwise); about 40 s.
+# 20 us, from fio's latency bins, times the working set).  A --buffered
+# scan inside the cgroup must report exactly one tier within 10% of that
+# capacity, and a backing store at least five times slower than the tier.
+# Needs root, a cgroup memory controller (v1 memory.limit_in_bytes or v2
+# memory.max), fio and jq (skips with 77 otherwise); about 40 s.
 . "$(dirname "$0")/cgroup-lib.sh"
 . "$(dirname "$0")/timing-lock.sh"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)

@@ -58,27 +58,14 @@ json_get() {
 	} | grep -o "\"$2\": *[^,}]*" | head -1 | sed 's/^[^:]*: *//'
 }
 
-# within NAME GOT WANT PCT
-within() {
-	awk -v n="$1" -v g="$2" -v w="$3" -v p="$4" 'BEGIN {
-		if (g == "" || g == "null") {
-			printf "FAIL: %s is %s, want %g\n", n, g == "" ? \
-			    "missing" : "null", w
-			exit 1
-		}
-		d = 100 * (g / w - 1)
-		printf "%s: %g, want %g (%+.1f%%, limit %g%%)\n", n, g, w, d, p
-		exit (d > p || d < -p)
-	}' || fail "$1 out of range"
-}
 
 # 1. Caps: 1,000 read IOPS and 40 MiB/s.  4 KiB reads hit the IOPS cap
 # (from depth 1: the disk does ~20k); bandwidth caps reads above 40 KiB.
 set_limits 1000 $((40 * MiB)) || fail "cannot set limits"
 limits_in_cgroup "$work/caps.json" --max-iodepth 16 --sustain 6 \
     --max-time 2
-within iops_ceiling "$(json_get "$work/caps.json" iops_ceiling)" 1000 5
-within bandwidth_ceiling_bytes_per_s \
+t_within iops_ceiling "$(json_get "$work/caps.json" iops_ceiling)" 1000 5
+t_within bandwidth_ceiling_bytes_per_s \
     "$(json_get "$work/caps.json" bandwidth_ceiling_bytes_per_s)" \
     $((40 * MiB)) 5
 [ "$(json_get "$work/caps.json" detected burst)" = false ] ||
@@ -106,10 +93,10 @@ bucket_in_cgroup() {
 	echo "controller (t credits limit):" $(cat "$work/ctl.log")
 	[ "$(json_get "$json" detected burst)" = true ] ||
 		fail "burst not detected"
-	within burst_iops "$(json_get "$json" burst_iops burst)" $burst 10
-	within baseline_iops "$(json_get "$json" baseline_iops burst)" \
+	t_within burst_iops "$(json_get "$json" burst_iops burst)" $burst 10
+	t_within baseline_iops "$(json_get "$json" baseline_iops burst)" \
 	    $base 10
-	within credits_ios "$(json_get "$json" credits_ios burst)" \
+	t_within credits_ios "$(json_get "$json" credits_ios burst)" \
 	    $credits 15
 }
 
@@ -129,7 +116,7 @@ case $drop in ''|null) fail "no drop time in the sweeps" ;; esac
 # The sweep that fell with the bucket is no knee: the ceiling is the
 # burst's, or unknown if no depth reached it before the drop.
 ceil=$(json_get "$work/sweeps.json" iops_ceiling)
-[ "$ceil" = null ] || within iops_ceiling "$ceil" $burst 10
+[ "$ceil" = null ] || t_within iops_ceiling "$ceil" $burst 10
 echo "drop during the sweeps at $drop s;" \
     "iops_ceiling $(json_get "$work/sweeps.json" iops_ceiling)," \
     "baseline bandwidth" \

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: ISC
-# Sourced by tests/safety-*.sh: a scratch directory, a cleanup list run on
-# every exit (loop devices, mounts, background processes, files), and the
-# checks every fault test makes.  Not a test of its own.
+# Sourced by tests/safety-*.sh and the other test scripts that want it: a
+# scratch directory, a cleanup list run on every exit (loop devices, mounts,
+# background processes, files), the checks every fault test makes, and a
+# figure within a tolerance of its truth.  Not a test of its own.
 set -u
 : "${TIERPROBE:?TIERPROBE: path of the built binary}"
 
@@ -101,6 +102,22 @@ t_until() {
 # Size of file $1 in bytes, 0 if missing.
 t_size() {
 	stat -c %s "$1" 2>/dev/null || echo 0
+}
+
+# t_within NAME GOT WANT PCT: GOT (a number from a report) within PCT
+# percent of WANT, said either way; fails when it is not, or is missing or
+# null.
+t_within() {
+	awk -v n="$1" -v g="$2" -v w="$3" -v p="$4" 'BEGIN {
+		if (g == "" || g == "null") {
+			printf "FAIL: %s is %s, want %g\n", n, g == "" ? \
+			    "missing" : "null", w
+			exit 1
+		}
+		d = 100 * (g / w - 1)
+		printf "%s: %g, want %g (%+.2f%%, limit %g%%)\n", n, g, w, d, p
+		exit (d > p || d < -p)
+	}' || fail "$1 out of range"
 }
 
 # The failure contract: exit status $1 == $2, and stderr file $3 holds one
