@@ -101,8 +101,8 @@ bucket_in_cgroup() {
 }
 
 # 2. 64,000 credits: the sweeps spend about half of them; the sustained
-# run sees the rest drain (about 24 s) and 10 s of the baseline after it.
-bucket_in_cgroup "$work/burst.json" 64000 --sustain 35
+# run sees the rest drain (about 24 s) and 15 s of the baseline after it.
+bucket_in_cgroup "$work/burst.json" 64000 --sustain 40
 
 # 3. 19,200 credits, 12 s of burst: the iodepth sweep and the first block
 # sizes empty the bucket, the sustained run sees only the baseline.  The
