@@ -6,10 +6,14 @@
 #
 #   cg_need io memory	the controllers the test needs (io: blk-throttle):
 #			skips (77) without root or without them; sets cg_ver
-#   cg_new NAME		a cgroup tierprobe-NAME-PID with those controllers,
-#			in $cg; at exit its processes are moved out, its
+#   cg_have io memory	the same for a test that can go on without them:
+#			returns 1 instead
+#   cg_new NAME		a cgroup tierprobe-NAME-PID with them, in $cg;
+#			at exit its processes are moved out, its
 #			pages dropped and it is removed
 #   cg_run CG CMD...	CMD inside cgroup CG (a name from cg_new)
+#   cg_exec CG CMD...	the same in place of the shell that calls it (for
+#			t_bg, or a subshell: the job's pid is CMD's)
 #   cg_io CG MAJ:MIN riops=N rbps=N wiops=N wbps=N
 #			blk-throttle caps (0: none; keys left out stay)
 #   cg_mem CG BYTES	the memory limit, swap off
@@ -46,118 +50,128 @@ cg_dirs() {
 		echo "$cg_v2/$1"
 		return
 	fi
-	for c in $cg_ctls; do
-		cg_dir "$1" "$c"
+	for cg_c in $cg_ctls; do
+		cg_dir "$1" "$cg_c"
+	done
+}
+
+cg_have() {
+	[ "$(id -u)" = 0 ] || return 1
+	cg_ctls=$*
+	cg_ver=1
+	for cg_c in $cg_ctls; do
+		case $cg_c in
+		io) cg_f=blkio.throttle.read_iops_device ;;
+		memory) cg_f=memory.limit_in_bytes ;;
+		*) fail "cg_have: no controller $cg_c" ;;
+		esac
+		[ -e "$(cg_dir "" "$cg_c")/$cg_f" ] || cg_ver=""
+	done
+	[ -n "$cg_ver" ] && return 0
+	cg_ver=2
+	for cg_c in $cg_ctls; do
+		[ -n "$cg_v2" ] &&
+		    grep -qw "$cg_c" "$cg_v2/cgroup.controllers" 2>/dev/null ||
+		    { cg_ver=""; return 1; }
 	done
 }
 
 cg_need() {
 	need_root "cgroups"
-	cg_ctls=$*
-	cg_ver=1
-	for c in $cg_ctls; do
-		case $c in
-		io) f=blkio.throttle.read_iops_device ;;
-		memory) f=memory.limit_in_bytes ;;
-		*) fail "cg_need: no controller $c" ;;
-		esac
-		[ -e "$(cg_dir "" "$c")/$f" ] || cg_ver=""
-	done
-	[ -n "$cg_ver" ] && return
-	cg_ver=2
-	for c in $cg_ctls; do
-		[ -n "$cg_v2" ] &&
-		    grep -qw "$c" "$cg_v2/cgroup.controllers" 2>/dev/null ||
-		    skip "no cgroup controller $c (v1 or v2) for: $cg_ctls"
-	done
+	cg_have "$@" || skip "no cgroup controller (v1 or v2) for: $*"
 }
 
 # Remove directory $1 of a cgroup: its processes moved to the parent, its
 # page cache dropped (v1), retried while exiting processes leave it.
 cg_remove() {
 	[ -d "$1" ] || return 0
-	for p in $(cat "$1/cgroup.procs" 2>/dev/null); do
-		echo "$p" > "$(dirname "$1")/cgroup.procs" 2>/dev/null
+	for cg_p in $(cat "$1/cgroup.procs" 2>/dev/null); do
+		echo "$cg_p" > "$(dirname "$1")/cgroup.procs" 2>/dev/null
 	done
 	[ -e "$1/memory.force_empty" ] &&
 	    echo 0 > "$1/memory.force_empty" 2>/dev/null
-	i=0
-	while ! rmdir "$1" 2>/dev/null && [ $i -lt 50 ]; do
+	cg_i=0
+	while ! rmdir "$1" 2>/dev/null && [ $cg_i -lt 50 ]; do
 		sleep 0.1
-		i=$((i + 1))
+		cg_i=$((cg_i + 1))
 	done
 	[ ! -d "$1" ] || echo "warning: could not remove $1"
 }
 
 cg_new() {
-	[ -n "$cg_ver" ] || fail "cg_new before cg_need"
+	[ -n "$cg_ver" ] || fail "cg_new before cg_need or cg_have"
 	cg=tierprobe-$1-$$
 	if [ "$cg_ver" = 2 ]; then
-		for c in $cg_ctls; do
-			echo "+$c" > "$cg_v2/cgroup.subtree_control" 2>/dev/null
+		for cg_c in $cg_ctls; do
+			echo "+$cg_c" 2>/dev/null \
+			    > "$cg_v2/cgroup.subtree_control"
 		done
 	fi
-	for d in $(cg_dirs "$cg"); do
-		mkdir "$d" || fail "mkdir $d"
-		t_atexit "cg_remove $d"
+	for cg_d in $(cg_dirs "$cg"); do
+		mkdir "$cg_d" || fail "mkdir $cg_d"
+		t_atexit "cg_remove $cg_d"
 	done
 	if [ "$cg_ver" = 2 ]; then
-		for c in $cg_ctls; do
-			grep -qw "$c" "$cg_v2/$cg/cgroup.controllers" ||
-			    skip "cannot enable the $c controller"
+		for cg_c in $cg_ctls; do
+			grep -qw "$cg_c" "$cg_v2/$cg/cgroup.controllers" ||
+			    skip "cannot enable the $cg_c controller"
 		done
 	fi
 }
 
 cg_run() {
-	d=$(cg_dirs "$1")
+	(cg_exec "$@")
+}
+
+cg_exec() {
+	cg_d=$(cg_dirs "$1")
 	shift
-	sh -c 'for d in $0; do echo $$ > "$d/cgroup.procs" || exit 1; done
-	    exec "$@"' "$d" "$@"
+	exec sh -c 'for d in $0; do echo $$ > "$d/cgroup.procs" || exit 1; done
+	    exec "$@"' "$cg_d" "$@"
 }
 
 cg_io() {
-	d=$(cg_dir "$1" io)
-	dev=$2
+	cg_d=$(cg_dir "$1" io)
+	cg_dev=$2
 	shift 2
 	if [ "$cg_ver" = 2 ]; then
-		v=""
-		for kv in "$@"; do
-			[ "${kv#*=}" = 0 ] && kv=${kv%=*}=max
-			v="$v $kv"
+		cg_v=""
+		for cg_kv in "$@"; do
+			[ "${cg_kv#*=}" = 0 ] && cg_kv=${cg_kv%=*}=max
+			cg_v="$cg_v $cg_kv"
 		done
-		echo "$dev$v" > "$d/io.max"
+		echo "$cg_dev$cg_v" > "$cg_d/io.max"
 		return
 	fi
-	for kv in "$@"; do
-		case ${kv%=*} in
-		riops) f=read_iops ;;
-		rbps) f=read_bps ;;
-		wiops) f=write_iops ;;
-		wbps) f=write_bps ;;
-		*) fail "cg_io: no cap ${kv%=*}" ;;
+	for cg_kv in "$@"; do
+		case ${cg_kv%=*} in
+		riops) cg_f=read_iops ;;
+		rbps) cg_f=read_bps ;;
+		wiops) cg_f=write_iops ;;
+		wbps) cg_f=write_bps ;;
+		*) fail "cg_io: no cap ${cg_kv%=*}" ;;
 		esac
-		echo "$dev ${kv#*=}" > "$d/blkio.throttle.${f}_device" ||
-		    return 1
+		echo "$cg_dev ${cg_kv#*=}" \
+		    > "$cg_d/blkio.throttle.${cg_f}_device" || return 1
 	done
 }
 
 cg_mem() {
-	d=$(cg_dir "$1" memory)
+	cg_d=$(cg_dir "$1" memory)
 	if [ "$cg_ver" = 2 ]; then
-		echo "$2" > "$d/memory.max" || return 1
-		echo 0 > "$d/memory.swap.max" 2>/dev/null
+		echo "$2" > "$cg_d/memory.max" || return 1
+		echo 0 > "$cg_d/memory.swap.max" 2>/dev/null
 	else
-		echo "$2" > "$d/memory.limit_in_bytes" || return 1
-		echo 0 > "$d/memory.swappiness" 2>/dev/null
+		echo "$2" > "$cg_d/memory.limit_in_bytes" || return 1
+		echo 0 > "$cg_d/memory.swappiness" 2>/dev/null
 	fi
 	return 0
 }
 
 cg_disk() {
-	d=$(stat -c '%Hd:%Ld' "$1") || return 1
-	[ -e "/sys/dev/block/$d" ] || return 1
-	[ -e "/sys/dev/block/$d/partition" ] &&
-	    d=$(cat "/sys/dev/block/$d/../dev")
-	echo "$d"
+	cg_d=$(stat -c '%Hd:%Ld' "$1") || return 1
+	[ -e "/sys/dev/block/$cg_d" ] || return 1
+	[ -e "/sys/dev/block/$cg_d/partition" ] &&
+	    cg_d=$(cat "/sys/dev/block/$cg_d/../dev")
+	echo "$cg_d"
 }

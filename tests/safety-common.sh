@@ -141,21 +141,3 @@ t_json_ok() {
 		    2>/dev/null
 	fi
 }
-
-# A blkio (cgroup v1) group that holds writes to the disk under directory
-# $2 to $1 bytes/s: sets t_cg, removed at exit.  Returns 1 where there is
-# no such controller.  Run a command in it with t_in_cg CMD...
-t_throttle_writes() {
-	[ -w /sys/fs/cgroup/blkio/cgroup.procs ] || return 1
-	d=$(stat -c '%Hd:%Ld' "$2") || return 1
-	# A partition: throttle its disk.
-	[ -f "/sys/dev/block/$d/partition" ] &&
-	    d=$(cat "/sys/dev/block/$d/../dev")
-	t_cg=/sys/fs/cgroup/blkio/tierprobe-$t_name-$$
-	mkdir "$t_cg" || return 1
-	t_atexit "for i in 1 2 3 4 5 6 7 8 9 10; do rmdir $t_cg && break; sleep 0.2; done"
-	echo "$d $1" >"$t_cg/blkio.throttle.write_bps_device" || return 1
-}
-t_in_cg() {
-	exec sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$t_cg" "$@"
-}
