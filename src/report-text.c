@@ -794,9 +794,8 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    "moved only %s, which may leave a bucket of "
 			    "bandwidth credits full, so how long large reads "
 			    "keep it is unknown.", report_text_size(
-			    l->sustain.bs,
-			    b1, sizeof b1), units_format_value(UNITS_RATE,
-			    l->sustain.bytes_per_s, b2, sizeof b2));
+			    l->sustain.bs, b1, sizeof b1), units_format_value(
+			    UNITS_RATE, l->sustain.bytes_per_s, b2, sizeof b2));
 			report_text_sentence(rt, s);
 		}
 		any = 1;
