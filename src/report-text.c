@@ -321,15 +321,22 @@ report_text_bw_queue(const struct limits_result *l)
 }
 
 /*
- * No drop gave a bandwidth after a bucket, and the sustained run moved under
- * half the bandwidth ceiling: a bucket of bandwidth credits (st1's) may
- * never have been drawn on.
+ * The most an interval of the sustained run moved (bytes/s) when no drop
+ * gave a bandwidth after a bucket and that is under half the bandwidth
+ * ceiling, so that a bucket of bandwidth credits (st1's) may never have
+ * been drawn on; else NAN.
  */
-static int
+static double
 report_text_bw_unsustained(const struct limits_result *l)
 {
-	return (isnan(l->baseline_bandwidth) && l->sustain.ios > 0 &&
-	    l->sustain.bytes_per_s < l->bandwidth_ceiling_bytes_per_s / 2);
+	double	most = 0;
+	size_t	i;
+
+	if (!isnan(l->baseline_bandwidth) || l->timeline.n == 0)
+		return (NAN);
+	for (i = 0; i < l->timeline.n; i++)
+		most = fmax(most, l->timeline.v[i].bytes_per_s);
+	return (most < l->bandwidth_ceiling_bytes_per_s / 2 ? most : NAN);
 }
 
 /* Why the iodepth sweep shows no cap, in words, into buf. */
@@ -667,6 +674,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 	char				 s[512], b1[UNITS_BUFSZ];
 	char				 b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
 	char				 why[160];
+	double				 most;
 	size_t				 i;
 	int				 any = 0;
 
@@ -788,14 +796,14 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    "top out at %s.", units_format_value(UNITS_RATE,
 			    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
 		report_text_sentence(rt, s);
-		if (report_text_bw_unsustained(l)) {
+		most = report_text_bw_unsustained(l);
+		if (isfinite(most)) {
 			snprintf(s, sizeof s, "That is the rate of the size "
-			    "sweep's short runs; the sustained run's %s I/Os "
-			    "moved only %s, which may leave a bucket of "
-			    "bandwidth credits full, so how long large reads "
-			    "keep it is unknown.", report_text_size(
-			    l->sustain.bs, b1, sizeof b1), units_format_value(
-			    UNITS_RATE, l->sustain.bytes_per_s, b2, sizeof b2));
+			    "sweep's short runs; the sustained run moved %s "
+			    "at most, which may leave a bucket of bandwidth "
+			    "credits full, so how long large reads keep it is "
+			    "unknown.", units_format_value(UNITS_RATE, most,
+			    b1, sizeof b1));
 			report_text_sentence(rt, s);
 		}
 		any = 1;
