@@ -286,6 +286,67 @@ test_lru_order(void **state)
 	sim_free(s);
 }
 
+/*
+ * The tier serving each I/O of a long mixed sequence (random blocks, long
+ * sequential reads, enough to grow the block table several times and to
+ * evict) is the one a plain LRU stack gives.
+ */
+static void
+test_lru_reference(void **state)
+{
+	static const char ini[] =
+	    "[device]\nsize = 64M\nblock_size = 4096\n"
+	    "[tier.0]\ncapacity = 256K\nlatency_us = 10\n"
+	    "[tier.1]\ncapacity = 1M\nlatency_us = 100\n"
+	    "[tier.2]\ncapacity = 4M\nlatency_us = 1000\n"
+	    "[backing]\nlatency_us = 10000\n";
+	static const unsigned cum[3] = { 64, 256, 1024 };
+	static const unsigned lat_us[4] = { 10, 100, 1000, 10000 };
+	uint64_t	 stack[1025], t = 0, done, key, first;
+	unsigned	 n = 0, level, l, pos, nblk, hits[4] = { 0 }, k, j;
+	struct rng	 r;
+	struct sim	*s;
+
+	(void)state;
+	s = t_sim(ini, 1);
+	rng_seed(&r, 5);
+	for (k = 0; k < 40000; k++) {
+		if (rng_below(&r, 16) == 0) {
+			first = rng_below(&r, 16384 - 64);
+			nblk = 1 + (unsigned)rng_below(&r, 64);
+		} else {
+			first = rng_below(&r, 1500);
+			nblk = 1;
+		}
+		level = 0;
+		for (key = first; key < first + nblk; key++) {
+			for (pos = 0; pos < n && stack[pos] != key; pos++)
+				;
+			for (l = 0; l < 3 && (pos == n || pos >= cum[l]); l++)
+				;
+			if (l > level)
+				level = l;
+			if (pos == n)
+				n++;
+			for (j = pos; j > 0; j--)
+				stack[j] = stack[j - 1];
+			stack[0] = key;
+			if (n > cum[2])
+				n = cum[2];
+		}
+		hits[level]++;
+		done = sim_submit(s, t, first * 4096, nblk * 4096, 0);
+		if (done - t != lat_us[level] * 1000ULL)
+			fail_msg("I/O %u (blocks %llu+%u): %llu ns, want %u us",
+			    k, (unsigned long long)first, nblk,
+			    (unsigned long long)(done - t), lat_us[level]);
+		t = done;
+	}
+	for (l = 0; l < 4; l++)
+		assert_true(hits[l] > 500);
+	sim_free(s);
+}
+
 /* An IOPS or bandwidth ceiling delivers its rate over a long run. */
 static void
 test_token_bucket(void **state)
@@ -1014,6 +1075,72 @@ static const char *const t_builtin[] = {
 	"nvme-instance-store",
 };
 
+/*
+ * I/Os one after another (each at the last one's completion) from *t
+ * until the clock passes until: their rate per second.
+ */
+static double
+t_back_to_back(struct sim *s, uint64_t *t, uint64_t until)
+{
+	uint64_t	from = *t, n = 0;
+
+	while (*t < until) {
+		*t = sim_submit(s, *t, 0, 4096, 0);
+		n++;
+	}
+	return ((double)n / ((double)(*t - from) / T_SEC));
+}
+
+/*
+ * An instance bucket (burst 1,000 IOPS for 10 s over a 100 IOPS baseline)
+ * earns at the baseline below it, and with burst_period_s is full again
+ * at every multiple of the period however it was used: under a demand
+ * that never lets up, the burst comes back at 100 s only then.
+ */
+static void
+test_instance_period(void **state)
+{
+	static const char base[] =
+	    "[device]\nsize = 1G\n"
+	    "[backing]\nlatency_us = 10\nconcurrency = 64\n"
+	    "[instance]\niops = 100\nburst_iops = 1000\n"
+	    "burst_duration_s = 10\n";
+	char		 ini[256], *cause;
+	struct sim	*s;
+	uint64_t	 t;
+	int		 period;
+
+	(void)state;
+	for (period = 0; period <= 1; period++) {
+		snprintf(ini, sizeof ini, "%s%s", base, period ?
+		    "burst_period_s = 100\n" : "");
+		s = t_sim(ini, 3);
+		t = 0;
+		t_assert_rel(t_back_to_back(s, &t, 8 * T_SEC), 1000, 0.02,
+		    "burst from full");
+		t_back_to_back(s, &t, 20 * T_SEC);
+		t_assert_rel(t_back_to_back(s, &t, 40 * T_SEC), 100, 0.02,
+		    "baseline once empty");
+		/* 20 s idle earn 2,000 I/Os: 2.2 s more at the burst. */
+		t = 60 * T_SEC;
+		t_assert_rel(t_back_to_back(s, &t, 62 * T_SEC), 1000, 0.02,
+		    "burst earned below the baseline");
+		t_back_to_back(s, &t, 70 * T_SEC);
+		t_assert_rel(t_back_to_back(s, &t, 99 * T_SEC), 100, 0.02,
+		    "baseline under full demand");
+		t_back_to_back(s, &t, 101 * T_SEC);
+		t_assert_rel(t_back_to_back(s, &t, 108 * T_SEC),
+		    period ? 1000 : 100, 0.02, period ?
+		    "full again at the period" : "no refill without one");
+		sim_free(s);
+	}
+	cause = t_reject("[device]\nsize = 1G\n[backing]\nlatency_us = 10\n"
+	    "[instance]\niops = 100\nburst_iops = 1000\n"
+	    "burst_duration_s = 10\nburst_period_s = 5\n");
+	assert_non_null(strstr(cause, "no shorter"));
+	free(cause);
+}
+
 /* Every built-in profile loads, and its truth is what its sources say. */
 static void
 test_builtin(void **state)
@@ -1115,6 +1242,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hit_ratio),
 		cmocka_unit_test(test_lru_order),
+		cmocka_unit_test(test_lru_reference),
 		cmocka_unit_test(test_token_bucket),
 		cmocka_unit_test(test_burst),
 		cmocka_unit_test(test_iodepth),
@@ -1131,6 +1259,7 @@ main(void)
 		cmocka_unit_test(test_profile_parse),
 		cmocka_unit_test(test_profile_files),
 		cmocka_unit_test(test_builtin),
+		cmocka_unit_test(test_instance_period),
 	};
 	const char	*top = getenv("TOP_SRCDIR");
 
