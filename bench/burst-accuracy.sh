@@ -12,11 +12,6 @@
 # runs judged right, largest errors (burst, baseline, credits, long-run,
 # bandwidth after), where the drops were found.  Exit status 1 when a goal
 # is missed.  Needs jq.  Keys this tierprobe lacks count as misses.
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-tp=${TIERPROBE:-$top/src/tierprobe}
-export TIERPROBE_DATADIR="${TIERPROBE_DATADIR:-$top}"
-command -v jq >/dev/null || { echo "bench: needs jq" >&2; exit 77; }
 seeds=10
 while getopts n: c; do
 	case $c in
@@ -24,8 +19,7 @@ while getopts n: c; do
 	*) echo "usage: $0 [-n SEEDS]" >&2; exit 2 ;;
 	esac
 done
-dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-burst.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT INT TERM
+. "$(dirname "$0")/common.sh"
 data=$top/tests/data
 
 # Cases: profile, sustained seconds, whether the bucket runs dry within

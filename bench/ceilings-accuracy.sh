@@ -10,36 +10,14 @@
 # usage: bench/ceilings-accuracy.sh [-n SEEDS] [-o 'RUN OPTIONS'] [PROFILE ...]
 # (default: 5 seeds, every built-in profile, a 30 s sustained run).
 # Needs jq.
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-tp=${TIERPROBE:-$top/src/tierprobe}
-export TIERPROBE_DATADIR="${TIERPROBE_DATADIR:-$top}"
-command -v jq >/dev/null || { echo "bench: needs jq" >&2; exit 77; }
-seeds=5
-opts="--sustain 30"
-while getopts n:o: c; do
-	case $c in
-	n) seeds=$OPTARG ;;
-	o) opts=$OPTARG ;;
-	*) echo "usage: $0 [-n SEEDS] [-o 'RUN OPTIONS'] [PROFILE ...]" >&2
-	   exit 2 ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ $# -gt 0 ] || set -- $("$tp" profiles | awk '/^$/ { exit } { print $1 }')
-dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-cacc.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT INT TERM
+. "$(dirname "$0")/common.sh"
+bench_args 5 '--sustain 30' RUN "$@"
+# shellcheck disable=SC2086
+set -- $profiles
 
 # The truth: "IOPS BYTES_PER_S".
 truth() {
-	"$tp" profiles --show "$1" | awk '
-	function num(v) { gsub(/,/, "", v); return v + 0 }
-	function rate(v, u) {
-		if (u == "KiB/s") return v * 1024
-		if (u == "MiB/s") return v * 1048576
-		if (u == "GiB/s") return v * 1073741824
-		return v
-	}
+	"$tp" profiles --show "$1" | awk "$bench_units"'
 	$1 == "iops_ceiling" { iops = num($2) }
 	$1 == "bandwidth_ceiling" { bw = rate(num($2), $3) }
 	END { printf "%.6g %.6g\n", iops, bw }'

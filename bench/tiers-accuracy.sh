@@ -10,45 +10,15 @@
 # usage: bench/tiers-accuracy.sh [-n SEEDS] [-o 'SCAN OPTIONS'] [PROFILE ...]
 # (default: 20 seeds, every built-in profile, the scan's default options).
 # Exit status 1 when a goal is missed.  Needs jq.
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-tp=${TIERPROBE:-$top/src/tierprobe}
-export TIERPROBE_DATADIR="${TIERPROBE_DATADIR:-$top}"
-command -v jq >/dev/null || { echo "bench: needs jq" >&2; exit 77; }
-seeds=20
-opts=""
-while getopts n:o: c; do
-	case $c in
-	n) seeds=$OPTARG ;;
-	o) opts=$OPTARG ;;
-	*) echo "usage: $0 [-n SEEDS] [-o 'SCAN OPTIONS'] [PROFILE ...]" >&2
-	   exit 2 ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ $# -gt 0 ] || set -- $("$tp" profiles | awk '/^$/ { exit } { print $1 }')
-dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-acc.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT INT TERM
+. "$(dirname "$0")/common.sh"
+bench_args 20 '' SCAN "$@"
+# shellcheck disable=SC2086
+set -- $profiles
 
 # The truth of a profile, one line each: "tier CAPACITY_BYTES P50_US" for
 # every cache, then "backing P50_US".
 truth() {
-	"$tp" profiles --show "$1" | awk '
-	function size(v, u) {
-		sub(/,$/, "", u)
-		if (u == "KiB") return v * 1024
-		if (u == "MiB") return v * 1048576
-		if (u == "GiB") return v * 1073741824
-		if (u == "TiB") return v * 1099511627776
-		return v
-	}
-	function lat(v, u) {
-		sub(/,$/, "", u)
-		if (u == "ms") return v * 1000
-		if (u == "s") return v * 1e6
-		if (u == "ns") return v / 1000
-		return v
-	}
+	"$tp" profiles --show "$1" | awk "$bench_units"'
 	$1 == "tier" && $3 == "capacity" {
 		printf "tier %.0f %g\n", size($4, $5), lat($7, $8)
 	}

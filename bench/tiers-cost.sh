@@ -9,17 +9,11 @@
 # included.  Both are checked against the profile's truth.
 #
 # usage: bench/tiers-cost.sh [-n SEEDS]     (default 5 seeds; needs jq)
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-tp=${TIERPROBE:-$top/src/tierprobe}
-export TIERPROBE_DATADIR="${TIERPROBE_DATADIR:-$top}"
-command -v jq >/dev/null || { echo "bench: needs jq" >&2; exit 77; }
+. "$(dirname "$0")/common.sh"
 seeds=5
 [ "${1:-}" = -n ] && seeds=$2
 prof=classic-three-level
 goal=138
-dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-cost.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT INT TERM
 
 # Truth: "C0 P0 C1 P1 B" (bytes, us) from tierprobe profiles --show.
 "$tp" profiles --show "$prof" | awk '

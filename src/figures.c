@@ -12,44 +12,48 @@
 #include "figures.h"
 #include "tiers.h"
 
-/* alias, path, unit, label, section, better, discrete, fleet, source. */
+/*
+ * alias, path, unit, label, section, better, discrete, fleet, source, and
+ * a plot axis other than the unit's.
+ */
 static const struct figures_def figures_table[] = {
 	{ "tiers", "scan.tiers", UNITS_PLAIN, "cache tiers", "scan",
-	  0, 1, 1, FIGURES_TIERS },
+	  0, 1, 1, FIGURES_TIERS, NULL },
 	{ "tierN.capacity", "scan.tiers[N].capacity_bytes", UNITS_BYTES,
-	  "tier N capacity", "scan", 0, 0, 0, FIGURES_CAPACITY },
+	  "tier N capacity", "scan", 0, 0, 0, FIGURES_CAPACITY, NULL },
 	{ "tierN.p50", "scan.tiers[N].lat_us_p50", UNITS_LAT_US,
-	  "tier N p50", "scan", -1, 0, 0, FIGURES_HEADLINE },
+	  "tier N p50", "scan", -1, 0, 0, FIGURES_HEADLINE, NULL },
 	{ "tierN.p99", "scan.tiers[N].lat_us_p99", UNITS_LAT_US,
-	  "tier N p99", "scan", -1, 0, 0, FIGURES_HEADLINE },
+	  "tier N p99", "scan", -1, 0, 0, FIGURES_HEADLINE, NULL },
 	{ "p50", "scan.backing.lat_us_p50", UNITS_LAT_US,
-	  "backing p50", "scan", -1, 0, 1, FIGURES_HEADLINE },
+	  "backing p50", "scan", -1, 0, 1, FIGURES_HEADLINE, NULL },
 	{ "p99", "scan.backing.lat_us_p99", UNITS_LAT_US,
-	  "backing p99", "scan", -1, 0, 1, FIGURES_HEADLINE },
+	  "backing p99", "scan", -1, 0, 1, FIGURES_HEADLINE, NULL },
 	{ "iops", "limits.iops_ceiling", UNITS_IOPS, "IOPS ceiling",
-	  "limits", 1, 0, 1, FIGURES_HEADLINE },
+	  "limits", 1, 0, 1, FIGURES_HEADLINE, NULL },
 	{ "knee", "limits.iops_knee_iodepth", UNITS_PLAIN,
-	  "knee iodepth", "limits", 0, 1, 0, FIGURES_HEADLINE },
+	  "knee iodepth", "limits", 0, 1, 0, FIGURES_HEADLINE, NULL },
 	{ "bandwidth", "limits.bandwidth_ceiling_bytes_per_s", UNITS_RATE,
-	  "bandwidth ceiling", "limits", 1, 0, 1, FIGURES_HEADLINE },
+	  "bandwidth ceiling", "limits", 1, 0, 1, FIGURES_HEADLINE, NULL },
 	{ "accounting", "limits.io_accounting_bytes", UNITS_BYTES,
-	  "accounting size", "limits", 0, 1, 0, FIGURES_HEADLINE },
+	  "accounting size", "limits", 0, 1, 0, FIGURES_HEADLINE, NULL },
 	{ "burst", "limits.burst.detected", UNITS_PLAIN, "burst bucket",
-	  "limits", 0, 1, 0, FIGURES_BURST },
+	  "limits", 0, 1, 0, FIGURES_BURST, NULL },
 	{ "burst.iops", "limits.burst.burst_iops", UNITS_IOPS,
-	  "burst IOPS", "limits", 1, 0, 1, FIGURES_HEADLINE },
+	  "burst IOPS", "limits", 1, 0, 1, FIGURES_HEADLINE, NULL },
 	{ "burst.baseline_iops", "limits.burst.baseline_iops", UNITS_IOPS,
-	  "baseline IOPS", "limits", 1, 0, 1, FIGURES_HEADLINE },
+	  "baseline IOPS", "limits", 1, 0, 1, FIGURES_HEADLINE, NULL },
 	{ "burst.duration", "limits.burst.duration_s", UNITS_SECONDS,
-	  "burst duration", "limits", 1, 0, 0, FIGURES_HEADLINE },
+	  "burst duration", "limits", 1, 0, 0, FIGURES_HEADLINE, NULL },
 	{ "burst.credits", "limits.burst.credits_ios", UNITS_COUNT,
-	  "burst credits", "limits", 1, 0, 0, FIGURES_HEADLINE },
+	  "burst credits", "limits", 1, 0, 0, FIGURES_HEADLINE, NULL },
 	{ "commit.p50", "sync.methods[N].lat_us.p50", UNITS_LAT_US,
-	  "commit p50", "sync", -1, 0, 1, FIGURES_COMMIT },
+	  "commit p50", "sync", -1, 0, 1, FIGURES_COMMIT, NULL },
 	{ "commit.p99", "sync.methods[N].lat_us.p99", UNITS_LAT_US,
-	  "commit p99", "sync", -1, 0, 1, FIGURES_COMMIT },
+	  "commit p99", "sync", -1, 0, 1, FIGURES_COMMIT, NULL },
 	{ "commit.rate", "sync.methods[N].ops_per_s", UNITS_IOPS,
-	  "commits per second", "sync", 1, 0, 1, FIGURES_COMMIT },
+	  "commits per second", "sync", 1, 0, 1, FIGURES_COMMIT,
+	  "commits/s" },
 };
 #define FIGURES_N	(sizeof figures_table / sizeof figures_table[0])
 

@@ -49,6 +49,7 @@ struct figures_def {
 	int		 discrete;
 	int		 fleet;
 	enum figures_source source;
+	const char	*axis;		/* a plot's axis; NULL: the unit's */
 };
 
 /* How many figures the table holds, and the i-th. */

@@ -18,12 +18,14 @@ struct lat_summary {			/* microseconds */
 	double	p999;
 };
 
+#define POINT_MIXED	2	/* reads and writes mixed */
+
 /* One measured point. */
 struct point {
 	uint64_t	 ws_bytes;	/* working set: offsets in [0, ws) */
 	uint32_t	 bs;		/* bytes per I/O */
 	unsigned	 iodepth;
-	int		 write;
+	int		 write;		/* 0 reads, 1 writes, POINT_MIXED */
 	uint64_t	 ios;		/* I/Os measured (after warm-up) */
 	double		 seconds;	/* device time measured */
 	double		 warm_seconds;	/* device time spent warming */

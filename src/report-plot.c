@@ -981,8 +981,8 @@ report_plot_fleet(const struct fleet *fl, const char *outdir,
 		if (d->better == 0 || j == fl->nvol)
 			continue;
 		scale = d->unit == UNITS_RATE ? 1048576 : 1;
-		unit = d->unit == UNITS_RATE ? "MiB/s" :
-		    d->unit == UNITS_LAT_US ? "microseconds" : "IOPS";
+		unit = d->axis != NULL ? d->axis : d->unit == UNITS_RATE ?
+		    "MiB/s" : d->unit == UNITS_LAT_US ? "microseconds" : "IOPS";
 		if (report_plot_fleet_panel(&rp, fl, i, ++n, scale) != 0) {
 			fclose(f);
 			goto fail;

@@ -225,9 +225,10 @@ report_schema_rw(int write)
 static const char *
 report_schema_randrw(int write)
 {
-	static const char *const words[] = { "randread", "randwrite" };
+	static const char *const words[] = { "randread", "randwrite",
+	    "randrw" };
 
-	return (write >= 0 && write < 2 ? words[write] : NULL);
+	return (write >= 0 && write <= POINT_MIXED ? words[write] : NULL);
 }
 
 static const char *
@@ -493,7 +494,8 @@ static const struct report_schema_key report_schema_point_keys[] = {
 	  AT(struct point, iodepth), .unit = "I/Os",
 	  .doc = "I/Os kept in flight" },
 	{ .name = "rw", .type = REPORT_SCHEMA_WORD, AT(struct point, write),
-	  .word = report_schema_randrw, .doc = "randread or randwrite" },
+	  .word = report_schema_randrw,
+	  .doc = "randread, randwrite or randrw (both mixed)" },
 	{ .name = "ios", .type = REPORT_SCHEMA_UINT,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct point, ios),
 	  .unit = "I/Os", .doc = "I/Os measured, after the warm-up" },

@@ -12,8 +12,6 @@
 
 #define TEXT_INDENT	REPORT_TEXT_INDENT
 #define TEXT_DB_IODEPTH	32	/* the queue a busy database keeps */
-#define TEXT_GP2_CREDITS 5.4e6	/* an EBS gp2 bucket under 1 TiB (AWS
-				   docs, 2023; FIELD-NOTES.md) */
 
 /* A table cell for v with "<= " or ">= " when it is a bound. */
 static const char *
@@ -322,6 +320,25 @@ report_text_bw_queue(const struct limits_result *l)
 	    l->iops_limit == CEILINGS_IOPS_UNSATURATED);
 }
 
+/*
+ * The most an interval of the sustained run moved (bytes/s) when no drop
+ * gave a bandwidth after a bucket and that is under half the bandwidth
+ * ceiling, so that a bucket of bandwidth credits (st1's) may never have
+ * been drawn on; else NAN.
+ */
+static double
+report_text_bw_unsustained(const struct limits_result *l)
+{
+	double	most = 0;
+	size_t	i;
+
+	if (!isnan(l->baseline_bandwidth) || l->timeline.n == 0)
+		return (NAN);
+	for (i = 0; i < l->timeline.n; i++)
+		most = fmax(most, l->timeline.v[i].bytes_per_s);
+	return (most < l->bandwidth_ceiling_bytes_per_s / 2 ? most : NAN);
+}
+
 /* Why the iodepth sweep shows no cap, in words, into buf. */
 static char *
 report_text_iops_why(const struct limits_result *l, char *buf, size_t len)
@@ -531,23 +548,16 @@ report_text_burst_meaning(struct report_text *rt,
 	}
 	if (!isfinite(b->held_iops))
 		return;
-	o = snprintf(s, sizeof s, "No burst bucket ran dry: the rate held at "
-	    "%s IOPS over %s of sustained load%s. Any bucket smaller than the "
-	    "%s I/Os the run drew is ruled out; one lasting longer than %s at "
-	    "this rate could go unseen", units_format_value(UNITS_IOPS,
-	    b->held_iops, b1, sizeof b1), units_format_value(UNITS_SECONDS,
-	    l->sustain_s, b2, sizeof b2), b->variable ? " (with changes "
-	    "that recovered)" : "", units_format_value(UNITS_COUNT,
-	    b->ruled_out_below_ios, b3, sizeof b3), units_format_value(
-	    UNITS_SECONDS, b->held_s, b4, sizeof b4));
-	units_format_value(UNITS_COUNT, TEXT_GP2_CREDITS, b5, sizeof b5);
-	if (o < sizeof s && b->ruled_out_below_ios < TEXT_GP2_CREDITS)
-		snprintf(s + o, sizeof s - o, " (gp2 volumes under 1 TiB hold "
-		    "%s I/Os), so the long-run rate is unknown.", b5);
-	else if (o < sizeof s)
-		snprintf(s + o, sizeof s - o, " (the %s I/Os of a gp2 volume "
-		    "under 1 TiB would have shown), so the long-run rate is "
-		    "unknown.", b5);
+	snprintf(s, sizeof s, "No burst bucket ran dry: the rate held at %s "
+	    "IOPS over %s of sustained load%s. Any bucket of I/O credits "
+	    "smaller than the %s I/Os the run drew is ruled out; one lasting "
+	    "longer than %s at this rate could go unseen, so the long-run rate "
+	    "is unknown.", units_format_value(UNITS_IOPS, b->held_iops, b1,
+	    sizeof b1), units_format_value(UNITS_SECONDS, l->sustain_s, b2,
+	    sizeof b2), b->variable ? " (with changes that recovered)" : "",
+	    units_format_value(UNITS_COUNT, b->ruled_out_below_ios, b3,
+	    sizeof b3), units_format_value(UNITS_SECONDS, b->held_s, b4,
+	    sizeof b4));
 	report_text_sentence(rt, s);
 	if (!l->sustain_early)
 		return;
@@ -664,6 +674,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 	char				 s[512], b1[UNITS_BUFSZ];
 	char				 b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
 	char				 why[160];
+	double				 most;
 	size_t				 i;
 	int				 any = 0;
 
@@ -785,6 +796,16 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    "top out at %s.", units_format_value(UNITS_RATE,
 			    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1));
 		report_text_sentence(rt, s);
+		most = report_text_bw_unsustained(l);
+		if (isfinite(most)) {
+			snprintf(s, sizeof s, "That is the rate of the size "
+			    "sweep's short runs; the sustained run moved %s "
+			    "at most, which may leave a bucket of bandwidth "
+			    "credits full, so how long large reads keep it is "
+			    "unknown.", units_format_value(UNITS_RATE, most,
+			    b1, sizeof b1));
+			report_text_sentence(rt, s);
+		}
 		any = 1;
 	}
 	if (l != NULL && l->io_accounting_bytes &&

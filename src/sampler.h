@@ -29,7 +29,7 @@ struct sample_spec {
 	int		warm_random;	/* random I/O until latency is steady */
 	uint32_t	bs;
 	unsigned	iodepth;
-	int		write;
+	int		write;		/* 1: writes; POINT_MIXED */
 	double		precision;	/* stop when ci95_rel <= this ... */
 	double		min_time_s;	/* ... but not before this */
 	double		max_time_s;	/* ... or when this much time passed */

@@ -253,6 +253,7 @@ writes_mixed(struct target *t, struct rng *rng, const struct writes_spec *spec,
 	ss.max_time_s = spec->max_time_s > 0 ? spec->max_time_s :
 	    WRITES_MAX_TIME_S;
 	ss.min_time_s = ss.max_time_s < 1 ? ss.max_time_s : 1;
+	ss.write = POINT_MIXED;		/* said of the point: next decides */
 	ss.next = writes_next_mixed;
 	ss.next_arg = &mix;
 	r->mixed.ws_bytes = ws;

@@ -7,104 +7,42 @@
 # burst must be found with both rates within 10% and the bucket within 15%,
 # both when the sustained run sees it run dry and when the sweeps empty it
 # before that run begins.  Needs root and blk-throttle (skips with 77
-# otherwise); about three minutes.
+# otherwise); about two minutes.
 set -u
 
-: "${TIERPROBE:?}"
+. "$(dirname "$0")/cgroup-lib.sh"
 . "$(dirname "$0")/timing-lock.sh"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
 controller=$builddir/tests/burst_controller
 MiB=1048576
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
-
-[ "$(id -u)" = 0 ] || skip "needs root"
 "$TIERPROBE" limits --help >/dev/null 2>&1 ||
 	skip "this tierprobe has no limits command"
 [ -x "$controller" ] || skip "no $controller (make check builds it)"
+cg_need io
 
-# The cgroup flavour: v1 blkio with throttle files, or v2 with io.
-v1=/sys/fs/cgroup/blkio
-v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-if [ -e "$v1/blkio.throttle.read_iops_device" ]; then
-	cgver=1
-	cgroot=$v1
-elif [ -n "$v2" ] && grep -qw io "$v2/cgroup.controllers" 2>/dev/null; then
-	cgver=2
-	cgroot=$v2
-else
-	skip "no blk-throttle: neither cgroup v1 blkio nor v2 io"
-fi
-
-cg=""
-ctl_pid=""
-tp_pid=""
-work=""
-cleanup() {
-	trap - EXIT INT TERM HUP
-	[ -n "$tp_pid" ] && kill "$tp_pid" 2>/dev/null
-	[ -n "$ctl_pid" ] && kill "$ctl_pid" 2>/dev/null
-	wait 2>/dev/null
-	if [ -n "$cg" ] && [ -d "$cg" ]; then
-		i=0
-		while ! rmdir "$cg" 2>/dev/null && [ $i -lt 50 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-	fi
-	[ -n "$work" ] && rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-# A file on a real disk, and that disk's MAJ:MIN (the whole disk: the
-# kernel takes limits on disks, not partitions).
+# A file on a real disk, and that disk's MAJ:MIN.
 work=$(mktemp -d "$builddir/cgroup-throttle.XXXXXX") || fail "mktemp"
+t_atexit "rm -rf $work"
 file=$work/data
-majmin=$(stat -c '%Hd:%Ld' "$work") || fail "stat"
-sys=/sys/dev/block/$majmin
-[ -e "$sys" ] || skip "$work is not on a block device ($majmin)"
-if [ -e "$sys/partition" ]; then
-	majmin=$(cat "$(dirname "$(readlink -f "$sys")")/dev")
-fi
+majmin=$(cg_disk "$work") || skip "$work is not on a block device"
 echo "disk $majmin ($(basename "$(readlink -f /sys/dev/block/$majmin)"))," \
-    "cgroup v$cgver"
+    "cgroup v$cg_ver"
 dd if=/dev/urandom of="$file" bs=1M count=512 conv=fsync status=none ||
 	fail "cannot write the test file"
-
-cg=$cgroot/tierprobe-test-$$
-mkdir "$cg" || fail "mkdir $cg"
-if [ $cgver = 2 ]; then
-	echo "+io" > "$cgroot/cgroup.subtree_control" 2>/dev/null
-	[ -e "$cg/io.max" ] || skip "cannot enable the io controller"
-fi
+cg_new throttle
 
 # set_limits RIOPS RBPS (0: none)
 set_limits() {
-	if [ $cgver = 1 ]; then
-		echo "$majmin $1" > "$cg/blkio.throttle.read_iops_device" &&
-		echo "$majmin $2" > "$cg/blkio.throttle.read_bps_device"
-	else
-		r=$1; b=$2
-		[ "$r" = 0 ] && r=max
-		[ "$b" = 0 ] && b=max
-		echo "$majmin riops=$r rbps=$b" > "$cg/io.max"
-	fi
+	cg_io "$cg" "$majmin" riops="$1" rbps="$2"
 }
 
 # limits_in_cgroup JSON ARGS...: tierprobe limits on the file, in the cgroup.
 limits_in_cgroup() {
 	json=$1
 	shift
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" \
-	    timeout 600 "$TIERPROBE" limits "$file" --ws 512M --quiet \
-	    --json "$json" "$@" &
-	tp_pid=$!
-	wait "$tp_pid"
-	st=$?
-	tp_pid=""
-	[ $st = 0 ] || fail "tierprobe limits exited $st"
+	cg_run "$cg" timeout 600 "$TIERPROBE" limits "$file" --ws 512M \
+	    --quiet --json "$json" "$@" || fail "tierprobe limits exited $?"
 	[ -s "$json" ] || fail "no report in $json"
 }
 
@@ -120,27 +58,14 @@ json_get() {
 	} | grep -o "\"$2\": *[^,}]*" | head -1 | sed 's/^[^:]*: *//'
 }
 
-# within NAME GOT WANT PCT
-within() {
-	awk -v n="$1" -v g="$2" -v w="$3" -v p="$4" 'BEGIN {
-		if (g == "" || g == "null") {
-			printf "FAIL: %s is %s, want %g\n", n, g == "" ? \
-			    "missing" : "null", w
-			exit 1
-		}
-		d = 100 * (g / w - 1)
-		printf "%s: %g, want %g (%+.1f%%, limit %g%%)\n", n, g, w, d, p
-		exit (d > p || d < -p)
-	}' || fail "$1 out of range"
-}
 
 # 1. Caps: 1,000 read IOPS and 40 MiB/s.  4 KiB reads hit the IOPS cap
 # (from depth 1: the disk does ~20k); bandwidth caps reads above 40 KiB.
 set_limits 1000 $((40 * MiB)) || fail "cannot set limits"
-limits_in_cgroup "$work/caps.json" --max-iodepth 16 --sustain 10 \
+limits_in_cgroup "$work/caps.json" --max-iodepth 16 --sustain 6 \
     --max-time 2
-within iops_ceiling "$(json_get "$work/caps.json" iops_ceiling)" 1000 5
-within bandwidth_ceiling_bytes_per_s \
+t_within iops_ceiling "$(json_get "$work/caps.json" iops_ceiling)" 1000 5
+t_within bandwidth_ceiling_bytes_per_s \
     "$(json_get "$work/caps.json" bandwidth_ceiling_bytes_per_s)" \
     $((40 * MiB)) 5
 [ "$(json_get "$work/caps.json" detected burst)" = false ] ||
@@ -156,34 +81,34 @@ bucket_in_cgroup() {
 	json=$1
 	credits=$2
 	shift 2
-	"$controller" "$cg" "$majmin" $burst $base $credits \
-	    > "$work/ctl.log" &
+	"$controller" "$(cg_dir "$cg" io)" "$majmin" $burst $base \
+	    $credits > "$work/ctl.log" &
 	ctl_pid=$!
+	t_atexit "kill $ctl_pid"
 	sleep 0.2
 	kill -0 "$ctl_pid" 2>/dev/null || fail "controller did not start"
 	limits_in_cgroup "$json" --max-iodepth 8 --max-time 1 "$@"
 	kill "$ctl_pid"
 	wait "$ctl_pid"
-	ctl_pid=""
 	echo "controller (t credits limit):" $(cat "$work/ctl.log")
 	[ "$(json_get "$json" detected burst)" = true ] ||
 		fail "burst not detected"
-	within burst_iops "$(json_get "$json" burst_iops burst)" $burst 10
-	within baseline_iops "$(json_get "$json" baseline_iops burst)" \
+	t_within burst_iops "$(json_get "$json" burst_iops burst)" $burst 10
+	t_within baseline_iops "$(json_get "$json" baseline_iops burst)" \
 	    $base 10
-	within credits_ios "$(json_get "$json" credits_ios burst)" \
+	t_within credits_ios "$(json_get "$json" credits_ios burst)" \
 	    $credits 15
 }
 
 # 2. 64,000 credits: the sweeps spend about half of them; the sustained
-# run sees the rest drain (about 20 s) and the baseline after it.
-bucket_in_cgroup "$work/burst.json" 64000 --sustain 45
+# run sees the rest drain (about 24 s) and 15 s of the baseline after it.
+bucket_in_cgroup "$work/burst.json" 64000 --sustain 40
 
 # 3. 19,200 credits, 12 s of burst: the iodepth sweep and the first block
 # sizes empty the bucket, the sustained run sees only the baseline.  The
 # drop is found in the sweeps' timeline (a falling sweep is no knee), and
 # the bandwidth at the baseline is measured after it.
-bucket_in_cgroup "$work/sweeps.json" 19200 --sustain 20
+bucket_in_cgroup "$work/sweeps.json" 19200 --sustain 12
 [ "$(json_get "$work/sweeps.json" exhausted burst)" = true ] ||
 	fail "the drop was not placed before the sustained run"
 drop=$(json_get "$work/sweeps.json" drop_sweep_t_s burst)
@@ -191,7 +116,7 @@ case $drop in ''|null) fail "no drop time in the sweeps" ;; esac
 # The sweep that fell with the bucket is no knee: the ceiling is the
 # burst's, or unknown if no depth reached it before the drop.
 ceil=$(json_get "$work/sweeps.json" iops_ceiling)
-[ "$ceil" = null ] || within iops_ceiling "$ceil" $burst 10
+[ "$ceil" = null ] || t_within iops_ceiling "$ceil" $burst 10
 echo "drop during the sweeps at $drop s;" \
     "iops_ceiling $(json_get "$work/sweeps.json" iops_ceiling)," \
     "baseline bandwidth" \

@@ -135,6 +135,21 @@ above=$(echo "$p99 * 1.01" | bc -l) below=$(echo "$p99 * 0.99" | bc -l)
 "$TIERPROBE" check "$dir/sync.json" --expect "commit.p99<=${below}us" \
     > /dev/null
 [ $? = 3 ] || fail "commit.p99<=${below}us (p99 $p99 us) not missed"
+# A fleet of commits: their chart's axis says commits/s, not IOPS.
+if command -v gnuplot >/dev/null; then
+	mkdir "$dir/commits"
+	for s in 2 3; do
+		"$TIERPROBE" sync sim:ebs-gp3 --seed $s --quiet \
+		    --json "$dir/commits/h$s.json" > /dev/null ||
+		    fail "sync seed $s exited $?"
+	done
+	"$TIERPROBE" plot "$dir/commits" --format svg \
+	    --outdir "$dir/commits-plot" --quiet || fail "commits fleet plot"
+	grep -q '>commits/s<' "$dir/commits-plot/fleet.svg" &&
+	    ! grep -q '>IOPS<' "$dir/commits-plot/fleet.svg" ||
+	    fail "the commits fleet chart's axes: $(grep -o \
+	    '>[a-zA-Z/]*<' "$dir/commits-plot/fleet.svg" | sort -u | tr '\n' ' ')"
+fi
 jq 'del(.sync)' "$dir/sync.json" > "$dir/nosync.json"
 "$TIERPROBE" check "$dir/nosync.json" --expect 'commit.p99<=1s' \
     > "$dir/out"

@@ -6,7 +6,8 @@
 # text (and not on a fresh volume), and run looks for it unasked and
 # says it in the summary; the burst of a gp2 bucket and the kind
 # of limit are in the JSON, and a saved report re-renders to the same JSON;
-# a gp2 bucket a 120 s run cannot see is not reported as none, and runs
+# a gp2 bucket a 120 s run cannot see is not reported as none, nor an st1
+# bucket of bandwidth credits the 4 KiB sustained run cannot drain, and runs
 # repeated on a volume whose bucket runs dry are reported apart, and one
 # that runs dry in the iodepth sweep is said to fall there;
 # a --max-ws past the volume's end is said and not advised; caches the
@@ -64,6 +65,19 @@ tr -s ' \n' ' ' < "$dir/gp2.txt" | grep -q "so the long-run rate is unknown" ||
     fail "the text does not say the long-run rate is unknown"
 grep -q "No burst bucket showed" "$dir/gp2.txt" &&
     fail "an unseen bucket reported as no bucket"
+
+# st1's bucket holds bandwidth credits that 4 KiB reads never draw on: the
+# text speaks of I/O-credit buckets alone as ruled out, says that the
+# large-read rate may be a full bucket's, and borrows no gp2 figure.
+lim ebs-st1
+t=$(tr -s ' \n' ' ' < "$dir/ebs-st1.txt")
+case $t in
+*gp2*) fail "st1's report speaks of gp2: $t" ;;
+esac
+echo "$t" | grep -q "Any bucket of I/O credits smaller than" ||
+    fail "st1: the I/O-credit buckets ruled out are not said"
+echo "$t" | grep -q "may leave a bucket of bandwidth credits full" ||
+    fail "st1: the size sweep's bandwidth is given as lasting"
 
 # Three runs on one gp2 volume: the bucket runs dry in the first (its
 # write sweeps) or the second, so the ceiling falls run after run; the

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: ISC
-# Sourced by tests/safety-*.sh: a scratch directory, a cleanup list run on
-# every exit (loop devices, mounts, background processes, files), and the
-# checks every fault test makes.  Not a test of its own.
+# Sourced by tests/safety-*.sh and the other test scripts that want it: a
+# scratch directory, a cleanup list run on every exit (loop devices, mounts,
+# background processes, files), the checks every fault test makes, and a
+# figure within a tolerance of its truth.  Not a test of its own.
 set -u
 : "${TIERPROBE:?TIERPROBE: path of the built binary}"
 
@@ -103,6 +104,22 @@ t_size() {
 	stat -c %s "$1" 2>/dev/null || echo 0
 }
 
+# t_within NAME GOT WANT PCT: GOT (a number from a report) within PCT
+# percent of WANT, said either way; fails when it is not, or is missing or
+# null.
+t_within() {
+	awk -v n="$1" -v g="$2" -v w="$3" -v p="$4" 'BEGIN {
+		if (g == "" || g == "null") {
+			printf "FAIL: %s is %s, want %g\n", n, g == "" ? \
+			    "missing" : "null", w
+			exit 1
+		}
+		d = 100 * (g / w - 1)
+		printf "%s: %g, want %g (%+.2f%%, limit %g%%)\n", n, g, w, d, p
+		exit (d > p || d < -p)
+	}' || fail "$1 out of range"
+}
+
 # The failure contract: exit status $1 == $2, and stderr file $3 holds one
 # line (tierprobe: ...) that names $4 (a file) when given.
 t_one_line() {
@@ -123,22 +140,4 @@ t_json_ok() {
 		python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" \
 		    2>/dev/null
 	fi
-}
-
-# A blkio (cgroup v1) group that holds writes to the disk under directory
-# $2 to $1 bytes/s: sets t_cg, removed at exit.  Returns 1 where there is
-# no such controller.  Run a command in it with t_in_cg CMD...
-t_throttle_writes() {
-	[ -w /sys/fs/cgroup/blkio/cgroup.procs ] || return 1
-	d=$(stat -c '%Hd:%Ld' "$2") || return 1
-	# A partition: throttle its disk.
-	[ -f "/sys/dev/block/$d/partition" ] &&
-	    d=$(cat "/sys/dev/block/$d/../dev")
-	t_cg=/sys/fs/cgroup/blkio/tierprobe-$t_name-$$
-	mkdir "$t_cg" || return 1
-	t_atexit "for i in 1 2 3 4 5 6 7 8 9 10; do rmdir $t_cg && break; sleep 0.2; done"
-	echo "$d $1" >"$t_cg/blkio.throttle.write_bps_device" || return 1
-}
-t_in_cg() {
-	exec sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$t_cg" "$@"
 }

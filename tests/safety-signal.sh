@@ -5,7 +5,7 @@
 # the limit sweeps, during the commits of sync.  Each ends with exit 130, a complete --json report that
 # says "interrupted": true, and the test file this run created removed.
 # A second SIGINT exits at once, still removing the file.
-. "${TOP_SRCDIR:-.}/tests/safety-common.sh"
+. "${TOP_SRCDIR:-.}/tests/cgroup-lib.sh"
 
 j=$t_dir/r.json
 f=$t_dir/t.dat
@@ -64,17 +64,19 @@ t_wait "$t_pid" 30 || fail "two SIGINTs: still running after 30 s"
 [ "$t_rc" = 130 ] || fail "two SIGINTs: exit $t_rc, expected 130"
 [ ! -e "$f" ] || fail "two SIGINTs: the test file was left behind"
 
-# While filling: only where a blkio cgroup can slow the writes down.
-if [ "$(id -u)" = 0 ] && t_throttle_writes 33554432 "$t_dir"; then
+# While filling: only where a cgroup can slow the writes down (32 MiB/s).
+if cg_have io && d=$(cg_disk "$t_dir"); then
+	cg_new signal
+	cg_io "$cg" "$d" wbps=33554432 || fail "cannot cap the writes"
 	for sig in INT TERM; do
-		t_bg t_in_cg "$TIERPROBE" scan "$f" --min-ws 16M --max-ws 256M \
-		    --points 2 --max-time 1 --json "$j" >/dev/null \
-		    2>"$t_dir/err"
+		t_bg cg_exec "$cg" "$TIERPROBE" scan "$f" --min-ws 16M \
+		    --max-ws 256M --points 2 --max-time 1 --json "$j" \
+		    >/dev/null 2>"$t_dir/err"
 		t_until '[ "$(t_size "$f")" -gt 0 ]' ||
 		    fail "fill never started"
 		interrupt_and_check "$sig" "fill ($sig)"
 	done
-	t_bg t_in_cg "$TIERPROBE" prep "$f" --size 256M 2>"$t_dir/err"
+	t_bg cg_exec "$cg" "$TIERPROBE" prep "$f" --size 256M 2>"$t_dir/err"
 	t_until '[ "$(t_size "$f")" -gt 0 ]' ||
 	    fail "prep: fill never started"
 	kill -INT "$t_pid"
@@ -82,6 +84,6 @@ if [ "$(id -u)" = 0 ] && t_throttle_writes 33554432 "$t_dir"; then
 	[ "$t_rc" = 130 ] || fail "prep: SIGINT gave exit $t_rc"
 	[ ! -e "$f" ] || fail "prep: the partial test file was left behind"
 else
-	echo "note: fill phase skipped (needs root and a blkio cgroup)"
+	echo "note: fill phase skipped (needs root and blk-throttle)"
 fi
 echo "ok"

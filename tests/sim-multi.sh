@@ -12,28 +12,11 @@
 # figure, the slowest named.  The same seed gives the same report; report,
 # compare, plot and --fio-job read it; an instance named twice with other
 # ceilings and an unknown one are usage errors.
-set -u
-: "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
+. "${TOP_SRCDIR:?}/tests/safety-common.sh"
 TIERPROBE_DATADIR=$TOP_SRCDIR
 export TIERPROBE_DATADIR
-command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
-dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-sim-multi.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-
-# within NAME GOT WANT PCT
-within() {
-	awk -v n="$1" -v g="$2" -v w="$3" -v p="$4" 'BEGIN {
-		if (g == "" || g == "null") {
-			printf "FAIL: %s is %s, want %g\n", n, g == "" ? \
-			    "missing" : "null", w
-			exit 1
-		}
-		d = 100 * (g / w - 1)
-		printf "%s: %g, want %g (%+.2f%%, limit %g%%)\n", n, g, w, d, p
-		exit (d > p || d < -p)
-	}' || fail "$1 out of range"
-}
+need jq
+dir=$t_dir
 says() {	# TEXT-FILE PHRASE: the text, its lines joined, holds the phrase
 	tr '\n' ' ' < "$1" | tr -s ' ' | grep -qF -- "$2"
 }
@@ -48,15 +31,15 @@ is() {	# JSON EXPR WANT
     fail "limits on m5.8xlarge exited $?"
 j=$dir/m5.json
 for i in 0 1; do
-	within "alone IOPS $i" "$(jq ".together.per_target[$i].alone_iops" \
+	t_within "alone IOPS $i" "$(jq ".together.per_target[$i].alone_iops" \
 	    "$j")" 30000 2
 done
 is "$j" .together.iops_bound shared
 is "$j" .together.bandwidth_bound shared
-within "together IOPS" "$(jq .together.iops_ceiling "$j")" 30000 2
-within "shared IOPS limit" "$(jq .together.shared_iops_limit "$j")" 30000 2
-within "sum alone" "$(jq .together.sum_alone_iops "$j")" 60000 3
-within "shared bandwidth" \
+t_within "together IOPS" "$(jq .together.iops_ceiling "$j")" 30000 2
+t_within "shared IOPS limit" "$(jq .together.shared_iops_limit "$j")" 30000 2
+t_within "sum alone" "$(jq .together.sum_alone_iops "$j")" 60000 3
+t_within "shared bandwidth" \
     "$(jq .together.shared_bandwidth_limit_bytes_per_s "$j")" 850000000 2
 [ "$(jq '.targets | length' "$j")" = 2 ] || fail "targets[] is not 2 long"
 [ "$(jq 'has("target")' "$j")" = false ] ||
@@ -73,9 +56,9 @@ is "$j" .together.iops_bound volumes
 is "$j" .together.bandwidth_bound volumes
 is "$j" .together.shared_iops_limit null
 is "$j" .together.burst_shared null
-within "together IOPS" "$(jq .together.iops_ceiling "$j")" 9000 3
-within "together IOPS / sum alone" "$(jq .together.iops_ratio "$j")" 1 3
-within "together bandwidth" \
+t_within "together IOPS" "$(jq .together.iops_ceiling "$j")" 9000 3
+t_within "together IOPS / sum alone" "$(jq .together.iops_ratio "$j")" 1 3
+t_within "together bandwidth" \
     "$(jq .together.bandwidth_ceiling_bytes_per_s "$j")" \
     $((375 * 1048576)) 3
 
@@ -92,11 +75,11 @@ is "$j" '[.targets[].limits.burst.detected] | any' false
 is "$j" .together.burst.detected true
 is "$j" .together.burst_shared true
 is "$j" .together.iops_bound volumes
-within "burst IOPS together" "$(jq .together.burst.burst_iops "$j")" \
+t_within "burst IOPS together" "$(jq .together.burst.burst_iops "$j")" \
     16000 5
-within "baseline together" "$(jq .together.burst.baseline_iops "$j")" \
+t_within "baseline together" "$(jq .together.burst.baseline_iops "$j")" \
     3600 5
-within "shared bucket" "$(jq .together.burst.credits_ios "$j")" \
+t_within "shared bucket" "$(jq .together.burst.credits_ios "$j")" \
     27270000 15
 says "$dir/burst.txt" "no target showed it alone" ||
     fail "the shared bucket is not said in the text"
@@ -116,15 +99,15 @@ j=$dir/scan.json
 is "$j" '[.targets[].target.path] | join(" ")' "ebs-gp3 $dir/slow.ini"
 is "$j" '.targets[0].scan.tiers | length' 0
 is "$j" '.targets[1].scan.tiers | length' 1
-within "tier of target 2" "$(jq '.targets[1].scan.tiers[0].capacity_bytes' \
+t_within "tier of target 2" "$(jq '.targets[1].scan.tiers[0].capacity_bytes' \
     "$j")" 134217728 10
-within "backing p50 of target 2 / target 1" "$(jq '.targets |
+t_within "backing p50 of target 2 / target 1" "$(jq '.targets |
     .[1].scan.backing.lat_us_p50 / .[0].scan.backing.lat_us_p50' "$j")" 2 10
 "$TIERPROBE" report "$j" > "$dir/scan2.txt" || fail "report exited $?"
 for t in "$dir/scan.txt" "$dir/scan2.txt"; do
 	row=$(grep '^  backing p50 ' "$t") || fail "no backing p50 row in $t"
 	[ "${row##* }" = 2 ] || fail "slowest is not target 2: $row"
-	within "backing p50 spread" "$(echo "$row" |
+	t_within "backing p50 spread" "$(echo "$row" |
 	    awk '{ sub(/x$/, "", $(NF - 1)); print $(NF - 1) }')" 2 10
 	grep -q '^  tier 1 capacity .* - .*MiB' "$t" ||
 	    fail "the tiers are not side by side: $(sed -n 6,14p "$t")"

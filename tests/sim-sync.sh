@@ -6,10 +6,10 @@
 # IOPS cap binds 8 and 16 writers (within 5%), and the etcd size is there.
 # On a volume whose cache acknowledges flushes at once the flush is suspect
 # and `run` finds its write-back buffer within 5% (the truth inside the
-# interval), both rates and the drain within 5%; a "write through" claim
-# makes the evidence null.  The quick preset's sequential writes end once
-# they held, not where a buffer drops them; the cost lines count writes and
-# commits.  Seconds of real time.
+# interval), both rates and the drain within 5%, and its 70/30 point is
+# randrw; a "write through" claim makes the evidence null.  The quick
+# preset's sequential writes end once they held, not where a buffer drops
+# them; the cost lines count writes and commits.  Seconds of real time.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 command -v jq >/dev/null || { echo "SKIP: needs jq"; exit 77; }
@@ -82,6 +82,8 @@ slow=$("$TIERPROBE" profiles --show "$lying" |
     sed -n 's/.*writes.buffer.* then \([0-9.]*\) MiB\/s.*/\1/p' |
     awk '{ print $1 * 1048576 }')
 w() { jq -r ".writes.$1" "$dir/lying.json"; }
+[ "$(w mixed.rw)" = randrw ] && [ "$(w mixed_read_fraction)" = 0.7 ] ||
+	fail "the 70/30 point says $(w mixed.rw), $(w mixed_read_fraction)"
 within "buffer bytes" "$(w buffer_bytes)" "$buf" 5
 awk -v l="$(w buffer_low_bytes)" -v h="$(w buffer_high_bytes)" -v t="$buf" \
     'BEGIN { exit !(l <= t * 1.005 && h >= t * 0.995) }' ||

@@ -22,18 +22,12 @@
 #include "hist.h"
 #include "point.h"
 #include "rng.h"
+#include "t_rel.h"
 #include "timeline.h"
 
 #define T_SEEDS		20
 #define KiB		1024.0
 #define MiB		(1024.0 * 1024.0)
-
-#define T_WITHIN(a, want, rel) do {					\
-	double	t_a_ = (a), t_w_ = (want);				\
-	if (!(fabs(t_a_ / t_w_ - 1) <= (rel)))				\
-		fail_msg("%s = %.6g, want %.6g +- %.0f%%", #a, t_a_,	\
-		    t_w_, 100.0 * (rel));				\
-} while (0)
 
 /* A volume as the synthetic sweeps see it. */
 struct t_vol {
@@ -147,14 +141,14 @@ t_fit_knee(void **state)
 		ys[i] = 2000 * x[i] / pow(1 + pow(x[i] / 16, 3), 1 / 3.0);
 	}
 	assert_int_equal(fit_knee(x, y, 9, &fk), 0);
-	T_WITHIN(fk.ceiling, 3000, 0.01);
-	T_WITHIN(fk.slope, 2000, 0.05);
-	T_WITHIN(fk.knee_x, 1.5, 0.05);
+	T_REL(fk.ceiling, 3000, 0.01);
+	T_REL(fk.slope, 2000, 0.05);
+	T_REL(fk.knee_x, 1.5, 0.05);
 
 	assert_int_equal(fit_knee(x, ys, 9, &fk), 0);
-	T_WITHIN(fk.ceiling, 32000, 0.01);
-	T_WITHIN(fk.slope, 2000, 0.01);
-	T_WITHIN(fk.sharpness, 3, 0.02);
+	T_REL(fk.ceiling, 32000, 0.01);
+	T_REL(fk.slope, 2000, 0.01);
+	T_REL(fk.sharpness, 3, 0.02);
 	assert_true(fk.rms_log < 1e-4);
 
 	/* Too few points, or nothing positive. */
@@ -219,7 +213,7 @@ t_iops_cases(void **state)
 				continue;
 			}
 			assert_false(c.at_least);
-			T_WITHIN(c.ceiling, t_qd_cases[i].ceiling, 0.05);
+			T_REL(c.ceiling, t_qd_cases[i].ceiling, 0.05);
 			assert_true(c.ceiling_low <= c.ceiling &&
 			    c.ceiling <= c.ceiling_high);
 			t_not_below(t_qd_cases[i].v.name, pts, n, 0, c.ceiling,
@@ -356,9 +350,9 @@ t_cache_correct(void **state)
 			fail_msg("%s: corrected %d", cases[i].name,
 			    !cases[i].corrected);
 		if (cases[i].corrected) {
-			T_WITHIN(c.ceiling, 160 * (1 - cases[i].h), 1e-9);
-			T_WITHIN(c.ceiling_low, 150 * (1 - cases[i].h), 1e-9);
-			T_WITHIN(c.ceiling_high, 170 * (1 - cases[i].h), 1e-9);
+			T_REL(c.ceiling, 160 * (1 - cases[i].h), 1e-9);
+			T_REL(c.ceiling_low, 150 * (1 - cases[i].h), 1e-9);
+			T_REL(c.ceiling_high, 170 * (1 - cases[i].h), 1e-9);
 		} else
 			assert_true(c.ceiling == 160 && c.ceiling_low == 150);
 	}
@@ -390,7 +384,7 @@ t_iops_edges(void **state)
 	pts[1].lat_us.mean = 1000;
 	assert_int_equal(ceilings_iops(pts, 2, &c), 0);
 	assert_int_equal(c.limit, CEILINGS_IOPS_CAP);
-	T_WITHIN(c.ceiling, 1000, 1e-9);
+	T_REL(c.ceiling, 1000, 1e-9);
 	assert_int_equal(c.knee_iodepth, 1);
 	assert_true(isnan(c.cpu_util));
 	assert_int_equal(c.fell_iodepth, 0);
@@ -431,7 +425,7 @@ t_iops_falling(void **state)
 	assert_int_equal(ceilings_iops(pts, 5, &c), 0);
 	assert_int_equal(c.fell_iodepth, 0);
 	assert_int_equal(c.limit, CEILINGS_IOPS_CAP);
-	T_WITHIN(c.ceiling, 2600, 0.04);
+	T_REL(c.ceiling, 2600, 0.04);
 }
 
 static const struct {
@@ -511,7 +505,7 @@ t_bw_cases(void **state)
 				continue;
 			}
 			assert_false(c.at_least);
-			T_WITHIN(c.ceiling, t_bs_cases[i].ceiling, 0.05);
+			T_REL(c.ceiling, t_bs_cases[i].ceiling, 0.05);
 			assert_true(c.ceiling_low <= c.ceiling &&
 			    c.ceiling <= c.ceiling_high);
 			t_not_below(t_bs_cases[i].v.name, pts, n, 1, c.ceiling,
@@ -577,11 +571,11 @@ t_burst_gp2(void **state)
 		assert_int_equal(n, 600);
 		assert_int_equal(ceilings_burst(v, n, NULL, 0, 3000, &b), 0);
 		assert_true(b.detected && !b.exhausted && !b.variable);
-		T_WITHIN(b.burst_iops, 3000, 0.02);
-		T_WITHIN(b.baseline_iops, 300, 0.05);
-		T_WITHIN(b.credits_ios, 2700 * 300.5, 0.03);
-		T_WITHIN(b.duration_s, 300.5, 0.03);
-		T_WITHIN(b.observed_s, 300, 0.02);
+		T_REL(b.burst_iops, 3000, 0.02);
+		T_REL(b.baseline_iops, 300, 0.05);
+		T_REL(b.credits_ios, 2700 * 300.5, 0.03);
+		T_REL(b.duration_s, 300.5, 0.03);
+		T_REL(b.observed_s, 300, 0.02);
 		assert_true(b.prior_credits_ios == 0);
 	}
 }
@@ -612,10 +606,10 @@ t_burst_prior(void **state)
 		n = t_timeline(&r, &rng, v);
 		assert_int_equal(ceilings_burst(v, n, prior, 3, 3000, &b), 0);
 		assert_true(b.detected);
-		T_WITHIN(b.prior_credits_ios, spent, 0.05);
-		T_WITHIN(b.credits_ios, spent + 2700 * 200.0, 0.03);
-		T_WITHIN(b.duration_s, 200 + spent / 2700, 0.03);
-		T_WITHIN(b.observed_s, 200, 0.02);
+		T_REL(b.prior_credits_ios, spent, 0.05);
+		T_REL(b.credits_ios, spent + 2700 * 200.0, 0.03);
+		T_REL(b.duration_s, 200 + spent / 2700, 0.03);
+		T_REL(b.observed_s, 200, 0.02);
 	}
 }
 
@@ -778,10 +772,10 @@ t_burst_in_sweeps(void **state)
 				    "exhausted %d", b.credits, (int)seed,
 				    out.detected, out.exhausted);
 			/* 12 intervals of 6.7% noise at least: 4 sd. */
-			T_WITHIN(out.burst_iops, 3000, 0.08);
-			T_WITHIN(out.baseline_iops, 300, 0.05);
-			T_WITHIN(out.credits_ios, b.credits, 0.10);
-			T_WITHIN(out.duration_s, b.credits / 2700, 0.10);
+			T_REL(out.burst_iops, 3000, 0.08);
+			T_REL(out.baseline_iops, 300, 0.05);
+			T_REL(out.credits_ios, b.credits, 0.10);
+			T_REL(out.duration_s, b.credits / 2700, 0.10);
 			/* The drop is placed within an interval or two. */
 			for (i = 0, t = 0; i < out.prior_drop; i++)
 				t += p[i].seconds;
@@ -822,13 +816,13 @@ t_burst_held(void **state)
 		n = t_timeline(&run, &rng, v);
 		assert_int_equal(ceilings_burst(v, n, p, np, 3000, &out), 0);
 		assert_false(out.detected);
-		T_WITHIN(out.held_iops, 3000, 0.02);
+		T_REL(out.held_iops, 3000, 0.02);
 		assert_true(out.held_s == v[n - 4].t_s);
 		for (i = 0, ios = 0; i < np; i++)
 			ios += p[i].ios;
 		for (i = 0; i + 3 < n; i++)
 			ios += v[i].iops;
-		T_WITHIN(out.ruled_out_below_ios, ios, 1e-9);
+		T_REL(out.ruled_out_below_ios, ios, 1e-9);
 
 		/* A volume capped at its baseline: a spike is no burst. */
 		b.burst = 300;
@@ -1006,7 +1000,7 @@ t_first_touch(void **state)
 		ceilings_first_touch(a, b, 500, &ft);
 		assert_true(ft.measured && ft.detected);
 		assert_int_equal(ft.blocks, 500);
-		T_WITHIN(ft.ratio, 4, 0.15);
+		T_REL(ft.ratio, 4, 0.15);
 		assert_true(ft.slower_fraction > 0.9);
 
 		/* Same distribution both times: no penalty. */
@@ -1016,7 +1010,7 @@ t_first_touch(void **state)
 		}
 		ceilings_first_touch(a, b, 500, &ft);
 		assert_true(ft.measured && !ft.detected);
-		T_WITHIN(ft.ratio, 1, 0.15);
+		T_REL(ft.ratio, 1, 0.15);
 	}
 	ceilings_first_touch(a, b, 0, &ft);
 	assert_false(ft.measured || ft.detected);

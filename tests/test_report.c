@@ -42,6 +42,48 @@ t_count_entries(const char *dir)
 	return (n);
 }
 
+/*
+ * The text rendering of r into *s, to free; with flat, its wrapped lines
+ * joined (a newline and the indent after it read as one space).
+ */
+static void
+t_text(const struct report *r, int flat, char **s)
+{
+	char	*in, *out;
+	size_t	 len;
+	FILE	*f;
+
+	assert_non_null(f = open_memstream(s, &len));
+	report_text_write(r, f, 0);
+	fclose(f);
+	if (!flat)
+		return;
+	for (in = out = *s; *in != '\0'; in++) {
+		if (*in == '\n') {
+			while (in[1] == ' ')
+				in++;
+			*in = ' ';
+		}
+		*out++ = *in;
+	}
+	*out = '\0';
+}
+
+/* r written as JSON and loaded back into back. */
+static void
+t_reload(const struct report *r, struct report *back)
+{
+	char	*dir, path[512], *cause = NULL;
+
+	dir = t_tmpdir();
+	snprintf(path, sizeof path, "%s/r.json", dir);
+	if (report_json_write(r, path, &cause) != 0 ||
+	    report_load(path, back, &cause) != 0)
+		fail_msg("%s: %s", path, cause);
+	t_rmdir(dir);
+	free(dir);
+}
+
 static void
 test_json_keys(void **state)
 {
@@ -267,9 +309,7 @@ static void
 test_repeat_rendered(void **state)
 {
 	struct report	 reps[2], back;
-	char		*dir, path[512], *cause = NULL, *s = NULL;
-	size_t		 len;
-	FILE		*f;
+	char		*s = NULL;
 
 	(void)state;
 	t_report_make(&reps[0]);
@@ -277,18 +317,13 @@ test_repeat_rendered(void **state)
 	reps[1].limits->iops_ceiling = 6000;
 	reps[0].repeat = calloc(1, sizeof *reps[0].repeat);
 	report_repeat_aggregate(reps, 2, reps[0].repeat);
-	f = open_memstream(&s, &len);
-	report_text_write(&reps[0], f, 0);
-	fclose(f);
+	t_text(&reps[0], 0, &s);
 	assert_non_null(strstr(s, "Repeatability (2 runs)"));
 	/* mean 5,500, sd 707, cv 12.9% */
 	assert_non_null(strstr(s, "5,500"));
 	assert_non_null(strstr(s, "12.9%"));
 	free(s);
-	dir = t_tmpdir();
-	snprintf(path, sizeof path, "%s/r.json", dir);
-	assert_int_equal(report_json_write(&reps[0], path, &cause), 0);
-	assert_int_equal(report_load(path, &back, &cause), 0);
+	t_reload(&reps[0], &back);
 	assert_non_null(back.repeat);
 	assert_int_equal(back.repeat->runs, 2);
 	assert_true(fabs(report_repeat_find(back.repeat,
@@ -296,8 +331,6 @@ test_repeat_rendered(void **state)
 	report_free(&back);
 	report_free(&reps[0]);
 	report_free(&reps[1]);
-	t_rmdir(dir);
-	free(dir);
 }
 
 /*
@@ -310,8 +343,6 @@ test_text_held_early(void **state)
 {
 	struct report	 r;
 	char		*s = NULL;
-	size_t		 len;
-	FILE		*f;
 
 	(void)state;
 	t_report_make(&r);
@@ -321,9 +352,7 @@ test_text_held_early(void **state)
 	r.limits->burst.held_iops = 5000;
 	r.limits->burst.held_s = 5;
 	r.limits->burst.ruled_out_below_ios = 61000;
-	f = open_memstream(&s, &len);
-	report_text_write(&r, f, 0);
-	fclose(f);
+	t_text(&r, 1, &s);
 	assert_non_null(strstr(s, "held at 5,000 IOPS over 8.0 s of"));
 	assert_non_null(strstr(s, "the 61k I/Os the run drew"));
 	assert_non_null(strstr(s, "lasting longer than 5.0 s"));
@@ -380,10 +409,8 @@ test_repeat_trend(void **state)
 	};
 	struct report			 reps[3], back;
 	const struct report_stat	*st;
-	char				*s = NULL, *dir, path[512];
-	char				*cause = NULL;
-	size_t				 len, c;
-	FILE				*f;
+	char				*s = NULL;
+	size_t				 c;
 	int				 i;
 
 	(void)state;
@@ -409,9 +436,7 @@ test_repeat_trend(void **state)
 		}
 		assert_non_null(strstr(reps[0].repeat->reason,
 		    "ran dry in run 2"));
-		f = open_memstream(&s, &len);
-		report_text_write(&reps[0], f, 0);
-		fclose(f);
+		t_text(&reps[0], 0, &s);
 		assert_non_null(strstr(s, "in a trend: a burst bucket ran dry "
 		    "in run 2"));
 		t_runs_line(s, "IOPS ceiling", cases[c].iops,
@@ -420,18 +445,13 @@ test_repeat_trend(void **state)
 		free(s);
 
 		/* Runs and trend survive a JSON round trip. */
-		dir = t_tmpdir();
-		snprintf(path, sizeof path, "%s/r.json", dir);
-		assert_int_equal(report_json_write(&reps[0], path, &cause), 0);
-		assert_int_equal(report_load(path, &back, &cause), 0);
+		t_reload(&reps[0], &back);
 		st = report_repeat_find(back.repeat, "limits.iops_ceiling");
 		assert_int_equal(st->trend, cases[c].trend);
 		assert_true(st->nrun == 3 && st->run[2] == cases[c].iops[2]);
 		assert_string_equal(back.repeat->reason,
 		    reps[0].repeat->reason);
 		report_free(&back);
-		t_rmdir(dir);
-		free(dir);
 		for (i = 0; i < 3; i++)
 			report_free(&reps[i]);
 	}
@@ -461,11 +481,9 @@ test_repeat_bounds(void **state)
 	};
 	struct report			 reps[3], back;
 	const struct report_stat	*st;
-	char				*s = NULL, *dir, path[512];
-	char				*cause = NULL;
+	char				*s = NULL;
 	const char			*p;
-	size_t				 len, c;
-	FILE				*f;
+	size_t				 c;
 	int				 i;
 
 	(void)state;
@@ -484,9 +502,7 @@ test_repeat_bounds(void **state)
 		assert_int_equal(st->n, cases[c].n);
 		assert_true(fabs(st->mean - cases[c].mean) < 1e-6);
 		assert_int_equal(st->run_bound[0], REPORT_BOUND_AT_MOST);
-		f = open_memstream(&s, &len);
-		report_text_write(&reps[0], f, 0);
-		fclose(f);
+		t_text(&reps[0], 0, &s);
 		p = strstr(s, "Repeatability");
 		assert_non_null(p);
 		if (cases[c].text != NULL)
@@ -495,10 +511,7 @@ test_repeat_bounds(void **state)
 			assert_null(strstr(p, "<= "));
 		free(s);
 
-		dir = t_tmpdir();
-		snprintf(path, sizeof path, "%s/r.json", dir);
-		assert_int_equal(report_json_write(&reps[0], path, &cause), 0);
-		assert_int_equal(report_load(path, &back, &cause), 0);
+		t_reload(&reps[0], &back);
 		st = report_repeat_find(back.repeat, "limits.long_run_iops");
 		assert_int_equal(st->bound, cases[c].bound);
 		for (i = 0; i < 3; i++)
@@ -506,8 +519,6 @@ test_repeat_bounds(void **state)
 			    cases[c].long_run[i]) ? REPORT_BOUND_AT_MOST :
 			    REPORT_BOUND_NONE);
 		report_free(&back);
-		t_rmdir(dir);
-		free(dir);
 		for (i = 0; i < 3; i++)
 			report_free(&reps[i]);
 	}
@@ -530,15 +541,11 @@ test_text_unknowns(void **state)
 {
 	struct report	 r;
 	char		*s = NULL, *line;
-	size_t		 len;
-	FILE		*f;
 
 	(void)state;
 	t_report_make(&r);
 	r.interrupted = 1;
-	f = open_memstream(&s, &len);
-	report_text_write(&r, f, 0);
-	fclose(f);
+	t_text(&r, 0, &s);
 	assert_non_null(strstr(s, "INTERRUPTED"));
 	/* The tier's unknown p99 is said so, not 0. */
 	assert_non_null(strstr(s, "p99 unknown"));

@@ -18,18 +18,12 @@
 #include <cmocka.h>
 
 #include "service.h"
+#include "t_rel.h"
 #include "t_synth.h"
 #include "tiers.h"
 
 #define MiB	(1024.0 * 1024)
 #define GiB	(1024.0 * MiB)
-
-#define T_REL(a, b, tol) do {						\
-	double	t_a_ = (a), t_b_ = (b);					\
-	if (!(fabs(t_a_ / t_b_ - 1) <= (tol)))				\
-		fail_msg("%s = %.6g, want %.6g +- %.0f%%", #a, t_a_, t_b_, \
-		    (tol) * 100);					\
-} while (0)
 
 /* A 256 MiB cache of 180 us reads in front of a 5 ms store. */
 static const struct t_model t_own = { 2, {

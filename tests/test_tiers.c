@@ -19,19 +19,12 @@
 #include <cmocka.h>
 
 #include "fit.h"
+#include "t_rel.h"
 #include "t_synth.h"
 #include "tiers.h"
 
 #define MiB	(1024.0 * 1024)
 #define GiB	(1024.0 * MiB)
-
-/* Relative error within tol, with a readable failure. */
-#define T_REL(a, b, tol) do {						\
-	double	t_a_ = (a), t_b_ = (b);					\
-	if (!(fabs(t_a_ / t_b_ - 1) <= (tol)))				\
-		fail_msg("%s = %.6g, want %.6g +- %.0f%%", #a, t_a_, t_b_, \
-		    (tol) * 100);					\
-} while (0)
 
 /* The classic three levels: 1.25 GiB at 0.5 ms, 2.25 GiB at 2 ms, 7 ms. */
 static const struct t_model t_three = { 3, {
