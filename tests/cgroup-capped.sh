@@ -5,7 +5,7 @@
 # (the page cache is not throttled).  blk-throttle lets each 100 ms slice's
 # reads through at once and then stalls, so at iodepth 1 the disk's median
 # stays its own and its mean is the cap's slot.  Without the cap, an
-# O_DIRECT scan of one working set measures the disk's own latency, and
+# O_DIRECT scan measures the disk's own latency, and
 # neither it nor a --buffered scan may report a cap; under the cap a
 # --buffered scan must find the page cache and the backing store capped:
 # capped_lat_us_p50 set, capped_lat_us_mean near the slot (1 / cap,
@@ -126,11 +126,11 @@ scan() {
 }
 buffered="--buffered --min-ws 32M --max-ws 256M --points 8 --max-time 3"
 
-# Without the cap: the disk alone (O_DIRECT, one working set) gives its
+# Without the cap: the disk alone (O_DIRECT, three working sets) gives its
 # own latency; neither it nor the page cache in front is reported capped.
 echo "cgroup v$cgver, disk $majmin, page cache limit $((limit / MiB)) MiB"
 cap 0 || fail "cannot clear the cap"
-scan "$work/disk.json" --min-ws 256M --max-ws 256M --points 1 --max-time 2
+scan "$work/disk.json" --min-ws 128M --max-ws 256M --points 3 --max-time 2
 scan "$work/free.json" $buffered
 own=$(jq '.scan.backing.lat_us_p50 // 0' "$work/disk.json")
 slot=$(awk -v c=$riops 'BEGIN { print 1e6 / c }')
