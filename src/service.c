@@ -122,17 +122,16 @@ service_slice(const struct hist *h, const double *share, size_t nstores,
 	return (hist_percentile(h, lo + q * (hi - lo)) / 1e3);
 }
 
-/* The mean of one store's fastest reads in h; see service.h. */
+/* The mean of one store's reads in h; see service.h. */
 double
 service_slice_mean(const struct hist *h, const double *share,
-    size_t nstores, size_t store, double upto)
+    size_t nstores, size_t store)
 {
 	double	lo, hi, below = 0, k, in, sum = 0, n = 0;
 	size_t	i;
 
 	if (service_bounds(h, share, nstores, store, &lo, &hi) != 0)
 		return (NAN);
-	hi = lo + upto * (hi - lo);
 	lo *= (double)h->count;
 	hi *= (double)h->count;
 	for (i = 0; i < HIST_BUCKETS && below < hi; i++) {
@@ -163,12 +162,12 @@ service_judge(const struct service_plan *plan, const struct point *pts,
 	int				 held;
 
 	capped[0] = service_slice(h, pr->share, plan->nstores, j, 0.5);
-	capped[1] = service_slice_mean(h, pr->share, plan->nstores, j, 1);
+	capped[1] = service_slice_mean(h, pr->share, plan->nstores, j);
 	*p50 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.5);
 	*p99 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.99);
 	held = capped[0] >= SERVICE_QUEUED * *p50 || capped[1] >=
 	    SERVICE_STALLED * service_slice_mean(pp->hist, pr->share,
-	    plan->nstores, j, SERVICE_TRIM);
+	    plan->nstores, j);
 	*p50 = fmin(*p50, capped[0]);
 	return (held);
 }

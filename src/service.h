@@ -21,10 +21,7 @@ struct point;
 					   this many times the paced p50 */
 #define SERVICE_STALLED	4.0		/* or: mean this many times the paced
 					   mean (a cap that lets bursts
-					   through and then stalls) ... */
-#define SERVICE_TRIM	0.98		/* ... of the fastest this much of the
-					   paced reads (a few can still meet
-					   the cap: a slice left spent) */
+					   through and then stalls) */
 #define SERVICE_REST_S	0.2		/* idle before a probe: a cap's slot
 					   or slice the scan spent passes */
 #define SERVICE_MIN_S	0.5		/* a first look lasts this long at
@@ -78,18 +75,14 @@ size_t	service_plan(const struct point *, size_t,
  */
 double	service_slice(const struct hist *, const double *, size_t, size_t,
 	    double);
-/*
- * The mean, in us, of the fastest upto (0 < upto <= 1) of the reads that
- * store serves in h; as service_slice.
- */
+/* The mean, in us, of the reads that store serves in h; as service_slice. */
 double	service_slice_mean(const struct hist *, const double *, size_t,
-	    size_t, double);
+	    size_t);
 
 /*
  * Whether a rate cap holds a store that probe k of plan reads: its p50 in
  * the scan's point (pts) is SERVICE_QUEUED times its p50 in the paced
- * reads of probe or more, or its mean SERVICE_STALLED times the mean of
- * the fastest SERVICE_TRIM of them.
+ * reads of probe or more, or its mean SERVICE_STALLED times their mean.
  */
 int	service_held(const struct service_plan *, const struct point *, size_t,
 	    const struct point *);
