@@ -12,7 +12,8 @@
 # within 30%), lat_us_p50 within 35% of the disk's own and below a third
 # of the slot; no cache may be reported capped.  Needs root, a cgroup
 # memory controller and blk-throttle (v1 memory and blkio, or v2 memory
-# and io) and jq (skips with 77 otherwise).
+# and io) and jq (skips with 77 otherwise).  35-61 s here.  Not in TESTS
+# yet: the cap is found in about half the runs (README, "Known gaps").
 set -u
 : "${TIERPROBE:?}"
 . "$(dirname "$0")/timing-lock.sh"
