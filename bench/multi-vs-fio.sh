@@ -3,12 +3,11 @@
 # against fio with one job per target and --group_reporting, on the same
 # two files, same I/O: io_uring, O_DIRECT, random 4 KiB reads over 2 GiB
 # each, both files at once, at the depth tierprobe chose per target (asked
-# for with --max-iodepth 8 and 32).  tierprobe drives both files from one
-# thread; fio's jobs are a thread each, so fio is also run as one job over
-# both files (at twice the depth) to show what one thread gets.  The tools
-# alternate, each for SECONDS a round.  Prints the aggregate IOPS, the
-# ratios, and the cores tierprobe's thread used or waited for (near 1: the
-# CPU, not the files, was the limit).
+# for with --max-iodepth 8 and 32).  tierprobe drives each file from a
+# thread and ring of its own, as fio's jobs do; fio is also run as one job
+# over both files (at twice the depth) to show what one thread gets.  The
+# tools alternate, each for SECONDS a round.  Prints the aggregate IOPS,
+# the ratios, and the cores tierprobe used or waited for in all.
 #
 # usage: bench/multi-vs-fio.sh [DIR] [SECONDS] [ROUNDS]   (needs fio, jq)
 set -eu

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Several targets driven together: one queue over all of them, one clock,
- * random I/O at the same size and depth on each, figures per interval for
- * each target and for their sum.
+ * Several targets driven together: a queue each (one over the group in
+ * virtual time), one clock, random I/O at the same size and depth on each,
+ * figures per interval for each target and for their sum.
  */
 #ifndef PARALLEL_H
 #define PARALLEL_H
@@ -39,6 +39,9 @@ struct parallel_result {
 	double		 cpu_util;	/* our CPU time, plus the time our
 					   threads waited for a CPU, / wall
 					   time; NAN in virtual time */
+	double		 cpu_cores;	/* the most cpu_util could be: our
+					   threads (one a target), or the CPUs
+					   we may run on if fewer */
 	int		 interrupted;
 };
 
@@ -63,8 +66,9 @@ struct parallel_together {
 };
 
 /*
- * Drive the n targets of t together, the bandwidth run then the IOPS run,
- * and judge them against alone[i], each target's limit sweeps (NULL: not
+ * Drive each of the n targets of t alone at the bandwidth run's size and
+ * depth, then all together, the bandwidth run then the IOPS run, and judge
+ * them against alone[i], each target's limit sweeps (NULL: not
  * measured), into out (initialised here; free with
  * together_result_free).  Returns as parallel_run; the runs measured are
  * analysed either way.

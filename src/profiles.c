@@ -58,6 +58,8 @@
  *            burst_iops, burst_bandwidth, burst_duration_s   an instance
  *                                  bucket: burst rates for the duration
  *                                  from full, earning at iops, bandwidth
+ *            burst_period_s        the bucket full again at every
+ *                                  multiple of it on the clock (never)
  * [burst]    iops, credits         IOPS bucket earning at [limit] iops
  *            bandwidth, credit_bytes   bandwidth bucket (st1) earning at
  *                                  [limit] bandwidth
@@ -138,6 +140,7 @@ enum profiles_keyid {
 	PK_INSTANCE_NAME, PK_INSTANCE_DESCRIPTION,
 	PK_INSTANCE_IOPS, PK_INSTANCE_BANDWIDTH, PK_INSTANCE_BURST_IOPS,
 	PK_INSTANCE_BURST_BANDWIDTH, PK_INSTANCE_BURST_S,
+	PK_INSTANCE_BURST_PERIOD,
 	PK_BURST_IOPS, PK_BURST_CREDITS, PK_BURST_BANDWIDTH,
 	PK_BURST_CREDIT_BYTES,
 	PK_PROMISE_TOLERANCE, PK_PROMISE_OF_TIME, PK_PROMISE_SOURCE,
@@ -216,6 +219,8 @@ static const struct profiles_key profiles_keys[PK_NKEYS] = {
 	    PROFILES_MAX_RATE },
 	[PK_INSTANCE_BURST_S] = { PROFILES_INSTANCE, "burst_duration_s",
 	    PROFILES_POS, P(instance_burst_s), 1e7 },
+	[PK_INSTANCE_BURST_PERIOD] = { PROFILES_INSTANCE, "burst_period_s",
+	    PROFILES_POS, P(instance_burst_period_s), 1e9 },
 	[PK_BURST_IOPS] = { PROFILES_BURST, "iops", PROFILES_POS,
 	    P(burst_iops), PROFILES_MAX_RATE },
 	[PK_BURST_CREDITS] = { PROFILES_BURST, "credits", PROFILES_POS,
@@ -588,6 +593,12 @@ profiles_check_instance(struct profiles_ctx *ctx)
 	    (p->instance_burst_s > 0)) {
 		profiles_error(ctx, line, "[instance] burst_duration_s goes "
 		    "with burst_iops or burst_bandwidth");
+		return;
+	}
+	if (p->instance_burst_period_s > 0 && (p->instance_burst_s == 0 ||
+	    p->instance_burst_period_s < p->instance_burst_s)) {
+		profiles_error(ctx, KL(PK_INSTANCE_BURST_PERIOD), "[instance] "
+		    "burst_period_s: needs burst_duration_s, and no shorter");
 		return;
 	}
 	if (ctx->section_line[PROFILES_INSTANCE][0] != 0 &&
@@ -1091,6 +1102,7 @@ profiles_put_on(struct profile *p, const struct profile *i)
 	p->instance_burst_iops = i->instance_burst_iops;
 	p->instance_burst_bandwidth = i->instance_burst_bandwidth;
 	p->instance_burst_s = i->instance_burst_s;
+	p->instance_burst_period_s = i->instance_burst_period_s;
 	xasprintf(&name, "%s@%s", p->name, i->instance_name);
 	free(p->name);
 	p->name = name;

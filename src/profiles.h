@@ -54,6 +54,8 @@ struct profile {
 					   name the same instance */
 	double		 instance_burst_iops;	/* 0: no instance bucket */
 	double		 instance_burst_bandwidth;
+	double		 instance_burst_period_s; /* full again at every
+						   multiple; 0: never */
 	double		 instance_burst_s;	/* a full bucket lasts this long
 						   at the burst rates */
 	int		 instance_only;	/* an instance profile: [instance]

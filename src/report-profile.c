@@ -78,6 +78,9 @@ report_profile_instance(const struct profile *p, FILE *out)
 		    p->instance_burst_bandwidth > 0 ?
 		    (p->instance_burst_bandwidth - p->instance_bandwidth) * s :
 		    0), c, sizeof c));
+	if (p->instance_burst_period_s > 0)
+		fprintf(out, "  refill            full again every %.0f s, "
+		    "however it was used\n", p->instance_burst_period_s);
 	if (p->instance_only)
 		fprintf(out, "  use               put a volume on it: "
 		    "sim:ebs-gp3@%s\n", p->instance_name);

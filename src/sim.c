@@ -25,7 +25,10 @@
  *    (gp2, st1) is a pair: a peak limiter at the burst rate in series with
  *    a credit bucket of the given size that refills at the baseline rate,
  *    so under full demand it runs at the burst rate for
- *    credits / (burst - baseline) seconds, then at the baseline.
+ *    credits / (burst - baseline) seconds, then at the baseline.  An
+ *    instance's bucket may also be full again at every multiple of a
+ *    period on the clock, however it was used (AWS: the burst at least
+ *    once every 24 hours).
  *    A named [instance] is a gate of its own, shared by the volumes of a
  *    host that name it: an I/O passes it first, in arrival order over all
  *    of them (they share the host's clock, so arrivals come in time
@@ -83,6 +86,8 @@ struct sim_bucket {
 	double		depth;		/* most it holds */
 	double		tokens;		/* negative: debt */
 	uint64_t	t_ns;		/* when tokens was last brought up */
+	uint64_t	period_ns;	/* full again at each multiple of it
+					   on the clock; 0: never */
 	int		bytes;		/* costs len bytes, else tokens */
 };
 
@@ -231,6 +236,7 @@ sim_bucket_add(struct sim_gate *g, double rate, double depth, double start,
 	b->depth = depth;
 	b->tokens = start;
 	b->t_ns = 0;
+	b->period_ns = 0;
 	b->bytes = bytes;
 }
 
@@ -247,15 +253,17 @@ sim_bucket_ceiling(struct sim_gate *g, double rate, int bytes)
 
 /*
  * A ceiling of rate, or with a burst: a peak limiter at burst in series
- * with a full bucket of credits earning at rate.  Nothing when rate is 0.
+ * with a full bucket of credits earning at rate, full again at every
+ * multiple of period_s on the clock (0: never).  Nothing when rate is 0.
  */
 static void
 sim_gate_limit(struct sim_gate *g, double rate, double burst, double credits,
-    int bytes)
+    double period_s, int bytes)
 {
 	if (burst > 0) {
 		sim_bucket_ceiling(g, burst, bytes);
 		sim_bucket_add(g, rate, credits, credits, bytes);
+		g->bucket[g->n - 1].period_ns = (uint64_t)(period_s * 1e9);
 	} else if (rate > 0)
 		sim_bucket_ceiling(g, rate, bytes);
 }
@@ -266,10 +274,10 @@ sim_gate_instance(struct sim_gate *g, const struct profile *p)
 {
 	sim_gate_limit(g, p->instance_iops, p->instance_burst_iops,
 	    (p->instance_burst_iops - p->instance_iops) * p->instance_burst_s,
-	    0);
+	    p->instance_burst_period_s, 0);
 	sim_gate_limit(g, p->instance_bandwidth, p->instance_burst_bandwidth,
 	    (p->instance_burst_bandwidth - p->instance_bandwidth) *
-	    p->instance_burst_s, 1);
+	    p->instance_burst_s, p->instance_burst_period_s, 1);
 }
 
 static double
@@ -277,6 +285,8 @@ sim_bucket_level(const struct sim_bucket *b, uint64_t t)
 {
 	double	tok = b->tokens;
 
+	if (b->period_ns > 0 && t / b->period_ns > b->t_ns / b->period_ns)
+		return (b->depth);
 	if (t > b->t_ns) {
 		tok += (double)(t - b->t_ns) * 1e-9 * b->rate;
 		if (tok > b->depth)
@@ -285,15 +295,22 @@ sim_bucket_level(const struct sim_bucket *b, uint64_t t)
 	return (tok);
 }
 
-/* The first time at or after t when b holds a non-negative amount. */
+/*
+ * The first time at or after t when b holds a non-negative amount: when
+ * it earned its debt back, or when it is full again, whichever is first.
+ */
 static uint64_t
 sim_bucket_ready(const struct sim_bucket *b, uint64_t t)
 {
-	double	tok = sim_bucket_level(b, t);
+	double		tok = sim_bucket_level(b, t);
+	uint64_t	go;
 
 	if (tok >= 0)
 		return (t);
-	return (t + (uint64_t)ceil(-tok / b->rate * 1e9));
+	go = t + (uint64_t)ceil(-tok / b->rate * 1e9);
+	if (b->period_ns > 0 && go / b->period_ns > t / b->period_ns)
+		go = (t / b->period_ns + 1) * b->period_ns;
+	return (go);
 }
 
 static void
@@ -521,7 +538,8 @@ sim_inst_same(const struct profile *a, const struct profile *b)
 	    a->instance_bandwidth == b->instance_bandwidth &&
 	    a->instance_burst_iops == b->instance_burst_iops &&
 	    a->instance_burst_bandwidth == b->instance_burst_bandwidth &&
-	    a->instance_burst_s == b->instance_burst_s);
+	    a->instance_burst_s == b->instance_burst_s &&
+	    a->instance_burst_period_s == b->instance_burst_period_s);
 }
 
 /*
@@ -603,9 +621,9 @@ sim_create(const struct profile *p, uint64_t seed, struct sim_host *h,
 	rng_seed(&s->rng, seed ^ SIM_SEED_SALT);
 
 	sim_gate_limit(&s->gate, p->limit_iops, p->burst_iops,
-	    p->burst_credits, 0);
+	    p->burst_credits, 0, 0);
 	sim_gate_limit(&s->gate, p->limit_bandwidth, p->burst_bandwidth,
-	    p->burst_credit_bytes, 1);
+	    p->burst_credit_bytes, 0, 1);
 	if (s->inst == NULL)
 		sim_gate_instance(&s->gate, p);
 	s->io_accounting = p->io_accounting;

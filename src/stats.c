@@ -110,6 +110,33 @@ stats_ci95_rel(const struct stats *s)
 }
 
 /*
+ * Half-width of the 95% interval of the mean of a series of n rates over
+ * contiguous intervals.  A rate limiter that lets its I/O through in
+ * clumps puts a clump on one side of an interval's end or the other, so
+ * a high interval is followed by a low one and the mean is better known
+ * than independent values would say.  The variance of the mean is the
+ * long-run variance over n, estimated as Newey and West do with one lag
+ * (lag-0 plus the lag-1 autocovariance), but no less than half the lag-0
+ * variance however alternating the series, with Student's t.  INFINITY
+ * if n < 3.
+ */
+double
+stats_series_ci95(const double *xs, size_t n)
+{
+	double	mean, sd, g0, g1 = 0;
+	size_t	i;
+
+	if (n < 3)
+		return (INFINITY);
+	stats_mean_sd(xs, n, &mean, &sd);
+	for (i = 1; i < n; i++)
+		g1 += (xs[i] - mean) * (xs[i - 1] - mean);
+	g0 = sd * sd;
+	g1 /= (double)(n - 1);
+	return (stats_t95(n - 1) * sqrt(fmax(g0 + g1, g0 / 2) / (double)n));
+}
+
+/*
  * Steady state in the SNIA sense over xs[0..n): max - min within
  * max_excursion of |mean|, and the fitted line's rise over the window,
  * |slope| * (n - 1), within max_slope of |mean|.  Needs n >= 2, finite

@@ -21,6 +21,11 @@ double	stats_sd(const struct stats *);
 double	stats_ci95(const struct stats *);
 /* stats_ci95 / |mean|; INFINITY when undefined. */
 double	stats_ci95_rel(const struct stats *);
+/*
+ * Half-width of the 95% interval of the mean of a series of rates over
+ * contiguous intervals, whose successive values may be correlated.
+ */
+double	stats_series_ci95(const double *, size_t);
 /* Two-sided 95% Student t quantile for df degrees of freedom. */
 double	stats_t95(uint64_t);
 

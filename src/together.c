@@ -18,7 +18,10 @@
  * The rule.  A run's figure is the mean of its sum timeline, leaving out
  * the first interval (the queues filling) and, when the aggregate drops
  * for good (a bucket ran dry), everything from the interval before the
- * drop on; its 95% interval is Student's over those intervals.  The
+ * drop on; its 95% interval is that of a series whose successive
+ * intervals may cancel (stats_series_ci95: a throttle's clump of I/O
+ * counted in one interval or the next).  A figure alone is the same mean
+ * over a run of the target alone.  The
  * ratio r of that figure to the sum alone S is known within e, the
  * combined relative 95% half-widths of both; with g = TOGETHER_GAP:
  *
@@ -125,26 +128,36 @@ together_window(const struct timeline *tl, double drop_t_s, size_t *from,
 	}
 }
 
-/* Mean of v[from, to) of a timeline (IOPS, or bytes/s when bytes). */
+/*
+ * Mean of v[from, to) of a timeline (IOPS, or bytes/s when bytes), and
+ * into *half the 95% half-width of that mean (stats_series_ci95).
+ */
 static double
 together_mean(const struct timeline *tl, size_t from, size_t to, int bytes,
-    struct stats *st)
+    double *half)
 {
-	size_t	i;
+	double	*x, mean, sd;
+	size_t	 i;
 
-	stats_init(st);
+	*half = INFINITY;
+	if (to <= from)
+		return (NAN);
+	x = xcalloc(to - from, sizeof *x);
 	for (i = from; i < to; i++)
-		stats_add(st, bytes ? tl->v[i].bytes_per_s : tl->v[i].iops);
-	return (to > from ? stats_mean(st) : NAN);
+		x[i - from] = bytes ? tl->v[i].bytes_per_s : tl->v[i].iops;
+	stats_mean_sd(x, to - from, &mean, &sd);
+	*half = stats_series_ci95(x, to - from);
+	free(x);
+	return (mean);
 }
 
-/* A target's IOPS alone; see together.h. */
+/* A target's figure alone; see together.h. */
 void
-together_alone_iops(const struct timeline *tl, int held, double ceiling,
-    double max_seen, struct together_alone *a)
+together_alone_rate(const struct timeline *tl, int bytes, int held,
+    double ceiling, double max_seen, struct together_alone *a)
 {
-	struct stats	st;
-	size_t		from, to;
+	double	half;
+	size_t	from, to;
 
 	a->capped = isfinite(ceiling);
 	a->rate = a->capped ? ceiling : max_seen;
@@ -152,16 +165,22 @@ together_alone_iops(const struct timeline *tl, int held, double ceiling,
 	if (!held || tl->n < TOGETHER_MIN_INTERVALS + 1)
 		return;
 	together_window(tl, NAN, &from, &to);
-	a->rate = together_mean(tl, from, to, 0, &st);
-	a->noise = a->rate > 0 ? stats_ci95(&st) / a->rate : NAN;
+	a->rate = together_mean(tl, from, to, bytes, &half);
+	a->noise = a->rate > 0 ? half / a->rate : NAN;
 }
 
-/* Whether our CPU, busy or waited for, may have held run down. */
+/*
+ * Whether our CPU, busy or waited for, may have held run down: its threads
+ * took nearly all the cores they could (one each, no more than we may run
+ * on).
+ */
 static int
 together_cpu_busy(const struct together_run *run)
 {
+	double	cores = run->cpu_cores >= 1 ? run->cpu_cores : 1;
+
 	return (isfinite(run->cpu_util) &&
-	    run->cpu_util >= TOGETHER_CPU_BOUND);
+	    run->cpu_util >= TOGETHER_CPU_BOUND * cores);
 }
 
 /* The verdict for one resource; see the rule above. */
@@ -170,8 +189,7 @@ together_judge(const struct together_alone *alone, size_t n,
     const struct together_run *run, int bytes, double drop_t_s,
     struct together_verdict *v, struct together_result *r)
 {
-	struct stats	 st, one;
-	double		 noise = 0, e, half, rel;
+	double		 noise = 0, e, half, one, rel;
 	size_t		 i, from, to;
 	int		 all_capped = 1;
 
@@ -194,7 +212,7 @@ together_judge(const struct together_alone *alone, size_t n,
 		return;
 	}
 	together_window(run->sum, drop_t_s, &from, &to);
-	v->ceiling = together_mean(run->sum, from, to, bytes, &st);
+	v->ceiling = together_mean(run->sum, from, to, bytes, &half);
 	for (i = 0; i < n; i++) {
 		if (bytes)
 			r->per_target[i].bandwidth_bytes_per_s = together_mean(
@@ -211,7 +229,6 @@ together_judge(const struct together_alone *alone, size_t n,
 	if (!isfinite(v->sum_alone) || !(v->sum_alone > 0))
 		return;
 	v->ratio = v->ceiling / v->sum_alone;
-	half = stats_ci95(&st);
 	rel = v->ceiling > 0 ? half / v->ceiling : INFINITY;
 	e = v->ratio * sqrt(rel * rel + noise / (v->sum_alone *
 	    v->sum_alone));
@@ -228,7 +245,8 @@ together_judge(const struct together_alone *alone, size_t n,
 	if (together_cpu_busy(run)) {
 		r->cpu_bound = 1;
 		snprintf(v->why, sizeof v->why, "this machine's CPU was the "
-		    "limit (%.2f cores busy or waited for)", run->cpu_util);
+		    "limit (%.2f cores busy or waited for, of %.0f)",
+		    run->cpu_util, run->cpu_cores >= 1 ? run->cpu_cores : 1);
 		return;
 	}
 	if (!(v->ratio + e < 1 - TOGETHER_GAP)) {

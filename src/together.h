@@ -17,7 +17,8 @@
 #include "timeline.h"
 
 #define TOGETHER_MAX		64	/* targets in one run */
-#define TOGETHER_CPU_BOUND	0.9	/* cores: our CPU was the limit */
+#define TOGETHER_CPU_BOUND	0.9	/* of the cores our threads could
+				   use: our CPU was the limit */
 
 /* What bounds a resource when the targets run together. */
 enum together_bound {
@@ -39,7 +40,9 @@ struct together_run {
 	size_t			 ntargets;
 	const struct timeline	*timeline;	/* per target */
 	const struct timeline	*sum;		/* their sum per interval */
-	double			 cpu_util;	/* NAN: virtual time */
+	double			 cpu_util;	/* cores; NAN: virtual time */
+	double			 cpu_cores;	/* the most cpu_util could be
+						   (our threads or CPUs) */
 	int			 interrupted;
 };
 
@@ -104,12 +107,12 @@ void	together_analyse(const struct together_alone *,
 	    const struct together_run *, const struct together_run *,
 	    const struct ceilings_prior *, size_t, struct together_result *);
 /*
- * A target's IOPS alone: the mean of its sustained run's timeline tl (all
- * intervals but the first), with its 95% interval as the noise, when the
- * run held one level; else ceiling, or max_seen when there is none.
- * capped says ceiling is a cap.
+ * A target's figure alone (IOPS, or bytes/s when bytes): the mean of a
+ * run of it alone, timeline tl (all intervals but the first), with its 95%
+ * interval as the noise, when the run held one level (held); else
+ * ceiling, or max_seen when there is none.  capped says ceiling is a cap.
  */
-void	together_alone_iops(const struct timeline *, int, double, double,
+void	together_alone_rate(const struct timeline *, int, int, double, double,
 	    struct together_alone *);
 /* Initialise a result of n targets with every figure unknown. */
 void	together_result_init(struct together_result *, size_t);

@@ -13,7 +13,7 @@
 # undecided within the noise on a loaded machine, never "shared".  The
 # same device under another name is refused.  Needs root, loop devices
 # with direct I/O and blk-throttle (v1 blkio or v2 io.max); skips with 77
-# otherwise.  About two and a half minutes.
+# otherwise.  About three minutes.
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
 . "$(dirname "$0")/timing-lock.sh"
 
@@ -90,9 +90,11 @@ cap() {
 }
 
 # limits_together JSON: both loop devices, alone then together, in the
-# cgroup.  Eight seconds alone: blk-throttle's counts per second vary by
-# about 5%, and with three intervals the noise of the sum alone (+-8%
-# seen) leaves "volumes" undecided.
+# cgroup.  Eight seconds alone: blk-throttle lets each 100 ms slice's I/O
+# through in a clump, and a one-second interval ends before a clump or
+# after it, so successive seconds alternate around the cap (1,073, 950,
+# 1,057, 940 seen at 1,000); the noise of their mean allows for that, but
+# with three intervals it would still leave "volumes" undecided.
 limits_together() {
 	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" \
 	    timeout 300 "$TIERPROBE" limits "$a" "$b" --max-iodepth 8 \

@@ -1014,6 +1014,72 @@ static const char *const t_builtin[] = {
 	"nvme-instance-store",
 };
 
+/*
+ * I/Os one after another (each at the last one's completion) from *t
+ * until the clock passes until: their rate per second.
+ */
+static double
+t_back_to_back(struct sim *s, uint64_t *t, uint64_t until)
+{
+	uint64_t	from = *t, n = 0;
+
+	while (*t < until) {
+		*t = sim_submit(s, *t, 0, 4096, 0);
+		n++;
+	}
+	return ((double)n / ((double)(*t - from) / T_SEC));
+}
+
+/*
+ * An instance bucket (burst 1,000 IOPS for 10 s over a 100 IOPS baseline)
+ * earns at the baseline below it, and with burst_period_s is full again
+ * at every multiple of the period however it was used: under a demand
+ * that never lets up, the burst comes back at 100 s only then.
+ */
+static void
+test_instance_period(void **state)
+{
+	static const char base[] =
+	    "[device]\nsize = 1G\n"
+	    "[backing]\nlatency_us = 10\nconcurrency = 64\n"
+	    "[instance]\niops = 100\nburst_iops = 1000\n"
+	    "burst_duration_s = 10\n";
+	char		 ini[256], *cause;
+	struct sim	*s;
+	uint64_t	 t;
+	int		 period;
+
+	(void)state;
+	for (period = 0; period <= 1; period++) {
+		snprintf(ini, sizeof ini, "%s%s", base, period ?
+		    "burst_period_s = 100\n" : "");
+		s = t_sim(ini, 3);
+		t = 0;
+		t_assert_rel(t_back_to_back(s, &t, 8 * T_SEC), 1000, 0.02,
+		    "burst from full");
+		t_back_to_back(s, &t, 20 * T_SEC);
+		t_assert_rel(t_back_to_back(s, &t, 40 * T_SEC), 100, 0.02,
+		    "baseline once empty");
+		/* 20 s idle earn 2,000 I/Os: 2.2 s more at the burst. */
+		t = 60 * T_SEC;
+		t_assert_rel(t_back_to_back(s, &t, 62 * T_SEC), 1000, 0.02,
+		    "burst earned below the baseline");
+		t_back_to_back(s, &t, 70 * T_SEC);
+		t_assert_rel(t_back_to_back(s, &t, 99 * T_SEC), 100, 0.02,
+		    "baseline under full demand");
+		t_back_to_back(s, &t, 101 * T_SEC);
+		t_assert_rel(t_back_to_back(s, &t, 108 * T_SEC),
+		    period ? 1000 : 100, 0.02, period ?
+		    "full again at the period" : "no refill without one");
+		sim_free(s);
+	}
+	cause = t_reject("[device]\nsize = 1G\n[backing]\nlatency_us = 10\n"
+	    "[instance]\niops = 100\nburst_iops = 1000\n"
+	    "burst_duration_s = 10\nburst_period_s = 5\n");
+	assert_non_null(strstr(cause, "no shorter"));
+	free(cause);
+}
+
 /* Every built-in profile loads, and its truth is what its sources say. */
 static void
 test_builtin(void **state)
@@ -1131,6 +1197,7 @@ main(void)
 		cmocka_unit_test(test_profile_parse),
 		cmocka_unit_test(test_profile_files),
 		cmocka_unit_test(test_builtin),
+		cmocka_unit_test(test_instance_period),
 	};
 	const char	*top = getenv("TOP_SRCDIR");
 

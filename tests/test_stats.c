@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /* Tests for stats.c: Welford on known data (and large offsets), Student t
- * quantiles, coverage of the 95% interval, the steady-state rule, mean,
- * sd and median of arrays. */
+ * quantiles, coverage of the 95% interval (of a series of rates too), the
+ * steady-state rule, mean, sd and median of arrays. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -130,6 +130,69 @@ t_ci_coverage(void **state)
 	}
 }
 
+/*
+ * stats_series_ci95 over trials of n values from model m: 0 independent
+ * normal, 1 a clump counted in one interval or the next (each value the
+ * rate plus this interval's share of a clump minus the last one's), 2
+ * positively correlated (AR(1), 0.6).  Returns the coverage; *ratio the
+ * mean half-width over that of stats_ci95.
+ */
+static double
+t_series(struct rng *r, size_t n, int m, int trials, double *ratio)
+{
+	const double	mu = 1000, sigma = 50;
+	struct stats	s;
+	double		x[64], prev, e, half, w = 0;
+	size_t		i;
+	int		t, hit = 0;
+
+	for (t = 0; t < trials; t++) {
+		stats_init(&s);
+		prev = m == 1 ? rng_uniform(r) : rng_normal(r);
+		for (i = 0; i < n; i++) {
+			e = m == 1 ? rng_uniform(r) : rng_normal(r);
+			x[i] = m == 0 ? mu + sigma * e : m == 1 ? mu + 2 *
+			    sigma * (e - prev) : mu + sigma * (prev = 0.6 *
+			    prev + e);
+			if (m == 1)
+				prev = e;
+			stats_add(&s, x[i]);
+		}
+		half = stats_series_ci95(x, n);
+		hit += fabs(stats_mean(&s) - mu) <= half;
+		w += half / stats_ci95(&s);
+	}
+	*ratio = w / trials;
+	return ((double)hit / trials);
+}
+
+static void
+t_series_ci(void **state)
+{
+	struct rng	r;
+	double		c, ratio;
+
+	(void)state;
+	rng_seed(&r, 7);
+	assert_true(isinf(stats_series_ci95((double[]){ 1, 2 }, 2)));
+	/* Independent values: the usual interval, about. */
+	c = t_series(&r, 9, 0, 2000, &ratio);
+	print_message("independent: %.1f%% hold, width x%.2f\n", 100 * c,
+	    ratio);
+	assert_true(c >= 0.90 && c <= 0.98);
+	assert_true(ratio >= 0.7 && ratio <= 1.2);
+	/* Clumps cancelling: narrower, never below 1/sqrt(2), still right. */
+	c = t_series(&r, 9, 1, 2000, &ratio);
+	print_message("clumps: %.1f%% hold, width x%.2f\n", 100 * c, ratio);
+	assert_true(c >= 0.99);
+	assert_true(ratio >= 0.70 && ratio <= 0.85);
+	/* Positively correlated: wider than the usual one. */
+	c = t_series(&r, 30, 2, 2000, &ratio);
+	print_message("correlated: %.1f%% hold, width x%.2f\n", 100 * c,
+	    ratio);
+	assert_true(ratio > 1.1);
+}
+
 static void
 t_steady(void **state)
 {
@@ -220,6 +283,7 @@ main(void)
 		cmocka_unit_test(t_welford),
 		cmocka_unit_test(t_t95),
 		cmocka_unit_test(t_ci_coverage),
+		cmocka_unit_test(t_series_ci),
 		cmocka_unit_test(t_steady),
 		cmocka_unit_test(t_mean_sd),
 		cmocka_unit_test(t_median),

@@ -66,6 +66,7 @@ t_run(struct t_run *r, const double *rate, const double *drop_rate,
 	r->run.timeline = r->tl;
 	r->run.sum = &r->sum;
 	r->run.cpu_util = cpu;
+	r->run.cpu_cores = 1;
 }
 
 static void
@@ -104,32 +105,41 @@ test_verdicts(void **state)
 		int		 bound;
 		const char	*why;		/* in the reason, or NULL */
 		double		 alone_noise;	/* relative, each alone */
+		double		 cores;		/* the run's threads could
+						   use (0: one) */
 	} cases[] = {
 		{ "at the sum", { 1000, 800 }, { 1000, 800 }, 0.02, 60, NAN,
-		  0, TOGETHER_VOLUMES, NULL, 0 },
+		  0, TOGETHER_VOLUMES, NULL, 0, 0 },
 		{ "4% short, exact", { 1000, 800 }, { 960, 768 }, 0, 60,
-		  NAN, 0, TOGETHER_VOLUMES, NULL, 0 },
+		  NAN, 0, TOGETHER_VOLUMES, NULL, 0, 0 },
 		{ "a shared cap", { 1000, 800 }, { 600, 600 }, 0.02, 60, NAN,
-		  0, TOGETHER_SHARED, NULL, 0 },
+		  0, TOGETHER_SHARED, NULL, 0, 0 },
 		{ "6% short, exact", { 1000, 800 }, { 940, 752 }, 0, 60, NAN,
-		  0, TOGETHER_SHARED, NULL, 0 },
+		  0, TOGETHER_SHARED, NULL, 0, 0 },
 		{ "5% short in 40% noise", { 1000, 800 }, { 950, 760 }, 0.4,
-		  12, NAN, 0, TOGETHER_UNKNOWN, "within the noise", 0 },
+		  12, NAN, 0, TOGETHER_UNKNOWN, "within the noise", 0, 0 },
 		{ "2% over, noisy alone", { 1000, 800 }, { 1020, 816 }, 0, 60,
-		  NAN, 0, TOGETHER_UNKNOWN, "2% above the sum alone", 0.15 },
+		  NAN, 0, TOGETHER_UNKNOWN, "2% above the sum alone", 0.15, 0 },
 		{ "no figure alone", { 1000, 800 }, { 600, 600 }, 0.02, 60,
-		  NAN, 1, TOGETHER_UNKNOWN, "target 2 has no figure alone", 0 },
+		  NAN, 1, TOGETHER_UNKNOWN, "target 2 has no figure alone", 0,
+		  0 },
 		{ "too short", { 1000, 800 }, { 600, 600 }, 0.02, 2, NAN, 0,
-		  TOGETHER_UNKNOWN, "too short", 0 },
+		  TOGETHER_UNKNOWN, "too short", 0, 0 },
 		{ "our CPU", { 50000, 50000 }, { 30000, 30000 }, 0.01, 60,
-		  0.97, 0, TOGETHER_UNKNOWN, "CPU", 0 },
+		  0.97, 0, TOGETHER_UNKNOWN, "CPU", 0, 0 },
+		{ "two threads, half busy", { 50000, 50000 },
+		  { 30000, 30000 }, 0.01, 60, 1.5, 0, TOGETHER_SHARED, NULL,
+		  0, 2 },
+		{ "two threads, both busy", { 50000, 50000 },
+		  { 30000, 30000 }, 0.01, 60, 1.9, 0, TOGETHER_UNKNOWN, "CPU",
+		  0, 2 },
 		{ "above the ceilings", { 1000, 800 }, { 1500, 1200 }, 0.01, 60,
-		  NAN, 0, TOGETHER_UNKNOWN, "beat", 0 },
+		  NAN, 0, TOGETHER_UNKNOWN, "beat", 0, 0 },
 	};
 	struct together_result	 r;
 	struct together_alone	 ai[T_N], ab[T_N];
 	struct t_run		 io, bw;
-	int			 burst[T_N] = { 0, 0 };
+	int			 burst[T_N] = { 0, 0 }, busy;
 	double			 sum;
 	size_t			 i;
 
@@ -148,6 +158,9 @@ test_verdicts(void **state)
 		t_run(&bw, cases[i].together, cases[i].together,
 		    cases[i].intervals, cases[i].intervals, cases[i].noise,
 		    cases[i].cpu, 100 + i);
+		if (cases[i].cores > 0)
+			io.run.cpu_cores = bw.run.cpu_cores = cases[i].cores;
+		busy = cases[i].cpu > 0.9 * fmax(1, cases[i].cores);
 		together_result_init(&r, T_N);
 		together_analyse(ai, ab, burst, T_N, &io.run, &bw.run, NULL, 0,
 		    &r);
@@ -162,8 +175,8 @@ test_verdicts(void **state)
 			    r.iops.why, cases[i].why);
 		if (cases[i].why == NULL)
 			assert_string_equal(r.iops.why, "");
-		assert_int_equal(r.cpu_bound, cases[i].cpu > 0.9);
-		if (cases[i].cpu > 0.9)
+		assert_int_equal(r.cpu_bound, busy);
+		if (busy)
 			assert_non_null(strstr(r.bandwidth.why, "CPU"));
 		sum = cases[i].together[0] + cases[i].together[1];
 		if (cases[i].intervals > 3) {
@@ -248,13 +261,13 @@ test_alone_iops(void **state)
 
 	(void)state;
 	t_run(&run, rate, rate, 20, 20, 0.1, NAN, 3);
-	together_alone_iops(&run.tl[0], 1, 950, 990, &a);
+	together_alone_rate(&run.tl[0], 0, 1, 950, 990, &a);
 	assert_true(a.capped);
 	assert_true(fabs(a.rate / 1000 - 1) < 0.05);
 	assert_true(a.noise > 0 && a.noise < 0.1);
-	together_alone_iops(&run.tl[0], 0, 950, 990, &a);
+	together_alone_rate(&run.tl[0], 0, 0, 950, 990, &a);
 	assert_true(a.rate == 950 && isnan(a.noise));
-	together_alone_iops(&run.tl[0], 0, NAN, 990, &a);
+	together_alone_rate(&run.tl[0], 0, 0, NAN, 990, &a);
 	assert_true(a.rate == 990 && !a.capped);
 	t_run_free(&run);
 }
