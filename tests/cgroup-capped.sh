@@ -13,7 +13,7 @@
 # of the slot; no cache may be reported capped.  Needs root, a cgroup
 # memory controller and blk-throttle (v1 memory and blkio, or v2 memory
 # and io) and jq (skips with 77 otherwise).  35-61 s here.  Not in TESTS
-# yet: it passed 2 of its last 4 runs here (README, "Known gaps").
+# yet: it passed 2 of its last 5 runs here (README, "Known gaps").
 set -u
 : "${TIERPROBE:?}"
 . "$(dirname "$0")/timing-lock.sh"
