@@ -2,7 +2,8 @@
 # bench/vs-pg-fsync.sh: `tierprobe sync` against fio and PostgreSQL's
 # pg_test_fsync on the same file: one writer, 8 KiB commits, per durability
 # method, the three tools alternating for ROUNDS rounds of SECONDS per
-# method each.  Prints commits/s side by side with tierprobe/fio and
+# method each.  Prints each round's commits/s (their spread is the noise),
+# then the means side by side with tierprobe/fio and
 # tierprobe/pg_test_fsync ratios.
 #
 # The same I/O: fdatasync is fio --rw=write --bs=8k --fdatasync=1 (etcd's
@@ -33,7 +34,7 @@ done
 cleanup() { rm -f "$file" "$pgfile" "$dir"/bench-sync-*; }
 trap cleanup EXIT
 methods="fdatasync fsync dsync direct-dsync uring-datasync"
-declare -A tp_sum fio_sum pg_sum
+declare -A tp_sum fio_sum pg_sum tp_r fio_r pg_r
 
 fio_args() {	# method -> fio options
 	case $1 in
@@ -45,26 +46,9 @@ fio_args() {	# method -> fio options
 	esac
 }
 
-"$tp" prep "$file" --size 64M --quiet
-for r in $(seq "$rounds"); do
-	for m in $methods; do
-		"$tp" sync "$file" --bs 8K --writers 1 --methods "$m" \
-		    --max-time "$secs" --precision 0.1 --quiet \
-		    --output-format json > "$dir/bench-sync-tp"
-		v=$(jq -r --arg m "$m" '.sync.methods[] | select(.method == $m
-		    and .writers == 1) | .ops_per_s' "$dir/bench-sync-tp")
-		tp_sum[$m]=$(echo "${tp_sum[$m]:-0} + ${v:-0}" | bc -l)
-		# shellcheck disable=SC2046
-		fio --name=commit --filename="$file" --rw=write --bs=8k \
-		    --offset=32m --size=32m --time_based --runtime="$secs" \
-		    $(fio_args "$m") --output-format=json \
-		    > "$dir/bench-sync-fio"
-		v=$(jq -r '.jobs[0].write.iops' "$dir/bench-sync-fio")
-		fio_sum[$m]=$(echo "${fio_sum[$m]:-0} + $v" | bc -l)
-	done
-	[ -n "$pg" ] || continue
+# One pg_test_fsync run: its first table, one 8kB write per commit.
+pg_round() {
 	"$pg" -f "$pgfile" -s "$secs" > "$dir/bench-sync-pg"
-	# The first table: one 8kB write per commit.
 	awk '/one 8kB write/ { on = 1; next } on && /^$/ { exit }
 	    on && $2 ~ /^[0-9.]+$/ { print $1, $2 }' "$dir/bench-sync-pg" \
 	    > "$dir/bench-sync-pgops"
@@ -74,8 +58,40 @@ for r in $(seq "$rounds"); do
 		fdatasync|fsync) m=$name ;;
 		*)		continue ;;
 		esac
+		pg_r[$m]=$v
 		pg_sum[$m]=$(echo "${pg_sum[$m]:-0} + $v" | bc -l)
 	done < "$dir/bench-sync-pgops"
+}
+
+"$tp" prep "$file" --size 64M --quiet
+for r in $(seq "$rounds"); do
+	for m in $methods; do
+		"$tp" sync "$file" --bs 8K --writers 1 --methods "$m" \
+		    --max-time "$secs" --precision 0.1 --quiet \
+		    --output-format json > "$dir/bench-sync-tp"
+		v=$(jq -r --arg m "$m" '.sync.methods[] | select(.method == $m
+		    and .writers == 1) | .ops_per_s' "$dir/bench-sync-tp")
+		tp_r[$m]=${v:-0}
+		tp_sum[$m]=$(echo "${tp_sum[$m]:-0} + ${v:-0}" | bc -l)
+		# shellcheck disable=SC2046
+		fio --name=commit --filename="$file" --rw=write --bs=8k \
+		    --offset=32m --size=32m --time_based --runtime="$secs" \
+		    $(fio_args "$m") --output-format=json \
+		    > "$dir/bench-sync-fio"
+		v=$(jq -r '.jobs[0].write.iops' "$dir/bench-sync-fio")
+		fio_r[$m]=$v
+		fio_sum[$m]=$(echo "${fio_sum[$m]:-0} + $v" | bc -l)
+	done
+	[ -z "$pg" ] || pg_round
+	for m in $methods; do
+		printf 'round %s %-15s tierprobe %6.0f fio %6.0f ratio %6.3f' \
+		    "$r" "$m" "${tp_r[$m]}" "${fio_r[$m]}" \
+		    "$(echo "${tp_r[$m]} / ${fio_r[$m]}" | bc -l)"
+		[ -z "${pg_r[$m]:-}" ] ||
+			printf ' pg_test_fsync %6.0f ratio %6.3f' "${pg_r[$m]}" \
+			    "$(echo "${tp_r[$m]} / ${pg_r[$m]}" | bc -l)"
+		echo
+	done
 done
 
 printf '%-15s %12s %12s %8s %14s %8s\n' method tierprobe fio ratio \

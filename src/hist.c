@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: ISC */
-/* Log-linear latency histogram: add, merge, mean, percentiles. */
+/*
+ * Log-linear latency histogram: add, merge, mean, percentiles, the
+ * geometric mean's precision.
+ */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -108,6 +112,26 @@ hist_mean(const struct hist *h)
 	if (h->count == 0)
 		return (0);
 	return (h->sum_ns / h->count);
+}
+
+/* The geometric mean's 95% half-width, relative: see hist.h. */
+double
+hist_log_ci95(const struct hist *h)
+{
+	double	sx = 0, sxx = 0, x, n = (double)h->count, var;
+	size_t	i;
+
+	if (h->count < 2)
+		return (INFINITY);
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		if (h->bucket[i] == 0)
+			continue;
+		x = log(fmax(hist_bucket_value(i), 1));
+		sx += x * h->bucket[i];
+		sxx += x * x * h->bucket[i];
+	}
+	var = fmax(0, (sxx - sx * sx / n) / (n - 1));
+	return (1.96 * sqrt(var / n));
 }
 
 /*

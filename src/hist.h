@@ -43,6 +43,14 @@ uint64_t hist_bucket_high(size_t);
 double	 hist_mean(const struct hist *);
 double	 hist_percentile(const struct hist *, double);
 
+/*
+ * Half-width of the 95% confidence interval of the mean ln(value), from
+ * the bucket midpoints: the geometric mean's relative precision, which a
+ * few values a thousand times the others do not hold back as they do the
+ * mean's.  INFINITY with fewer than two values.
+ */
+double	 hist_log_ci95(const struct hist *);
+
 /* Fraction of values below a threshold in ns (bucket midpoints compared). */
 double	 hist_fraction_below(const struct hist *, double);
 

@@ -387,14 +387,9 @@ limits_bs_points(struct target *t, struct rng *rng,
 	return (rc);
 }
 
-/* When the sustained run may end early: after min_s, once it held. */
-struct limits_early {
-	double	min_s;
-	int	ended;
-};
-
-static int
-limits_sustain_enough(const struct timeline *tl, void *arg)
+/* Whether a run may end: past min_s, once its rate held; see limits.h. */
+int
+limits_held_enough(const struct timeline *tl, void *arg)
 {
 	struct limits_early	*le = arg;
 
@@ -473,7 +468,7 @@ limits_sustain(struct target *t, struct rng *rng,
 	ss.min_time_s = seconds;
 	ss.interval_s = 1;
 	if (le.min_s > 0 && le.min_s < seconds) {
-		ss.tl_enough = limits_sustain_enough;
+		ss.tl_enough = limits_held_enough;
 		ss.tl_arg = &le;
 	}
 	r->sustain_start_s = (double)(e.ops->now_ns(&e) -

@@ -150,6 +150,12 @@ struct limits_result {
 	char		 note[256];		/* what was skipped and why; "" */
 };
 
+/* When a fixed-time run may end early: past min_s, once its rate held. */
+struct limits_early {
+	double	min_s;
+	int	ended;			/* set when it said so */
+};
+
 /* Initialise a result with every figure unknown. */
 void	limits_result_init(struct limits_result *);
 /*
@@ -175,6 +181,11 @@ const char *limits_phase_name(int);
  * may take at most (not the sustained run), in seconds.
  */
 double	limits_max_seconds(const struct limits_spec *);
+/*
+ * A sampler's tl_enough for a struct limits_early: whether the timeline,
+ * past min_s, shows a rate that held (ceilings_held).
+ */
+int	limits_held_enough(const struct timeline *, void *);
 /* Names for reports: "flat", "edge", ...; NULL past the last. */
 const char *limits_stop_name(enum limits_stop);
 /* Bytes of a file target the run touches (ws, plus the first-touch span). */

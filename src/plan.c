@@ -39,8 +39,10 @@ plan_quick(const struct cli_opts *o, struct scan_spec *s,
 		s->max_ws = 1ULL << 30;
 	if (!(o->set_mask & CLI_SET_POINTS))
 		s->points = 8;
-	if (!(o->set_mask & CLI_SET_MAX_TIME))
-		s->max_time_s = l->max_time_s = 2;
+	if (!(o->set_mask & CLI_SET_MAX_TIME)) {
+		s->max_time_s = 2;
+		l->max_time_s = 1;	/* a sweep point's least */
+	}
 	if (!(o->set_mask & CLI_SET_MAX_IODEPTH))
 		l->max_iodepth = 64;
 	if (!(o->set_mask & CLI_SET_SUSTAIN)) {
@@ -48,7 +50,7 @@ plan_quick(const struct cli_opts *o, struct scan_spec *s,
 		l->sustain_min_s = LIMITS_SUSTAIN_QUICK_S;
 	}
 	if (!(o->set_mask & CLI_SET_MAX_TIME))
-		c->max_time_s = 1;
+		c->max_time_s = 0.5;
 	if (o->writers == NULL) {
 		c->nwriters = 3;
 		c->writers[0] = 1;
@@ -191,6 +193,7 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	    (pl->phases & ~pt->skip & (PLAN_SYNC | PLAN_WRITES));
 	pt->writes.sustain_s = l->sustain_s > 0 ? l->sustain_s :
 	    LIMITS_SUSTAIN_S;
+	pt->writes.sustain_min_s = l->sustain_min_s;
 	pt->writes.precision = o->precision;
 	pt->writes.max_time_s = l->max_time_s;
 	pt->writes.engine = pt->engine;
@@ -295,6 +298,7 @@ plan_cost(const struct plan *pl, const struct plan_target *pt,
     const struct target *t, struct plan_cost *c)
 {
 	const struct scan_spec	*s = &pt->scan;
+	struct writes_spec	 ws;
 	uint64_t		 span;
 	size_t			 n;
 
@@ -319,6 +323,18 @@ plan_cost(const struct plan *pl, const struct plan_target *pt,
 		if (span > c->span_bytes)
 			c->span_bytes = span;
 	}
+	if (pl->phases & ~pt->skip & PLAN_WRITES) {
+		ws = pt->writes;
+		ws.limits = pt->limits;
+		ws.limits.write = 1;
+		ws.limits.first_touch = 0;
+		c->writes_s = writes_max_seconds(&ws);
+	}
+	if (pl->phases & ~pt->skip & PLAN_SYNC)
+		c->sync_s = sync_max_seconds(&pt->sync);
+	/* Writes and commits stay within the target (writers' files aside). */
+	if ((c->writes_s > 0 || c->sync_s > 0) && t->size > c->span_bytes)
+		c->span_bytes = t->size;
 }
 
 /*

@@ -83,6 +83,8 @@ struct plan_cost {
 					   may add some) */
 	double		sweeps_s;	/* the sweeps and first-touch test */
 	double		sustain_s;	/* the sustained run */
+	double		writes_s;	/* the write side */
+	double		sync_s;		/* the commits */
 	uint64_t	warm_bytes;	/* the scan's sequential warm-ups read
 					   these once, at the volume's own
 					   speed (not in scan_s) */

@@ -41,3 +41,10 @@ point_free(struct point *pt)
 	free(pt->hist);
 	pt->hist = NULL;
 }
+
+/* Bytes a point read or wrote, its warm-up counted at its rate. */
+double
+point_bytes(const struct point *p)
+{
+	return (((double)p->ios + p->iops * p->warm_seconds) * p->bs);
+}

@@ -42,5 +42,7 @@ struct point {
 void	point_summarise(struct point *);
 /* Free what a point owns (its histogram); the struct stays. */
 void	point_free(struct point *);
+/* Bytes a point read or wrote, its warm-up counted at its rate. */
+double	point_bytes(const struct point *);
 
 #endif

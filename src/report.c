@@ -338,41 +338,21 @@ report_headlines(const struct report *r, struct report_figure *fig,
 	return (n);
 }
 
-/* Bytes a point read or wrote, its warm-up counted at its rate. */
-static double
-report_point_bytes(const struct point *p)
+/* Add the device time and bytes of the sweeps of l (reads of bs). */
+static void
+report_limits_cost(const struct limits_result *l, uint32_t bs,
+    double *seconds, double *bytes)
 {
-	return (((double)p->ios + p->iops * p->warm_seconds) * p->bs);
-}
+	const struct point	*p;
+	size_t			 i;
 
-/* Device time and bytes the measurements of a report spent; see report.h. */
-void
-report_cost(const struct report *r, double *seconds, double *bytes)
-{
-	const struct limits_result	*l = r->limits;
-	const struct point		*p;
-	size_t				 i;
-
-	*seconds = *bytes = 0;
-	if (r->scan != NULL) {
-		*seconds += r->scan->device_time_s;
-		for (i = 0; i < r->scan->npoints; i++) {
-			p = &r->scan->points[i];
-			*bytes += report_point_bytes(p);
-			/* The sequential warm-ups read each byte once. */
-			if (i + 1 == r->scan->npoints)
-				*bytes += p->ws_bytes;
-		}
-	}
-	if (l == NULL)
-		return;
 	for (i = 0; i < l->nqd + l->nbs; i++) {
 		p = i < l->nqd ? &l->qd_points[i] : &l->bs_points[i - l->nqd];
 		*seconds += p->seconds + p->warm_seconds;
-		*bytes += report_point_bytes(p);
+		*bytes += point_bytes(p);
 	}
 	*seconds += l->sustain.seconds;
-	*bytes += report_point_bytes(&l->sustain) +
+	*bytes += point_bytes(&l->sustain) +
 	    l->first_touch_flush_bytes;
 	/* The flush between the first-touch passes is one sample. */
 	for (i = 0; i < l->sweep_timeline.n; i++)
@@ -382,7 +362,60 @@ report_cost(const struct report *r, double *seconds, double *bytes)
 		*seconds += l->first_touch.blocks * 1e-6 *
 		    (l->first_touch.first_mean_us +
 		    l->first_touch.second_mean_us);
-		*bytes += 2.0 * l->first_touch.blocks * r->target.bs;
+		*bytes += 2.0 * l->first_touch.blocks * bs;
+	}
+}
+
+/* Add the device time and bytes of a timeline. */
+static void
+report_timeline_cost(const struct timeline *tl, double *seconds,
+    double *bytes)
+{
+	const struct timeline_sample	*v;
+	double				 dt;
+	size_t				 i;
+
+	for (i = 0; i < tl->n; i++) {
+		v = &tl->v[i];
+		dt = v->dt_s > 0 ? v->dt_s : v->t_s - (i > 0 ? v[-1].t_s : 0);
+		*seconds += dt;
+		*bytes += v->bytes_per_s * dt;
+	}
+}
+
+/* Device time and bytes the measurements of a report spent; see report.h. */
+void
+report_cost(const struct report *r, double *seconds, double *bytes)
+{
+	const struct writes_result	*w = r->writes;
+	const struct point		*p;
+	size_t				 i;
+
+	*seconds = *bytes = 0;
+	if (r->scan != NULL) {
+		*seconds += r->scan->device_time_s;
+		for (i = 0; i < r->scan->npoints; i++) {
+			p = &r->scan->points[i];
+			*bytes += point_bytes(p);
+			/* The sequential warm-ups read each byte once. */
+			if (i + 1 == r->scan->npoints)
+				*bytes += p->ws_bytes;
+		}
+	}
+	if (r->limits != NULL)
+		report_limits_cost(r->limits, r->target.bs, seconds, bytes);
+	if (w != NULL) {
+		report_timeline_cost(&w->timeline, seconds, bytes);
+		report_timeline_cost(&w->refill, seconds, bytes);
+		if (w->limits != NULL)
+			report_limits_cost(w->limits, r->target.bs, seconds,
+			    bytes);
+		*seconds += w->mixed.seconds + w->mixed.warm_seconds;
+		*bytes += point_bytes(&w->mixed);
+	}
+	if (r->sync != NULL) {
+		*seconds += r->sync->seconds;
+		*bytes += r->sync->bytes;
 	}
 }
 

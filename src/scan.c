@@ -22,6 +22,11 @@
 #define SCAN_MIN_IOS	2000
 /* Adaptive: reads of a point's first look, and of the smallest top-up. */
 #define SCAN_FIRST_IOS	400
+/*
+ * Adaptive: reads after which a point no class judges may stop on its
+ * mean log latency, when stalled reads hold its mean back.
+ */
+#define SCAN_LOG_IOS	(32 * SCAN_FIRST_IOS)
 /* Adaptive: points the planner may add, and asks for at a time. */
 #define SCAN_MAX_ADDED	32
 #define SCAN_PLAN	8
@@ -119,6 +124,14 @@ scan_budget_left(const struct scan_spec *sp, const struct scan_result *res)
 	return (sp->budget_s - res->device_time_s);
 }
 
+/* Fit the tiers to every point so far. */
+static void
+scan_analyse(struct scan_result *res)
+{
+	tiers_analyse(res->points, res->npoints, &res->tiers);
+	res->analyses++;
+}
+
 /* Fold the reads of a top-up measurement into the point. */
 static void
 scan_merge(struct point *pt, const struct point *more)
@@ -162,20 +175,25 @@ scan_top_up(struct engine *e, struct rng *r, struct sample_spec *ss,
  * (doubling the reads, no warm-up) while the analysis of everything so far
  * with that first look says this point's class shares and hit fractions
  * are not pinned yet, or, when it has no class to judge by, while the mean
- * latency is not known to the precision asked; within the point's time
- * limit and the budget.  The point is appended to res and res->tiers
- * analysed with all its reads.
+ * latency is not known to the precision asked (after SCAN_LOG_IOS reads,
+ * or the mean log latency: a page-cache hit preempted for a few
+ * milliseconds one read in 2,000 held the mean of five points back to
+ * their 10 s limit); within the point's time limit and the budget.  The
+ * point is appended to res; res->tiers stays the analysis with its first
+ * look (the planner's: the next point's first look brings this one's
+ * top-ups in), one fit a point; *stale says whether reads were added after
+ * the last fit.
  */
 static int
 scan_adaptive_point(struct engine *e, struct rng *r,
     const struct scan_spec *sp, uint64_t ws, uint64_t *touched,
-    struct scan_result *res)
+    struct scan_result *res, int *stale)
 {
 	struct sample_spec	 ss;
 	struct point		*pt, more;
 	double			 left;
 	size_t			 n0 = res->npoints;
-	int			 ret, enough, topped = 0;
+	int			 ret, enough;
 
 	memset(&ss, 0, sizeof(ss));
 	ss.ws_bytes = ws;
@@ -199,23 +217,24 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 	res->points[res->npoints++] = more;
 	pt = &res->points[n0];
 
-	tiers_analyse(res->points, res->npoints, &res->tiers);
+	scan_analyse(res);
+	*stale = 0;
 	while (ret == 0) {
 		enough = tiers_point_enough(&res->tiers, ws, pt->hist,
 		    TIERS_TARGET_REL);
 		left = fmin(sp->max_time_s - pt->seconds,
 		    scan_budget_left(sp, res));
 		if (enough < 0)
-			enough = pt->ci95_rel <= sp->precision;
+			enough = pt->ci95_rel <= sp->precision ||
+			    (pt->ios >= SCAN_LOG_IOS &&
+			    hist_log_ci95(pt->hist) <= sp->precision);
 		if (enough || left <= 0)
 			break;
 		ss.warm_from = ws;	/* nothing to warm, nor to settle */
 		ss.warm_random = 0;
 		ret = scan_top_up(e, r, &ss, pt, left, res);
-		topped = 1;
+		*stale = 1;
 	}
-	if (topped)
-		tiers_analyse(res->points, res->npoints, &res->tiers);
 	progress_point_done(pt);
 	return (ret);
 }
@@ -255,7 +274,7 @@ scan_adaptive_finish(struct engine *e, struct rng *r,
 		if (left <= 0)
 			break;
 		ret = scan_top_up(e, r, &ss, pt, left, res);
-		tiers_analyse(res->points, res->npoints, &res->tiers);
+		scan_analyse(res);
 	}
 	return (ret);
 }
@@ -376,7 +395,7 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 	struct point	 next;
 	uint64_t	*ws, touched = 0;
 	size_t		 n, i, added = 0;
-	int		 ret = 0;
+	int		 ret = 0, stale = 0;
 
 	memset(res, 0, sizeof(*res));
 	tiers_result_init(&res->tiers);
@@ -394,18 +413,27 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 			ret = scan_measure(e, r, sp, ws[i], &touched, res);
 			continue;
 		}
-		ret = scan_adaptive_point(e, r, sp, ws[i], &touched, res);
+		ret = scan_adaptive_point(e, r, sp, ws[i], &touched, res,
+		    &stale);
 		if (ret == 0 && res->tiers.fitted)
 			scan_queue_plan(sp, res, ws[i], &ws, &n, i + 1, &added);
 		progress_set_total(n);
 	}
 	free(ws);
-	if (ret == 0 && sp->step == 0)
+	if (ret == 0 && sp->step == 0) {
+		if (stale)
+			scan_analyse(res);
+		stale = 0;
 		ret = scan_adaptive_finish(e, r, sp, res, touched);
+	}
 	progress_end();
+	/* Fitted already, unless a linear grid or a stop left it behind. */
+	for (i = 1; i < res->npoints; i++)
+		if (res->points[i].ws_bytes < res->points[i - 1].ws_bytes)
+			stale = 1;
 	qsort(res->points, res->npoints, sizeof(*res->points), scan_cmp_ws);
-	if (res->npoints > 0)
-		tiers_analyse(res->points, res->npoints, &res->tiers);
+	if (res->npoints > 0 && (stale || sp->step > 0))
+		scan_analyse(res);
 	if (ret == 0)
 		ret = scan_service(e, r, sp, res, touched);
 	res->interrupted = ret == 1;

@@ -30,7 +30,8 @@ struct scan_result {
 	size_t		 npoints;
 	double		 device_time_s;	/* I/O time spent, warm-up included */
 	int		 interrupted;
-	struct tiers_result tiers;
+	struct tiers_result tiers;	/* of every point, as measured */
+	unsigned	 analyses;	/* times the tiers were fitted */
 };
 
 /*

@@ -191,6 +191,26 @@ sync_writers_parse(const char *s, struct sync_spec *spec, char **cause)
 	return (0);
 }
 
+/* Device time the commits may take at most; see sync.h. */
+double
+sync_max_seconds(const struct sync_spec *sp)
+{
+	double	per, n = 0;
+	size_t	i;
+	int	m;
+
+	for (m = 0; m < SYNC_NMETHODS; m++)
+		if (sp->methods & (1U << m))
+			n += sp->nsizes;
+	n += 4;			/* the flush evidence, at most */
+	for (i = 0; i < sp->nwriters; i++)
+		if (sp->writers[i] != 1)
+			n += 2;	/* own files and one shared */
+	per = sp->max_time_s > 0 ? sp->max_time_s : SYNC_MAX_TIME_S;
+	/* Each point settles for up to a quarter of its time first. */
+	return (n * per * 1.25);
+}
+
 /* Initialise a result with nothing measured. */
 void
 sync_result_init(struct sync_result *r)
@@ -370,6 +390,8 @@ sync_measure(struct sync_run *sr, const struct sync_how *how, uint32_t bs,
 	rc = sampler_measure(&e, NULL, &ss, pt, NULL, progress_update, NULL);
 	progress_point_done(pt);
 	engine_close(&e);
+	sr->r->seconds += pt->seconds + pt->warm_seconds;
+	sr->r->bytes += point_bytes(pt);
 	if (rc == -EINVAL || rc == -EOPNOTSUPP) {
 		sync_note(sr->r, "%s: refused (%s)", what, strerror(-rc));
 		point_free(pt);

@@ -57,6 +57,10 @@ struct sync_result {
 						   device) */
 	int			 interrupted;
 	char			 note[512];	/* what was skipped and why */
+	double			 seconds;	/* device time of every point,
+						   warm-ups and the flush
+						   evidence included */
+	double			 bytes;		/* and the bytes written */
 };
 
 /* Bytes a file target needs for the commits: a header and one log. */
@@ -76,6 +80,8 @@ int		 sync_methods_parse(const char *, unsigned *, char **);
  */
 int		 sync_writers_parse(const char *, struct sync_spec *, char **);
 
+/* Device time spec's commits may take, every point at its time limit. */
+double	sync_max_seconds(const struct sync_spec *);
 /* Initialise a result with nothing measured. */
 void	sync_result_init(struct sync_result *);
 /*

@@ -611,7 +611,10 @@ target_open_blockdev(struct target *t, const struct stat *st,
 
 static void	target_open_error(char **, const char *, int, int, int);
 
-/* Check path's filesystem takes writes and has room for grow more bytes. */
+/*
+ * Check path's filesystem takes writes and has room for grow more bytes.
+ * Returns 0, -ENOSPC when there is no room, or -1; with *cause.
+ */
 static int
 target_check_space(const char *path, uint64_t grow, char **cause)
 {
@@ -642,7 +645,7 @@ target_check_space(const char *path, uint64_t grow, char **cause)
 			    "--max-ws, --ws) or another directory", path,
 			    units_format_size(grow, a, sizeof(a)),
 			    units_format_size(avail, b, sizeof(b)));
-			ret = -1;
+			ret = -ENOSPC;
 		}
 	}
 	free(dir);
@@ -693,7 +696,8 @@ target_open_fd(struct target *t, const struct target_params *p,
 /*
  * Make sure [0, bytes) of a file target holds real data: extend and fill a
  * file this run created (or any, with force), and check with FIEMAP that no
- * extent in range is unwritten.  Returns 0 or -1 with *cause.
+ * extent in range is unwritten.  Returns 0, -ENOSPC when the filesystem
+ * has no room for it, or -1; with *cause.
  */
 static int
 target_prepare(struct target *t, uint64_t bytes,
@@ -701,7 +705,7 @@ target_prepare(struct target *t, uint64_t bytes,
 {
 	uint64_t	 old = t->size, from;
 	int64_t		 gap;
-	int		 err, ours;
+	int		 err, ours, ret;
 	char		 a[UNITS_BUFSZ];
 
 	if (t->type != TARGET_FILE)
@@ -715,9 +719,9 @@ target_prepare(struct target *t, uint64_t bytes,
 			    TARGET_OWN_FILE);
 			return (-1);
 		}
-		if (!t->created &&
-		    target_check_space(t->path, bytes - old, cause) != 0)
-			return (-1);
+		if (!t->created && (ret = target_check_space(t->path,
+		    bytes - old, cause)) != 0)
+			return (ret);
 		if ((err = target_fill(t->path, old, bytes, p)) != 0)
 			goto fail;
 		t->size = bytes;
@@ -754,7 +758,7 @@ fail:
 		xasprintf(cause, "filling %s: %s", t->path, strerror(-err));
 	if (!t->created && ftruncate(t->fd, (off_t)old) != 0)
 		log_warn("%s: restoring its size", t->path);
-	return (-1);
+	return (err == -ENOSPC ? err : -1);
 }
 
 static int
@@ -795,7 +799,7 @@ target_create_file(struct target *t, const struct target_params *p,
 {
 	struct stat	 st;
 	char		*dir, *slash;
-	int		 fd;
+	int		 fd, ret;
 
 	dir = xstrdup(t->path);
 	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
@@ -808,8 +812,8 @@ target_create_file(struct target *t, const struct target_params *p,
 		}
 	}
 	free(dir);
-	if (target_check_space(t->path, p->need_bytes, cause) != 0)
-		return (-1);
+	if ((ret = target_check_space(t->path, p->need_bytes, cause)) != 0)
+		return (ret);
 	if ((fd = open(t->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 	    0644)) < 0) {
 		target_open_error(cause, t->path, errno, 1, 0);
@@ -895,8 +899,6 @@ target_open_beside(struct target *t, const struct target *whole,
 		    "and this run did not create it", path);
 		return (-1);
 	}
-	if (target_check_space(path, bytes, cause) != 0)
-		return (-ENOSPC);
 	memset(&p, 0, sizeof(p));
 	p.direct = whole->direct;
 	p.dsync = whole->dsync;

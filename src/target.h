@@ -69,8 +69,9 @@ int	target_is_ours(const char *);
 
 /*
  * Open spec.  A missing regular file is created and filled to need_bytes;
- * a short file that tierprobe created is extended.  Returns 0, or -1 with an
- * allocated one-line message in *cause (caller frees); nothing is left
+ * a short file that tierprobe created is extended.  Returns 0, -ENOSPC when
+ * the filesystem has no room for what it needs, or -1; with an allocated
+ * one-line message in *cause (caller frees) either way.  Nothing is left
  * behind on failure.
  */
 int	target_open(struct target *, const char *, const struct target_params *,
@@ -87,7 +88,8 @@ const char	*target_has_signature(const unsigned char *, size_t);
  * Open a file for one more writer beside the open file target whole: a
  * new file named path (it must not exist), created and filled to bytes,
  * opened as whole is, removed by target_close.  Returns 0, -ENOSPC when
- * the filesystem has no room for it, or -1; with *cause either way.
+ * the filesystem has no room for it (before or while filling it), or -1;
+ * with *cause either way.
  */
 int	target_open_beside(struct target *, const struct target *,
 	    const char *, uint64_t, char **);

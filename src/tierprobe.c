@@ -220,6 +220,9 @@ probe_error(const struct target *t, int err)
 		log_warnx("%s: I/O error or short read: the device failed or "
 		    "the target shrank (see dmesg); partial results kept",
 		    t->path);
+	else if (err == -ENOSPC)
+		log_warnx("%s: the filesystem filled up: stopped, the files "
+		    "this run created removed, partial results kept", t->path);
 	else
 		log_warnx("%s: %s; partial results kept", t->path,
 		    strerror(-err));
@@ -441,6 +444,22 @@ probe_open(struct plan *pl, const struct cli_opts *o, struct sim_host *host,
 	return (0);
 }
 
+/* Append ", NAME TIME" to parts at *o when s > 0. */
+static void
+probe_cost_part(char *parts, size_t size, size_t *o, const char *name,
+    double s)
+{
+	char	b[UNITS_BUFSZ];
+	int	n;
+
+	if (s <= 0 || *o >= size)
+		return;
+	n = snprintf(parts + *o, size - *o, "%s%s %s", *o > 0 ? ", " : "",
+	    name, units_format_value(UNITS_SECONDS, s, b, sizeof b));
+	if (n > 0)
+		*o += (size_t)n;
+}
+
 /* Say what the plan may cost the target before it runs. */
 static void
 probe_cost(const struct plan *pl, const struct plan_target *pt,
@@ -448,33 +467,31 @@ probe_cost(const struct plan *pl, const struct plan_target *pt,
 {
 	struct plan_cost	c;
 	char			all[UNITS_BUFSZ], span[UNITS_BUFSZ];
-	char			b[UNITS_BUFSZ], parts[192], warm[96];
+	char			b[UNITS_BUFSZ], parts[256], warm[96];
 	size_t			o = 0;
 
+	parts[0] = '\0';
 	plan_cost(pl, pt, t, &c);
-	if (c.scan_s > 0)
-		o += snprintf(parts + o, sizeof parts - o, "scan %s and the "
-		    "points it may add", units_format_value(UNITS_SECONDS,
-		    c.scan_s, b, sizeof b));
-	if (c.sweeps_s > 0 && o < sizeof parts)
-		o += snprintf(parts + o, sizeof parts - o, "%ssweeps %s",
-		    o > 0 ? ", " : "", units_format_value(UNITS_SECONDS,
-		    c.sweeps_s, b, sizeof b));
-	if (c.sustain_s > 0 && o < sizeof parts)
-		snprintf(parts + o, sizeof parts - o, "%ssustained %s",
-		    o > 0 ? ", " : "", units_format_value(UNITS_SECONDS,
-		    c.sustain_s, b, sizeof b));
+	probe_cost_part(parts, sizeof parts, &o, "scan", c.scan_s);
+	if (c.scan_s > 0 && o < sizeof parts)
+		o += snprintf(parts + o, sizeof parts - o, " and the points "
+		    "it may add");
+	probe_cost_part(parts, sizeof parts, &o, "sweeps", c.sweeps_s);
+	probe_cost_part(parts, sizeof parts, &o, "sustained", c.sustain_s);
+	probe_cost_part(parts, sizeof parts, &o, "writes", c.writes_s);
+	probe_cost_part(parts, sizeof parts, &o, "commits", c.sync_s);
 	warm[0] = '\0';
 	if (c.warm_bytes > 0)
 		snprintf(warm, sizeof warm, " and a sequential read of %s to "
 		    "warm the working sets", units_format_size(c.warm_bytes,
 		    b, sizeof b));
 	log_info("%sup to %s of device time if every point runs to its time "
-	    "limit (%s)%s, reading within %s",
+	    "limit (%s)%s, %s within %s",
 	    pl->repeat > 1 ? "each run: " : "", units_format_value(
-	    UNITS_SECONDS, c.scan_s + c.sweeps_s + c.sustain_s, all,
-	    sizeof all), parts, warm, units_format_size(c.span_bytes, span,
-	    sizeof span));
+	    UNITS_SECONDS, c.scan_s + c.sweeps_s + c.sustain_s + c.writes_s +
+	    c.sync_s, all, sizeof all), parts, warm, c.writes_s > 0 ||
+	    c.sync_s > 0 ? "reading and writing" : "reading",
+	    units_format_size(c.span_bytes, span, sizeof span));
 }
 
 /* run, scan and limits: plan, measure, report, judge expectations. */

@@ -57,9 +57,13 @@
  *    alone with the shapes held: those fractions judge the law in step 3.
  * 3. Capacities.  Between classes i and i + 1 lies a candidate cache: F(S),
  *    the fraction of reads in classes 0..i, is fitted with min(1, C / S) by
- *    weighted least squares.  A point's variance is the inverse of its
- *    Fisher information about F (binomial F (1 - F) / n when the classes do
- *    not overlap, more when they do) plus 0.01^2 for drift and shape error.
+ *    weighted least squares, the class's share of the reads the faster
+ *    classes leave divided first by its plateau when below 1 (its mean over
+ *    the points between the previous cache and C: a real cache serves some
+ *    hits slower than its class, at every ws).  A point's
+ *    variance is the inverse of its Fisher information about F (binomial
+ *    F (1 - F) / n when the classes do not overlap, more when they do) plus
+ *    0.01^2 for drift and shape error.
  *    The 95% interval of C comes from the chi2 profile (Student t, scaled
  *    up by the misfit), widened where classes overlap to +-1.96 sd of a
  *    bootstrap that redraws every bin count and refits the whole chain, as
@@ -73,8 +77,9 @@
  *    scanned; when it reaches the largest ws from above half of it, the
  *    cache is reported as at least its interval's lower end.  The classes
  *    between two accepted boundaries make one tier; those after the last
- *    are the backing store.  Latencies are quantiles of the pooled bins
- *    weighted by their responsibilities for the tier's classes.
+ *    are the backing store.  Latencies are quantiles of the bins weighted
+ *    by their responsibilities for the tier's classes, at the points past
+ *    the faster tiers, each point's reads weighing 1 / its reads.
  * 4. Cross-check.  PELT (L2 cost) segments the mean ln(latency) of the points
  *    in ws order.  Under the model that series is flat up to the smallest
  *    cache and moves towards the backing latency beyond it, so the two
@@ -1124,6 +1129,50 @@ tiers_frac_var(const struct tiers_work *wk, const struct tiers_result *r,
 }
 
 /*
+ * Fit min(1, C / S) to the fractions f (variances var) of n points at ws s.
+ * Of the reads the faster classes leave (1 - fp), the class holds a share;
+ * when that share's plateau a is below 1, the share is divided by a and
+ * the fit done again.  The plateau is its weighted mean over the points
+ * between lo and the fitted C (below it by TIERS_CUT_APART), two at least.
+ * Some hits of a real cache are slower than its class (a read preempted,
+ * a daemon's reply late): the class then holds a of the reads the cache
+ * serves at every ws, and points just below C would pull C down by that.
+ */
+static int
+tiers_fit_plateau(const double *s, const double *f, const double *fp,
+    const double *var, size_t n, double lo, struct fit_capacity *fc)
+{
+	double	*g, *v, sw = 0, swf = 0, a, rest, w;
+	size_t	 p, in = 0;
+	int	 rc;
+
+	if (fit_capacity(s, f, var, n, fc) != 0)
+		return (-1);
+	for (p = 0; p < n; p++) {
+		rest = 1 - fp[p];
+		if (s[p] <= lo || s[p] * TIERS_CUT_APART > fc->c ||
+		    rest < TIERS_CUT_SHARE)
+			continue;
+		w = rest * rest / var[p];
+		sw += w;
+		swf += w * (f[p] - fp[p]) / rest;
+		in++;
+	}
+	if (in < 2 || !(swf < sw))
+		return (0);
+	a = swf / sw;
+	g = xcalloc(2 * n, sizeof *g);
+	v = g + n;
+	for (p = 0; p < n; p++) {
+		g[p] = fp[p] + (f[p] - fp[p]) / a;
+		v[p] = var[p] / (a * a);
+	}
+	rc = fit_capacity(s, g, v, n, fc);
+	free(g);
+	return (rc);
+}
+
+/*
  * Fit min(1, C / S) to the fraction of reads in classes [0, i] and judge the
  * shape of the curve; the interval is judged later (tiers_judge), once the
  * bootstrap has had its say.  A candidate leaves with verdict TIERS_TIER.
@@ -1133,15 +1182,17 @@ tiers_boundary_fit(struct tiers_work *wk, const struct tiers_result *r,
     size_t i, struct tiers_boundary *bd)
 {
 	struct fit_capacity	 fc;
-	double			*f, *var = wk->bvar + i * wk->np, smax;
+	double			*f, *fp, *var = wk->bvar + i * wk->np, smax;
 	size_t			 p, m, nmiss = 0;
 
 	memset(bd, 0, sizeof *bd);
 	smax = (double)r->max_ws;
-	f = xcalloc(wk->np, sizeof *f);
+	f = xcalloc(2 * wk->np, sizeof *f);
+	fp = f + wk->np;
 	for (p = 0; p < wk->np; p++) {
-		for (m = 0; m <= i; m++)
-			f[p] += r->point_mode_frac[p * r->nmodes + m];
+		for (m = 0; m < i; m++)
+			fp[p] += r->point_mode_frac[p * r->nmodes + m];
+		f[p] = fp[p] + r->point_mode_frac[p * r->nmodes + i];
 		var[p] = tiers_frac_var(wk, r, p, i, f[p]) +
 		    TIERS_SYS_SD * TIERS_SYS_SD;
 		if (f[p] < TIERS_NO_MISS)
@@ -1151,7 +1202,8 @@ tiers_boundary_fit(struct tiers_work *wk, const struct tiers_result *r,
 		bd->verdict = TIERS_NO_MISSES;
 		goto out;
 	}
-	if (fit_capacity(wk->s, f, var, wk->np, &fc) != 0) {
+	if (tiers_fit_plateau(wk->s, f, fp, var, wk->np, i == 0 ? 0 :
+	    r->boundary[i - 1].capacity_bytes / smax, &fc) != 0) {
 		bd->verdict = TIERS_NO_FIT;
 		goto out;
 	}
@@ -1205,7 +1257,7 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 	struct fit_capacity	 fc;
 	struct rng		 rng;
 	struct tiers_boundary	*bd;
-	double			*pc, *pw, *f, *shape, c;
+	double			*pc, *pw, *f, *fp, *shape, c;
 	double			 cap[TIERS_MAX_MODES - 1];
 	struct fit_gmm		 g[TIERS_MAX_MODES];
 	double			 sum[TIERS_MAX_MODES], sum2[TIERS_MAX_MODES];
@@ -1224,6 +1276,7 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 	pc = xcalloc(total + 1, sizeof *pc);
 	pw = xcalloc(wk->np * k, sizeof *pw);
 	f = xcalloc(wk->np * k, sizeof *f);
+	fp = xcalloc(wk->np, sizeof *fp);
 	shape = xcalloc(k * wk->nb, sizeof *shape);
 	memset(sum, 0, sizeof sum);
 	memset(sum2, 0, sizeof sum2);
@@ -1248,10 +1301,14 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 			bd = &r->boundary[i];
 			if (bd->verdict != TIERS_TIER || !wk->cut[i].soft)
 				continue;
-			for (p = 0; p < wk->np; p++)
+			for (p = 0; p < wk->np; p++) {
 				wk->s[wk->np + p] = f[p * k + i];
-			if (fit_capacity(wk->s, wk->s + wk->np, wk->bvar +
-			    i * wk->np, wk->np, &fc) != 0)
+				fp[p] = i == 0 ? 0 : f[p * k + i - 1];
+			}
+			if (tiers_fit_plateau(wk->s, wk->s + wk->np, fp,
+			    wk->bvar + i * wk->np, wk->np, i == 0 ? 0 :
+			    r->boundary[i - 1].capacity_bytes / r->max_ws,
+			    &fc) != 0)
 				continue;
 			c = fc.c * r->max_ws;
 			sum[i] += c;
@@ -1282,6 +1339,7 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 		}
 	}
 	free(shape);
+	free(fp);
 	free(f);
 	free(pw);
 	free(pc);
@@ -1307,20 +1365,47 @@ tiers_judge(struct tiers_boundary *bd, double max_ws)
 		    TIERS_WIDE;
 }
 
-/* p50 and p99 (us) of the pooled reads of modes [first, last]. */
+/*
+ * p50 and p99 (us) of the reads of modes [first, last] at the points whose
+ * ws is above lo (past the faster tiers), each point's reads weighing 1 /
+ * its reads: a point that ran long (a mean held back by a few stalled
+ * reads) would otherwise make the group's latency its own.  All points'
+ * reads when those hold fewer than TIERS_CUT_MIN_READS of the group.
+ */
 static void
 tiers_group_latency(const struct tiers_work *wk, size_t first, size_t last,
-    double *p50, double *p99)
+    double lo, double *p50, double *p99)
 {
-	double	*sum;
-	size_t	 m, b;
+	const struct tiers_pt	*pt;
+	const double		*pi;
+	double			*sum, total = 0, m, c;
+	size_t			 i, b, p, q, k = wk->k, nb = wk->nb;
 
-	sum = xcalloc(wk->nb, sizeof *sum);
-	for (m = first; m <= last; m++)
-		for (b = 0; b < wk->nb; b++)
-			sum[b] += wk->modew[m * wk->nb + b];
-	*p50 = exp(tiers_quantile(wk->x, sum, wk->nb, 0.50)) / 1000;
-	*p99 = exp(tiers_quantile(wk->x, sum, wk->nb, 0.99)) / 1000;
+	sum = xcalloc(nb, sizeof *sum);
+	for (p = 0; p < wk->np; p++) {
+		pt = &wk->pt[p];
+		if (!(pt->s > lo))
+			continue;
+		pi = wk->pw + p * k;
+		for (q = pt->off; q < pt->off + pt->nb; q++) {
+			b = wk->pb[q];
+			for (m = 0, i = 0; i < k; i++)
+				m += pi[i] * wk->f[i * nb + b];
+			for (i = first; i <= last && m > 0; i++) {
+				c = wk->pc[q] * pi[i] * wk->f[i * nb + b] / m;
+				sum[b] += c / pt->n;
+				total += c;
+			}
+		}
+	}
+	if (total < TIERS_CUT_MIN_READS) {
+		memset(sum, 0, nb * sizeof *sum);
+		for (i = first; i <= last; i++)
+			for (b = 0; b < nb; b++)
+				sum[b] += wk->modew[i * nb + b];
+	}
+	*p50 = exp(tiers_quantile(wk->x, sum, nb, 0.50)) / 1000;
+	*p99 = exp(tiers_quantile(wk->x, sum, nb, 0.99)) / 1000;
 	free(sum);
 }
 
@@ -1372,7 +1457,7 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 			t->capacity_high_bytes =
 			    (uint64_t)llround(bd->high_bytes);
 		}
-		tiers_group_latency(wk, first, i, &t->lat_us_p50,
+		tiers_group_latency(wk, first, i, prev, &t->lat_us_p50,
 		    &t->lat_us_p99);
 		for (m = first; m <= i; m++)
 			r->mode[m].tier = (int)r->ntiers;
@@ -1380,8 +1465,8 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 		first = i + 1;
 		r->ntiers++;
 	}
-	tiers_group_latency(wk, first, r->nmodes - 1, &r->backing_p50_us,
-	    &r->backing_p99_us);
+	tiers_group_latency(wk, first, r->nmodes - 1, prev,
+	    &r->backing_p50_us, &r->backing_p99_us);
 
 	nt = r->ntiers + 1;
 	r->point_tier_frac = xcalloc(r->npoints * nt,
@@ -1688,20 +1773,20 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 {
 	struct tiers_seg	*g, *lead;
 	struct tiers_unexplained *u;
-	double			 best, s, top, gs;
+	double			 best, s, top, gs, held[TIERS_MAX + 1];
 	size_t			 n, i, m, p, pmax, pfrom;
 	int			 grp;
 
 	g = xcalloc(wk->nb + 1, sizeof *g);
 	n = tiers_segments(wk, g);
 	for (i = 0; i < n; i++) {
-		/* The group of the class holding most of its reads. */
-		for (best = -1, m = g[i].lo; m < g[i].hi; m++) {
-			if (wk->w[m] > best) {
-				best = wk->w[m];
-				g[i].group = tiers_bin_group(wk, r, m);
-			}
-		}
+		/* The group holding most of its reads. */
+		memset(held, 0, sizeof held);
+		for (m = g[i].lo; m < g[i].hi; m++)
+			held[tiers_bin_group(wk, r, m) + 1] += wk->w[m];
+		for (g[i].group = -1, m = 1; m <= r->ntiers; m++)
+			if (held[m] > held[g[i].group + 1])
+				g[i].group = (int)m - 1;
 	}
 	for (grp = -1; grp < (int)r->ntiers; grp++) {
 		/* Its lead: the segment with most reads where it peaks. */

@@ -2,8 +2,9 @@
 /*
  * The write side, measured.
  *
- * 1. Sequential 1 MiB writes at depth WRITES_SEQ_IODEPTH for sustain_s,
- *    with a timeline of WRITES_INTERVAL_S intervals, wrapping over the
+ * 1. Sequential 1 MiB writes at depth WRITES_SEQ_IODEPTH for sustain_s (or
+ *    past sustain_min_s until the rate held: the quick preset), with a
+ *    timeline of WRITES_INTERVAL_S intervals, wrapping over the
  *    working set: first, so that no other write filled a buffer before.
  *    A write-back buffer shows as a fast rate that falls to a slow one;
  *    writepath_buffer sizes it.
@@ -81,6 +82,21 @@ writes_next_mixed(struct engine_io *io, void *arg)
 	io->offset = rng_offset(m->rng, m->lo, m->hi - m->lo, WRITES_MIXED_BS);
 }
 
+/* Device time the write side may take at most; see writes.h. */
+double
+writes_max_seconds(const struct writes_spec *spec)
+{
+	double	mixed, sustain;
+
+	mixed = spec->max_time_s > 0 ? spec->max_time_s : WRITES_MAX_TIME_S;
+	sustain = spec->limits.sustain_s > 0 ? spec->limits.sustain_s :
+	    LIMITS_SUSTAIN_S;
+	/* A buffer found is written again: twice its fill time, at most. */
+	return (spec->sustain_s + fmax(2 * spec->sustain_s,
+	    WRITES_REFILL_MIN_S) + limits_max_seconds(&spec->limits) +
+	    sustain + mixed * 1.25);
+}
+
 /* Initialise a result with nothing measured. */
 void
 writes_result_init(struct writes_result *r)
@@ -118,12 +134,16 @@ writes_note(struct writes_result *r, const char *msg)
 	    len != 0 ? "; " : "", msg);
 }
 
-/* Sequential writes for seconds into tl.  Returns as sampler_measure. */
+/*
+ * Sequential writes for seconds into tl, or past min_s (if > 0) until the
+ * rate held.  Returns as sampler_measure.
+ */
 static int
 writes_sequential(struct engine *e, struct writes_seq *seq, double seconds,
-    const char *phase, struct timeline *tl)
+    double min_s, const char *phase, struct timeline *tl)
 {
 	struct sample_spec	ss;
+	struct limits_early	le = { min_s, 0 };
 	struct point		pt;
 	int			rc;
 
@@ -135,6 +155,10 @@ writes_sequential(struct engine *e, struct writes_seq *seq, double seconds,
 	ss.fixed_time = 1;
 	ss.max_time_s = ss.min_time_s = seconds;
 	ss.interval_s = WRITES_INTERVAL_S;
+	if (min_s > 0 && min_s < seconds) {
+		ss.tl_enough = limits_held_enough;
+		ss.tl_arg = &le;
+	}
 	ss.next = writes_next_seq;
 	ss.next_arg = seq;
 	memset(&pt, 0, sizeof(pt));
@@ -178,8 +202,8 @@ writes_buffer(struct target *t, const struct writes_spec *spec,
 		engine_close(&e);
 		return (0);
 	}
-	rc = writes_sequential(&e, &seq, spec->sustain_s, "sequential writes",
-	    &r->timeline);
+	rc = writes_sequential(&e, &seq, spec->sustain_s, spec->sustain_min_s,
+	    "sequential writes", &r->timeline);
 	if (writepath_buffer(r->timeline.v, r->timeline.n, &r->buffer) != 0)
 		writes_note(r, "sequential run too short to find a buffer");
 	if (rc == 0 && r->buffer.detected) {
@@ -193,7 +217,7 @@ writes_buffer(struct target *t, const struct writes_spec *spec,
 		if (again < WRITES_REFILL_MIN_S)
 			again = WRITES_REFILL_MIN_S;
 		if (!interrupt_requested())
-			rc = writes_sequential(&e, &seq, again,
+			rc = writes_sequential(&e, &seq, again, 0,
 			    "after a pause", &r->refill);
 		writepath_drain(&r->buffer, r->refill.v, r->refill.n, idle);
 	}

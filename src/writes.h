@@ -26,6 +26,8 @@ struct writes_spec {
 	struct limits_spec limits;	/* the write sweeps (write set) */
 	uint64_t	 ws_bytes;	/* offsets of the runs; 0: the target */
 	double		 sustain_s;	/* each sustained run */
+	double		 sustain_min_s;	/* > 0: the sequential run ends after
+					   this once its rate held */
 	unsigned	 mixed_iodepth;	/* 0: the write knee, else 1 */
 	double		 precision;	/* the mixed point's */
 	double		 max_time_s;
@@ -46,6 +48,11 @@ struct writes_result {
 	char		 note[256];	/* what was skipped and why; "" */
 };
 
+/*
+ * Device time the write side of spec may take, every point and run at its
+ * time limit (a buffer found is written again).
+ */
+double	writes_max_seconds(const struct writes_spec *);
 /* Initialise a result with nothing measured. */
 void	writes_result_init(struct writes_result *);
 /*

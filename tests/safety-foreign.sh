@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
 # Description: tierprobe never writes to a file it did not create.  Write
-# modes, prep and a scan past its end refuse a foreign file (its checksum
-# does not change) and say how to get a test file, never to --force it; a
-# read-only scan of it is fine; files tierprobe created under a name the
-# user gave are kept, the default ./tierprobe.dat is removed after run
-# unless --keep.
+# modes, prep, sync and a scan past its end refuse a foreign file (its
+# checksum does not change) and say how to get a test file, never to
+# --force it; a read-only scan of it is fine; files tierprobe created under
+# a name the user gave are kept, the default ./tierprobe.dat is removed
+# after run unless --keep.
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
 need sha256sum
 
@@ -45,6 +45,12 @@ t_one_line $? 1 "$t_dir/err" "$f"
 advice "scan past its end"
 unchanged "scan past its end"
 [ "$(stat -c %s "$f")" = 33554432 ] || fail "prep changed the size"
+"$TIERPROBE" sync "$f" --methods fdatasync --writers 1,2 --max-time 0.1 \
+    --quiet >/dev/null 2>"$t_dir/err"
+t_one_line $? 1 "$t_dir/err" "$f"
+advice "sync"
+unchanged "sync"
+[ ! -e "$f.w1" ] || fail "sync made a writer's file beside a foreign file"
 
 # Reading is allowed, and reads only.
 # shellcheck disable=SC2086

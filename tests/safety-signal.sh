@@ -10,7 +10,8 @@
 j=$t_dir/r.json
 f=$t_dir/t.dat
 
-# Signal $1 to the run in t_pid, then check the contract.
+# Signal $1 to the run in t_pid, then check the contract (and that the
+# report holds what jq expression $3 says was measured before, if given).
 interrupt_and_check() {
 	kill "-$1" "$t_pid"
 	t_wait "$t_pid" 30 || fail "$2: still running 30 s after SIG$1"
@@ -19,6 +20,10 @@ interrupt_and_check() {
 	t_json_ok "$j" || fail "$2: report is not complete JSON"
 	grep -q '"interrupted": *true' "$j" ||
 	    fail "$2: report does not say interrupted"
+	if [ -n "${3:-}" ] && command -v jq >/dev/null; then
+		jq -e "$3" "$j" >/dev/null ||
+		    fail "$2: the partial report lacks what was measured ($3)"
+	fi
 	[ ! -e "$f" ] || fail "$2: the test file was left behind"
 	left=$(ls -A "$t_dir" | grep -v -e '^r.json$' -e '^err$')
 	[ -z "$left" ] || fail "$2: left behind: $left"
@@ -40,12 +45,14 @@ t_bg "$TIERPROBE" limits "$f" --ws 32M --max-time 3 --sustain 60 --quiet \
 sleep 2
 interrupt_and_check TERM limits
 
-# During the commits, writers' files open beside the test file.
+# During the commits, writers' files open beside the test file: the
+# one-writer commits measured before stay in the report.
 t_bg "$TIERPROBE" sync "$f" --methods fdatasync --bs 8K --writers 16 \
     --max-time 1 --precision 0.1 --quiet --json "$j" >/dev/null \
     2>"$t_dir/err"
 t_until '[ -e "$f.w15" ]' || fail "sync: no writers' files"
-interrupt_and_check INT sync
+interrupt_and_check INT sync \
+    '[.sync.methods[] | select(.writers == 1 and .bs == 8192)] | length == 1'
 
 # A second SIGINT: out at once, the test file still removed.
 t_bg "$TIERPROBE" scan "$f" --min-ws 16M --max-ws 64M --points 8 \

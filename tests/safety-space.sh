@@ -4,8 +4,9 @@
 # scan of a file that cannot fit are refused before anything is written;
 # a fill that runs out of space half-way (statvfs made to lie, so the
 # check passes) ends in ENOSPC.  Each: one line naming the file, exit 1,
-# no partial file left.  sync whose writers' files fill the disk skips
-# those points with a note and leaves none of them.  Root only.
+# no partial file left.  sync whose writers' files fill the disk stops
+# there (exit 1, the commits measured before reported) and removes every
+# file this run created.  Root only.
 . "${TOP_SRCDIR:-.}/tests/safety-common.sh"
 need_root
 need mkfs.ext4 losetup jq "${CC:-cc}"
@@ -70,20 +71,40 @@ grep -qiE 'full|space|room' "$t_dir/err" ||
     fail "ENOSPC not explained: $(cat "$t_dir/err")"
 [ -z "$(left)" ] || fail "the failed fill left $(left)"
 
-# sync whose writers' files run out of room half-way: the writer counts
-# that needed them are skipped with a note saying so, the shared-file
-# points still measured, every writer's file removed (the named test file
-# is kept, as a named target always is).
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-LD_PRELOAD="$t_dir/lie.so" \
-    "$TIERPROBE" sync "$mnt/wal.dat" --methods fdatasync --bs 8K \
-    --writers 1,2,4,8 --max-time 0.2 --quiet --json "$t_dir/r.json" \
-    >"$t_dir/out" 2>"$t_dir/err" ||
-    fail "sync with too little room for its writers: $(cat "$t_dir/err")"
-grep -q '"note": "[^"]*no room[^"]*full' "$t_dir/r.json" ||
-    fail "sync: the full filesystem is not noted"
-jq -e '[.sync.methods[] | select(.shared and .writers == 8)] | length == 1' \
-    "$t_dir/r.json" >/dev/null || fail "sync: no shared-file point at 8"
-[ "$(left)" = wal.dat ] || fail "sync left $(left)"
+# sync whose writers' files run out of room half-way stops there: one
+# line naming the file, exit 1, a complete report with the commits
+# measured before (one writer) and none from after (8 writers, shared or
+# not), every file this run created removed; a file prep made is kept.
+# A command under the statvfs shim (ASan need not be loaded first).
+lying() {
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	LD_PRELOAD="$t_dir/lie.so" "$@"
+}
+for made in sync prep; do
+	if [ "$made" = prep ]; then
+		lying "$TIERPROBE" prep "$mnt/wal.dat" --size 17M --quiet ||
+		    fail "prep of the commits' file"
+	fi
+	lying "$TIERPROBE" sync "$mnt/wal.dat" --methods fdatasync --bs 8K \
+	    --writers 1,2,4,8 --max-time 0.2 --quiet --json "$t_dir/r.json" \
+	    >"$t_dir/out" 2>"$t_dir/err"
+	t_one_line $? 1 "$t_dir/err" "$mnt/wal.dat"
+	grep -q 'filled up' "$t_dir/err" ||
+	    fail "sync: the full filesystem not said: $(cat "$t_dir/err")"
+	t_json_ok "$t_dir/r.json" || fail "sync: no complete report"
+	jq -e '.interrupted == false and
+	    ([.sync.methods[] | select(.writers == 1 and .bs == 8192)] |
+	    length == 1) and
+	    ([.sync.methods[] | select(.writers == 8)] | length == 0)' \
+	    "$t_dir/r.json" >/dev/null ||
+	    fail "sync ($made): not the commits measured before the stop"
+	grep -q '"note": "[^"]*no room[^"]*full' "$t_dir/r.json" ||
+	    fail "sync ($made): the full filesystem is not noted"
+	if [ "$made" = prep ]; then
+		[ "$(left)" = wal.dat ] || fail "sync left $(left)"
+	else
+		[ -z "$(left)" ] || fail "sync left $(left)"
+	fi
+done
 rm -f "$mnt/wal.dat"
 echo "ok"

@@ -24,6 +24,7 @@ slow="tests/safety-memory.sh tests/safety-valgrind.sh tests/scan-real.sh \
 tests/limits-real.sh \
 tests/cgroup-cache.sh tests/cgroup-throttle.sh tests/cgroup-hierarchy.sh \
 tests/cgroup-multi.sh tests/cgroup-capped.sh tests/cgroup-sync.sh \
+tests/writeback-buffer.sh \
 tests/ansible-fleet.sh \
 tests/ansible-lint.sh"
 

@@ -7,7 +7,9 @@
 # On a volume whose cache acknowledges flushes at once the flush is suspect
 # and `run` finds its write-back buffer within 5% (the truth inside the
 # interval), both rates and the drain within 5%; a "write through" claim
-# makes the evidence null.  Seconds of real time.
+# makes the evidence null.  The quick preset's sequential writes end once
+# they held, not where a buffer drops them; the cost lines count writes and
+# commits.  Seconds of real time.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 command -v jq >/dev/null || { echo "SKIP: needs jq"; exit 77; }
@@ -96,4 +98,45 @@ sed 's/^cache = write back/cache = write through/' "$lying" > "$dir/wt.ini"
     --output-format json > "$dir/wt.json" || fail "sync write through"
 [ "$(jq -r .sync.flush_suspect "$dir/wt.json")" = null ] ||
 	fail "write through: flush_suspect not null"
+# The quick preset's sequential writes end once their rate held (past 8 of
+# the 15 s) on a volume without a buffer, and run the 15 s where a buffer
+# drops the rate, which they still find within 5%.
+"$TIERPROBE" run "sim:$lying" --quick --seed 5 --quiet --output-format json \
+    > "$dir/lyingq.json" || fail "run --quick sim:lying-buffer exited $?"
+[ "$(jq '.writes.timeline[-1].t_s | floor' "$dir/lyingq.json")" = 15 ] ||
+	fail "quick: a buffer's drop did not keep the writes going 15 s"
+within "quick: buffer bytes" "$(jq .writes.buffer_bytes "$dir/lyingq.json")" \
+    "$buf" 5
+"$TIERPROBE" run "sim:$gp3" --quick --seed 5 --output-format json \
+    > "$dir/gp3q.json" 2> "$dir/gp3q.err" || fail "run --quick sim:$gp3 exited $?"
+jq -e '.writes.timeline[-1].t_s >= 8 and .writes.timeline[-1].t_s < 14' \
+    "$dir/gp3q.json" > /dev/null ||
+	fail "quick: writes that held ran $(jq '.writes.timeline[-1].t_s' "$dir/gp3q.json") s"
+jq -e '.writes.buffer_detected == false' "$dir/gp3q.json" > /dev/null ||
+	fail "quick: a buffer on $gp3"
+
+# The cost said before a run names its writes and commits, and the one said
+# after counts them: at least the scan's, the sequential writes', the mixed
+# point's and every commit row's device time.
+grep -q "^tierprobe: up to .*, writes [0-9.]* s, commits [0-9.]* s)" \
+    "$dir/gp3q.err" || fail "quick: no writes and commits in the cost before"
+least=$(jq '.scan.device_time_s + .writes.timeline[-1].t_s +
+    .writes.mixed.seconds + ([.sync.methods[].seconds] | add)' "$dir/gp3q.json")
+said=$(tr '\r' '\n' < "$dir/gp3q.err" |
+    sed -n 's/^tierprobe: spent \([0-9.]*\) s of device time.*/\1/p')
+awk -v s="$said" -v l="$least" 'BEGIN { exit !(s != "" && s >= l) }' ||
+	fail "quick: spent $said s said, the parts alone took $least s"
+# sync alone: 1 method at 1 size, the flush evidence (4 points at most) and
+# 4 writers in files of their own and in one (2): 7 points of 0.5 s and a
+# quarter of that settling, 4.4 s at most; what it spent is not 0.
+"$TIERPROBE" sync "sim:$gp3" --methods fdatasync --bs 4K --writers 1,4 \
+    --max-time 0.5 --seed 2 --output-format json > "$dir/s.json" \
+    2> "$dir/s.err" || fail "sync exited $?"
+grep -q "^tierprobe: up to 4.4 s of device time .*(commits 4.4 s)" \
+    "$dir/s.err" || fail "sync: cost before: $(cat "$dir/s.err")"
+least=$(jq '[.sync.methods[].seconds] | add' "$dir/s.json")
+said=$(sed -n 's/^tierprobe: spent \([0-9.]*\) s of device time.*/\1/p' \
+    "$dir/s.err")
+awk -v s="$said" -v l="$least" 'BEGIN { exit !(s != "" && s >= l && s <= 4.4) }' ||
+	fail "sync: spent $said s said, its rows took $least s"
 echo "PASS"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /* Tests for hist.c: bucket layout and its error bound, percentiles of 10^6
  * lognormal and uniform values against the exact sorted-sample quantiles,
- * merge, exact mean, fraction below a threshold, overflow. */
+ * merge, exact mean, fraction below a threshold, overflow, the geometric
+ * mean's precision. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -238,6 +239,32 @@ t_fraction_below(void **state)
 	free(h);
 }
 
+/*
+ * The geometric mean's precision: 1.96 sd / sqrt(n) of ln(value) for a
+ * lognormal (sigma 0.3: 0.0059 over 10,000 values); reads preempted for
+ * 3 ms, one in 2,000, leave it below that of a sigma of 0.4 (they take the
+ * mean from 1.57 to 3.07 us, and its sd from 0.48 to 67 us).
+ */
+static void
+t_log_ci95(void **state)
+{
+	struct hist	h;
+	struct rng	g;
+	size_t		i;
+
+	(void)state;
+	hist_init(&h);
+	assert_true(isinf(hist_log_ci95(&h)));
+	rng_seed(&g, 3);
+	for (i = 0; i < 10000; i++)
+		hist_add(&h, (uint64_t)llround(1500 * exp(0.3 *
+		    rng_normal(&g))));
+	assert_true(fabs(hist_log_ci95(&h) / (1.96 * 0.3 / 100) - 1) < 0.05);
+	for (i = 0; i < 5; i++)
+		hist_add(&h, 3000000);
+	assert_true(hist_log_ci95(&h) < 1.96 * 0.4 / 100);
+}
+
 static void
 t_overflow(void **state)
 {
@@ -270,6 +297,7 @@ main(void)
 		cmocka_unit_test(t_merge_mean),
 		cmocka_unit_test(t_fraction_below),
 		cmocka_unit_test(t_overflow),
+		cmocka_unit_test(t_log_ci95),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

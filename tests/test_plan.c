@@ -139,10 +139,15 @@ test_quick(void **state)
 	assert_true(pt->remove);
 	assert_int_equal(pt->scan.max_ws, 1 * GiB);
 	assert_int_equal(pt->scan.points, 8);
-	assert_true(pt->scan.max_time_s == 2 && pt->limits.max_time_s == 2);
+	assert_true(pt->scan.max_time_s == 2 && pt->limits.max_time_s == 1);
 	assert_int_equal(pt->limits.max_iodepth, 64);
 	assert_true(pt->limits.sustain_s == 15);
 	assert_true(pt->limits.sustain_min_s == LIMITS_SUSTAIN_QUICK_S);
+	/* The write side and the commits: shorter points, writes that end. */
+	assert_true(pt->writes.max_time_s == 1);
+	assert_true(pt->writes.sustain_s == 15);
+	assert_true(pt->writes.sustain_min_s == LIMITS_SUSTAIN_QUICK_S);
+	assert_true(pt->sync.max_time_s == 0.5);
 	t_done(&o, &pl);
 
 	/* Options given win over the preset; --keep keeps the file. */
@@ -152,6 +157,7 @@ test_quick(void **state)
 	assert_int_equal(pt->scan.points, 4);
 	assert_true(pt->limits.sustain_s == 30);
 	assert_true(pt->limits.sustain_min_s == 0);
+	assert_true(pt->writes.sustain_min_s == 0);
 	t_done(&o, &pl);
 
 	/* --quick: the preset on a target given, which stays. */

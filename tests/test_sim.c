@@ -286,6 +286,67 @@ test_lru_order(void **state)
 	sim_free(s);
 }
 
+/*
+ * The tier serving each I/O of a long mixed sequence (random blocks, long
+ * sequential reads, enough to grow the block table several times and to
+ * evict) is the one a plain LRU stack gives.
+ */
+static void
+test_lru_reference(void **state)
+{
+	static const char ini[] =
+	    "[device]\nsize = 64M\nblock_size = 4096\n"
+	    "[tier.0]\ncapacity = 256K\nlatency_us = 10\n"
+	    "[tier.1]\ncapacity = 1M\nlatency_us = 100\n"
+	    "[tier.2]\ncapacity = 4M\nlatency_us = 1000\n"
+	    "[backing]\nlatency_us = 10000\n";
+	static const unsigned cum[3] = { 64, 256, 1024 };
+	static const unsigned lat_us[4] = { 10, 100, 1000, 10000 };
+	uint64_t	 stack[1025], t = 0, done, key, first;
+	unsigned	 n = 0, level, l, pos, nblk, hits[4] = { 0 }, k, j;
+	struct rng	 r;
+	struct sim	*s;
+
+	(void)state;
+	s = t_sim(ini, 1);
+	rng_seed(&r, 5);
+	for (k = 0; k < 40000; k++) {
+		if (rng_below(&r, 16) == 0) {
+			first = rng_below(&r, 16384 - 64);
+			nblk = 1 + (unsigned)rng_below(&r, 64);
+		} else {
+			first = rng_below(&r, 1500);
+			nblk = 1;
+		}
+		level = 0;
+		for (key = first; key < first + nblk; key++) {
+			for (pos = 0; pos < n && stack[pos] != key; pos++)
+				;
+			for (l = 0; l < 3 && (pos == n || pos >= cum[l]); l++)
+				;
+			if (l > level)
+				level = l;
+			if (pos == n)
+				n++;
+			for (j = pos; j > 0; j--)
+				stack[j] = stack[j - 1];
+			stack[0] = key;
+			if (n > cum[2])
+				n = cum[2];
+		}
+		hits[level]++;
+		done = sim_submit(s, t, first * 4096, nblk * 4096, 0);
+		if (done - t != lat_us[level] * 1000ULL)
+			fail_msg("I/O %u (blocks %llu+%u): %llu ns, want %u us",
+			    k, (unsigned long long)first, nblk,
+			    (unsigned long long)(done - t), lat_us[level]);
+		t = done;
+	}
+	for (l = 0; l < 4; l++)
+		assert_true(hits[l] > 500);
+	sim_free(s);
+}
+
 /* An IOPS or bandwidth ceiling delivers its rate over a long run. */
 static void
 test_token_bucket(void **state)
@@ -1181,6 +1242,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hit_ratio),
 		cmocka_unit_test(test_lru_order),
+		cmocka_unit_test(test_lru_reference),
 		cmocka_unit_test(test_token_bucket),
 		cmocka_unit_test(test_burst),
 		cmocka_unit_test(test_iodepth),
