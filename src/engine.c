@@ -109,3 +109,18 @@ engine_idle(struct engine *e, uint64_t ns)
 		ns -= slice;
 	}
 }
+
+/* Let ns pass with the CPU kept busy; see engine.h. */
+void
+engine_spin(struct engine *e, uint64_t ns)
+{
+	uint64_t	end;
+
+	if (e->ops->virtual_time) {
+		engine_idle(e, ns);
+		return;
+	}
+	end = e->ops->now_ns(e) + ns;
+	while (e->ops->now_ns(e) < end && !interrupt_requested())
+		;
+}

@@ -93,6 +93,11 @@ void	engine_close(struct engine *);
  * once, real time is slept (cut short by an interrupt request).
  */
 void	engine_idle(struct engine *, uint64_t);
+/*
+ * As engine_idle, but real time is spent reading the clock: the CPU stays
+ * awake, so the next I/O is not slowed by its wake-up from idle.
+ */
+void	engine_spin(struct engine *, uint64_t);
 
 /*
  * The index of the target a slot addresses in a group (0 otherwise).

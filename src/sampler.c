@@ -13,7 +13,9 @@
  * The CI uses batch means (batches of several queue depths), since with a
  * full queue successive latencies are correlated.  A paced point runs all
  * three at depth 1 and starts its measured I/Os at most pace_iops a
- * second, idling between them: under a rate cap they then never queue.
+ * second, spinning between them: under a rate cap they then never queue,
+ * and the CPU is as busy as in a closed loop (no wake-up from idle, and a
+ * busy CPU's waits met as there).
  */
 #include <sys/resource.h>
 
@@ -425,7 +427,7 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 		if (!stop && gap_ns > 0 && q.inflight == 0) {
 			now = e->ops->now_ns(e);
 			if (now < next_start)
-				engine_idle(e, next_start - now);
+				engine_spin(e, next_start - now);
 			next_start = e->ops->now_ns(e) + gap_ns;
 		}
 		if (!stop)

@@ -37,7 +37,7 @@ struct sample_spec {
 	int		fixed_time;	/* run exactly max_time_s */
 	double		pace_iops;	/* > 0: measure one I/O at a time,
 					   started at most this many a
-					   second (the engine idles between) */
+					   second (the engine spins between) */
 	double		interval_s;	/* > 0: fill a timeline at this step */
 	int		tl_whole;	/* the timeline also covers the random
 					   warm-up and ends with the last,

@@ -339,6 +339,7 @@ scan_service(struct engine *e, struct rng *r, const struct scan_spec *sp,
 		probed[k] = NULL;
 		if (ret != 0 || scan_budget_left(sp, res) <= 0)
 			continue;
+		engine_idle(e, (uint64_t)(SERVICE_REST_S * 1e9));
 		memset(&ss, 0, sizeof(ss));
 		ss.ws_bytes = plan.probe[k].ws_bytes;
 		ss.warm_from = ss.ws_bytes == touched ? touched : 0;
@@ -348,6 +349,7 @@ scan_service(struct engine *e, struct rng *r, const struct scan_spec *sp,
 		ss.precision = HUGE_VAL;
 		ss.min_ios = plan.probe[k].first_ios;
 		ss.max_time_s = fmin(sp->max_time_s, scan_budget_left(sp, res));
+		ss.min_time_s = fmin(SERVICE_MIN_S, ss.max_time_s);
 		ss.pace_iops = plan.probe[k].pace_iops;
 		ret = sampler_measure(e, r, &ss, &probe[k], NULL, NULL, NULL);
 		touched = ss.ws_bytes;

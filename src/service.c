@@ -148,7 +148,9 @@ service_slice_mean(const struct hist *h, const double *share,
 
 /*
  * Store j of plan against its probe pp: its p50 and mean in the scan's
- * point (capped[2]) and its paced p50 and p99.  Whether a cap holds it.
+ * point (capped[2]), and its own p50 and p99: the paced ones, but the
+ * scan's p50 when lower (a cap that stalls leaves the median unqueued, and
+ * a read after a pause may be slower).  Whether a cap holds it.
  */
 static int
 service_judge(const struct service_plan *plan, const struct point *pts,
@@ -156,18 +158,18 @@ service_judge(const struct service_plan *plan, const struct point *pts,
     double *p99)
 {
 	const struct service_probe	*pr = &plan->probe[plan->probe_of[j]];
-
 	const struct hist		*h = pts[pr->point].hist;
+	int				 held;
 
 	capped[0] = service_slice(h, pr->share, plan->nstores, j, 0.5);
 	capped[1] = service_slice_mean(h, pr->share, plan->nstores, j);
 	*p50 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.5);
 	*p99 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.99);
-	if (capped[0] >= SERVICE_QUEUED * *p50)
-		return (1);
-	return (*p50 <= SERVICE_WOKEN * capped[0] && capped[1] >=
+	held = capped[0] >= SERVICE_QUEUED * *p50 || capped[1] >=
 	    SERVICE_STALLED * service_slice_mean(pp->hist, pr->share,
-	    plan->nstores, j));
+	    plan->nstores, j);
+	*p50 = fmin(*p50, capped[0]);
+	return (held);
 }
 
 /* Whether a cap holds a store probe k reads; see service.h. */

@@ -21,10 +21,13 @@ struct point;
 					   this many times the paced p50 */
 #define SERVICE_STALLED	4.0		/* or: mean this many times the paced
 					   mean (a cap that lets bursts
-					   through and then stalls) ... */
-#define SERVICE_WOKEN	2.0		/* ... the paced p50 at most this many
-					   times the scan's (a read woken
-					   from idle may be slower) */
+					   through and then stalls) */
+#define SERVICE_REST_S	0.2		/* idle before a probe: a cap's slot
+					   or slice the scan spent passes */
+#define SERVICE_MIN_S	0.5		/* a first look lasts this long at
+					   least: what comes with time, not
+					   with the rate (a busy CPU), shows
+					   in it as in the scan's point */
 #define SERVICE_FIRST	100		/* reads of its store to judge by */
 #define SERVICE_READS	600		/* reads of its store a probe wants
 					   when a cap holds it */
@@ -79,8 +82,7 @@ double	service_slice_mean(const struct hist *, const double *, size_t,
 /*
  * Whether a rate cap holds a store that probe k of plan reads: its p50 in
  * the scan's point (pts) is SERVICE_QUEUED times its p50 in the paced
- * reads of probe or more, or, its paced p50 no more than SERVICE_WOKEN
- * times its p50 in the point, its mean SERVICE_STALLED times their mean.
+ * reads of probe or more, or its mean SERVICE_STALLED times their mean.
  */
 int	service_held(const struct service_plan *, const struct point *, size_t,
 	    const struct point *);
@@ -88,12 +90,13 @@ int	service_held(const struct service_plan *, const struct point *, size_t,
 /*
  * Judge every planned store from its scan point (pts, the scan's) and its
  * probe (probed[k] for plan->probe[k]; NULL when not measured), as
- * service_held.  Its lat_us_p50 and lat_us_p99 (backing_p50_us
- * and backing_p99_us) become the paced figures, and capped_lat_us_p50 and
- * capped_lat_us_mean (backing_capped_*) the p50 and mean at the scan's
- * depth; the figures of a
- * store no cap holds are left as they are.  Returns the number of capped
- * stores.
+ * service_held.  Its lat_us_p99 (backing_p99_us) becomes the paced p99,
+ * its lat_us_p50 (backing_p50_us) the paced p50 or, when lower, its p50
+ * in the point (a cap that stalls now and then leaves the median
+ * unqueued), and capped_lat_us_p50 and capped_lat_us_mean
+ * (backing_capped_*) the p50 and mean at the scan's depth; the figures of
+ * a store no cap holds are left as they are.  Returns the number of
+ * capped stores.
  */
 size_t	service_apply(const struct service_plan *, const struct point *,
 	    const struct point *const *, struct tiers_result *);

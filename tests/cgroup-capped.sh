@@ -4,15 +4,16 @@
 # machine's disk, with a blk-throttle read IOPS cap of 1,000 on the disk
 # (the page cache is not throttled).  blk-throttle lets each 100 ms slice's
 # reads through at once and then stalls, so at iodepth 1 the disk's median
-# stays its own and its mean is the cap's slot.  A --buffered scan without
-# the cap measures the disk and must find no cap; under the cap the
-# backing store must be found capped, its capped_lat_us_mean near the slot
-# (1 / cap, within 30%), its lat_us_p50 within 35% of the uncapped run's
-# and below a third of the slot, and no cache reported capped.  Needs root,
-# a cgroup memory controller and blk-throttle (v1 memory and blkio, or v2
-# memory and io) and jq (skips with 77 otherwise); about two minutes.
-# Not in TESTS yet: under the cap the backing store is not found capped
-# (capped_lat_us_mean null), though its p50 stays the disk's own.
+# stays its own and its mean is the cap's slot.  Without the cap, an
+# O_DIRECT scan measures the disk's own latency, and
+# neither it nor a --buffered scan may report a cap; under the cap a
+# --buffered scan must find the page cache and the backing store capped:
+# capped_lat_us_p50 set, capped_lat_us_mean near the slot (1 / cap,
+# within 30%), lat_us_p50 within 35% of the disk's own and below a third
+# of the slot; no cache may be reported capped.  Needs root, a cgroup
+# memory controller and blk-throttle (v1 memory and blkio, or v2 memory
+# and io) and jq (skips with 77 otherwise).  35-61 s here.  Not in TESTS
+# yet: it passed 2 of its last 5 runs here (README, "Known gaps").
 set -u
 : "${TIERPROBE:?}"
 . "$(dirname "$0")/timing-lock.sh"
@@ -78,8 +79,8 @@ sys=/sys/dev/block/$majmin
 [ -e "$sys/partition" ] &&
     majmin=$(cat "$(dirname "$(readlink -f "$sys")")/dev")
 file=$work/data
-dd if=/dev/urandom of="$file" bs=1M count=512 oflag=direct status=none \
-    2>/dev/null || dd if=/dev/urandom of="$file" bs=1M count=512 \
+dd if=/dev/urandom of="$file" bs=1M count=256 oflag=direct status=none \
+    2>/dev/null || dd if=/dev/urandom of="$file" bs=1M count=256 \
     conv=fsync status=none || fail "cannot write the test file"
 uncache() { dd if="$file" iflag=nocache count=0 status=none; }
 
@@ -111,36 +112,45 @@ cap() {
 	fi
 }
 
-# scan JSON: a buffered scan of the file inside the cgroups.
+# scan JSON OPTION...: a scan of the file inside the cgroups.
 scan() {
+	out=$1
+	shift
 	uncache
 	sh -c 'for cg in $0; do echo $$ > "$cg/cgroup.procs" || exit 1; done
-	    exec "$@"' "$cgs" "$TIERPROBE" scan "$file" --buffered \
-	    --min-ws 16M --max-ws 512M --points 8 --max-time 3 --seed 1 \
-	    --quiet --json "$1" > "$1.txt" 2> "$1.err" ||
-		fail "scan: $(tail -n 1 "$1.err")"
-	sed -n '/^Scan points/,/^$/p; /^Cache tiers/,/^$/p' "$1.txt"
+	    exec "$@"' "$cgs" "$TIERPROBE" scan "$file" "$@" --seed 1 \
+	    --quiet --json "$out" > "$out.txt" 2> "$out.err" ||
+		fail "scan: $(tail -n 1 "$out.err")"
+	sed -n '/^Scan points/,/^$/p; /^Cache tiers/,/^$/p' "$out.txt"
+	jq -e '[.scan.tiers[].capped_lat_us_p50] | all(. == null)' "$out" \
+	    > /dev/null || fail "a cache reported as capped"
 }
+buffered="--buffered --min-ws 32M --max-ws 256M --points 8 --max-time 3"
 
+# Without the cap: the disk alone (O_DIRECT, three working sets) gives its
+# own latency; neither it nor the page cache in front is reported capped.
 echo "cgroup v$cgver, disk $majmin, page cache limit $((limit / MiB)) MiB"
 cap 0 || fail "cannot clear the cap"
-scan "$work/free.json"
-own=$(jq '.scan.backing.lat_us_p50 // 0' "$work/free.json")
+scan "$work/disk.json" --min-ws 128M --max-ws 256M --points 3 --max-time 2
+scan "$work/free.json" $buffered
+own=$(jq '.scan.backing.lat_us_p50 // 0' "$work/disk.json")
 slot=$(awk -v c=$riops 'BEGIN { print 1e6 / c }')
 awk -v o="$own" -v s="$slot" 'BEGIN { exit !(o > 0 && o < s / 4) }' ||
 	skip "the disk reads in $own us: a cap of $riops IOPS would not hold it"
-jq -e '[.scan.tiers[].capped_lat_us_p50, .scan.backing.capped_lat_us_p50] |
-    all(. == null)' "$work/free.json" > /dev/null ||
-	fail "a cap reported where there is none"
+jq -s -e 'map(.scan.backing.capped_lat_us_p50) | all(. == null)' \
+    "$work/disk.json" "$work/free.json" > /dev/null ||
+	fail "the disk reported as capped where there is no cap"
 
 cap $riops || fail "cannot set the cap"
-scan "$work/capped.json"
+scan "$work/capped.json" $buffered
 r=$work/capped.json
-jq -e '[.scan.tiers[].capped_lat_us_p50] | all(. == null)' "$r" \
-    > /dev/null || fail "the page cache reported as capped"
+[ "$(jq '.scan.tiers | length' "$r")" -ge 1 ] ||
+	fail "no page cache found under the cap"
+jq -e '.scan.backing.capped_lat_us_p50 != null' "$r" > /dev/null ||
+	fail "the disk not reported as capped"
 got=$(jq '.scan.backing.lat_us_p50 // 0' "$r")
 mean=$(jq '.scan.backing.capped_lat_us_mean // 0' "$r")
-echo "disk p50: $own us uncapped; under $riops IOPS: $got us, at" \
+echo "disk p50: $own us uncapped (O_DIRECT); under $riops IOPS: $got us, at" \
     "iodepth 1 mean $mean us (slot $slot us)"
 awk -v c="$mean" -v s="$slot" 'BEGIN { e = c / s - 1
     exit !(e <= 0.30 && e >= -0.30) }' ||

@@ -194,7 +194,10 @@ t_apply_capped(void **state)
 
 /*
  * A cap that lets bursts through and stalls (blk-throttle): 1% of the
- * misses wait 95 ms, the median is the disk's own.  The mean tells.
+ * misses wait 95 ms, the median is the disk's own.  The mean tells, also
+ * when the paced reads, each after a pause, are slower than the scan's
+ * (2.6 times here, as on this machine's disk): the store's median is then
+ * the scan's, which the cap did not queue.
  */
 static void
 t_apply_stalled(void **state)
@@ -202,6 +205,10 @@ t_apply_stalled(void **state)
 	static const struct t_model	own = { 2, {
 		{ 256 * MiB, 2, 0.2, 0 },
 		{ 0, 50, 0.2, 0 } }, 0 };
+	static const struct t_model	paused = { 2, {
+		{ 256 * MiB, 2, 0.2, 0 },
+		{ 0, 130, 0.4, 0 } }, 0 };
+	const struct t_model		*models[] = { &own, &paused };
 	static const struct t_model	stalled = { 3, {
 		{ 256 * MiB, 2, 0.2, 0 },
 		{ 0, 50, 0.2, 0.99 },
@@ -210,32 +217,35 @@ t_apply_stalled(void **state)
 	struct service_plan		 plan;
 	struct point			*pts, probe[SERVICE_STORES];
 	const struct point		*probed[SERVICE_STORES];
-	size_t				 k;
+	size_t				 k, m;
 
 	(void)state;
-	t_result(&r);
-	r.tier[0].lat_us_p50 = 2;
-	r.backing_p50_us = 51;
 	pts = t_points(&stalled, 20000, 1000, 6);
-	service_plan(pts, T_NWS, &r, &plan);
-	t_probes(&plan, &own, probe, probed);
-	assert_int_equal(service_apply(&plan, pts, probed, &r), 1);
-	assert_true(isnan(r.tier[0].capped_lat_us_p50));
-	T_REL(r.backing_p50_us, 50, 0.05);
-	T_REL(r.backing_p99_us, 50 * exp(0.2 * 2.326), 0.15);
-	T_REL(r.backing_capped_p50_us, 50, 0.05);
-	T_REL(r.backing_capped_mean_us, 0.99 * 50 * exp(0.02) + 0.01 * 95000,
-	    0.15);
-	for (k = 0; k < plan.nprobes; k++)
-		free(probe[k].hist);
+	for (m = 0; m < 2; m++) {
+		t_result(&r);
+		r.tier[0].lat_us_p50 = 2;
+		r.backing_p50_us = 51;
+		service_plan(pts, T_NWS, &r, &plan);
+		t_probes(&plan, models[m], probe, probed);
+		assert_int_equal(service_apply(&plan, pts, probed, &r), 1);
+		assert_true(isnan(r.tier[0].capped_lat_us_p50));
+		T_REL(r.backing_p50_us, 50, 0.05);
+		T_REL(r.backing_p99_us, models[m]->place[1].lat_us *
+		    exp(models[m]->place[1].sigma * 2.326), 0.15);
+		T_REL(r.backing_capped_p50_us, 50, 0.05);
+		T_REL(r.backing_capped_mean_us, 0.99 * 50 * exp(0.02) +
+		    0.01 * 95000, 0.15);
+		for (k = 0; k < plan.nprobes; k++)
+			free(probe[k].hist);
+	}
 	t_free_points(pts, T_NWS);
 }
 
 /*
  * No cap: paced reads like the scan's (or slower, as an idle CPU's wake-up
- * makes them) change nothing, nor do a few long waits of a busy CPU that
- * the paced reads miss while their median is slower; nor does a probe that
- * was not measured.
+ * makes them) change nothing, nor do the long waits of a busy CPU, which
+ * the paced reads, lasting SERVICE_MIN_S at least, meet too, while their
+ * median is slower; nor does a probe that was not measured.
  */
 static void
 t_apply_uncapped(void **state)
@@ -250,9 +260,10 @@ t_apply_uncapped(void **state)
 		{ 256 * MiB, 2, 0.2, 0 },
 		{ 0, 50, 0.2, 0.98 },
 		{ 0, 50000, 0.05, 0 } }, 0 };
-	static const struct t_model	woken = { 2, {
+	static const struct t_model	woken = { 3, {
 		{ 256 * MiB, 2, 0.2, 0 },
-		{ 0, 120, 0.2, 0 } }, 0 };
+		{ 0, 120, 0.2, 0.98 },
+		{ 0, 50000, 0.05, 0 } }, 0 };
 	struct tiers_result		 r;
 	struct service_plan		 plan;
 	struct point			*pts, probe[SERVICE_STORES];
@@ -280,10 +291,6 @@ t_apply_uncapped(void **state)
 	t_result(&r);
 	service_plan(pts, T_NWS, &r, &plan);
 	t_probes(&plan, &woken, probe, probed);
-	assert_true(service_slice_mean(pts[T_NWS - 1].hist,
-	    plan.probe[plan.probe_of[1]].share, 2, 1) >= SERVICE_STALLED *
-	    service_slice_mean(probed[plan.probe_of[1]]->hist,
-	    plan.probe[plan.probe_of[1]].share, 2, 1));
 	assert_int_equal(service_apply(&plan, pts, probed, &r), 0);
 	assert_true(isnan(r.backing_capped_p50_us));
 	for (k = 0; k < plan.nprobes; k++)
