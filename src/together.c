@@ -33,8 +33,7 @@
  *
  * and unknown when a target has no figure alone, the run is shorter than
  * TOGETHER_MIN_INTERVALS, or our CPU (TOGETHER_CPU_BOUND, counting the
- * time our threads waited for one) was the limit of a sum that came out
- * short.  A drop on the aggregate that no target showed alone is a shared
+ * time our threads waited for one) was the limit of the run together.  A drop on the aggregate that no target showed alone is a shared
  * bucket (burst_shared); none is sought when our CPU was the limit.
  */
 #define TOGETHER_GAP		0.05
@@ -229,6 +228,14 @@ together_judge(const struct together_alone *alone, size_t n,
 	if (!isfinite(v->sum_alone) || !(v->sum_alone > 0))
 		return;
 	v->ratio = v->ceiling / v->sum_alone;
+	/* A run our CPU held down says nothing of the volumes, either way. */
+	if (together_cpu_busy(run)) {
+		r->cpu_bound = 1;
+		snprintf(v->why, sizeof v->why, "this machine's CPU was the "
+		    "limit (%.2f cores busy or waited for, of %.0f)",
+		    run->cpu_util, run->cpu_cores >= 1 ? run->cpu_cores : 1);
+		return;
+	}
 	rel = v->ceiling > 0 ? half / v->ceiling : INFINITY;
 	e = v->ratio * sqrt(rel * rel + noise / (v->sum_alone *
 	    v->sum_alone));
@@ -240,13 +247,6 @@ together_judge(const struct together_alone *alone, size_t n,
 	}
 	if (v->ratio - e >= 1 - TOGETHER_GAP) {
 		v->bound = TOGETHER_VOLUMES;
-		return;
-	}
-	if (together_cpu_busy(run)) {
-		r->cpu_bound = 1;
-		snprintf(v->why, sizeof v->why, "this machine's CPU was the "
-		    "limit (%.2f cores busy or waited for, of %.0f)",
-		    run->cpu_util, run->cpu_cores >= 1 ? run->cpu_cores : 1);
 		return;
 	}
 	if (!(v->ratio + e < 1 - TOGETHER_GAP)) {
