@@ -240,14 +240,21 @@ limits_measure(struct engine *e, struct rng *rng, const struct sample_spec *ss,
 	return (rc);
 }
 
-/* Depths of the iodepth sweep: 1, 2, 4 .. max (max included). */
+/* Factor between successive depths and sizes of the sweeps. */
+static unsigned
+limits_step(const struct limits_spec *spec)
+{
+	return (spec->step > 1 ? spec->step : 2);
+}
+
+/* Depths of the iodepth sweep: 1, step, step^2 .. max (max included). */
 static size_t
-limits_depths(unsigned max, unsigned *d, size_t cap)
+limits_depths(unsigned max, unsigned step, unsigned *d, size_t cap)
 {
 	size_t		n = 0;
 	unsigned	v;
 
-	for (v = 1; v < max && n + 1 < cap; v *= 2)
+	for (v = 1; v < max && n + 1 < cap; v *= step)
 		d[n++] = v;
 	d[n++] = max;
 	return (n);
@@ -272,7 +279,7 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 	if (e.iodepth < spec->max_iodepth)
 		limits_note(r, "engine keeps fewer I/Os in flight than "
 		    "--max-iodepth: depth sweep cut short");
-	n = limits_depths(e.iodepth, depths, 32);
+	n = limits_depths(e.iodepth, limits_step(spec), depths, 32);
 	r->qd_points = xcalloc(n, sizeof *r->qd_points);
 	r->qd_stop = e.iodepth < spec->max_iodepth ? LIMITS_STOP_ENGINE :
 	    LIMITS_STOP_EDGE;
@@ -315,15 +322,21 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 	return (rc);
 }
 
-/* Block sizes of the bs sweep: min .. top, powers of two. */
+/*
+ * Block sizes of the bs sweep: min, min x step .. top, and top itself when
+ * the last step stopped short of half of it.
+ */
 static size_t
-limits_sizes(uint32_t min, uint32_t top, uint32_t *v, size_t cap)
+limits_sizes(uint32_t min, uint32_t top, unsigned step, uint32_t *v,
+    size_t cap)
 {
 	size_t		n = 0;
 	uint64_t	bs;
 
-	for (bs = min; bs <= top && n < cap; bs *= 2)
+	for (bs = min; bs <= top && n < cap; bs *= step)
 		v[n++] = bs;
+	if (n > 0 && n < cap && 2 * (uint64_t)v[n - 1] <= top)
+		v[n++] = top;
 	return (n);
 }
 
@@ -337,9 +350,9 @@ limits_max_seconds(const struct limits_spec *spec)
 	size_t		n;
 
 	per = spec->max_time_s > 0 ? spec->max_time_s : LIMITS_MAX_TIME_S;
-	n = limits_depths(spec->max_iodepth, depths, 32) +
-	    limits_sizes(spec->bs > 0 ? spec->bs : 4096, LIMITS_EXT_BS, sizes,
-	    32);
+	n = limits_depths(spec->max_iodepth, limits_step(spec), depths, 32) +
+	    limits_sizes(spec->bs > 0 ? spec->bs : 4096, LIMITS_EXT_BS,
+	    limits_step(spec), sizes, 32);
 	/* Each point settles for up to a quarter of its time first. */
 	return (n * per * 1.25 + (spec->first_touch ? 2 *
 	    LIMITS_FT_BUDGET_S : 0));
@@ -415,7 +428,7 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 	size_t			 n;
 	int			 rc;
 
-	n = limits_sizes(min_bs, top, sizes, 32);
+	n = limits_sizes(min_bs, top, limits_step(spec), sizes, 32);
 	/* Room for 2 and 4 MiB: only a top of 1 MiB goes on. */
 	r->bs_points = xcalloc(n + 2, sizeof *r->bs_points);
 	progress_phase("block size", n, PROGRESS_BS);
@@ -1043,6 +1056,8 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	if ((rc = limits_ft_second(t, rng, spec, &ft, r)) != 0)
 		goto out;
 
+	if (spec->no_sustain)
+		goto out;
 	seconds = spec->sustain_s > 0 ? spec->sustain_s : LIMITS_SUSTAIN_S;
 	rc = limits_sustain(t, rng, spec, bs, depth, seconds, r);
 	limits_analyse_burst(spec, r);

@@ -52,6 +52,10 @@ struct limits_spec {
 	double		sustain_min_s;	/* > 0: end the sustained run after
 					   this once its rate held
 					   (ceilings_held) */
+	int		no_sustain;	/* no sustained run (the quick
+					   preset's write sweeps) */
+	unsigned	step;		/* factor between the sweeps' depths
+					   and sizes; 0: 2 */
 	int		write;
 	double		precision;	/* 0: 2% */
 	double		max_time_s;	/* per point; 0: 10 s */

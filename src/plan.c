@@ -30,11 +30,62 @@
 #define PLAN_BW_REACHED		0.95	/* of a target's ceiling */
 #define PLAN_BW_MARGIN		4	/* times the size that reached it */
 
-/* The quick preset (run without a target, or --quick): about a minute. */
-static void
-plan_quick(const struct cli_opts *o, struct scan_spec *s,
-    struct limits_spec *l, struct sync_spec *c)
+/* The quick preset's sequential writes: seconds, at least, precision. */
+#define PLAN_QUICK_SEQ_S	6.0
+#define PLAN_QUICK_SEQ_MIN_S	4.0
+#define PLAN_QUICK_SEQ_PRECISION 0.10
+#define PLAN_QUICK_STEP		4	/* write sweeps: depths, sizes x4 */
+#define PLAN_QUICK_COMMIT_BS	8192	/* a database page */
+
+static const struct {
+	const char	*name;
+	const char	*text;
+} plan_cuts[PLAN_NCUTS] = {
+	[PLAN_CUT_WRITE_SUSTAIN] = { "write_sustain",
+	    "the sustained run of random writes (the reads' answers the "
+	    "burst question)" },
+	[PLAN_CUT_WRITE_STEPS] = { "write_steps",
+	    "write sweeps at every other depth and size" },
+	[PLAN_CUT_SEQ_WRITES] = { "seq_writes",
+	    "sequential writes only until their rate was known" },
+	[PLAN_CUT_COMMIT_SIZES] = { "commit_sizes",
+	    "commits at 4 KiB, 16 KiB and 2300 bytes" },
+	[PLAN_CUT_COMMIT_METHODS] = { "commit_methods",
+	    "commits with dsync, direct-dsync and uring-datasync" },
+	[PLAN_CUT_FLUSH] = { "flush", "what a flush costs" },
+	[PLAN_CUT_WRITERS] = { "writers", "2, 4 and 8 writers" },
+};
+
+/* A cut's JSON word; see plan.h. */
+const char *
+plan_cut_name(int cut)
 {
+	if (cut < 0 || cut >= PLAN_NCUTS)
+		return (NULL);
+	return (plan_cuts[cut].name);
+}
+
+/* A cut in words; see plan.h. */
+const char *
+plan_cut_text(int cut)
+{
+	if (cut < 0 || cut >= PLAN_NCUTS)
+		return (NULL);
+	return (plan_cuts[cut].text);
+}
+
+/*
+ * The quick preset (run without a target, or --quick): about a minute,
+ * every headline figure kept; pt->cuts says what it left out.
+ */
+static void
+plan_quick(const struct cli_opts *o, struct plan_target *pt)
+{
+	struct scan_spec	*s = &pt->scan;
+	struct limits_spec	*l = &pt->limits;
+	struct writes_spec	*w = &pt->writes;
+	struct sync_spec	*c = &pt->sync;
+
 	if (!(o->set_mask & CLI_SET_MAX_WS))
 		s->max_ws = 1ULL << 30;
 	if (!(o->set_mask & CLI_SET_POINTS))
@@ -42,20 +93,38 @@ plan_quick(const struct cli_opts *o, struct scan_spec *s,
 	if (!(o->set_mask & CLI_SET_MAX_TIME)) {
 		s->max_time_s = 2;
 		l->max_time_s = 1;	/* a sweep point's least */
+		w->max_time_s = 1;
+		c->max_time_s = 0.5;
 	}
 	if (!(o->set_mask & CLI_SET_MAX_IODEPTH))
 		l->max_iodepth = 64;
 	if (!(o->set_mask & CLI_SET_SUSTAIN)) {
 		l->sustain_s = 15;
 		l->sustain_min_s = LIMITS_SUSTAIN_QUICK_S;
+		w->sustain_s = PLAN_QUICK_SEQ_S;
+		w->sustain_min_s = PLAN_QUICK_SEQ_MIN_S;
+		w->seq_precision = PLAN_QUICK_SEQ_PRECISION;
+		w->no_sustain = 1;
+		pt->cuts |= 1U << PLAN_CUT_WRITE_SUSTAIN |
+		    1U << PLAN_CUT_SEQ_WRITES;
 	}
-	if (!(o->set_mask & CLI_SET_MAX_TIME))
-		c->max_time_s = 0.5;
+	w->sweep_step = PLAN_QUICK_STEP;
+	pt->cuts |= 1U << PLAN_CUT_WRITE_STEPS;
+	if (!(o->set_mask & CLI_SET_BS)) {
+		c->nsizes = 1;
+		c->sizes[0] = PLAN_QUICK_COMMIT_BS;
+		pt->cuts |= 1U << PLAN_CUT_COMMIT_SIZES;
+	}
+	if (o->methods == NULL) {
+		c->methods = 1U << SYNC_FDATASYNC | 1U << SYNC_FSYNC;
+		c->no_evidence = 1;
+		pt->cuts |= 1U << PLAN_CUT_COMMIT_METHODS | 1U << PLAN_CUT_FLUSH;
+	}
 	if (o->writers == NULL) {
-		c->nwriters = 3;
+		c->nwriters = 2;
 		c->writers[0] = 1;
-		c->writers[1] = 4;
-		c->writers[2] = 16;
+		c->writers[1] = 16;
+		pt->cuts |= 1U << PLAN_CUT_WRITERS;
 	}
 }
 
@@ -180,8 +249,13 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 		pt->skip |= PLAN_SYNC | PLAN_WRITES;
 	if (pl->cmd == CLI_SYNC)
 		pt->skip |= PLAN_SCAN | PLAN_LIMITS;
+	pt->writes.sustain_s = l->sustain_s > 0 ? l->sustain_s :
+	    LIMITS_SUSTAIN_S;
+	pt->writes.precision = o->precision;
+	pt->writes.max_time_s = l->max_time_s;
+	pt->writes.engine = pt->engine;
 	if (quick || o->quick)
-		plan_quick(o, s, l, &pt->sync);
+		plan_quick(o, pt);
 	/* An existing file bounds the default scan; don't grow it. */
 	if (!(o->set_mask & CLI_SET_MAX_WS) && file_bytes >= s->min_ws &&
 	    file_bytes < s->max_ws)
@@ -191,12 +265,6 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	tp->direct = !o->buffered && pl->cmd != CLI_SYNC;
 	tp->write = ((pl->phases & PLAN_LIMITS) && o->write) ||
 	    (pl->phases & ~pt->skip & (PLAN_SYNC | PLAN_WRITES));
-	pt->writes.sustain_s = l->sustain_s > 0 ? l->sustain_s :
-	    LIMITS_SUSTAIN_S;
-	pt->writes.sustain_min_s = l->sustain_min_s;
-	pt->writes.precision = o->precision;
-	pt->writes.max_time_s = l->max_time_s;
-	pt->writes.engine = pt->engine;
 	tp->force = o->force;
 	tp->force_device = o->force_device;
 	tp->seed = pl->seed;
@@ -292,6 +360,16 @@ plan_fit(struct plan_target *pt, const struct target *t, char **cause)
 	return (0);
 }
 
+/* The read sweeps' settings ls made the write sweeps' of pt. */
+static void
+plan_write_sweeps(const struct plan_target *pt, struct limits_spec *ls)
+{
+	ls->write = 1;
+	ls->first_touch = 0;
+	ls->step = pt->writes.sweep_step;
+	ls->no_sustain = pt->writes.no_sustain;
+}
+
 /* The device time and span pt may take on t; see plan.h. */
 void
 plan_cost(const struct plan *pl, const struct plan_target *pt,
@@ -326,8 +404,7 @@ plan_cost(const struct plan *pl, const struct plan_target *pt,
 	if (pl->phases & ~pt->skip & PLAN_WRITES) {
 		ws = pt->writes;
 		ws.limits = pt->limits;
-		ws.limits.write = 1;
-		ws.limits.first_touch = 0;
+		plan_write_sweeps(pt, &ws.limits);
 		c->writes_s = writes_max_seconds(&ws);
 	}
 	if (pl->phases & ~pt->skip & PLAN_SYNC)
@@ -567,8 +644,7 @@ plan_writes(const struct plan_target *pt, const struct target *t,
 {
 	*ws = pt->writes;
 	plan_limits(pt, t, scan, &ws->limits, prior);
-	ws->limits.write = 1;
-	ws->limits.first_touch = 0;
+	plan_write_sweeps(pt, &ws->limits);
 	/* A buffer fills only with bytes it does not hold yet: all of t. */
 	ws->ws_bytes = pt->limits.ws_bytes;
 	if (limits != NULL)

@@ -28,6 +28,18 @@ struct parallel_together;
 #define PLAN_WRITES	0x04		/* buffers, write ceilings, mixed */
 #define PLAN_SYNC	0x08		/* commits */
 
+/* What the quick preset leaves out or cuts short (bits of cuts). */
+enum plan_cut {
+	PLAN_CUT_WRITE_SUSTAIN,		/* the write sweeps' sustained run */
+	PLAN_CUT_WRITE_STEPS,		/* write sweeps: every other point */
+	PLAN_CUT_SEQ_WRITES,		/* sequential writes: until known */
+	PLAN_CUT_COMMIT_SIZES,		/* commits at one size */
+	PLAN_CUT_COMMIT_METHODS,	/* fdatasync and fsync only */
+	PLAN_CUT_FLUSH,			/* the flush evidence */
+	PLAN_CUT_WRITERS,		/* writers: 1 and 16 only */
+	PLAN_NCUTS,
+};
+
 /* One target and what measuring it takes. */
 struct plan_target {
 	const char		*spec;		/* as given: path or sim:NAME */
@@ -44,6 +56,8 @@ struct plan_target {
 						   target; "" if nothing */
 	struct sync_spec	 sync;
 	struct writes_spec	 writes;	/* see plan_writes */
+	unsigned		 cuts;		/* 1 << PLAN_CUT_*: the quick
+						   preset's */
 };
 
 struct plan {
@@ -66,6 +80,11 @@ struct plan {
  */
 void	plan_make(struct plan *, const struct cli_opts *);
 void	plan_free(struct plan *);
+
+/* A cut's JSON word ("write_sustain", ...); NULL past the last. */
+const char	*plan_cut_name(int);
+/* A cut in words, for the text report; NULL past the last. */
+const char	*plan_cut_text(int);
 
 /*
  * Fit the settings of pt to its target t, once open: the scan and the

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "plan.h"
 #include "report-schema.h"
 #include "report.h"
 #include "xmalloc.h"
@@ -111,6 +112,51 @@ report_schema_seed_get(const void *config)
 		return (json_integer((json_int_t)c->seed));
 	snprintf(s, sizeof s, "%" PRIu64, c->seed);
 	return (json_string(s));
+}
+
+static json_t *
+report_schema_cuts_get(const void *config)
+{
+	const struct report_config	*c = config;
+	json_t				*a = json_array();
+	int				 i;
+
+	for (i = 0; i < PLAN_NCUTS; i++)
+		if (c->cuts & (1U << i))
+			json_array_append_new(a, json_string(plan_cut_name(i)));
+	return (a);
+}
+
+static int
+report_schema_cuts_set(const json_t *v, void *config, const char *key,
+    char **cause)
+{
+	struct report_config	*c = config;
+	const json_t		*w;
+	size_t			 i;
+	int			 k;
+
+	c->cuts = 0;
+	if (json_is_null(v))
+		return (0);
+	if (!json_is_array(v)) {
+		xasprintf(cause, "%s: expected an array, not %s", key,
+		    report_schema_json_type(v));
+		return (-1);
+	}
+	json_array_foreach(v, i, w) {
+		for (k = 0; k < PLAN_NCUTS; k++)
+			if (json_is_string(w) && strcmp(json_string_value(w),
+			    plan_cut_name(k)) == 0)
+				break;
+		if (k == PLAN_NCUTS) {
+			xasprintf(cause, "%s[%zu]: not one of the quick "
+			    "preset's cuts (%s, ...)", key, i, plan_cut_name(0));
+			return (-1);
+		}
+		c->cuts |= 1U << k;
+	}
+	return (0);
 }
 
 static int
@@ -1404,6 +1450,10 @@ static const struct report_schema_key report_schema_config_keys[] = {
 	{ .name = "rw", .type = REPORT_SCHEMA_WORD,
 	  AT(struct report_config, write), .word = report_schema_rw,
 	  .doc = "read or write" },
+	{ .name = "quick_cuts", .type = REPORT_SCHEMA_ARRAY,
+	  .get = report_schema_cuts_get, .set = report_schema_cuts_set,
+	  .doc = "what the quick preset left out or cut short, as words; "
+	  "empty for a full run" },
 };
 static const struct report_schema report_schema_config =
     TABLE("config", struct report_config, report_schema_config_keys, NULL,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "plan.h"
 #include "report.h"
 #include "units.h"
 
@@ -53,6 +54,26 @@ report_text_whole(const struct report *r)
 	    1].ws_bytes + r->target.bs >= r->target.size_bytes);
 }
 
+/* What the quick preset left out, in one line; nothing for a full run. */
+static void
+report_text_cuts(struct report_text *rt, const struct report *r)
+{
+	char	line[1024];
+	size_t	len = 0;
+	int	i;
+
+	if (r->config.cuts == 0)
+		return;
+	for (i = 0; plan_cut_text(i) != NULL; i++)
+		if (r->config.cuts & (1U << i))
+			len += snprintf(line + len, sizeof line - len, "%s%s",
+			    len == 0 ? "not measured: " : "; ",
+			    plan_cut_text(i));
+	snprintf(line + len, sizeof line - len, "; run with a TARGET and "
+	    "without --quick for them");
+	report_text_kv(rt, "quick preset", line);
+}
+
 static void
 report_text_header(struct report_text *rt, const struct report *r)
 {
@@ -88,6 +109,7 @@ report_text_header(struct report_text *rt, const struct report *r)
 	    r->finished_utc[0] ? r->finished_utc : "unknown",
 	    (unsigned long long)r->config.seed);
 	report_text_kv(rt, "run", line);
+	report_text_cuts(rt, r);
 }
 
 /*

@@ -37,6 +37,7 @@ struct report_config {			/* the settings of the run */
 	unsigned	max_iodepth;
 	double		sustain_s;
 	int		write;
+	unsigned	cuts;		/* 1 << PLAN_CUT_*: the quick preset's */
 };
 
 struct report_context {			/* where it ran; "" when unknown */

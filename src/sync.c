@@ -10,9 +10,9 @@
  *    sampler, warmed up until steady).  A method the platform refuses
  *    (O_DIRECT on tmpfs, a size O_DIRECT cannot take, no io_uring) is
  *    skipped with a note.
- * 2. The flush evidence at 4 KiB (or the logical block): a plain O_DIRECT
- *    write, an O_DIRECT|O_DSYNC write, a write then fdatasync, and an
- *    fdatasync with nothing written.
+ * 2. Unless no_evidence, the flush evidence at 4 KiB (or the logical
+ *    block): a plain O_DIRECT write, an O_DIRECT|O_DSYNC write, a write
+ *    then fdatasync, and an fdatasync with nothing written.
  * 3. The fastest method at writers_bs with each count of writers: first
  *    each in a log of its own (files created beside a file target, parts
  *    of a device or simulated volume), then all appending to one shared
@@ -202,7 +202,8 @@ sync_max_seconds(const struct sync_spec *sp)
 	for (m = 0; m < SYNC_NMETHODS; m++)
 		if (sp->methods & (1U << m))
 			n += sp->nsizes;
-	n += 4;			/* the flush evidence, at most */
+	if (!sp->no_evidence)
+		n += 4;		/* the flush evidence, at most */
 	for (i = 0; i < sp->nwriters; i++)
 		if (sp->writers[i] != 1)
 			n += 2;	/* own files and one shared */
@@ -612,7 +613,7 @@ sync_run(struct target *t, const struct sync_spec *spec,
 
 	rc = sync_methods_sweep(&sr);
 	sync_best(&sr);
-	if (rc == 0)
+	if (rc == 0 && !spec->no_evidence)
 		rc = sync_evidence(&sr);
 	if (rc == 0)
 		rc = sync_writers_sweep(&sr);

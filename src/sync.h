@@ -37,6 +37,7 @@ struct sync_spec {
 	unsigned	 writers[SYNC_MAX_WRITERS];	/* counts, ascending */
 	size_t		 nwriters;
 	uint32_t	 writers_bs;	/* size of the writers sweep */
+	int		 no_evidence;	/* no flush evidence (quick preset) */
 	double		 precision;	/* 95% CI of the mean commit latency */
 	double		 max_time_s;	/* per point */
 	const char	*engine;	/* for the system-call methods */

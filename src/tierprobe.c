@@ -65,6 +65,7 @@ report_begin_config(struct report *rep, const struct plan *pl,
 	c->max_iodepth = pt->limits.max_iodepth;
 	c->sustain_s = pt->limits.sustain_s;
 	c->write = pt->limits.write;
+	c->cuts = pt->cuts;
 }
 
 /* Fill the settings and target parts of a report from the plan. */

@@ -3,9 +3,10 @@
  * The write side, measured.
  *
  * 1. Sequential 1 MiB writes at depth WRITES_SEQ_IODEPTH for sustain_s (or
- *    past sustain_min_s until the rate held: the quick preset), with a
- *    timeline of WRITES_INTERVAL_S intervals, wrapping over the
- *    working set: first, so that no other write filled a buffer before.
+ *    past sustain_min_s until the rate held, or was known to
+ *    seq_precision: the quick preset), with a timeline of
+ *    WRITES_INTERVAL_S intervals, wrapping over the working set: first,
+ *    so that no other write filled a buffer before.
  *    A write-back buffer shows as a fast rate that falls to a slow one;
  *    writepath_buffer sizes it.
  * 2. If one showed: rest for half the time the slow rate would take to
@@ -14,8 +15,9 @@
  *    drained (twice the first fill time, at least WRITES_REFILL_MIN_S):
  *    the buffer found again is what drained.
  * 3. The write sweeps (limits with --rw write): IOPS ceiling and knee,
- *    bandwidth ceiling, and a sustained run of random 4 KiB writes at
- *    twice the knee depth whose timeline shows a drop in IOPS.
+ *    bandwidth ceiling, and (unless no_sustain) a sustained run of random
+ *    4 KiB writes at twice the knee depth whose timeline shows a drop in
+ *    IOPS.
  * 4. Random 4 KiB reads and writes, WRITES_READ_FRACTION reads, at the
  *    read knee depth (else the write knee), until the mean latency is
  *    known to the precision.
@@ -33,6 +35,7 @@
 #include "progress.h"
 #include "rng.h"
 #include "sampler.h"
+#include "stats.h"
 #include "target.h"
 #include "writes.h"
 #include "xmalloc.h"
@@ -42,6 +45,7 @@
 #define WRITES_MIXED_BS		4096
 #define WRITES_PRECISION	0.02
 #define WRITES_MAX_TIME_S	10.0
+#define WRITES_MIN_INTERVALS	4	/* for an interval of the mean rate */
 
 /* Where the next sequential write goes: [lo, hi), wrapping. */
 struct writes_seq {
@@ -89,8 +93,8 @@ writes_max_seconds(const struct writes_spec *spec)
 	double	mixed, sustain;
 
 	mixed = spec->max_time_s > 0 ? spec->max_time_s : WRITES_MAX_TIME_S;
-	sustain = spec->limits.sustain_s > 0 ? spec->limits.sustain_s :
-	    LIMITS_SUSTAIN_S;
+	sustain = spec->limits.no_sustain ? 0 : spec->limits.sustain_s > 0 ?
+	    spec->limits.sustain_s : LIMITS_SUSTAIN_S;
 	/* A buffer found is written again: twice its fill time, at most. */
 	return (spec->sustain_s + fmax(2 * spec->sustain_s,
 	    WRITES_REFILL_MIN_S) + limits_max_seconds(&spec->limits) +
@@ -103,6 +107,7 @@ writes_result_init(struct writes_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	writepath_buffer(NULL, 0, &r->buffer);
+	r->seq_low_bytes_per_s = r->seq_high_bytes_per_s = NAN;
 	r->mixed.lat_us.mean = r->mixed.lat_us.p50 = NAN;
 	r->mixed.lat_us.p90 = r->mixed.lat_us.p99 = NAN;
 	r->mixed.lat_us.p999 = r->mixed.ci95_rel = NAN;
@@ -134,16 +139,68 @@ writes_note(struct writes_result *r, const char *msg)
 	    len != 0 ? "; " : "", msg);
 }
 
+/* When the sequential run may end: see writes_seq_enough. */
+struct writes_enough {
+	double	min_s;
+	double	precision;		/* 0: only once the rate held */
+	int	ended;
+};
+
+/*
+ * The mean rate of a sequential run's intervals and the half-width of its
+ * 95% interval (INFINITY with fewer than WRITES_MIN_INTERVALS).
+ */
+static double
+writes_seq_rate(const struct timeline *tl, double *half)
+{
+	double	*x, mean, sd;
+	size_t	 i;
+
+	*half = INFINITY;
+	if (tl->n == 0)
+		return (NAN);
+	x = xcalloc(tl->n, sizeof *x);
+	for (i = 0; i < tl->n; i++)
+		x[i] = tl->v[i].bytes_per_s;
+	stats_mean_sd(x, tl->n, &mean, &sd);
+	*half = tl->n >= WRITES_MIN_INTERVALS ? stats_series_ci95(x, tl->n) :
+	    INFINITY;
+	free(x);
+	return (mean);
+}
+
+/*
+ * A sampler's tl_enough for a struct writes_enough: past min_s, the rate
+ * held (ceilings_held), or its mean is known to the precision.
+ */
+static int
+writes_seq_enough(const struct timeline *tl, void *arg)
+{
+	struct writes_enough	*we = arg;
+	struct limits_early	 le = { we->min_s, 0 };
+	double			 mean, half;
+
+	if (limits_held_enough(tl, &le))
+		return (we->ended = 1);
+	if (we->precision <= 0 || tl->n == 0 ||
+	    tl->v[tl->n - 1].t_s < we->min_s)
+		return (0);
+	mean = writes_seq_rate(tl, &half);
+	return (we->ended = half <= we->precision * mean);
+}
+
 /*
  * Sequential writes for seconds into tl, or past min_s (if > 0) until the
- * rate held.  Returns as sampler_measure.
+ * rate held or was known to precision (if > 0); *early says if it ended
+ * so.  Returns as sampler_measure.
  */
 static int
 writes_sequential(struct engine *e, struct writes_seq *seq, double seconds,
-    double min_s, const char *phase, struct timeline *tl)
+    double min_s, double precision, const char *phase, struct timeline *tl,
+    int *early)
 {
 	struct sample_spec	ss;
-	struct limits_early	le = { min_s, 0 };
+	struct writes_enough	we = { min_s, precision, 0 };
 	struct point		pt;
 	int			rc;
 
@@ -156,8 +213,8 @@ writes_sequential(struct engine *e, struct writes_seq *seq, double seconds,
 	ss.max_time_s = ss.min_time_s = seconds;
 	ss.interval_s = WRITES_INTERVAL_S;
 	if (min_s > 0 && min_s < seconds) {
-		ss.tl_enough = limits_held_enough;
-		ss.tl_arg = &le;
+		ss.tl_enough = writes_seq_enough;
+		ss.tl_arg = &we;
 	}
 	ss.next = writes_next_seq;
 	ss.next_arg = seq;
@@ -172,6 +229,7 @@ writes_sequential(struct engine *e, struct writes_seq *seq, double seconds,
 	progress_point_done(&pt);
 	progress_end();
 	point_free(&pt);
+	*early = we.ended;
 	return (rc);
 }
 
@@ -182,8 +240,8 @@ writes_buffer(struct target *t, const struct writes_spec *spec,
 {
 	struct writes_seq	seq;
 	struct engine		e;
-	double			idle, again;
-	int			rc;
+	double			idle, again, mean, half;
+	int			rc, early;
 
 	rc = engine_open(&e, spec->engine, t, WRITES_SEQ_IODEPTH,
 	    WRITES_SEQ_BS, 1);
@@ -203,9 +261,20 @@ writes_buffer(struct target *t, const struct writes_spec *spec,
 		return (0);
 	}
 	rc = writes_sequential(&e, &seq, spec->sustain_s, spec->sustain_min_s,
-	    "sequential writes", &r->timeline);
-	if (writepath_buffer(r->timeline.v, r->timeline.n, &r->buffer) != 0)
+	    spec->seq_precision, "sequential writes", &r->timeline,
+	    &r->seq_early);
+	if (writepath_buffer(r->timeline.v, r->timeline.n, &r->buffer) != 0 &&
+	    !r->seq_early)
 		writes_note(r, "sequential run too short to find a buffer");
+	if (!r->buffer.detected) {
+		mean = writes_seq_rate(&r->timeline, &half);
+		if (!isfinite(r->buffer.slow_bytes_per_s))
+			r->buffer.slow_bytes_per_s = mean;
+		if (isfinite(half)) {
+			r->seq_low_bytes_per_s = mean - half;
+			r->seq_high_bytes_per_s = mean + half;
+		}
+	}
 	if (rc == 0 && r->buffer.detected) {
 		idle = r->buffer.bytes / r->buffer.slow_bytes_per_s / 2;
 		if (!(idle >= 1))
@@ -217,8 +286,8 @@ writes_buffer(struct target *t, const struct writes_spec *spec,
 		if (again < WRITES_REFILL_MIN_S)
 			again = WRITES_REFILL_MIN_S;
 		if (!interrupt_requested())
-			rc = writes_sequential(&e, &seq, again, 0,
-			    "after a pause", &r->refill);
+			rc = writes_sequential(&e, &seq, again, 0, 0,
+			    "after a pause", &r->refill, &early);
 		writepath_drain(&r->buffer, r->refill.v, r->refill.n, idle);
 	}
 	engine_close(&e);

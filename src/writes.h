@@ -28,6 +28,11 @@ struct writes_spec {
 	double		 sustain_s;	/* each sustained run */
 	double		 sustain_min_s;	/* > 0: the sequential run ends after
 					   this once its rate held */
+	double		 seq_precision;	/* > 0: ... or once the 95% interval
+					   of its mean rate is within this
+					   (the quick preset) */
+	unsigned	 sweep_step;	/* the write sweeps' limits_spec.step */
+	int		 no_sustain;	/* and their no_sustain */
 	unsigned	 mixed_iodepth;	/* 0: the write knee, else 1 */
 	double		 precision;	/* the mixed point's */
 	double		 max_time_s;
@@ -42,6 +47,10 @@ struct writes_result {
 	struct timeline	 timeline;	/* sequential writes, per interval */
 	struct timeline	 refill;	/* the same after an idle pause */
 	struct wbuffer	 buffer;
+	double		 seq_low_bytes_per_s;	/* 95% interval of the mean */
+	double		 seq_high_bytes_per_s;	/* rate when no buffer showed */
+	int		 seq_early;	/* ended before sustain_s: the rate
+					   held or was known well enough */
 	struct point	 mixed;		/* ios 0: not measured */
 	double		 mixed_read_fraction;
 	int		 interrupted;
