@@ -207,6 +207,7 @@ limits_sample_spec(const struct limits_spec *spec, uint64_t ws, uint32_t bs,
 	ss->ws_bytes = ws;
 	ss->warm_from = ws;		/* no sequential warm-up */
 	ss->warm_random = 1;
+	ss->settle_s = spec->settle_s;
 	ss->bs = bs;
 	ss->iodepth = depth;
 	ss->write = spec->write;

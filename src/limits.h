@@ -56,6 +56,8 @@ struct limits_spec {
 					   preset's write sweeps) */
 	unsigned	step;		/* factor between the sweeps' depths
 					   and sizes; 0: 2 */
+	double		settle_s;	/* a point's random warm-up, at most;
+					   0: a quarter of its time */
 	int		write;
 	double		precision;	/* 0: 2% */
 	double		max_time_s;	/* per point; 0: 10 s */

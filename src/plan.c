@@ -36,14 +36,15 @@
 #define PLAN_QUICK_SEQ_PRECISION 0.10
 #define PLAN_QUICK_STEP		4	/* write sweeps: depths, sizes x4 */
 #define PLAN_QUICK_COMMIT_BS	8192	/* a database page */
+#define PLAN_QUICK_SETTLE_S	0.1	/* a sweep point's warm-up, at most */
 
 static const struct {
 	const char	*name;
 	const char	*text;
 } plan_cuts[PLAN_NCUTS] = {
 	[PLAN_CUT_WRITE_SUSTAIN] = { "write_sustain",
-	    "the sustained run of random writes (the reads' answers the "
-	    "burst question)" },
+	    "the sustained run of writes (the reads' sustained run answers "
+	    "whether a bucket ran dry)" },
 	[PLAN_CUT_WRITE_STEPS] = { "write_steps",
 	    "write sweeps at every other depth and size" },
 	[PLAN_CUT_SEQ_WRITES] = { "seq_writes",
@@ -53,7 +54,8 @@ static const struct {
 	[PLAN_CUT_COMMIT_METHODS] = { "commit_methods",
 	    "commits with dsync, direct-dsync and uring-datasync" },
 	[PLAN_CUT_FLUSH] = { "flush", "what a flush costs" },
-	[PLAN_CUT_WRITERS] = { "writers", "2, 4 and 8 writers" },
+	[PLAN_CUT_WRITERS] = { "writers", "2, 4 and 8 writers, and writers "
+	    "with logs of their own" },
 };
 
 /* A cut's JSON word; see plan.h. */
@@ -93,6 +95,7 @@ plan_quick(const struct cli_opts *o, struct plan_target *pt)
 	if (!(o->set_mask & CLI_SET_MAX_TIME)) {
 		s->max_time_s = 2;
 		l->max_time_s = 1;	/* a sweep point's least */
+		l->settle_s = PLAN_QUICK_SETTLE_S;
 		w->max_time_s = 1;
 		c->max_time_s = 0.5;
 	}
@@ -124,6 +127,7 @@ plan_quick(const struct cli_opts *o, struct plan_target *pt)
 		c->nwriters = 2;
 		c->writers[0] = 1;
 		c->writers[1] = 16;
+		c->shared_only = 1;
 		pt->cuts |= 1U << PLAN_CUT_WRITERS;
 	}
 }

@@ -36,7 +36,7 @@ enum plan_cut {
 	PLAN_CUT_COMMIT_SIZES,		/* commits at one size */
 	PLAN_CUT_COMMIT_METHODS,	/* fdatasync and fsync only */
 	PLAN_CUT_FLUSH,			/* the flush evidence */
-	PLAN_CUT_WRITERS,		/* writers: 1 and 16 only */
+	PLAN_CUT_WRITERS,		/* writers: 1 and 16 sharing a log */
 	PLAN_NCUTS,
 };
 

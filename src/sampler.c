@@ -303,6 +303,8 @@ sampler_settle(struct sampler_queue *q, struct rng *r,
 			stats_add(&w, (double)q->done[i].lat_ns);
 		sampler_tick_count(k, q->done, n);
 		sampler_tick(k, q->e->ops->now_ns(q->e));
+		if ((double)(q->e->ops->now_ns(q->e) - t0) > budget_ns)
+			break;
 		if (w.n < per_window)
 			continue;
 		means[nwin++ % SAMPLER_STEADY_WINDOWS] = stats_mean(&w);
@@ -310,8 +312,7 @@ sampler_settle(struct sampler_queue *q, struct rng *r,
 		if (nwin >= SAMPLER_STEADY_WINDOWS && stats_is_steady(means,
 		    SAMPLER_STEADY_WINDOWS, 0.20, 0.10))
 			break;
-		if (nwin >= SAMPLER_SETTLE_MAX ||
-		    (double)(q->e->ops->now_ns(q->e) - t0) > budget_ns)
+		if (nwin >= SAMPLER_SETTLE_MAX)
 			break;
 	}
 	return (q->error);
@@ -423,7 +424,7 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	    sp->bs)) != 0)
 		goto out;
 	if (sp->warm_random && (ret = sampler_settle(&q, r, sp,
-	    budget_ns / 4, &k)) != 0)
+	    sp->settle_s > 0 ? sp->settle_s * 1e9 : budget_ns / 4, &k)) != 0)
 		goto out;
 
 	cpu0 = sampler_cpu_s();

@@ -27,6 +27,8 @@ struct sample_spec {
 	uint64_t	ws_bytes;	/* offsets in [0, ws_bytes) */
 	uint64_t	warm_from;	/* sequential warm-up over [warm_from, ws) */
 	int		warm_random;	/* random I/O until latency is steady */
+	double		settle_s;	/* ... for at most this; 0: a quarter
+					   of max_time_s */
 	uint32_t	bs;
 	unsigned	iodepth;
 	int		write;		/* 1: writes; POINT_MIXED */

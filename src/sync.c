@@ -16,7 +16,8 @@
  * 3. The fastest method at writers_bs with each count of writers: first
  *    each in a log of its own (files created beside a file target, parts
  *    of a device or simulated volume), then all appending to one shared
- *    log (each takes the next offset, as a shared WAL's writers do).
+ *    log (each takes the next offset, as a shared WAL's writers do);
+ *    shared_only: the shared log alone.
  *
  * System-call methods go through the psync engine (pwrite, then fdatasync
  * or fsync; a thread per writer), uring-datasync through io_uring, and a
@@ -206,7 +207,7 @@ sync_max_seconds(const struct sync_spec *sp)
 		n += 4;		/* the flush evidence, at most */
 	for (i = 0; i < sp->nwriters; i++)
 		if (sp->writers[i] != 1)
-			n += 2;	/* own files and one shared */
+			n += sp->shared_only ? 1 : 2; /* own logs, one shared */
 	per = sp->max_time_s > 0 ? sp->max_time_s : SYNC_MAX_TIME_S;
 	/* Each point settles for up to a quarter of its time first. */
 	return (n * per * 1.25);
@@ -551,7 +552,7 @@ sync_writers_sweep(struct sync_run *sr)
 	for (i = 0; i < sp->nwriters; i++) {
 		for (shared = 0; shared < 2; shared++) {
 			/* One writer is both: measured with the methods. */
-			if (sp->writers[i] == 1)
+			if (sp->writers[i] == 1 || (sp->shared_only && !shared))
 				continue;
 			if (interrupt_requested()) {
 				progress_end();

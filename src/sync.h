@@ -38,6 +38,8 @@ struct sync_spec {
 	size_t		 nwriters;
 	uint32_t	 writers_bs;	/* size of the writers sweep */
 	int		 no_evidence;	/* no flush evidence (quick preset) */
+	int		 shared_only;	/* writers share one log, never own
+					   one each (quick preset) */
 	double		 precision;	/* 95% CI of the mean commit latency */
 	double		 max_time_s;	/* per point */
 	const char	*engine;	/* for the system-call methods */
