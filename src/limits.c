@@ -241,11 +241,11 @@ limits_measure(struct engine *e, struct rng *rng, const struct sample_spec *ss,
 	return (rc);
 }
 
-/* Factor between successive depths and sizes of the sweeps. */
+/* Factor between successive depths or sizes of a sweep: step, or 2. */
 static unsigned
-limits_step(const struct limits_spec *spec)
+limits_step(unsigned step)
 {
-	return (spec->step > 1 ? spec->step : 2);
+	return (step > 1 ? step : 2);
 }
 
 /* Depths of the iodepth sweep: 1, step, step^2 .. max (max included). */
@@ -280,7 +280,8 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 	if (e.iodepth < spec->max_iodepth)
 		limits_note(r, "engine keeps fewer I/Os in flight than "
 		    "--max-iodepth: depth sweep cut short");
-	n = limits_depths(e.iodepth, limits_step(spec), depths, 32);
+	n = limits_depths(e.iodepth, limits_step(spec->depth_step), depths,
+	    32);
 	r->qd_points = xcalloc(n, sizeof *r->qd_points);
 	r->qd_stop = e.iodepth < spec->max_iodepth ? LIMITS_STOP_ENGINE :
 	    LIMITS_STOP_EDGE;
@@ -351,12 +352,12 @@ limits_max_seconds(const struct limits_spec *spec)
 	size_t		n;
 
 	per = spec->max_time_s > 0 ? spec->max_time_s : LIMITS_MAX_TIME_S;
-	n = limits_depths(spec->max_iodepth, limits_step(spec), depths, 32) +
-	    limits_sizes(spec->bs > 0 ? spec->bs : 4096, LIMITS_EXT_BS,
-	    limits_step(spec), sizes, 32);
-	/* Each point settles for up to a quarter of its time first. */
-	return (n * per * 1.25 + (spec->first_touch ? 2 *
-	    LIMITS_FT_BUDGET_S : 0));
+	n = limits_depths(spec->max_iodepth, limits_step(spec->depth_step),
+	    depths, 32) + limits_sizes(spec->bs > 0 ? spec->bs : 4096,
+	    LIMITS_EXT_BS, limits_step(spec->size_step), sizes, 32);
+	/* Each point settles first: for settle_s, or a quarter of its time. */
+	return (n * (per + (spec->settle_s > 0 ? spec->settle_s : per / 4)) +
+	    (spec->first_touch ? 2 * LIMITS_FT_BUDGET_S : 0));
 }
 
 /*
@@ -429,7 +430,7 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 	size_t			 n;
 	int			 rc;
 
-	n = limits_sizes(min_bs, top, limits_step(spec), sizes, 32);
+	n = limits_sizes(min_bs, top, limits_step(spec->size_step), sizes, 32);
 	/* Room for 2 and 4 MiB: only a top of 1 MiB goes on. */
 	r->bs_points = xcalloc(n + 2, sizeof *r->bs_points);
 	progress_phase("block size", n, PROGRESS_BS);

@@ -54,8 +54,9 @@ struct limits_spec {
 					   (ceilings_held) */
 	int		no_sustain;	/* no sustained run (the quick
 					   preset's write sweeps) */
-	unsigned	step;		/* factor between the sweeps' depths
-					   and sizes; 0: 2 */
+	unsigned	depth_step;	/* factor between the sweeps' depths,
+					   0: 2 */
+	unsigned	size_step;	/* and between their sizes, 0: 2 */
 	double		settle_s;	/* a point's random warm-up, at most;
 					   0: a quarter of its time */
 	int		write;

@@ -45,10 +45,14 @@ static const struct {
 	[PLAN_CUT_WRITE_SUSTAIN] = { "write_sustain",
 	    "the sustained run of writes (the reads' sustained run answers "
 	    "whether a bucket ran dry)" },
+	[PLAN_CUT_READ_SIZES] = { "read_sizes",
+	    "reads of 8, 32, 128 and 512 KiB" },
 	[PLAN_CUT_WRITE_STEPS] = { "write_steps",
-	    "write sweeps at every other depth and size" },
+	    "writes at every other depth and size" },
 	[PLAN_CUT_SEQ_WRITES] = { "seq_writes",
-	    "sequential writes only until their rate was known" },
+	    "sequential writes past their first seconds, and how fast a write "
+	    "buffer drains" },
+	[PLAN_CUT_MIXED] = { "mixed", "reads and writes mixed 70/30" },
 	[PLAN_CUT_COMMIT_SIZES] = { "commit_sizes",
 	    "commits at 4 KiB, 16 KiB and 2300 bytes" },
 	[PLAN_CUT_COMMIT_METHODS] = { "commit_methods",
@@ -108,11 +112,15 @@ plan_quick(const struct cli_opts *o, struct plan_target *pt)
 		w->sustain_min_s = PLAN_QUICK_SEQ_MIN_S;
 		w->seq_precision = PLAN_QUICK_SEQ_PRECISION;
 		w->no_sustain = 1;
+		w->no_drain = 1;
 		pt->cuts |= 1U << PLAN_CUT_WRITE_SUSTAIN |
 		    1U << PLAN_CUT_SEQ_WRITES;
 	}
+	l->size_step = PLAN_QUICK_STEP;
 	w->sweep_step = PLAN_QUICK_STEP;
-	pt->cuts |= 1U << PLAN_CUT_WRITE_STEPS;
+	w->no_mixed = 1;
+	pt->cuts |= 1U << PLAN_CUT_READ_SIZES | 1U << PLAN_CUT_WRITE_STEPS |
+	    1U << PLAN_CUT_MIXED;
 	if (!(o->set_mask & CLI_SET_BS)) {
 		c->nsizes = 1;
 		c->sizes[0] = PLAN_QUICK_COMMIT_BS;
@@ -370,7 +378,7 @@ plan_write_sweeps(const struct plan_target *pt, struct limits_spec *ls)
 {
 	ls->write = 1;
 	ls->first_touch = 0;
-	ls->step = pt->writes.sweep_step;
+	ls->depth_step = ls->size_step = pt->writes.sweep_step;
 	ls->no_sustain = pt->writes.no_sustain;
 }
 

@@ -31,8 +31,10 @@ struct parallel_together;
 /* What the quick preset leaves out or cuts short (bits of cuts). */
 enum plan_cut {
 	PLAN_CUT_WRITE_SUSTAIN,		/* the write sweeps' sustained run */
+	PLAN_CUT_READ_SIZES,		/* read sizes x4 apart */
 	PLAN_CUT_WRITE_STEPS,		/* write sweeps: every other point */
 	PLAN_CUT_SEQ_WRITES,		/* sequential writes: until known */
+	PLAN_CUT_MIXED,			/* the 70/30 point */
 	PLAN_CUT_COMMIT_SIZES,		/* commits at one size */
 	PLAN_CUT_COMMIT_METHODS,	/* fdatasync and fsync only */
 	PLAN_CUT_FLUSH,			/* the flush evidence */

@@ -548,7 +548,11 @@ sync_writers_sweep(struct sync_run *sr)
 	if ((m = r->best_method) < 0)
 		return (0);
 	how = &sync_methods[m];
-	progress_phase("writers", 2 * sp->nwriters, PROGRESS_IODEPTH);
+	for (i = 0; i < sp->nwriters; i++)
+		if (sp->writers[i] != 1)
+			k += sp->shared_only ? 1 : 2;
+	progress_phase("writers", k, PROGRESS_IODEPTH);
+	k = 0;
 	for (i = 0; i < sp->nwriters; i++) {
 		for (shared = 0; shared < 2; shared++) {
 			/* One writer is both: measured with the methods. */

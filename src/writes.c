@@ -9,7 +9,7 @@
  *    so that no other write filled a buffer before.
  *    A write-back buffer shows as a fast rate that falls to a slow one;
  *    writepath_buffer sizes it.
- * 2. If one showed: rest for half the time the slow rate would take to
+ * 2. If one showed (and unless no_drain): rest for half the time the slow rate would take to
  *    empty it (between 1 s and sustain_s), so that it drains in part at
  *    the rate it drains, then write again for long enough to fill what
  *    drained (twice the first fill time, at least WRITES_REFILL_MIN_S):
@@ -18,9 +18,9 @@
  *    bandwidth ceiling, and (unless no_sustain) a sustained run of random
  *    4 KiB writes at twice the knee depth whose timeline shows a drop in
  *    IOPS.
- * 4. Random 4 KiB reads and writes, WRITES_READ_FRACTION reads, at the
- *    read knee depth (else the write knee), until the mean latency is
- *    known to the precision.
+ * 4. Unless no_mixed, random 4 KiB reads and writes, WRITES_READ_FRACTION
+ *    reads, at the read knee depth (else the write knee), until the mean
+ *    latency is known to the precision.
  *
  * Writes keep off the target's header block.
  */
@@ -90,14 +90,16 @@ writes_next_mixed(struct engine_io *io, void *arg)
 double
 writes_max_seconds(const struct writes_spec *spec)
 {
-	double	mixed, sustain;
+	double	mixed, sustain, again;
 
-	mixed = spec->max_time_s > 0 ? spec->max_time_s : WRITES_MAX_TIME_S;
+	mixed = spec->no_mixed ? 0 : spec->max_time_s > 0 ? spec->max_time_s :
+	    WRITES_MAX_TIME_S;
 	sustain = spec->limits.no_sustain ? 0 : spec->limits.sustain_s > 0 ?
 	    spec->limits.sustain_s : LIMITS_SUSTAIN_S;
 	/* A buffer found is written again: twice its fill time, at most. */
-	return (spec->sustain_s + fmax(2 * spec->sustain_s,
-	    WRITES_REFILL_MIN_S) + limits_max_seconds(&spec->limits) +
+	again = spec->no_drain ? 0 : fmax(2 * spec->sustain_s,
+	    WRITES_REFILL_MIN_S);
+	return (spec->sustain_s + again + limits_max_seconds(&spec->limits) +
 	    sustain + mixed * 1.25);
 }
 
@@ -275,7 +277,7 @@ writes_buffer(struct target *t, const struct writes_spec *spec,
 			r->seq_high_bytes_per_s = mean + half;
 		}
 	}
-	if (rc == 0 && r->buffer.detected) {
+	if (rc == 0 && r->buffer.detected && !spec->no_drain) {
 		idle = r->buffer.bytes / r->buffer.slow_bytes_per_s / 2;
 		if (!(idle >= 1))
 			idle = 1;
@@ -358,7 +360,7 @@ writes_run(struct target *t, struct rng *rng, const struct writes_spec *spec,
 		r->limits = xcalloc(1, sizeof(*r->limits));
 		rc = limits_run(t, rng, &spec->limits, r->limits);
 	}
-	if (rc == 0 && !interrupt_requested()) {
+	if (rc == 0 && !interrupt_requested() && !spec->no_mixed) {
 		depth = spec->mixed_iodepth;
 		if (depth == 0 && r->limits != NULL)
 			depth = r->limits->iops_knee_iodepth;

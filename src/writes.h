@@ -33,6 +33,9 @@ struct writes_spec {
 					   (the quick preset) */
 	unsigned	 sweep_step;	/* the write sweeps' limits_spec.step */
 	int		 no_sustain;	/* and their no_sustain */
+	int		 no_mixed;	/* no 70/30 point */
+	int		 no_drain;	/* a buffer found is not written
+					   again after a pause */
 	unsigned	 mixed_iodepth;	/* 0: the write knee, else 1 */
 	double		 precision;	/* the mixed point's */
 	double		 max_time_s;
