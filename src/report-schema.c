@@ -1275,6 +1275,17 @@ static const struct report_schema_key report_schema_writes_keys[] = {
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct writes_result, buffer.slow_bytes_per_s),
 	  .unit = "bytes/s", .doc = "the rate once it is full" },
+	{ .name = "seq_low_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, seq_low_bytes_per_s),
+	  .unit = "bytes/s", .doc = "95% interval of the sequential run's "
+	  "mean rate when no buffer showed (null with under 4 intervals)" },
+	{ .name = "seq_high_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct writes_result, seq_high_bytes_per_s),
+	  .unit = "bytes/s", .doc = "its upper end" },
+	{ .name = "seq_early", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct writes_result, seq_early),
+	  .doc = "the sequential run ended before its length: its rate "
+	  "held or was known to the quick preset's precision" },
 	{ .name = "buffer_fill_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct writes_result, buffer.fill_s), .unit = "s",
 	  .doc = "when the rate fell" },

@@ -181,6 +181,18 @@ report_sync_text(const struct report_text *rt, const struct report *r)
 		report_sync_writers(rt, s, best);
 }
 
+/* Bytes the sequential run wrote, from its timeline. */
+static double
+report_writes_bytes(const struct writes_result *w)
+{
+	double	sum = 0;
+	size_t	i;
+
+	for (i = 0; i < w->timeline.n; i++)
+		sum += w->timeline.v[i].bytes_per_s * w->timeline.v[i].dt_s;
+	return (sum);
+}
+
 /* The Writes section. */
 void
 report_writes_text(const struct report_text *rt, const struct report *r)
@@ -221,6 +233,17 @@ report_writes_text(const struct report_text *rt, const struct report *r)
 		else
 			snprintf(line, sizeof line, "not measured");
 		report_text_kv(rt, "drained when idle", line);
+	} else if (w->timeline.n > 0 && w->seq_early) {
+		snprintf(line, sizeof line, "none seen in %s (%s written), "
+		    "%s (95%%: %s - %s)", units_format_value(UNITS_SECONDS,
+		    w->timeline.v[w->timeline.n - 1].t_s, a, sizeof a),
+		    units_format_size((uint64_t)report_writes_bytes(w), c,
+		    sizeof c), units_format_value(UNITS_RATE,
+		    b->slow_bytes_per_s, d, sizeof d), report_text_cell(
+		    UNITS_RATE, w->seq_low_bytes_per_s, e, sizeof e),
+		    report_text_cell(UNITS_RATE, w->seq_high_bytes_per_s, f,
+		    sizeof f));
+		report_text_kv(rt, "write buffer", line);
 	} else if (w->timeline.n > 0) {
 		snprintf(line, sizeof line, "none: %s held over %s",
 		    units_format_value(UNITS_RATE, b->slow_bytes_per_s, a,
@@ -286,11 +309,26 @@ report_writes_meaning(const struct report_text *rt, const struct report *r)
 {
 	const struct wbuffer	*b;
 	char			 t[512], a[UNITS_BUFSZ], c[UNITS_BUFSZ];
-	char			 d[UNITS_BUFSZ], e[UNITS_BUFSZ];
+	char			 d[UNITS_BUFSZ], e[UNITS_BUFSZ], f[UNITS_BUFSZ];
 
 	if (r->writes == NULL || r->writes->timeline.n == 0)
 		return (0);
 	b = &r->writes->buffer;
+	if (!b->detected && r->writes->seq_early) {
+		snprintf(t, sizeof t, "Sequential writes ran at %s (95%%: %s - "
+		    "%s) for %s; a write buffer larger than the %s they wrote "
+		    "could go unseen.", units_format_value(UNITS_RATE,
+		    b->slow_bytes_per_s, a, sizeof a), report_text_cell(
+		    UNITS_RATE, r->writes->seq_low_bytes_per_s, c, sizeof c),
+		    report_text_cell(UNITS_RATE,
+		    r->writes->seq_high_bytes_per_s, d, sizeof d),
+		    units_format_value(UNITS_SECONDS, r->writes->timeline.v[
+		    r->writes->timeline.n - 1].t_s, e, sizeof e),
+		    units_format_size((uint64_t)report_writes_bytes(r->writes),
+		    f, sizeof f));
+		report_text_sentence(rt, t);
+		return (1);
+	}
 	if (!b->detected) {
 		snprintf(t, sizeof t, "Sustained writes held %s: no write "
 		    "buffer showed.", units_format_value(UNITS_RATE,
