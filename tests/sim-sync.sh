@@ -100,22 +100,43 @@ sed 's/^cache = write back/cache = write through/' "$lying" > "$dir/wt.ini"
     --output-format json > "$dir/wt.json" || fail "sync write through"
 [ "$(jq -r .sync.flush_suspect "$dir/wt.json")" = null ] ||
 	fail "write through: flush_suspect not null"
-# The quick preset's sequential writes end once their rate held (past 8 of
-# the 15 s) on a volume without a buffer, and run the 15 s where a buffer
-# drops the rate, which they still find within 5%.
+# The quick preset's sequential writes end once their rate is known (past
+# 4 of their 6 s) on a volume without a buffer, saying so with an interval
+# that holds the cap, and run the 6 s where a buffer drops the rate, which
+# they still find within 5%.
 "$TIERPROBE" run "sim:$lying" --quick --seed 5 --quiet --output-format json \
     > "$dir/lyingq.json" || fail "run --quick sim:lying-buffer exited $?"
-[ "$(jq '.writes.timeline[-1].t_s | floor' "$dir/lyingq.json")" = 15 ] ||
-	fail "quick: a buffer's drop did not keep the writes going 15 s"
+[ "$(jq '.writes.timeline[-1].t_s | floor' "$dir/lyingq.json")" = 6 ] ||
+	fail "quick: a buffer's drop did not keep the writes going 6 s"
 within "quick: buffer bytes" "$(jq .writes.buffer_bytes "$dir/lyingq.json")" \
     "$buf" 5
 "$TIERPROBE" run "sim:$gp3" --quick --seed 5 --output-format json \
     > "$dir/gp3q.json" 2> "$dir/gp3q.err" || fail "run --quick sim:$gp3 exited $?"
-jq -e '.writes.timeline[-1].t_s >= 8 and .writes.timeline[-1].t_s < 14' \
-    "$dir/gp3q.json" > /dev/null ||
+jq -e '.writes.timeline[-1].t_s >= 4 and .writes.timeline[-1].t_s < 6 and
+    .writes.seq_early' "$dir/gp3q.json" > /dev/null ||
 	fail "quick: writes that held ran $(jq '.writes.timeline[-1].t_s' "$dir/gp3q.json") s"
 jq -e '.writes.buffer_detected == false' "$dir/gp3q.json" > /dev/null ||
 	fail "quick: a buffer on $gp3"
+cap=$(jq '.limits.bandwidth_ceiling_bytes_per_s' "$dir/gp3q.json")
+jq -e --argjson cap "$cap" '.writes.seq_low_bytes_per_s <= $cap * 1.01 and
+    .writes.seq_high_bytes_per_s >= $cap * 0.99' "$dir/gp3q.json" > /dev/null ||
+	fail "quick: sequential interval $(jq -c '[.writes.seq_low_bytes_per_s,
+	    .writes.seq_high_bytes_per_s]' "$dir/gp3q.json") misses $cap"
+# What the preset left out is listed, in JSON and in the text; no sustained
+# run of writes, no 70/30 point, commits at 8 KiB with fdatasync and fsync.
+jq -e '.config.quick_cuts | index("write_sustain") and index("mixed") and
+    index("commit_methods") and length == 9' "$dir/gp3q.json" > /dev/null ||
+	fail "quick: cuts $(jq -c .config.quick_cuts "$dir/gp3q.json")"
+jq -e '.writes.limits.timeline == [] and ([.sync.methods[] |
+    select(.writers == 1) | "\(.method) \(.bs)"] | sort ==
+    ["fdatasync 8192", "fsync 8192"])' "$dir/gp3q.json" > /dev/null ||
+	fail "quick: write sustained run or commits beyond the preset"
+"$TIERPROBE" report "$dir/gp3q.json" | grep -q "^  quick preset  *not measured: " ||
+	fail "quick: the text does not say what the preset left out"
+"$TIERPROBE" run "sim:$gp3" --seed 5 --quiet --sustain 10 --max-time 0.5 \
+    --output-format json > "$dir/gp3full.json" || fail "run sim:$gp3 exited $?"
+jq -e '.config.quick_cuts == [] and (.writes.limits.timeline | length) > 0' \
+    "$dir/gp3full.json" > /dev/null || fail "full run: something cut"
 
 # The cost said before a run names its writes and commits, and the one said
 # after counts them: at least the scan's, the sequential writes', the mixed
@@ -128,6 +149,12 @@ said=$(tr '\r' '\n' < "$dir/gp3q.err" |
     sed -n 's/^tierprobe: spent \([0-9.]*\) s of device time.*/\1/p')
 awk -v s="$said" -v l="$least" 'BEGIN { exit !(s != "" && s >= l) }' ||
 	fail "quick: spent $said s said, the parts alone took $least s"
+# The preset's device time: about a minute, within what it said before
+# (the 120 s default sustained run alone would pass it).
+bound=$(tr '\r' '\n' < "$dir/gp3q.err" |
+    sed -n 's/^tierprobe: up to \([0-9.]*\) s of device time.*/\1/p')
+awk -v s="$said" -v b="$bound" 'BEGIN { exit !(s <= 70 && s <= b) }' ||
+	fail "quick: spent $said s of device time (said: up to $bound s)"
 # sync alone: 1 method at 1 size, the flush evidence (4 points at most) and
 # 4 writers in files of their own and in one (2): 7 points of 0.5 s and a
 # quarter of that settling, 4.4 s at most; what it spent is not 0.

@@ -120,6 +120,28 @@ test_sim_no_privilege(void **state)
 	t_done(&o, &b);
 }
 
+/*
+ * Device time the quick preset may take on a 1 GiB file, every point at
+ * its limit: about a minute (the 120 s default sustained run alone would
+ * pass it twice over).
+ */
+#define T_QUICK_MAX_S	70.0
+
+/* The plan's device-time bound on its first target, a 1 GiB file. */
+static double
+t_quick_cost(const struct plan *pl)
+{
+	struct plan_cost	c;
+	struct target		t;
+
+	memset(&t, 0, sizeof t);
+	t.type = TARGET_FILE;
+	t.size = 1 * GiB;
+	t.lbs = 512;
+	plan_cost(pl, &pl->target[0], &t, &c);
+	return (c.scan_s + c.sweeps_s + c.sustain_s + c.writes_s + c.sync_s);
+}
+
 /* run without a target, or --quick: the preset reaches every spec. */
 static void
 test_quick(void **state)
@@ -145,9 +167,36 @@ test_quick(void **state)
 	assert_true(pt->limits.sustain_min_s == LIMITS_SUSTAIN_QUICK_S);
 	/* The write side and the commits: shorter points, writes that end. */
 	assert_true(pt->writes.max_time_s == 1);
-	assert_true(pt->writes.sustain_s == 15);
-	assert_true(pt->writes.sustain_min_s == LIMITS_SUSTAIN_QUICK_S);
+	assert_true(pt->writes.sustain_s > 0 && pt->writes.sustain_s <= 6);
+	assert_true(pt->writes.sustain_min_s > 0 &&
+	    pt->writes.sustain_min_s < pt->writes.sustain_s);
+	assert_true(pt->writes.no_sustain && pt->writes.no_mixed);
 	assert_true(pt->sync.max_time_s == 0.5);
+	assert_int_equal(pt->sync.nsizes, 1);
+	assert_int_equal(pt->sync.sizes[0], 8192);
+	assert_int_equal(pt->sync.methods, 1U << SYNC_FDATASYNC |
+	    1U << SYNC_FSYNC);
+	/* Every cut is listed, and the whole run stays near a minute. */
+	assert_int_equal(pt->cuts, (1U << PLAN_NCUTS) - 1);
+	assert_true(t_quick_cost(&pl) <= T_QUICK_MAX_S);
+	t_done(&o, &pl);
+
+	/* Without the preset: nothing cut, every phase at its full length. */
+	t_plan("run /tmp/tp-plan-full.dat", &o, &pl);
+	assert_int_equal(pl.target[0].cuts, 0);
+	assert_false(pl.target[0].writes.no_sustain);
+	assert_true(t_quick_cost(&pl) > 2 * T_QUICK_MAX_S);
+	t_done(&o, &pl);
+
+	/* An option given keeps its part, and the list says so. */
+	t_plan("run --methods all --bs 4K --writers 1,2", &o, &pl);
+	pt = &pl.target[0];
+	assert_false(pt->cuts & (1U << PLAN_CUT_COMMIT_METHODS |
+	    1U << PLAN_CUT_FLUSH | 1U << PLAN_CUT_COMMIT_SIZES |
+	    1U << PLAN_CUT_WRITERS));
+	assert_true(pt->cuts & 1U << PLAN_CUT_WRITE_SUSTAIN);
+	assert_int_equal(pt->sync.methods, SYNC_ALL_METHODS);
+	assert_false(pt->sync.no_evidence || pt->sync.shared_only);
 	t_done(&o, &pl);
 
 	/* Options given win over the preset; --keep keeps the file. */
