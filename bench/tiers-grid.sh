@@ -11,15 +11,19 @@
 # (default: 10 seeds, points 6 8 10 12 16 24, every built-in profile).
 # Exit status 1 when any scan is wrong.  Needs jq.
 . "$(dirname "$0")/common.sh"
-grid='6 8 10 12 16 24'
-for a in "$@"; do
-	case $a in
-	-p) shift; grid=$1; shift ;;
-	-p*) grid=${a#-p}; shift ;;
-	*) break ;;
+grid='6 8 10 12 16 24' n=10 o=''
+while getopts n:o:p: c; do
+	case $c in
+	n) n=$OPTARG ;;
+	o) o=$OPTARG ;;
+	p) grid=$OPTARG ;;
+	*) echo "usage: $0 [-n SEEDS] [-o 'SCAN OPTIONS'] [-p 'POINTS ...']" \
+	       "[PROFILE ...]" >&2
+	   exit 2 ;;
 	esac
 done
-bench_args 10 '' SCAN "$@"
+shift $((OPTIND - 1))
+bench_args "$n" "$o" SCAN "$@"
 
 printf '%-22s' profile
 for n in $grid; do printf ' %8s' "$n pts"; done

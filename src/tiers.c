@@ -2000,7 +2000,7 @@ tiers_note(struct tiers_result *r, const char *why)
 
 /*
  * Nothing silent where the points are too few: a boundary whose law could
- * not be tested (tiers_untested, said when judged), a shift of mean
+ * not be tested (tiers_untested, said when judged), else a shift of mean
  * latency without a tier seen at fewer than TIERS_TEST_POINTS points
  * (tiers_drift called it a drift), or a class of reads that holds
  * TIERS_CUT_SHARE of fewer than TIERS_SEEN_POINTS points' reads, too few
@@ -2018,7 +2018,8 @@ tiers_too_few(const struct tiers_work *wk, struct tiers_result *r)
 	for (m = 0; m + 1 < r->nmodes; m++)
 		if (r->boundary[m].verdict == TIERS_UNTESTED)
 			r->analysed = 0;
-	for (n = 0, p = 0; r->ntiers == 0 && r->ncp > 0 && p < wk->np; p++)
+	for (n = 0, p = 0; r->analysed && r->ntiers == 0 && r->ncp > 0 &&
+	    p < wk->np; p++)
 		n += r->point_ws[p] >= r->cp_ws[0];
 	if (n > 0 && n < TIERS_TEST_POINTS) {
 		snprintf(line, sizeof line, "but only %zu working set lies "
