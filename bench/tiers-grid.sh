@@ -11,10 +11,10 @@
 # (default: 10 seeds, points 6 8 10 12 16 24, every built-in profile).
 # Exit status 1 when any scan is wrong.  Needs jq.
 . "$(dirname "$0")/common.sh"
-grid='6 8 10 12 16 24' n=10 o=''
+grid='6 8 10 12 16 24' nseeds=10 o=''
 while getopts n:o:p: c; do
 	case $c in
-	n) n=$OPTARG ;;
+	n) nseeds=$OPTARG ;;
 	o) o=$OPTARG ;;
 	p) grid=$OPTARG ;;
 	*) echo "usage: $0 [-n SEEDS] [-o 'SCAN OPTIONS'] [-p 'POINTS ...']" \
@@ -23,7 +23,7 @@ while getopts n:o:p: c; do
 	esac
 done
 shift $((OPTIND - 1))
-bench_args "$n" "$o" SCAN "$@"
+bench_args "$nseeds" "$o" SCAN "$@"
 
 printf '%-22s' profile
 for n in $grid; do printf ' %8s' "$n pts"; done
