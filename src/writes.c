@@ -9,11 +9,11 @@
  *    so that no other write filled a buffer before.
  *    A write-back buffer shows as a fast rate that falls to a slow one;
  *    writepath_buffer sizes it.
- * 2. If one showed (and unless no_drain): rest for half the time the slow rate would take to
- *    empty it (between 1 s and sustain_s), so that it drains in part at
- *    the rate it drains, then write again for long enough to fill what
- *    drained (twice the first fill time, at least WRITES_REFILL_MIN_S):
- *    the buffer found again is what drained.
+ * 2. If one showed (unless no_drain): rest for half the time the slow
+ *    rate would take to empty it (between 1 s and sustain_s), so that it
+ *    drains in part at the rate it drains, then write again for long
+ *    enough to fill what drained (twice the first fill time, at least
+ *    WRITES_REFILL_MIN_S): the buffer found again is what drained.
  * 3. The write sweeps (limits with --rw write): IOPS ceiling and knee,
  *    bandwidth ceiling, and (unless no_sustain) a sustained run of random
  *    4 KiB writes at twice the knee depth whose timeline shows a drop in
