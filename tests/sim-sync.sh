@@ -131,7 +131,8 @@ jq -e '.writes.limits.timeline == [] and ([.sync.methods[] |
     select(.writers == 1) | "\(.method) \(.bs)"] | sort ==
     ["fdatasync 8192", "fsync 8192"])' "$dir/gp3q.json" > /dev/null ||
 	fail "quick: write sustained run or commits beyond the preset"
-"$TIERPROBE" report "$dir/gp3q.json" | grep -q "^  quick preset  *not measured: " ||
+"$TIERPROBE" report "$dir/gp3q.json" |
+    grep -q "^  quick preset  *not measured: " ||
 	fail "quick: the text does not say what the preset left out"
 "$TIERPROBE" run "sim:$gp3" --seed 5 --quiet --sustain 10 --max-time 0.5 \
     --output-format json > "$dir/gp3full.json" || fail "run sim:$gp3 exited $?"
