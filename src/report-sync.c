@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "plan.h"
 #include "report.h"
 #include "units.h"
 
@@ -124,7 +125,8 @@ report_sync_writers(const struct report_text *rt, const struct sync_result *s,
 
 /* What flushes cost, and what the device says. */
 static void
-report_sync_flush(const struct report_text *rt, const struct sync_result *s)
+report_sync_flush(const struct report_text *rt, const struct sync_result *s,
+    unsigned cuts)
 {
 	const struct writepath_flush	*fl = &s->flush;
 	char				 line[256], a[UNITS_BUFSZ];
@@ -143,7 +145,8 @@ report_sync_flush(const struct report_text *rt, const struct sync_result *s)
 		    sizeof c));
 		report_text_kv(rt, "a flush costs", line);
 	} else
-		report_text_kv(rt, "a flush costs", "not measured (needs "
+		report_text_kv(rt, "a flush costs", cuts & 1U << PLAN_CUT_FLUSH ?
+		    "not measured (quick preset)" : "not measured (needs "
 		    "O_DIRECT)");
 	if (isfinite(fl->fdatasync_us) || isfinite(fl->empty_fdatasync_us)) {
 		snprintf(line, sizeof line, "%s after one write, %s with "
@@ -174,7 +177,7 @@ report_sync_text(const struct report_text *rt, const struct report *r)
 	report_sync_methods(rt, s);
 	if (rt->md)
 		fputc('\n', rt->f);
-	report_sync_flush(rt, s);
+	report_sync_flush(rt, s, r->config.cuts);
 	if (s->note[0] != '\0')
 		report_text_kv(rt, "note", s->note);
 	if ((best = report_sync_best(s)) != NULL)
