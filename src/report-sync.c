@@ -192,8 +192,17 @@ report_writes_bytes(const struct writes_result *w)
 	size_t	i;
 
 	for (i = 0; i < w->timeline.n; i++)
-		sum += w->timeline.v[i].bytes_per_s * w->timeline.v[i].dt_s;
+		sum += w->timeline.v[i].bytes_per_s * (w->timeline.v[i].t_s -
+		    (i > 0 ? w->timeline.v[i - 1].t_s : 0));
 	return (sum);
+}
+
+/* Whether the sequential writes ran too short to rule out a buffer. */
+static int
+report_writes_short(const struct report *r)
+{
+	return (r->writes->seq_early ||
+	    (r->config.cuts & 1U << PLAN_CUT_SEQ_WRITES));
 }
 
 /* The Writes section. */
@@ -236,7 +245,7 @@ report_writes_text(const struct report_text *rt, const struct report *r)
 		else
 			snprintf(line, sizeof line, "not measured");
 		report_text_kv(rt, "drained when idle", line);
-	} else if (w->timeline.n > 0 && w->seq_early) {
+	} else if (w->timeline.n > 0 && report_writes_short(r)) {
 		snprintf(line, sizeof line, "none seen in %s (%s written), "
 		    "%s (95%%: %s - %s)", units_format_value(UNITS_SECONDS,
 		    w->timeline.v[w->timeline.n - 1].t_s, a, sizeof a),
@@ -317,7 +326,7 @@ report_writes_meaning(const struct report_text *rt, const struct report *r)
 	if (r->writes == NULL || r->writes->timeline.n == 0)
 		return (0);
 	b = &r->writes->buffer;
-	if (!b->detected && r->writes->seq_early) {
+	if (!b->detected && report_writes_short(r)) {
 		snprintf(t, sizeof t, "Sequential writes ran at %s (95%%: %s - "
 		    "%s) for %s; a write buffer larger than the %s they wrote "
 		    "could go unseen.", units_format_value(UNITS_RATE,
