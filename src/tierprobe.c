@@ -139,10 +139,10 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 
 	rng_seed(&r, seed);
 	if (pl->phases & PLAN_SCAN) {
-		err = engine_open(&e, pt->engine, t, pt->scan.iodepth,
+		err = engine_open(&e, pt->scan_engine, t, pt->scan.iodepth,
 		    pt->scan.bs > WARM_BS ? pt->scan.bs : WARM_BS, 1);
 		if (err != 0) {
-			log_warnx("%s engine on %s: %s", pt->engine, t->path,
+			log_warnx("%s engine on %s: %s", pt->scan_engine, t->path,
 			    strerror(-err));
 			return (2);
 		}
