@@ -150,9 +150,9 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	pt->type = target_classify(spec, &file_bytes);
 	pt->engine = pt->type == TARGET_SIM ? "sim" : o->engine;
 	/*
-	 * A buffered read through io_uring that misses the page cache goes
-	 * to a worker thread, whose wake-up puts a slower cache's hits at
-	 * the disk's latency: a buffered scan reads by pread unless asked.
+	 * A buffered read through io_uring that misses the page cache may
+	 * wait for a worker thread, and its latency is then not the cache's:
+	 * a buffered scan reads by pread unless asked otherwise.
 	 */
 	pt->scan_engine = pt->engine;
 	if (o->buffered && pt->type != TARGET_SIM &&
