@@ -142,8 +142,8 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 		err = engine_open(&e, pt->scan_engine, t, pt->scan.iodepth,
 		    pt->scan.bs > WARM_BS ? pt->scan.bs : WARM_BS, 1);
 		if (err != 0) {
-			log_warnx("%s engine on %s: %s", pt->scan_engine, t->path,
-			    strerror(-err));
+			log_warnx("%s engine on %s: %s", pt->scan_engine,
+			    t->path, strerror(-err));
 			return (2);
 		}
 		snprintf(rep->target.engine, sizeof(rep->target.engine), "%s",
