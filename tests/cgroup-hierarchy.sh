@@ -97,7 +97,7 @@ cleanup() {
 		[ -d "$cg" ] && echo "warning: could not remove $cg"
 	done
 	[ -n "${HIER_KEEP:-}" ] && [ -n "$work" ] &&
-		cp "$work"/*.json "$HIER_KEEP" 2>/dev/null
+		cp "$work"/*.json "$work"/*.other "$HIER_KEEP" 2>/dev/null
 	[ -n "$work" ] && rm -rf "$work"
 }
 trap cleanup EXIT
