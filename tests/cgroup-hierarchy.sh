@@ -320,7 +320,9 @@ inreader fio --name=rate --filename="$data" --rw=randread --bs=4k \
 b=$(disk_reads)
 iops=$(awk -v a="${a:-0}" -v b="${b:-0}" -v s=$capshare 'BEGIN {
     printf "%d", (b - a) / 3 * s / 100 }')
-[ "$iops" -ge 100 ] || skip "the daemon's disk reads are not counted"
+[ "${b:-0}" != "${a:-0}" ] || skip "the daemon's disk reads are not counted"
+[ "$iops" -ge 100 ] || skip "the disk read $(((b - a) / 3))/s: too busy to" \
+    "cap below that"
 if [ $cgver = 1 ]; then
 	echo "$majmin $iops" > "$dio/blkio.throttle.read_iops_device"
 else
