@@ -26,16 +26,16 @@
 # first does not keep a page in the second; 678 MiB in one run for 618
 # held).  A cache hit is slower while most reads miss, so each cache's
 # latency is fio's where it serves the reads (within it), before and after
-# the scan.  The scan is run as a
-# user would, with --buffered and no --engine: it must read by pread (a
-# buffered read through io_uring that misses the page cache waits for a
-# worker thread, which put some of the second cache's hits at the disk's
-# latency), and report two tiers, capacities within 10%, p50s within 20%
-# (a microsecond-fast one within 0.5 us: the two programs' own time per
-# read differs by that much).  Needs root, FUSE, bindfs, fio, jq and cgroup
+# the scan.  The scan is run as a user would, with --buffered and no
+# --engine: it must read by pread (a buffered read through io_uring that
+# misses the page cache may wait for a worker thread, and its latency is
+# then not the cache's), and report two tiers, capacities within 10%, p50s
+# within 20% (a microsecond-fast one within 0.5 us: the two programs' own
+# time per read differs by that much).  Needs root, FUSE, bindfs, fio, jq and cgroup
 # memory and blk-throttle controllers (v1 memory and blkio, or v2 memory
-# and io); skips with 77 otherwise.  RUNTIME seconds on a quiet machine,
-# RUNTIME beside a busy loop on one of 2 cores.
+# and io); skips with 77 otherwise, or when the disk is too busy to cap.
+# 66-77 seconds here beside other engineers' work (load 1-3), 70-74
+# beside a busy loop on one of 2 cores.
 set -u
 : "${TIERPROBE:?}"
 . "$(dirname "$0")/timing-lock.sh"
