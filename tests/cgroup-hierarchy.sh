@@ -31,9 +31,10 @@
 # misses the page cache may wait for a worker thread, and its latency is
 # then not the cache's), and report two tiers, capacities within 10%, p50s
 # within 20% (a microsecond-fast one within 0.5 us: the two programs' own
-# time per read differs by that much).  Needs root, FUSE, bindfs, fio, jq and cgroup
-# memory and blk-throttle controllers (v1 memory and blkio, or v2 memory
-# and io); skips with 77 otherwise, or when the disk is too busy to cap.
+# time per read differs by that much).  Needs root, FUSE, bindfs, fio, jq
+# and cgroup memory and blk-throttle controllers (v1 memory and blkio, or
+# v2 memory and io); skips with 77 otherwise, or when the disk is too busy
+# to cap.
 # 66-77 seconds here beside other engineers' work (load 1-3), 70-74
 # beside a busy loop on one of 2 cores.
 set -u
