@@ -396,7 +396,8 @@ st=0
 within() {
 	awk -v n="$1" -v g="$2" -v w="$3" -v p="$4" -v a="${5:-0}" 'BEGIN {
 		d = 100 * (g / w - 1)
-		printf "%s: %.4g, truth %.4g (%+.1f%%, limit %g%%", n, g, w, d, p
+		printf "%s: %.4g, truth %.4g (%+.1f%%, limit %g%%", n, g, w,
+		    d, p
 		if (a > 0) printf " or %g", a
 		printf ")\n"
 		exit ((d > p || d < -p) && (g - w > a || w - g > a))
