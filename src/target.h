@@ -100,6 +100,12 @@ int	target_open_beside(struct target *, const struct target *,
  */
 int	target_reopen(struct target *, int, int);
 
+/*
+ * Ask the kernel for no readahead on t's reads (random set) or for its
+ * default (random clear); nothing for O_DIRECT or a simulated volume.
+ */
+void	target_advise_random(struct target *, int);
+
 /* Close; remove the file if this run created it and remove is set. */
 void	target_close(struct target *, int);
 

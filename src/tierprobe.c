@@ -149,7 +149,9 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 		snprintf(rep->target.engine, sizeof(rep->target.engine), "%s",
 		    e.ops->name);
 		rep->scan = xcalloc(1, sizeof(*rep->scan));
+		target_advise_random(t, 1);
 		ret = scan_run(&e, &r, &pt->scan, rep->scan);
+		target_advise_random(t, 0);
 		engine_close(&e);
 	}
 	if ((pl->phases & PLAN_LIMITS) && ret == 0) {
