@@ -4,7 +4,7 @@
  * closed loop at depth d sees about d / R per read whatever serves it, so
  * a cache faster than that looks as slow as the cap, and the mixture of
  * the scan gives it a latency that is neither.  Reading a point again one
- * read at a time, paced at half the rate it ran at, keeps every read
+ * read at a time, paced at a quarter of the rate it ran at, keeps every read
  * under the cap: what it measures is the store's own latency.  Each store
  * is read at the point the tiers model gives it the largest share, and
  * its reads are told from the other stores' by order: the fastest share

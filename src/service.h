@@ -16,7 +16,9 @@ struct hist;
 struct point;
 
 #define SERVICE_STORES	(TIERS_MAX + 1)	/* the tiers, then the backing */
-#define SERVICE_PACE	0.5		/* paced rate / the point's rate */
+#define SERVICE_PACE	0.25		/* paced rate / the point's rate: at half
+					   of it blk-throttle stalled the
+					   paced reads too */
 #define SERVICE_QUEUED	1.2		/* capped: p50 at the scan's depth
 					   this many times the paced p50 */
 #define SERVICE_STALLED	4.0		/* or: mean this many times the paced

@@ -184,6 +184,19 @@ target_probe_fs(struct target *t)
 	}
 }
 
+/*
+ * Read the first len bytes of fd without readahead: a read at offset 0
+ * would mark the pages after it, and a later sequential read through them
+ * (a scan's warm-up) would grow the marks into readahead windows of up to
+ * read_ahead_kb, which fill the page cache past the working set.
+ */
+static ssize_t
+target_pread_head(int fd, void *buf, size_t len)
+{
+	posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+	return (pread(fd, buf, len, 0));
+}
+
 /* Does path start with tierprobe's header block? */
 int
 target_is_ours(const char *path)
@@ -193,7 +206,7 @@ target_is_ours(const char *path)
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return (0);
-	if (pread(fd, buf, sizeof(buf) - 1, 0) == sizeof(buf) - 1 &&
+	if (target_pread_head(fd, buf, sizeof(buf) - 1) == sizeof(buf) - 1 &&
 	    memcmp(buf, TARGET_MAGIC, sizeof(buf) - 1) == 0)
 		ours = 1;
 	close(fd);
@@ -532,7 +545,7 @@ target_check_blockdev(const char *path, const struct stat *st,
 		return (-1);
 	}
 	buf = xcalloc(1, TARGET_SIG_BYTES);
-	n = pread(fd, buf, TARGET_SIG_BYTES, 0);
+	n = target_pread_head(fd, buf, TARGET_SIG_BYTES);
 	close(fd);
 	if (n < 0) {
 		xasprintf(cause, "%s: reading its first blocks: %s", path,
@@ -948,7 +961,7 @@ target_reopen(struct target *t, int direct, int dsync)
 int
 target_advise_random(struct target *t, int random)
 {
-	if (t->type == TARGET_SIM || t->direct)
+	if (t->type == TARGET_SIM || t->direct || t->fd < 0)
 		return (0);
 	return (-posix_fadvise(t->fd, 0, 0, random ? POSIX_FADV_RANDOM :
 	    POSIX_FADV_NORMAL));
