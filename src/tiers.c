@@ -40,8 +40,9 @@
  *    some point's reads, has medians 1.5x apart on either side (a real
  *    disk's latency drifts by less than that between points, real caches
  *    differ by far more) and a capacity 10% away from its neighbours'.
- *    Among the cuts scoring nearly as well, the one deepest in a valley of
- *    the pooled histogram is kept.  A range is searched when two points or
+ *    Among the cuts scoring nearly as well (or half as well in a deep
+ *    valley: a cut through a class's spike can fit better by chance), the
+ *    one deepest in a valley of the pooled histogram is kept.  A range is searched when two points or
  *    more hold 20 of its reads.  A latency that drifts with S (a cache
  *    hit slower in a larger working set) or a tail that grows with the miss
  *    rate (throttle stalls) fails the law and makes no class.
@@ -97,7 +98,10 @@
  *    valley, by moving with the main class of its tier or store (the one
  *    with the most reads where that tier's share peaks) at all but two
  *    points, by a median within 1.5x of that class's (one place whose
- *    latency shifted with the load, as a throttled disk's does), or, beyond
+ *    latency shifted with the load, as a throttled disk's does), by
+ *    gaining on it where it is the faster of the two (a cache in front
+ *    serves first: its share of the two never rises with ws; a disk
+ *    switching between two latencies from point to point does), or, beyond
  *    the backing store's main class, by growing with it (the store's slow
  *    tail).  Any other is reported, and the analysis is not trusted.
  *    Nor is it where the points are too few to tell: an untested
@@ -115,6 +119,7 @@
 #define TIERS_CUT_MIN_READS	20	/* reads in a range to count a point */
 #define TIERS_CUT_FREE		5	/* fewer points: the plain law */
 #define TIERS_CUT_NEAR		0.9	/* cuts scoring this much of the best */
+#define TIERS_CUT_VALLEY	0.5	/* or this much, in a deep valley */
 #define TIERS_CUT_APART		1.1	/* capacities this far apart */
 #define TIERS_MIN_RATIO		1.5	/* latency ratio between places */
 #define TIERS_INIT_ITER		20	/* an overlapping class's first EM */
@@ -138,6 +143,10 @@
 #define TIERS_MIN_POINTS	3
 #define TIERS_ENOUGH_MIN_IOS	200	/* per-point rule: never fewer */
 #define TIERS_ENOUGH_SHARE	0.1	/* classes with a share this large */
+#define TIERS_ENOUGH_MIX_IOS	613	/* two or more of them: a share's move
+					   of TIERS_MOVES between two points
+					   shows at TIERS_RISE_Z sd, 0.5
+					   (TIERS_RISE_Z / TIERS_MOVES)^2 */
 #define TIERS_NEAR		0.03	/* ws this close count as measured */
 #define TIERS_BOOT_REPS		16	/* bootstrap replicates */
 #define TIERS_BOOT_ITER		20	/* EM rounds of a replicate */
@@ -146,6 +155,7 @@
 					   its peaks) parts classes */
 #define TIERS_MOVES		0.1	/* a share off by this moves apart, */
 #define TIERS_APART_POINTS	3	/* at this many points */
+#define TIERS_RISE_Z		3.5	/* a share rising by this many sd */
 #define TIERS_TOGETHER		0.3	/* or within 30% of it: one place */
 #define TIERS_TAIL_TOP		0.8	/* a slow tail holds this of its most at
 					   the largest ws */
@@ -566,8 +576,13 @@ tiers_cut_score(const struct tiers_cut *cut)
 
 /*
  * The best cut of the range [lo, hi) between caches of clo and chi, tried
- * every TIERS_CUT_STEP: of the cuts scoring TIERS_CUT_NEAR of the most, the
- * one where the pooled density is lowest.  Returns 0, or -1 if none.
+ * every TIERS_CUT_STEP: of the cuts scoring TIERS_CUT_NEAR of the most, or
+ * TIERS_CUT_VALLEY of it in a deep valley (the pooled density below
+ * TIERS_HARD of the lower peak either side, within the range), the one
+ * where the pooled density is lowest.  A cut through a class's spike may
+ * fit better by chance (which side its flank falls on, point to point)
+ * but parts the classes less well than the valley.  Returns 0, or -1 if
+ * none.
  */
 static int
 tiers_range_cut(const struct tiers_work *wk, size_t lo, size_t hi,
@@ -575,9 +590,18 @@ tiers_range_cut(const struct tiers_work *wk, size_t lo, size_t hi,
 {
 	struct tiers_cut	*c;
 	size_t			 j, n = 0, i;
-	double			 last = -INFINITY, most = -INFINITY;
+	double			 last = -INFINITY, most = -INFINITY, *below;
+	double			*above, sc;
+	int			*hard;
 
 	c = xcalloc(hi - lo + 1, sizeof *c);
+	hard = xcalloc(hi - lo + 1, sizeof *hard);
+	below = xcalloc(2 * (hi - lo + 1), sizeof *below);
+	above = below + hi - lo + 1;
+	for (j = lo; j < hi; j++)
+		below[j - lo + 1] = fmax(below[j - lo], wk->dens[j]);
+	for (j = hi; j > lo; j--)
+		above[j - lo - 1] = fmax(above[j - lo], wk->dens[j - 1]);
 	for (j = lo + 1; j < hi; j++) {
 		if (wk->x[j] - last < TIERS_CUT_STEP)
 			continue;
@@ -589,15 +613,21 @@ tiers_range_cut(const struct tiers_work *wk, size_t lo, size_t hi,
 		c[n].dens = fmin(wk->dens[j - 1], wk->dens[j]);
 		if (wk->x[j] - wk->x[j - 1] > 1.5 * TIERS_BIN)
 			c[n].dens = 0;	/* empty bins between */
+		hard[n] = c[n].dens <= TIERS_HARD * fmin(below[j - lo],
+		    above[j - lo]);
 		most = fmax(most, tiers_cut_score(&c[n]));
 		n++;
 	}
 	for (i = 0; i < n; i++) {
-		if (tiers_cut_score(&c[i]) < TIERS_CUT_NEAR * most)
+		sc = tiers_cut_score(&c[i]);
+		if (sc < TIERS_CUT_NEAR * most &&
+		    (!hard[i] || sc < TIERS_CUT_VALLEY * most))
 			continue;
 		if (!isfinite(best->gain) || c[i].dens < best->dens)
 			*best = c[i];
 	}
+	free(below);
+	free(hard);
 	free(c);
 	return (n > 0 ? 0 : -1);
 }
@@ -1874,6 +1904,44 @@ tiers_seg_turns(const struct tiers_work *wk, const struct tiers_seg *x,
 }
 
 /*
+ * Whether segments x and y of one group are one place whose latency
+ * shifted: the faster one's share of their reads rises with ws, by
+ * TIERS_MOVES and TIERS_RISE_Z sd, between two points where they hold
+ * TIERS_CUT_SHARE and TIERS_CUT_MIN_READS.  A cache in front of a slower
+ * place serves first: its share of the two never rises.
+ */
+static int
+tiers_seg_shifted(const struct tiers_work *wk, const struct tiers_seg *x,
+    const struct tiers_seg *y)
+{
+	const struct tiers_seg	*fast = x->lo < y->lo ? x : y;
+	double			*q, *v, both, n, d;
+	size_t			 p, a, nq = 0;
+	int			 rises = 0;
+
+	q = xcalloc(2 * wk->np, sizeof *q);
+	v = q + wk->np;
+	for (p = 0; p < wk->np && !rises; p++) {
+		both = tiers_seg_share(wk, x, p) + tiers_seg_share(wk, y, p);
+		n = both * wk->pt[p].n;
+		if (both < TIERS_CUT_SHARE || n < TIERS_CUT_MIN_READS)
+			continue;
+		q[nq] = tiers_seg_share(wk, fast, p) / both;
+		d = fmin(fmax(q[nq], 0.5 / n), 1 - 0.5 / n);
+		v[nq] = d * (1 - d) / n + TIERS_SYS_SD * TIERS_SYS_SD;
+		for (a = 0; a < nq; a++) {
+			d = q[nq] - q[a];
+			if (d > TIERS_MOVES && d > TIERS_RISE_Z *
+			    sqrt(v[nq] + v[a]))
+				rises = 1;
+		}
+		nq++;
+	}
+	free(q);
+	return (rises);
+}
+
+/*
  * Step 5: the classes of reads set apart by valleys whose shares change
  * with ws and that no tier explains; clears r->analysed if any.
  */
@@ -1925,6 +1993,9 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 			/* Medians close: one place whose latency shifted. */
 			if (fabs(tiers_seg_median(wk, &g[i]) -
 			    tiers_seg_median(wk, lead)) < log(TIERS_MIN_RATIO))
+				continue;
+			/* The faster gaining on the slower: one place. */
+			if (tiers_seg_shifted(wk, &g[i], lead))
 				continue;
 			/* The store's slow tail grows up to the top. */
 			if (grp == -1 && g[i].lo > lead->lo &&
@@ -2253,7 +2324,7 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 	double		 prev;
 	size_t		 b, nb = 0, i, j, *bin, k;
 	long		 at;
-	int		 any = 0, rc = 1;
+	int		 any = 0, rc = 1, mixed;
 
 	if (r == NULL || !r->fitted || r->shape == NULL || h == NULL)
 		return (-1);
@@ -2286,6 +2357,10 @@ tiers_point_enough(const struct tiers_result *r, uint64_t ws_bytes,
 		w0[j] = pi[j] = r->mode[j].share;
 	tiers_shares(r->shape, r->shape_nbins, k, bin, c, nb, 1e-7, pi);
 	n = (double)h->count;
+	for (mixed = 0, i = 0; i < k; i++)
+		mixed += pi[i] >= TIERS_ENOUGH_SHARE;
+	if (mixed >= 2 && n < TIERS_ENOUGH_MIX_IOS)
+		rc = 0;
 	for (prev = 0, i = 0; i < k; i++) {
 		/* Every class with a share worth a word, to target_rel. */
 		f = pi[i];

@@ -165,6 +165,8 @@ size_t	tiers_next_points(const struct point *, size_t,
  * own fraction of reads in the faster modes must pin the capacity to
  * target_rel (its Fisher information, which counts the overlap of the
  * modes); points deep in a cache's 1/S tail (fraction < 0.1) are exempt.
+ * A point where two classes or more hold 10% of the reads each takes some
+ * 600 reads at least, to tell how each class's share moves with ws.
  * Returns 1 enough, 0 not yet, -1 no opinion (r not analysed or no
  * candidate: any rule will do).
  */
