@@ -42,10 +42,11 @@
  *    differ by far more) and a capacity 10% away from its neighbours'.
  *    Among the cuts scoring nearly as well (or half as well in a deep
  *    valley: a cut through a class's spike can fit better by chance), the
- *    one deepest in a valley of the pooled histogram is kept.  A range is searched when two points or
- *    more hold 20 of its reads.  A latency that drifts with S (a cache
- *    hit slower in a larger working set) or a tail that grows with the miss
- *    rate (throttle stalls) fails the law and makes no class.
+ *    one deepest in a valley of the pooled histogram is kept.  A range is
+ *    searched when two points or more hold 20 of its reads.  A latency
+ *    that drifts with S (a cache hit slower in a larger working set) or a
+ *    tail that grows with the miss rate (throttle stalls) fails the law
+ *    and makes no class.
  * 2. Shapes and fractions.  Where a deep valley parts two classes (the
  *    smoothed pooled density at the cut below 0.3 of the lower of their
  *    peaks), each is its reads as they are, within its range: real places

@@ -435,6 +435,19 @@ t_slow_hits(void **state)
 	tiers_result_free(&r);
 }
 
+/* tiers_point_enough of r on a point of n reads of the three levels. */
+static int
+t_enough(const struct tiers_result *r, double ws, size_t n, double rel)
+{
+	struct point	p;
+	int		rc;
+
+	t_point(&t_three, ws, 64 * MiB, n, &p);
+	rc = tiers_point_enough(r, p.ws_bytes, p.hist, rel);
+	free(p.hist);
+	return (rc);
+}
+
 static void
 t_point_enough(void **state)
 {
@@ -456,32 +469,20 @@ t_point_enough(void **state)
 	pts = t_scan(&t_three, 64 * MiB, 8 * GiB, 12, 800, 4);
 	assert_int_equal(tiers_analyse(pts, 12, &r), 0);
 	assert_int_equal(r.ntiers, 2);
-	t_point(&t_three, 1.6 * GiB, 64 * MiB, 100, &p);
-	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.05), 0);
-	free(p.hist);
-	t_point(&t_three, 1.6 * GiB, 64 * MiB, 400, &p);
-	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.02), 0);
-	free(p.hist);
+	assert_int_equal(t_enough(&r, 1.6 * GiB, 100, 0.05), 0);
+	assert_int_equal(t_enough(&r, 1.6 * GiB, 400, 0.02), 0);
 	/*
 	 * 1,000 reads pin the 78% hit fraction to 2%, but not the 22% of
 	 * the second class to 5%: every class's share counts.
 	 */
-	t_point(&t_three, 1.6 * GiB, 64 * MiB, 1000, &p);
-	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.05), 0);
-	free(p.hist);
-	t_point(&t_three, 1.6 * GiB, 64 * MiB, 5000, &p);
-	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.05), 1);
-	free(p.hist);
+	assert_int_equal(t_enough(&r, 1.6 * GiB, 1000, 0.05), 0);
+	assert_int_equal(t_enough(&r, 1.6 * GiB, 5000, 0.05), 1);
 	/*
 	 * Loosely, 400 reads pin both classes' shares (69% and 31%), but not
 	 * well enough to tell how they move from point to point; 800 do.
 	 */
-	t_point(&t_three, 1.8 * GiB, 64 * MiB, 400, &p);
-	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.5), 0);
-	free(p.hist);
-	t_point(&t_three, 1.8 * GiB, 64 * MiB, 800, &p);
-	assert_int_equal(tiers_point_enough(&r, p.ws_bytes, p.hist, 0.5), 1);
-	free(p.hist);
+	assert_int_equal(t_enough(&r, 1.8 * GiB, 400, 0.5), 0);
+	assert_int_equal(t_enough(&r, 1.8 * GiB, 800, 0.5), 1);
 	t_free_points(pts, 12);
 	tiers_result_free(&r);
 }
