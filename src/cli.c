@@ -66,7 +66,8 @@ static const struct cli_option cli_options[] = {
 	{ "buffered", 0, CLI_FLAG, F(buffered), 0, 0, NULL, PROBE, 0,
 	  NULL, "go through the page cache (default O_DIRECT)" },
 	{ "engine", 0, CLI_CHOICE, F(engine), 0, 0, "io_uring|psync", PROBE,
-	  0, "NAME", "I/O engine: io_uring (default) or psync" },
+	  CLI_SET_ENGINE, "NAME", "I/O engine: io_uring (default) or psync; "
+	  "a --buffered scan uses psync unless this is given" },
 	{ "seed", 0, CLI_UINT, F(seed), 0, UINT64_MAX, NULL, PROBE | SYNC,
 	  CLI_SET_SEED, "N", "seed of every random choice (default: from "
 	  "the clock; the report prints it)" },

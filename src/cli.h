@@ -104,6 +104,7 @@ struct cli_opts {
 #define CLI_SET_BUDGET		0x80
 #define CLI_SET_BS		0x100
 #define CLI_SET_PRECISION	0x200
+#define CLI_SET_ENGINE		0x400
 
 #define CLI_MAX_TARGETS		64	/* operands of run, scan, limits */
 

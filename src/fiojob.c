@@ -199,9 +199,12 @@ fiojob_dump(const struct report *r, FILE *f)
 	fputs("randrepeat=0\nnorandommap=1\ntime_based=1\n"
 	    "group_reporting=1\nstonewall\n", f);
 	if (r->scan != NULL) {
-		for (i = 0; i < r->scan->npoints; i++)
+		for (i = 0; i < r->scan->npoints; i++) {
 			fiojob_point(f, "scan", i, &r->scan->points[i],
 			    r->config.write);
+			if (strcmp(r->target.engine, "psync") == 0)
+				fputs("ioengine=psync\n", f);
+		}
 	}
 	if (l != NULL) {
 		for (i = 0; i < l->nqd; i++)

@@ -191,3 +191,20 @@ hist_fraction_below(const struct hist *h, double threshold_ns)
 		n += h->bucket[i];
 	return ((double)n / (double)h->count);
 }
+
+/* Largest gap between the cumulative fractions of a and b (Kolmogorov). */
+double
+hist_distance(const struct hist *a, const struct hist *b)
+{
+	double	ca = 0, cb = 0, d = 0;
+	size_t	i;
+
+	if (a->count == 0 || b->count == 0)
+		return (0);
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		ca += (double)a->bucket[i] / (double)a->count;
+		cb += (double)b->bucket[i] / (double)b->count;
+		d = fmax(d, fabs(ca - cb));
+	}
+	return (d);
+}

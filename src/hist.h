@@ -54,4 +54,10 @@ double	 hist_log_ci95(const struct hist *);
 /* Fraction of values below a threshold in ns (bucket midpoints compared). */
 double	 hist_fraction_below(const struct hist *, double);
 
+/*
+ * The two-sample Kolmogorov-Smirnov statistic of two histograms: the
+ * largest gap between their cumulative fractions; 0 if either is empty.
+ */
+double	 hist_distance(const struct hist *, const struct hist *);
+
 #endif

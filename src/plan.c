@@ -149,6 +149,15 @@ plan_target_make(const struct plan *pl, const struct cli_opts *o,
 	pt->max_ws_given = (o->set_mask & CLI_SET_MAX_WS) != 0;
 	pt->type = target_classify(spec, &file_bytes);
 	pt->engine = pt->type == TARGET_SIM ? "sim" : o->engine;
+	/*
+	 * A buffered read through io_uring that misses the page cache may
+	 * wait for a worker thread, and its latency is then not the cache's:
+	 * a buffered scan reads by pread unless asked otherwise.
+	 */
+	pt->scan_engine = pt->engine;
+	if (o->buffered && pt->type != TARGET_SIM &&
+	    !(o->set_mask & CLI_SET_ENGINE))
+		pt->scan_engine = "psync";
 
 	s->min_ws = o->min_ws;
 	s->max_ws = o->max_ws;

@@ -35,6 +35,7 @@ struct plan_target {
 	int			 remove;	/* remove a file it created */
 	struct target_params	 params;	/* for target_open */
 	const char		*engine;	/* "sim" on a simulated one */
+	const char		*scan_engine;	/* psync for a buffered scan */
 	unsigned		 skip;		/* PLAN_* of the plan's phases
 						   not run on this target */
 	struct scan_spec	 scan;		/* each phase's settings, */

@@ -33,6 +33,16 @@
 /* Adaptive: queued sizes this close to each other are one. */
 #define SCAN_NEAR	0.03
 /*
+ * Adaptive: where the reads of a point differ from those of the points
+ * below (by SCAN_CHANGE of their cumulative fractions at least, and by more
+ * than chance: SCAN_KS_5PC is Kolmogorov-Smirnov's 5% coefficient), the
+ * next point is at most SCAN_DENSE times as large: the ratio of the
+ * default grid (16 points over 256x, 1.447), which it leaves as it is.
+ */
+#define SCAN_CHANGE	0.02
+#define SCAN_KS_5PC	1.36
+#define SCAN_DENSE	1.45
+/*
  * Adaptive: the largest point's final top-up aims at intervals of +-4%,
  * so that capacities land within +-5% of the truth on nearly every run,
  * and may take this many times --max-time (or what --budget leaves).
@@ -280,6 +290,28 @@ scan_adaptive_finish(struct engine *e, struct rng *r,
 }
 
 /*
+ * Insert v into the queue in order from next on, unless a queued size is
+ * within SCAN_NEAR of it.
+ */
+static void
+scan_queue_add(uint64_t v, uint64_t **queue, size_t *nq, size_t next,
+    size_t *added)
+{
+	size_t	q;
+
+	for (q = next; q < *nq; q++)
+		if (fabs((double)(*queue)[q] - v) <= SCAN_NEAR * (double)v)
+			return;
+	for (q = next; q < *nq && (*queue)[q] < v; q++)
+		;
+	*queue = xreallocarray(*queue, *nq + 1, sizeof(**queue));
+	memmove(*queue + q + 1, *queue + q, (*nq - q) * sizeof(**queue));
+	(*queue)[q] = v;
+	(*nq)++;
+	(*added)++;
+}
+
+/*
  * Queue the planner's sizes that lie ahead of ws (behind it, the caches
  * would need warming again), unless one is queued already.
  */
@@ -287,30 +319,58 @@ static void
 scan_queue_plan(const struct scan_spec *sp, struct scan_result *res,
     uint64_t ws, uint64_t **queue, size_t *nq, size_t next, size_t *added)
 {
-	uint64_t	plan[SCAN_PLAN], v;
-	size_t		k, j, q;
+	uint64_t	plan[SCAN_PLAN];
+	size_t		k, j;
 
 	k = tiers_next_points(res->points, res->npoints, &res->tiers,
 	    sp->min_ws, sp->max_ws, sp->align, plan, SCAN_PLAN);
-	for (j = 0; j < k && *added < SCAN_MAX_ADDED; j++) {
-		v = plan[j];
-		if (v <= ws)
+	for (j = 0; j < k && *added < SCAN_MAX_ADDED; j++)
+		if (plan[j] > ws)
+			scan_queue_add(plan[j], queue, nq, next, added);
+}
+
+/*
+ * Where the reads at ws differ from those of all the points below it
+ * beyond chance (Kolmogorov-Smirnov at 5%, and by SCAN_CHANGE at least),
+ * the shares of the classes of reads are changing: queue a size at most
+ * SCAN_DENSE times ws, splitting the gap to the next queued one evenly, so
+ * that a coarse grid leaves enough points to tell the classes apart where
+ * they change (a second cache merged into the store, a false class).
+ */
+static void
+scan_densify(const struct scan_spec *sp, struct scan_result *res,
+    uint64_t ws, uint64_t **queue, size_t *nq, size_t next, size_t *added)
+{
+	const struct point	*at = NULL, *p;
+	struct hist		*below;
+	double			 n0, n1, gap, steps, d;
+	size_t			 i;
+
+	if (next >= *nq || *added >= SCAN_MAX_ADDED)
+		return;
+	below = xmalloc(sizeof(*below));
+	hist_init(below);
+	for (i = 0; i < res->npoints; i++) {
+		p = &res->points[i];
+		if (p->hist == NULL)
 			continue;
-		for (q = next; q < *nq; q++)
-			if (fabs((double)(*queue)[q] - v) <=
-			    SCAN_NEAR * (double)v)
-				break;
-		if (q < *nq)
-			continue;
-		for (q = next; q < *nq && (*queue)[q] < v; q++)
-			;
-		*queue = xreallocarray(*queue, *nq + 1, sizeof(**queue));
-		memmove(*queue + q + 1, *queue + q,
-		    (*nq - q) * sizeof(**queue));
-		(*queue)[q] = v;
-		(*nq)++;
-		(*added)++;
+		if (p->ws_bytes == ws)
+			at = p;
+		else if (p->ws_bytes < ws)
+			hist_merge(below, p->hist);
 	}
+	n0 = (double)below->count;
+	d = at == NULL ? 0 : hist_distance(at->hist, below);
+	n1 = at == NULL ? 0 : (double)at->hist->count;
+	free(below);
+	if (!(n0 > 0 && n1 > 0) || d <= fmax(SCAN_CHANGE,
+	    SCAN_KS_5PC * sqrt((n0 + n1) / (n0 * n1))))
+		return;
+	gap = (double)(*queue)[next] / ws;
+	steps = ceil(log(gap) / log(SCAN_DENSE));
+	if (steps > 1)
+		scan_queue_add(scan_round(ws * pow(gap, 1 / steps), sp->align),
+		    queue, nq, next, added);
 }
 
 /*
@@ -417,6 +477,8 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 		    &stale);
 		if (ret == 0 && res->tiers.fitted)
 			scan_queue_plan(sp, res, ws[i], &ws, &n, i + 1, &added);
+		if (ret == 0)
+			scan_densify(sp, res, ws[i], &ws, &n, i + 1, &added);
 		progress_set_total(n);
 	}
 	free(ws);

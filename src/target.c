@@ -944,6 +944,16 @@ target_reopen(struct target *t, int direct, int dsync)
 	return (0);
 }
 
+/* Read-ahead of a buffered target off (random) or on again. */
+int
+target_advise_random(struct target *t, int random)
+{
+	if (t->type == TARGET_SIM || t->direct)
+		return (0);
+	return (-posix_fadvise(t->fd, 0, 0, random ? POSIX_FADV_RANDOM :
+	    POSIX_FADV_NORMAL));
+}
+
 /* Close a target; remove the file if this run created it and remove set. */
 void
 target_close(struct target *t, int remove)

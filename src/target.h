@@ -100,6 +100,13 @@ int	target_open_beside(struct target *, const struct target *,
  */
 int	target_reopen(struct target *, int, int);
 
+/*
+ * Read-ahead of a buffered target off while it is read at random (as fio's
+ * fadvise_hint does), or on again.  Returns 0 (also for O_DIRECT and
+ * simulated targets, which have none), or -errno.
+ */
+int	target_advise_random(struct target *, int);
+
 /* Close; remove the file if this run created it and remove is set. */
 void	target_close(struct target *, int);
 

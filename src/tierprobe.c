@@ -139,17 +139,19 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 
 	rng_seed(&r, seed);
 	if (pl->phases & PLAN_SCAN) {
-		err = engine_open(&e, pt->engine, t, pt->scan.iodepth,
+		err = engine_open(&e, pt->scan_engine, t, pt->scan.iodepth,
 		    pt->scan.bs > WARM_BS ? pt->scan.bs : WARM_BS, 1);
 		if (err != 0) {
-			log_warnx("%s engine on %s: %s", pt->engine, t->path,
-			    strerror(-err));
+			log_warnx("%s engine on %s: %s", pt->scan_engine,
+			    t->path, strerror(-err));
 			return (2);
 		}
 		snprintf(rep->target.engine, sizeof(rep->target.engine), "%s",
 		    e.ops->name);
 		rep->scan = xcalloc(1, sizeof(*rep->scan));
+		(void)target_advise_random(t, 1);
 		ret = scan_run(&e, &r, &pt->scan, rep->scan);
+		(void)target_advise_random(t, 0);
 		engine_close(&e);
 	}
 	if ((pl->phases & PLAN_LIMITS) && ret == 0) {

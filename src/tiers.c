@@ -41,7 +41,8 @@
  *    disk's latency drifts by less than that between points, real caches
  *    differ by far more) and a capacity 10% away from its neighbours'.
  *    Among the cuts scoring nearly as well, the one deepest in a valley of
- *    the pooled histogram is kept.  A latency that drifts with S (a cache
+ *    the pooled histogram is kept.  A range is searched when two points or
+ *    more hold 20 of its reads.  A latency that drifts with S (a cache
  *    hit slower in a larger working set) or a tail that grows with the miss
  *    rate (throttle stalls) fails the law and makes no class.
  * 2. Shapes and fractions.  Where a deep valley parts two classes (the
@@ -75,7 +76,11 @@
  *    1: a bimodal store behind a cache gives F = a + b C / S, alpha well
  *    below 1), and has an interval that excludes 0 and the largest ws
  *    scanned; when it reaches the largest ws from above half of it, the
- *    cache is reported as at least its interval's lower end.  The classes
+ *    cache is reported as at least its interval's lower end.  A law needs
+ *    points to be tested on: two above C (through one, any curve fits),
+ *    and two between the capacities either side, the only sizes where the
+ *    class's share differs from that of a neighbouring class split off
+ *    one place; a candidate with fewer is untested.  The classes
  *    between two accepted boundaries make one tier; those after the last
  *    are the backing store.  Latencies are quantiles of the bins weighted
  *    by their responsibilities for the tier's classes, at the points past
@@ -95,6 +100,9 @@
  *    latency shifted with the load, as a throttled disk's does), or, beyond
  *    the backing store's main class, by growing with it (the store's slow
  *    tail).  Any other is reported, and the analysis is not trusted.
+ *    Nor is it where the points are too few to tell: an untested
+ *    candidate, or a class seen at one point only, which no cut could
+ *    search.  The note says where more points would tell.
  */
 
 #define TIERS_BIN		0.02	/* ln units: bins of the reads */
@@ -144,6 +152,10 @@
 #define TIERS_GROWS		0.1	/* grows from this of its largest */
 #define TIERS_BOTH_POINTS	2	/* two classes sharing fewer points take
 					   turns: one place */
+#define TIERS_TEST_POINTS	2	/* points where a share changes, to
+					   test the law on */
+#define TIERS_SEEN_POINTS	2	/* a class seen at fewer points may
+					   hide another: no cut searched */
 
 /* Per-point bins: count of each nonzero bin. */
 struct tiers_pt {
@@ -465,7 +477,8 @@ tiers_cut_fit(const struct tiers_work *wk, size_t lo, size_t hi, double clo,
 		sp[np++] = wk->pt[p].s;
 	}
 	cut->gain = -INFINITY;
-	if (np < 3 || m1 < TIERS_CUT_SHARE || m2 < TIERS_CUT_SHARE)
+	if (np < TIERS_SEEN_POINTS || m1 < TIERS_CUT_SHARE ||
+	    m2 < TIERS_CUT_SHARE)
 		goto out;
 	for (p = 0; p < np; p++) {
 		sw += 1 / vp[p];
@@ -1365,6 +1378,71 @@ tiers_judge(struct tiers_boundary *bd, double max_ws)
 		    TIERS_WIDE;
 }
 
+/* Append sentence to r->note, "; " after what it holds. */
+static void
+tiers_note_add(struct tiers_result *r, const char *sentence)
+{
+	size_t	len = strlen(r->note);
+
+	snprintf(r->note + len, sizeof r->note - len, "%s%s",
+	    len > 0 ? "; " : "", sentence);
+}
+
+/* Whether boundary i's verdict makes it a cache, so far. */
+static int
+tiers_accepted(const struct tiers_result *r, size_t i)
+{
+	return (r->boundary[i].verdict == TIERS_TIER ||
+	    r->boundary[i].verdict == TIERS_AT_LEAST);
+}
+
+/*
+ * Whether accepted boundary i rests on too few points to test the law
+ * (step 3): fewer than TIERS_TEST_POINTS above its capacity (one point
+ * past C fits any curve through it), or, where its classes' shares differ
+ * from a place split in two (their ratio changes only between the
+ * neighbouring capacities), fewer than TIERS_TEST_POINTS there.  If so,
+ * sets the window (*lo, *hi) and its points *n of the rule that failed.
+ */
+static int
+tiers_untested(const struct tiers_result *r, size_t i, double *lo,
+    double *hi, size_t *n)
+{
+	const struct tiers_boundary *bd = &r->boundary[i];
+	double	 a = 0, b = INFINITY, w[2][2];
+	size_t	 j, p, k, c[2] = { 0, 0 };
+
+	if (!tiers_accepted(r, i))
+		return (0);
+	for (j = i; j > 0; j--)
+		if (tiers_accepted(r, j - 1)) {
+			a = r->boundary[j - 1].capacity_bytes;
+			break;
+		}
+	for (j = i + 1; j + 1 < r->nmodes; j++)
+		if (tiers_accepted(r, j)) {
+			b = r->boundary[j].capacity_bytes;
+			break;
+		}
+	w[0][0] = a;
+	w[0][1] = b;
+	w[1][0] = bd->verdict == TIERS_AT_LEAST ? 0 : bd->capacity_bytes;
+	w[1][1] = INFINITY;
+	for (k = 0; k < 2; k++)
+		for (p = 0; p < r->npoints; p++)
+			c[k] += r->point_ws[p] > w[k][0] &&
+			    r->point_ws[p] < w[k][1];
+	for (k = 0; k < 2; k++) {
+		if (c[k] >= TIERS_TEST_POINTS)
+			continue;
+		*lo = w[k][0];
+		*hi = w[k][1];
+		*n = c[k];
+		return (1);
+	}
+	return (0);
+}
+
 /*
  * p50 and p99 (us) of the reads of modes [first, last] at the points whose
  * ws is above lo (past the faster tiers), each point's reads weighing 1 /
@@ -1409,15 +1487,40 @@ tiers_group_latency(const struct tiers_work *wk, size_t first, size_t last,
 	free(sum);
 }
 
+/*
+ * Make boundary i untested and say why: n points between lo and hi
+ * (INFINITY: above lo), where its share would change.
+ */
+static void
+tiers_say_untested(struct tiers_result *r, size_t i, double lo, double hi,
+    size_t n)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	char	d[UNITS_BUFSZ], line[256];
+
+	r->boundary[i].verdict = TIERS_UNTESTED;
+	snprintf(line, sizeof line, "a possible cache of %s (reads at ~%s) "
+	    "is not tested: %zu working set%s %s %s%s%s, where its share "
+	    "would change; more points there would tell",
+	    units_format_size((uint64_t)r->boundary[i].capacity_bytes, a,
+	    sizeof a), units_format_lat_us(r->mode[i].lat_us_p50, b,
+	    sizeof b), n, n == 1 ? "" : "s", isinf(hi) ? "above" : "between",
+	    units_format_size((uint64_t)lo, c, sizeof c), isinf(hi) ? "" :
+	    " and ", isinf(hi) ? "" : units_format_size((uint64_t)hi, d,
+	    sizeof d));
+	tiers_note_add(r, line);
+}
+
 /* Judge every boundary; the accepted ones split the modes into tiers. */
 static void
 tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 {
 	struct tiers_boundary	*bd;
 	struct tier		*t;
-	size_t			 i, m, p, first = 0, nt;
-	double			 prev = 0;
-	int			 closed = 0;
+	size_t			 i, m, p, first = 0, nt, n[TIERS_MAX_MODES];
+	double			 prev = 0, lo[TIERS_MAX_MODES];
+	double			 hi[TIERS_MAX_MODES];
+	int			 closed = 0, untested[TIERS_MAX_MODES];
 
 	wk->s = xcalloc(2 * wk->np, sizeof *wk->s);	/* s, then scratch */
 	for (p = 0; p < wk->np; p++)
@@ -1426,9 +1529,15 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 	for (i = 0; i + 1 < r->nmodes; i++)
 		tiers_boundary_fit(wk, r, i, &r->boundary[i]);
 	tiers_bootstrap(wk, r);
+	for (i = 0; i + 1 < r->nmodes; i++)
+		tiers_judge(&r->boundary[i], (double)r->max_ws);
+	for (i = 0; i + 1 < r->nmodes; i++)
+		untested[i] = tiers_untested(r, i, &lo[i], &hi[i], &n[i]);
+	for (i = 0; i + 1 < r->nmodes; i++)
+		if (untested[i])
+			tiers_say_untested(r, i, lo[i], hi[i], n[i]);
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
-		tiers_judge(bd, (double)r->max_ws);
 		if (bd->verdict != TIERS_TIER && bd->verdict != TIERS_AT_LEAST)
 			continue;
 		if (closed || bd->capacity_bytes <= prev) {
@@ -1889,6 +1998,60 @@ tiers_note(struct tiers_result *r, const char *why)
 	}
 }
 
+/*
+ * Nothing silent where the points are too few: a boundary whose law could
+ * not be tested (tiers_untested, said when judged), else a shift of mean
+ * latency without a tier seen at fewer than TIERS_TEST_POINTS points
+ * (tiers_drift called it a drift), or a class of reads that holds
+ * TIERS_CUT_SHARE of fewer than TIERS_SEEN_POINTS points' reads, too few
+ * to search it for another cut (step 1), may hide a cache or make a false
+ * one.  Each clears r->analysed; the class is said in r->note unless a
+ * boundary next to it was.
+ */
+static void
+tiers_too_few(const struct tiers_work *wk, struct tiers_result *r)
+{
+	char	 a[UNITS_BUFSZ], b[UNITS_BUFSZ], line[256];
+	double	 share;
+	size_t	 m, p, n, at = 0;
+
+	for (m = 0; m + 1 < r->nmodes; m++)
+		if (r->boundary[m].verdict == TIERS_UNTESTED)
+			r->analysed = 0;
+	for (n = 0, p = 0; r->analysed && r->ntiers == 0 && r->ncp > 0 &&
+	    p < wk->np; p++)
+		n += r->point_ws[p] >= r->cp_ws[0];
+	if (n > 0 && n < TIERS_TEST_POINTS) {
+		snprintf(line, sizeof line, "but only %zu working set lies "
+		    "above that shift, too few to tell a cache from a drift; "
+		    "more points there would tell", n);
+		tiers_note_add(r, line);
+		r->analysed = 0;
+	}
+	for (m = 0; m < r->nmodes; m++) {
+		for (n = 0, p = 0; p < wk->np; p++) {
+			share = r->point_mode_frac[p * r->nmodes + m];
+			if (share >= TIERS_CUT_SHARE &&
+			    share * wk->pt[p].n >= TIERS_CUT_MIN_READS) {
+				at = p;
+				n++;
+			}
+		}
+		if (n == 0 || n >= TIERS_SEEN_POINTS ||
+		    (m > 0 && r->boundary[m - 1].verdict == TIERS_UNTESTED) ||
+		    (m + 1 < r->nmodes &&
+		    r->boundary[m].verdict == TIERS_UNTESTED))
+			continue;
+		snprintf(line, sizeof line, "reads at ~%s are seen at one "
+		    "working set only (%s), too few to tell whether they come "
+		    "from one place or more; more points around it would tell",
+		    units_format_lat_us(r->mode[m].lat_us_p50, a, sizeof a),
+		    units_format_size(wk->pt[at].p->ws_bytes, b, sizeof b));
+		tiers_note_add(r, line);
+		r->analysed = 0;
+	}
+}
+
 /* Find the cache tiers in the points of a scan. */
 int
 tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
@@ -1918,6 +2081,7 @@ tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 	r->fitted = r->analysed = 1;
 	tiers_unexplained(&wk, r);
 	tiers_note(r, why);
+	tiers_too_few(&wk, r);
 	rc = 0;
 out:
 	tiers_work_free(&wk);

@@ -45,7 +45,9 @@ enum tiers_verdict {
 	TIERS_FLAT,			/* fractions do not depend on ws */
 	TIERS_WIDE,			/* interval reaches 0 or max ws */
 	TIERS_NOT_LARGER,		/* not above the previous capacity */
-	TIERS_OVER			/* more than TIERS_MAX caches */
+	TIERS_OVER,			/* more than TIERS_MAX caches */
+	TIERS_UNTESTED			/* too few points where its share
+					   changes to test the law */
 };
 
 /* The split between modes [0, i] and [i + 1, nmodes): a candidate cache. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Description: plan.c from real command lines: phases per command, the
- * engine (a simulated volume gets its own, nothing else about it differs),
+ * engine (a simulated volume gets its own, nothing else about it differs;
+ * a buffered scan reads by pread unless told),
  * the quick preset reaching the specs, bytes a file is grown to, an
  * existing file bounding the default scan, plan_fit's bounds and refusals,
  * and the limit sweeps' working set after a scan.
@@ -118,6 +119,39 @@ test_sim_no_privilege(void **state)
 	assert_int_equal(s->params.need_bytes, 0);
 	plan_free(&a);
 	t_done(&o, &b);
+}
+
+/*
+ * A buffered scan reads by pread unless --engine is given; the sweeps keep
+ * io_uring, O_DIRECT keeps it everywhere, a simulated volume its own.
+ */
+static void
+test_scan_engine(void **state)
+{
+	static const struct {
+		const char	*line;
+		const char	*engine, *scan_engine;
+	} t[] = {
+		{ "scan /nonexistent/t.dat --buffered", "io_uring", "psync" },
+		{ "run /nonexistent/t.dat --buffered", "io_uring", "psync" },
+		{ "scan /nonexistent/t.dat --buffered --engine io_uring",
+		  "io_uring", "io_uring" },
+		{ "scan /nonexistent/t.dat", "io_uring", "io_uring" },
+		{ "scan /nonexistent/t.dat --engine psync", "psync", "psync" },
+		{ "scan sim:ebs-gp2-100g --buffered", "sim", "sim" },
+	};
+	struct cli_opts	 o;
+	struct plan	 pl;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		t_plan(t[i].line, &o, &pl);
+		assert_string_equal(pl.target[0].engine, t[i].engine);
+		assert_string_equal(pl.target[0].scan_engine, t[i].scan_engine);
+		assert_string_equal(pl.target[0].limits.engine, t[i].engine);
+		t_done(&o, &pl);
+	}
 }
 
 /* run without a target, or --quick: the preset reaches every spec. */
@@ -328,6 +362,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_sim_no_privilege),
+		cmocka_unit_test(test_scan_engine),
 		cmocka_unit_test(test_quick),
 		cmocka_unit_test(test_file_bounds),
 		cmocka_unit_test(test_fit),

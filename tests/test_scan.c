@@ -5,8 +5,13 @@
  * tests/sim-tiers.sh do that): the tiers it returns are the fit of every
  * point as measured, although it fits them once a point (plus the largest
  * point's top-ups), not after every top-up, also when a budget stops it;
- * a linear grid is fitted once; the same seed gives the same scan.
+ * a linear grid is fitted once; the same seed gives the same scan.  And
+ * a buffered target read at random (target_advise_random, as a scan reads
+ * it) brings in only the block read, no read-ahead, until advised again.
  */
+#include <sys/mman.h>
+
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -175,6 +181,63 @@ test_same_seed(void **state)
 	scan_result_free(&b);
 }
 
+/* Pages of fd's first bytes in the page cache after one 4 KiB read at 0. */
+static size_t
+t_read_pages(int fd, size_t bytes)
+{
+	unsigned char	 vec[256];
+	char		 buf[4096];
+	void		*m;
+	size_t		 i, n = 0;
+
+	assert_true(bytes / 4096 <= sizeof vec);
+	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	assert_int_equal(pread(fd, buf, sizeof buf, 0), sizeof buf);
+	m = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+	assert_true(m != MAP_FAILED);
+	assert_int_equal(mincore(m, bytes, vec), 0);
+	munmap(m, bytes);
+	for (i = 0; i < bytes / 4096; i++)
+		n += vec[i] & 1;
+	return (n);
+}
+
+static void
+test_buffered_random(void **state)
+{
+	static char	 buf[1 << 20];
+	struct target	 t;
+	char		 path[] = "tp-advise.XXXXXX";
+	size_t		 normal;
+
+	(void)state;
+	memset(&t, 0, sizeof t);
+	t.type = TARGET_FILE;
+	if ((t.fd = mkstemp(path)) < 0)
+		skip();
+	unlink(path);
+	memset(buf, 'x', sizeof buf);
+	assert_int_equal(write(t.fd, buf, sizeof buf), sizeof buf);
+	assert_int_equal(fsync(t.fd), 0);
+	if (t_read_pages(t.fd, sizeof buf) < 2) {
+		close(t.fd);
+		skip();		/* tmpfs, or no read-ahead here */
+	}
+	assert_int_equal(target_advise_random(&t, 1), 0);
+	assert_int_equal(t_read_pages(t.fd, sizeof buf), 1);
+	assert_int_equal(target_advise_random(&t, 0), 0);
+	normal = t_read_pages(t.fd, sizeof buf);
+	assert_true(normal > 1);
+	/* O_DIRECT and simulated targets have no read-ahead to turn off. */
+	t.direct = 1;
+	assert_int_equal(target_advise_random(&t, 1), 0);
+	assert_int_equal(t_read_pages(t.fd, sizeof buf), normal);
+	close(t.fd);
+	t.type = TARGET_SIM;
+	t.fd = -1;
+	assert_int_equal(target_advise_random(&t, 1), 0);
+}
+
 int
 main(void)
 {
@@ -183,6 +246,7 @@ main(void)
 		cmocka_unit_test(test_budget_fit),
 		cmocka_unit_test(test_linear_fit),
 		cmocka_unit_test(test_same_seed),
+		cmocka_unit_test(test_buffered_random),
 	};
 
 	progress_init(1);
