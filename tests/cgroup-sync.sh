@@ -14,90 +14,36 @@
 # (skips with 77 otherwise); about a minute.
 set -u
 
-: "${TIERPROBE:?}"
+. "$(dirname "$0")/cgroup-lib.sh"
 . "$(dirname "$0")/timing-lock.sh"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
 MiB=1048576
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
-
-[ "$(id -u)" = 0 ] || skip "needs root"
-command -v jq >/dev/null || skip "needs jq"
-
-v1=/sys/fs/cgroup/blkio
-v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-if [ -e "$v1/blkio.throttle.write_iops_device" ]; then
-	cgroot=$v1
-elif [ -n "$v2" ] && grep -qw io "$v2/cgroup.controllers" 2>/dev/null; then
-	cgroot=$v2
-else
-	skip "no blk-throttle: neither cgroup v1 blkio nor v2 io"
-fi
-
-cg=""
-work=""
-loop=""
-cleanup() {
-	trap - EXIT INT TERM HUP
-	[ -n "$loop" ] && losetup -d "$loop"
-	if [ -n "$cg" ] && [ -d "$cg" ]; then
-		i=0
-		while ! rmdir "$cg" 2>/dev/null && [ $i -lt 50 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-	fi
-	[ -n "$work" ] && rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-command -v losetup >/dev/null || skip "needs losetup"
+need jq losetup
+cg_need io
 work=$(mktemp -d "$builddir/cgroup-sync-commit.XXXXXX") || fail "mktemp"
+t_atexit "rm -rf $work"
 truncate -s 512M "$work/backing" || fail "truncate"
+t_atexit "losetup -n -O NAME -j $work/backing | xargs -r -n1 losetup -d"
 loop=$(losetup -f --show "$work/backing") || skip "no loop device"
 dev=$(basename "$loop")
 echo "write through" > "/sys/block/$dev/queue/write_cache" ||
 	skip "cannot set $dev's write cache to write through"
 majmin=$(cat "/sys/block/$dev/dev")
-
-cg=$cgroot/tierprobe-commit-$$
-mkdir "$cg" || fail "mkdir $cg"
-if [ "$cgroot" = "$v2" ]; then
-	echo "+io" > "$cgroot/cgroup.subtree_control" 2>/dev/null
-	[ -e "$cg/io.max" ] || skip "cannot enable the io controller"
-fi
-echo "$loop ($majmin), cgroup $cg, $(date +%T)"
+cg_new commit
+echo "$loop ($majmin), cgroup $cg (v$cg_ver), $(date +%T)"
 
 # set_caps WIOPS WBPS (0: none)
 set_caps() {
-	if [ "$cgroot" = "$v1" ]; then
-		echo "$majmin $1" > "$cg/blkio.throttle.write_iops_device" &&
-		echo "$majmin $2" > "$cg/blkio.throttle.write_bps_device"
-	else
-		i=$1; b=$2
-		[ "$i" = 0 ] && i=max
-		[ "$b" = 0 ] && b=max
-		echo "$majmin wiops=$i wbps=$b" > "$cg/io.max"
-	fi
+	cg_io "$cg" "$majmin" wiops="$1" wbps="$2"
 }
 
 # in_cgroup JSON COMMAND ARGS...: tierprobe in the cgroup, its report in JSON.
 in_cgroup() {
 	json=$1
 	shift
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" \
-	    timeout 300 "$TIERPROBE" "$@" --quiet --output-format json \
-	    > "$json" || fail "tierprobe $1 exited $?"
-}
-
-# within NAME GOT WANT PCT
-within() {
-	awk -v n="$1" -v g="$2" -v w="$3" -v p="$4" 'BEGIN {
-		d = g == "" || g == "null" ? 1e9 : 100 * (g / w - 1)
-		printf "%s: %s, want %g (%+.1f%%, limit %g%%)\n", n, g, w, d, p
-		exit (d > p || d < -p) }' || fail "$1 out of range"
+	cg_run "$cg" timeout 300 "$TIERPROBE" "$@" --quiet \
+	    --output-format json > "$json" || fail "tierprobe $1 exited $?"
 }
 
 # Random caps, so no constant can be tuned to them.  blk-throttle grants
@@ -112,9 +58,9 @@ wiops=$1 wbps=$(($2 * MiB)) ciops=$3
 set_caps "$wiops" "$wbps" || fail "cannot set the caps"
 in_cgroup "$work/limits.json" limits "$loop" --force --rw write \
     --ws 256M --max-iodepth 8 --sustain 4 --max-time 2
-within "write iops_ceiling" \
+t_within "write iops_ceiling" \
     "$(jq -r .limits.iops_ceiling "$work/limits.json")" "$wiops" 5
-within "write bandwidth_ceiling" \
+t_within "write bandwidth_ceiling" \
     "$(jq -r .limits.bandwidth_ceiling_bytes_per_s "$work/limits.json")" \
     "$wbps" 5
 
@@ -125,7 +71,7 @@ set_caps "$ciops" 0 || fail "cannot set the caps"
 in_cgroup "$work/sync.json" sync "$loop" --force --bs 4K --writers 1,4 \
     --max-time 4
 for m in fdatasync fsync dsync direct-dsync uring-datasync; do
-	within "$m commits/s, one writer" "$(jq -r --arg m $m \
+	t_within "$m commits/s, one writer" "$(jq -r --arg m $m \
 	    '.sync.methods[] | select(.method == $m and .writers == 1) |
 	    .ops_per_s' "$work/sync.json")" "$ciops" 5
 done

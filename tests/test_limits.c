@@ -31,27 +31,11 @@
 #include "sampler.h"
 #include "sim.h"
 #include "t_rel.h"
+#include "t_sim.h"
 #include "target.h"
-#include "xmalloc.h"
 
 #define T_SEEDS		20
 #define GiB		(1024ULL * 1024 * 1024)
-
-/* The simulated volume name (a profile name or path), as the CLI opens it. */
-static void
-t_target(struct target *t, const char *name, uint64_t seed)
-{
-	struct target_params	 tp;
-	char			*spec, *cause = NULL;
-
-	memset(&tp, 0, sizeof tp);
-	tp.direct = 1;
-	tp.seed = seed;
-	xasprintf(&spec, "sim:%s", name);
-	if (target_open(t, spec, &tp, &cause) != 0)
-		fail_msg("%s: %s", spec, cause);
-	free(spec);
-}
 
 static void
 t_target_close(struct target *t)
@@ -68,7 +52,7 @@ t_case(const char *name, const char *label, uint64_t seed, struct target *t,
     struct sim_truth *tr, struct rng *rng, char *what, size_t len)
 {
 	snprintf(what, len, "%s seed %d", label, (int)seed);
-	t_target(t, name, seed);
+	t_sim_open(t, name, seed);
 	sim_truth_profile(sim_profile(t->sim), 4096, tr);
 	rng_seed(rng, seed);
 }
@@ -311,7 +295,7 @@ t_prior_scan(void **state)
 
 		/* Without it the bucket looks smaller by what the scan
 		 * spent: the prior work is what makes it right. */
-		t_target(&t, t_data("limits-burst.ini"), seed);
+		t_sim_open(&t, t_data("limits-burst.ini"), seed);
 		rng_seed(&rng, seed);
 		assert_int_equal(engine_open(&e, "sim", &t, 4, 4096, 0), 0);
 		assert_int_equal(sampler_measure(&e, &rng, &ss, &pt, NULL,
@@ -404,7 +388,7 @@ t_quick_sustain(void **state)
 	(void)state;
 	for (seed = 1; seed <= T_SEEDS; seed++) {
 		snprintf(what, sizeof what, "ebs-gp3 seed %d", (int)seed);
-		t_target(&t, "ebs-gp3", seed);
+		t_sim_open(&t, "ebs-gp3", seed);
 		t_spec(&s, 16 * GiB);
 		s.sustain_s = 15;
 		s.sustain_min_s = LIMITS_SUSTAIN_QUICK_S;
@@ -419,7 +403,7 @@ t_quick_sustain(void **state)
 		limits_result_free(&r);
 		t_target_close(&t);
 
-		t_target(&t, "ebs-gp3", seed);
+		t_sim_open(&t, "ebs-gp3", seed);
 		s.sustain_min_s = 0;
 		assert_int_equal(limits_run(&t, &rng, &s, &r), 0);
 		assert_false(r.sustain_early);
@@ -489,7 +473,7 @@ t_writes(void **state)
 	struct rng		rng;
 
 	(void)state;
-	t_target(&t, "ebs-gp3", 7);
+	t_sim_open(&t, "ebs-gp3", 7);
 	sim_truth_profile(sim_profile(t.sim), 4096, &tr);
 	t_spec(&s, 16 * GiB);
 	s.write = 1;
@@ -525,7 +509,7 @@ t_short(void **state)
 	struct rng		rng;
 
 	(void)state;
-	t_target(&t, t_data("limits-burst.ini"), 3);
+	t_sim_open(&t, t_data("limits-burst.ini"), 3);
 	t_spec(&s, 16 * GiB);
 	s.max_iodepth = 1;		/* one depth: no knee to fit */
 	s.sustain_s = 4;		/* too short for change points */
@@ -562,7 +546,7 @@ t_shallow(void **state)
 
 	(void)state;
 	for (seed = 1; seed <= 3; seed++) {
-		t_target(&t, "nvme-instance-store", seed);
+		t_sim_open(&t, "nvme-instance-store", seed);
 		sim_truth_profile(sim_profile(t.sim), 4096, &tr);
 		t_spec(&s, 4 * GiB);
 		s.max_iodepth = 2;

@@ -27,9 +27,9 @@
 #include "progress.h"
 #include "rng.h"
 #include "scan.h"
+#include "t_sim.h"
 #include "target.h"
 #include "tiers.h"
-#include "xmalloc.h"
 
 #define MiB	(1024ULL * 1024)
 
@@ -38,19 +38,11 @@ static void
 t_scan(const char *name, const struct scan_spec *sp, uint64_t seed,
     struct scan_result *res)
 {
-	struct target_params	 tp;
-	struct target		 t;
-	struct engine		 e;
-	struct rng		 r;
-	char			*spec, *cause = NULL;
+	struct target	t;
+	struct engine	e;
+	struct rng	r;
 
-	memset(&tp, 0, sizeof tp);
-	tp.direct = 1;
-	tp.seed = seed;
-	xasprintf(&spec, "sim:%s", name);
-	if (target_open(&t, spec, &tp, &cause) != 0)
-		fail_msg("%s: %s", spec, cause);
-	free(spec);
+	t_sim_open(&t, name, seed);
 	assert_int_equal(engine_open(&e, "sim", &t, sp->iodepth, 1 << 20, 1),
 	    0);
 	rng_seed(&r, seed);
