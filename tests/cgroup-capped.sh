@@ -15,7 +15,7 @@
 # capped.  Needs root, a cgroup
 # memory controller and blk-throttle (v1 memory and blkio, or v2 memory
 # and io) and jq (skips with 77 otherwise); cgroups through
-# cgroup-lib.sh.  About 20 s here.
+# cgroup-lib.sh.  About 25 s here.
 . "$(dirname "$0")/cgroup-lib.sh"
 . "$(dirname "$0")/timing-lock.sh"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
