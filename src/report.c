@@ -528,7 +528,29 @@ report_trend(const struct report_stat *s, const double *h)
 	return (sign > 0 ? REPORT_TREND_RISING : REPORT_TREND_FALLING);
 }
 
-/* Why figures moved run after run, into out->reason. */
+/*
+ * Did the first run give s exactly and a later one give nothing at all (a
+ * sweep that fell when a bucket ran dry inside it leaves its ceiling
+ * unknown)?
+ */
+static int
+report_stat_lost(const struct report_stat *s)
+{
+	size_t	k;
+
+	if (s->nrun == 0 || !isfinite(s->run[0]) ||
+	    s->run_bound[0] != REPORT_BOUND_NONE)
+		return (0);
+	for (k = 1; k < s->nrun; k++)
+		if (!isfinite(s->run[k]))
+			return (1);
+	return (0);
+}
+
+/*
+ * Why figures moved run after run (a trend, or a figure lost once a bucket
+ * ran dry), into out->reason.
+ */
 static void
 report_repeat_reason(const struct report *reps, int n,
     struct report_repeat *out)
@@ -537,7 +559,8 @@ report_repeat_reason(const struct report *reps, int n,
 	int	k, writes = 0;
 
 	for (j = 0; j < out->nstats; j++) {
-		if (out->stat[j].trend != REPORT_TREND_NONE)
+		if (out->stat[j].trend != REPORT_TREND_NONE ||
+		    report_stat_lost(&out->stat[j]))
 			break;
 	}
 	if (j == out->nstats)
@@ -552,6 +575,8 @@ report_repeat_reason(const struct report *reps, int n,
 			break;
 		}
 	}
+	if (k == n && out->stat[j].trend == REPORT_TREND_NONE)
+		return;
 	if (k == 0)
 		snprintf(out->reason, sizeof out->reason, "a burst bucket "
 		    "ran dry in run 1%s and the volume kept its state from "
