@@ -6,19 +6,21 @@
 # analysed: the report says it cannot tell) and wrong (analysed, yet the
 # count differs from the truth), as R/U/W.
 #
-# usage: bench/tiers-grid.sh [-n SEEDS] [-o 'SCAN OPTIONS'] [-p 'POINTS ...']
-#     [PROFILE ...]
-# (default: 10 seeds, points 6 8 10 12 16 24, every built-in profile).
+# usage: bench/tiers-grid.sh [-n SEEDS] [-s FIRST] [-o 'SCAN OPTIONS']
+#     [-p 'POINTS ...'] [PROFILE ...]
+# (default: 10 seeds from 1, points 6 8 10 12 16 24, every built-in
+# profile).
 # Exit status 1 when any scan is wrong.  Needs jq.
 . "$(dirname "$0")/common.sh"
-grid='6 8 10 12 16 24' nseeds=10 o=''
-while getopts n:o:p: c; do
+grid='6 8 10 12 16 24' nseeds=10 o='' first=1
+while getopts n:o:p:s: c; do
 	case $c in
 	n) nseeds=$OPTARG ;;
 	o) o=$OPTARG ;;
 	p) grid=$OPTARG ;;
-	*) echo "usage: $0 [-n SEEDS] [-o 'SCAN OPTIONS'] [-p 'POINTS ...']" \
-	       "[PROFILE ...]" >&2
+	s) first=$OPTARG ;;
+	*) echo "usage: $0 [-n SEEDS] [-s FIRST] [-o 'SCAN OPTIONS']" \
+	       "[-p 'POINTS ...'] [PROFILE ...]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -36,8 +38,8 @@ for p in $profiles; do
 	printf '%-22s' "$p"
 	for n in $grid; do
 		right=0 unsure=0 wrong=0
-		s=1
-		while [ "$s" -le "$seeds" ]; do
+		s=$first
+		while [ "$s" -lt $((first + seeds)) ]; do
 			# shellcheck disable=SC2086
 			if ! "$tp" scan "sim:$p" --seed "$s" --points "$n" \
 			    --quiet $opts --json "$dir/r.json" > /dev/null \

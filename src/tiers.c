@@ -1622,9 +1622,9 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 }
 
 /*
- * Say in words what a shift in mean latency without a second latency mode
- * means: how far latency drifted, between which sizes, and that it is not
- * a cache (the drift is the ratio of the segments' geometric means).
+ * Say in words how far mean latency drifted without a cache, and between
+ * which sizes (the ratio of the segments' geometric means); tiers_note
+ * says what it means.
  */
 static void
 tiers_drift(const struct tiers_result *r, const size_t *cps, size_t ncp,
@@ -1639,8 +1639,7 @@ tiers_drift(const struct tiers_result *r, const size_t *cps, size_t ncp,
 	for (p = cps[0]; p < end; p++)
 		hi += r->point_mlog[p] / (end - cps[0]);
 	pct = 100 * (exp(hi - lo) - 1);
-	snprintf(why, len, "latency drifted %s %.0f%% between %s and %s but "
-	    "no second class of latency appeared, so no cache",
+	snprintf(why, len, "latency drifted %s %.0f%% between %s and %s",
 	    pct >= 0 ? "up" : "down", fabs(pct),
 	    units_format_size(r->point_ws[cps[0] - 1], a, sizeof a),
 	    units_format_size(r->point_ws[cps[0]], b, sizeof b));
@@ -1905,41 +1904,170 @@ tiers_seg_turns(const struct tiers_work *wk, const struct tiers_seg *x,
 }
 
 /*
+ * Whether the share part / whole of np points' reads (whole and part
+ * shares of reads[p] reads each) moves by TIERS_MOVES and TIERS_RISE_Z sd
+ * between two points where whole holds TIERS_CUT_SHARE and
+ * TIERS_CUT_MIN_READS: rising with ws, or either way if both_ways.
+ */
+static int
+tiers_share_moves(const double *part, const double *whole,
+    const double *reads, size_t np, int both_ways)
+{
+	double	*q, *v, n, d;
+	size_t	 p, a, nq = 0;
+	int	 moves = 0;
+
+	q = xcalloc(2 * np + 1, sizeof *q);
+	v = q + np;
+	for (p = 0; p < np && !moves; p++) {
+		n = whole[p] * reads[p];
+		if (whole[p] < TIERS_CUT_SHARE || n < TIERS_CUT_MIN_READS)
+			continue;
+		q[nq] = part[p] / whole[p];
+		d = fmin(fmax(q[nq], 0.5 / n), 1 - 0.5 / n);
+		v[nq] = d * (1 - d) / n + TIERS_SYS_SD * TIERS_SYS_SD;
+		for (a = 0; a < nq; a++) {
+			d = q[nq] - q[a];
+			if (both_ways)
+				d = fabs(d);
+			if (d > TIERS_MOVES && d > TIERS_RISE_Z *
+			    sqrt(v[nq] + v[a]))
+				moves = 1;
+		}
+		nq++;
+	}
+	free(q);
+	return (moves);
+}
+
+/*
  * Whether segments x and y of one group are one place whose latency
- * shifted: the faster one's share of their reads rises with ws, by
- * TIERS_MOVES and TIERS_RISE_Z sd, between two points where they hold
- * TIERS_CUT_SHARE and TIERS_CUT_MIN_READS.  A cache in front of a slower
- * place serves first: its share of the two never rises.
+ * shifted: the faster one's share of their reads rises with ws
+ * (tiers_share_moves).  A cache in front of a slower place serves first:
+ * its share of the two never rises.
  */
 static int
 tiers_seg_shifted(const struct tiers_work *wk, const struct tiers_seg *x,
     const struct tiers_seg *y)
 {
 	const struct tiers_seg	*fast = x->lo < y->lo ? x : y;
-	double			*q, *v, both, n, d;
-	size_t			 p, a, nq = 0;
-	int			 rises = 0;
+	double			*part, *whole, *reads;
+	size_t			 p;
+	int			 rises;
 
-	q = xcalloc(2 * wk->np, sizeof *q);
-	v = q + wk->np;
-	for (p = 0; p < wk->np && !rises; p++) {
-		both = tiers_seg_share(wk, x, p) + tiers_seg_share(wk, y, p);
-		n = both * wk->pt[p].n;
-		if (both < TIERS_CUT_SHARE || n < TIERS_CUT_MIN_READS)
-			continue;
-		q[nq] = tiers_seg_share(wk, fast, p) / both;
-		d = fmin(fmax(q[nq], 0.5 / n), 1 - 0.5 / n);
-		v[nq] = d * (1 - d) / n + TIERS_SYS_SD * TIERS_SYS_SD;
-		for (a = 0; a < nq; a++) {
-			d = q[nq] - q[a];
-			if (d > TIERS_MOVES && d > TIERS_RISE_Z *
-			    sqrt(v[nq] + v[a]))
-				rises = 1;
-		}
-		nq++;
+	part = xcalloc(3 * wk->np, sizeof *part);
+	whole = part + wk->np;
+	reads = whole + wk->np;
+	for (p = 0; p < wk->np; p++) {
+		part[p] = tiers_seg_share(wk, fast, p);
+		whole[p] = tiers_seg_share(wk, x, p) +
+		    tiers_seg_share(wk, y, p);
+		reads[p] = wk->pt[p].n;
 	}
-	free(q);
+	rises = tiers_share_moves(part, whole, reads, wk->np, 0);
+	free(part);
 	return (rises);
+}
+
+/*
+ * Whether classes [first, i] and [i + 1, last], one tier between caches
+ * of lo and hi bytes (or the store: hi INFINITY), split at a boundary that
+ * is no cache, share its reads in a ratio that moves with ws between lo
+ * and hi (tiers_share_moves, either way).  A place with two latencies
+ * keeps its split at every ws; a cache of C in front of a slower place
+ * does not, for ws between lo and hi: beyond hi the tier's reads are its
+ * hits, split C / hi, whatever ws (hits that slow when the store's share
+ * grows past the cache, as under a rate cap, move there).  Then the
+ * boundary's law failed on a cache (classes that overlap skew the
+ * fractions) or the classes are something else; either way the tiers do
+ * not explain them.
+ */
+static int
+tiers_split_moves(const struct tiers_work *wk, const struct tiers_result *r,
+    size_t first, size_t i, size_t last, double lo, double hi)
+{
+	double	*part, *whole, *reads;
+	size_t	 p, m;
+	int	 moves;
+
+	part = xcalloc(3 * wk->np, sizeof *part);
+	whole = part + wk->np;
+	reads = whole + wk->np;
+	for (p = 0; p < wk->np; p++) {
+		reads[p] = wk->pt[p].n;
+		if (!(wk->pt[p].s > lo && wk->pt[p].s <= hi))
+			continue;
+		for (m = first; m <= last; m++) {
+			whole[p] += r->point_mode_frac[p * r->nmodes + m];
+			if (m <= i)
+				part[p] += r->point_mode_frac[p * r->nmodes +
+				    m];
+		}
+	}
+	moves = tiers_share_moves(part, whole, reads, wk->np, 1);
+	free(part);
+	return (moves);
+}
+
+/*
+ * Add class m (its point shares) to r's unexplained classes unless it is
+ * there or the list is full.
+ */
+static void
+tiers_add_unexplained(const struct tiers_work *wk, struct tiers_result *r,
+    double lat_us, const double *share, size_t stride)
+{
+	struct tiers_unexplained *u;
+	size_t			 p, pmax, pfrom, i;
+
+	for (i = 0; i < r->nunexplained; i++)
+		if (fabs(log(r->unexplained[i].lat_us_p50 / lat_us)) <
+		    log(TIERS_MIN_RATIO))
+			return;
+	if (r->nunexplained == TIERS_MAX_UNEXPLAINED)
+		return;
+	for (pmax = 0, p = 0; p < wk->np; p++)
+		if (share[p * stride] > share[pmax * stride])
+			pmax = p;
+	for (pfrom = 0; pfrom < pmax && share[pfrom * stride] <
+	    TIERS_GROWS * share[pmax * stride]; pfrom++)
+		;
+	u = &r->unexplained[r->nunexplained++];
+	u->lat_us_p50 = lat_us;
+	u->share_max = share[pmax * stride];
+	u->from_ws = wk->pt[pfrom].p->ws_bytes;
+	u->to_ws = wk->pt[pmax].p->ws_bytes;
+}
+
+/*
+ * The boundaries whose law failed (no fit, or a misfit) while their
+ * classes' split moves with ws (tiers_split_moves): the slower class is
+ * unexplained.
+ */
+static void
+tiers_unexplained_splits(const struct tiers_work *wk, struct tiers_result *r)
+{
+	size_t	i, first = 0, last;
+	double	lo = 0, hi;
+
+	for (i = 0; i + 1 < r->nmodes; i++) {
+		if (tiers_accepted(r, i)) {
+			first = i + 1;
+			lo = r->boundary[i].capacity_bytes;
+			continue;
+		}
+		if (r->boundary[i].verdict != TIERS_MISFIT &&
+		    r->boundary[i].verdict != TIERS_NO_FIT)
+			continue;
+		for (last = i + 1; last + 1 < r->nmodes &&
+		    !tiers_accepted(r, last); last++)
+			;
+		hi = last + 1 < r->nmodes ? r->boundary[last].capacity_bytes :
+		    INFINITY;
+		if (tiers_split_moves(wk, r, first, i, last, lo, hi))
+			tiers_add_unexplained(wk, r, r->mode[i + 1].lat_us_p50,
+			    r->point_mode_frac + i + 1, r->nmodes);
+	}
 }
 
 /*
@@ -1950,12 +2078,12 @@ static void
 tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 {
 	struct tiers_seg	*g, *lead;
-	struct tiers_unexplained *u;
-	double			 best, s, top, gs, held[TIERS_MAX + 1];
-	size_t			 n, i, m, p, pmax, pfrom;
+	double			 best, s, top, gs, held[TIERS_MAX + 1], *share;
+	size_t			 n, i, m, p, pmax;
 	int			 grp;
 
 	g = xcalloc(wk->nb + 1, sizeof *g);
+	share = xcalloc(wk->np, sizeof *share);
 	n = tiers_segments(wk, g);
 	for (i = 0; i < n; i++) {
 		/* The group holding most of its reads. */
@@ -1998,28 +2126,25 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 			/* The faster gaining on the slower: one place. */
 			if (tiers_seg_shifted(wk, &g[i], lead))
 				continue;
-			/* The store's slow tail grows up to the top. */
+			/*
+			 * The store's slow tail grows up to the top with the
+			 * store: a class growing as its lead shrinks is the
+			 * store behind a cache no tier explains.
+			 */
 			if (grp == -1 && g[i].lo > lead->lo &&
 			    tiers_seg_share(wk, &g[i], wk->np - 1) >=
-			    TIERS_TAIL_TOP * g[i].share_max)
+			    TIERS_TAIL_TOP * g[i].share_max &&
+			    tiers_seg_share(wk, lead, wk->np - 1) >=
+			    TIERS_TAIL_TOP * lead->share_max)
 				continue;
-			if (r->nunexplained == TIERS_MAX_UNEXPLAINED)
-				break;
-			for (pmax = 0, p = 0; p < wk->np; p++)
-				if (tiers_seg_share(wk, &g[i], p) >
-				    tiers_seg_share(wk, &g[i], pmax))
-					pmax = p;
-			for (pfrom = 0; pfrom < pmax &&
-			    tiers_seg_share(wk, &g[i], pfrom) <
-			    TIERS_GROWS * g[i].share_max; pfrom++)
-				;
-			u = &r->unexplained[r->nunexplained++];
-			u->lat_us_p50 = exp(tiers_seg_median(wk, &g[i])) / 1000;
-			u->share_max = g[i].share_max;
-			u->from_ws = wk->pt[pfrom].p->ws_bytes;
-			u->to_ws = wk->pt[pmax].p->ws_bytes;
+			for (p = 0; p < wk->np; p++)
+				share[p] = tiers_seg_share(wk, &g[i], p);
+			tiers_add_unexplained(wk, r,
+			    exp(tiers_seg_median(wk, &g[i])) / 1000, share, 1);
 		}
 	}
+	free(share);
+	tiers_unexplained_splits(wk, r);
 	if (r->nunexplained > 0)
 		r->analysed = 0;
 	free(g);
@@ -2048,9 +2173,12 @@ tiers_note(struct tiers_result *r, const char *why)
 	}
 	if (r->agree == 0) {
 		len = strlen(r->note);
-		snprintf(r->note + len, sizeof r->note - len, "%s%s%s",
+		snprintf(r->note + len, sizeof r->note - len, "%s%s%s%s",
 		    len > 0 ? "; " : "", r->ntiers > 0 ?
-		    "methods disagree: " : "", why);
+		    "methods disagree: " : "", why, r->ntiers > 0 ||
+		    r->nunexplained > 0 ? "" : r->nmodes == 1 ? " but no "
+		    "second class of latency appeared, so no cache" : " but "
+		    "no class of reads took a cache's share, so no cache");
 	}
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
