@@ -671,6 +671,11 @@ static const struct report_schema_key report_schema_tiers_keys[] = {
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct tiers_result, note),
 	  .doc = "what the analysis wants a reader to know" },
+	{ .name = "unseen_from_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct tiers_result, unseen_from), .unit = "bytes",
+	  .doc = "a cache larger than this, up to the largest working set, "
+	  "could go unseen: fewer than two points above it show its "
+	  "misses; null with fewer than two points" },
 	{ .name = "unexplained", .type = REPORT_SCHEMA_ARRAY,
 	  AT(struct tiers_result, unexplained),
 	  .count = offsetof(struct tiers_result, nunexplained),

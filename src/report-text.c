@@ -687,6 +687,30 @@ report_text_restored(struct report_text *rt, const struct first_touch *ft)
 }
 
 /* Plain sentences: what the figures mean for a database on this volume. */
+/*
+ * A cache below the largest working set that too few points lie above to
+ * show: unless the last tier found is at least that large already.
+ */
+static void
+report_text_unseen(struct report_text *rt, const struct report *r,
+    const struct tiers_result *tr)
+{
+	char		s[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	uint64_t	top;
+
+	if (tr->unseen_from == 0 || r->scan->npoints == 0)
+		return;
+	top = r->scan->points[r->scan->npoints - 1].ws_bytes;
+	if (tr->unseen_from >= top || (tr->ntiers > 0 &&
+	    tr->tier[tr->ntiers - 1].capacity_bytes >= tr->unseen_from))
+		return;
+	report_text_size(top, b2, sizeof b2);
+	snprintf(s, sizeof s, "A cache larger than %s (up to the largest "
+	    "working set, %s) could go unseen: scan past %s to see it.",
+	    report_text_size(tr->unseen_from, b1, sizeof b1), b2, b2);
+	report_text_sentence(rt, s);
+}
+
 static void
 report_text_meaning(struct report_text *rt, const struct report *r)
 {
@@ -767,6 +791,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 				report_text_sentence(rt, s);
 			}
 		}
+		report_text_unseen(rt, r, tr);
 		any = 1;
 	}
 	if (l != NULL && l->first_touch.measured) {

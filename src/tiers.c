@@ -2159,6 +2159,7 @@ tiers_note(struct tiers_result *r, const char *why)
 	const struct tiers_boundary *bd;
 	const struct tiers_unexplained *u;
 	size_t			 i, len;
+	int			 open = 0;
 
 	for (i = 0; i < r->nunexplained; i++) {
 		u = &r->unexplained[i];
@@ -2171,14 +2172,18 @@ tiers_note(struct tiers_result *r, const char *why)
 		    units_format_size(u->to_ws, c, sizeof c),
 		    r->ntiers == 0 ? "a cache" : "another cache");
 	}
+	for (i = 0; i + 1 < r->nmodes; i++)
+		open |= r->boundary[i].verdict == TIERS_WIDE ||
+		    r->boundary[i].verdict == TIERS_UNTESTED;
 	if (r->agree == 0) {
 		len = strlen(r->note);
 		snprintf(r->note + len, sizeof r->note - len, "%s%s%s%s",
 		    len > 0 ? "; " : "", r->ntiers > 0 ?
 		    "methods disagree: " : "", why, r->ntiers > 0 ||
-		    r->nunexplained > 0 ? "" : r->nmodes == 1 ? " but no "
-		    "second class of latency appeared, so no cache" : " but "
-		    "no class of reads took a cache's share, so no cache");
+		    r->nunexplained > 0 || open ? "" : r->nmodes == 1 ?
+		    " but no second class of latency appeared, so no cache" :
+		    " but no class of reads took a cache's share, so no "
+		    "cache");
 	}
 	for (i = 0; i + 1 < r->nmodes; i++) {
 		bd = &r->boundary[i];
@@ -2252,6 +2257,22 @@ tiers_too_few(const struct tiers_work *wk, struct tiers_result *r)
 	}
 }
 
+/*
+ * The smallest cache the points cannot see: one is seen when
+ * TIERS_TEST_POINTS points or more above it hold TIERS_CUT_SHARE of
+ * misses each (a cut needs a class holding that much of some point's
+ * reads, and its law points to be tested on, step 1 and 3), so a cache
+ * above (1 - TIERS_CUT_SHARE) times the TIERS_TEST_POINTS-th largest ws
+ * could go unseen.
+ */
+static void
+tiers_unseen(const struct tiers_work *wk, struct tiers_result *r)
+{
+	if (wk->np >= TIERS_TEST_POINTS)
+		r->unseen_from = (uint64_t)((1 - TIERS_CUT_SHARE) *
+		    wk->pt[wk->np - TIERS_TEST_POINTS].s);
+}
+
 /* Find the cache tiers in the points of a scan. */
 int
 tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
@@ -2268,6 +2289,7 @@ tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 	}
 	r->min_ws = wk.pt[0].p->ws_bytes;
 	r->max_ws = wk.pt[wk.np - 1].p->ws_bytes;
+	tiers_unseen(&wk, r);
 	if (wk.np < TIERS_MIN_POINTS) {
 		snprintf(r->note, sizeof r->note, "%zu point%s: tiers need at "
 		    "least %d", wk.np, wk.np == 1 ? "" : "s",

@@ -109,6 +109,10 @@ struct tiers_result {
 
 	uint64_t	min_ws;		/* range of the points analysed */
 	uint64_t	max_ws;
+	uint64_t	unseen_from;	/* a cache between this and max_ws
+					   could go unseen (too few points
+					   above it show its misses); 0:
+					   fewer than 2 points */
 	size_t		nmodes;
 	struct tiers_mode mode[TIERS_MAX_MODES];	/* fastest first */
 	struct tiers_boundary boundary[TIERS_MAX_MODES - 1];	/* nmodes - 1 */

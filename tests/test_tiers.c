@@ -513,6 +513,46 @@ t_unexplained_no_tier(void **state)
 	tiers_result_free(&r);
 }
 
+/*
+ * A cache the points cannot see: 1 GiB at 50 us over a store at 2 ms,
+ * scanned on twelve points from 64 MiB to 1.03 GiB, only the largest of
+ * which lies above the cache (3% misses): no tier, and nothing else says
+ * so (scan sim:classic-three-level --budget 40 --seed 1 ended so, its
+ * largest ws 1.32 GiB, its 1.25 GiB cache unseen).  unseen_from says a
+ * cache from 0.95 times the second largest ws up could go unseen; a scan
+ * to 2 GiB, with three points above the cache, finds it, and its
+ * unseen_from lies above it.
+ */
+static void
+t_unseen(void **state)
+{
+	static const struct t_model one = { 2, {
+	    { 1 * GiB, 50, 0.2, 0 },
+	    { 0, 2000, 0.3, 0 } }, 0 };
+	struct tiers_result	 r;
+	struct point		*pts;
+
+	(void)state;
+	tiers_result_init(&r);
+	pts = t_scan(&one, 64 * MiB, 1.03 * GiB, 12, 1600, 41);
+	assert_int_equal(tiers_analyse(pts, 12, &r), 0);
+	print_message("unseen: analysed %d, %zu tiers, unseen from %.0f MiB, "
+	    "note \"%s\"\n", r.analysed, r.ntiers, r.unseen_from / MiB,
+	    r.note);
+	assert_int_equal(r.ntiers, 0);
+	assert_int_equal(r.unseen_from, (uint64_t)(0.95 *
+	    pts[10].ws_bytes));
+	assert_true(r.unseen_from < 1 * GiB && 1 * GiB < r.max_ws);
+	t_free_points(pts, 12);
+
+	pts = t_scan(&one, 64 * MiB, 2 * GiB, 12, 1600, 41);
+	assert_int_equal(tiers_analyse(pts, 12, &r), 0);
+	t_check_truth(&one, 1, &r);
+	assert_true(r.unseen_from > 1 * GiB);
+	t_free_points(pts, 12);
+	tiers_result_free(&r);
+}
+
 /* tiers_point_enough of r on a point of n reads of the three levels. */
 static int
 t_enough(const struct tiers_result *r, double ws, size_t n, double rel)
@@ -809,6 +849,7 @@ main(void)
 		cmocka_unit_test(t_regimes),
 		cmocka_unit_test(t_slow_hits),
 		cmocka_unit_test(t_unexplained_no_tier),
+		cmocka_unit_test(t_unseen),
 		cmocka_unit_test(t_point_enough),
 		cmocka_unit_test(t_model_curve),
 		cmocka_unit_test(t_coarse),
