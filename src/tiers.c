@@ -104,10 +104,19 @@
  *    serves first: its share of the two never rises with ws; a disk
  *    switching between two latencies from point to point does), or, beyond
  *    the backing store's main class, by growing with it (the store's slow
- *    tail).  Any other is reported, and the analysis is not trusted.
+ *    tail; not as it shrinks: with no tier the store holds every class,
+ *    and a cache's hits may lead it).  Nor are the classes either side of
+ *    a boundary whose law failed (a misfit, or no fit) explained when
+ *    their split of their tier's reads (or the store's) moves with ws
+ *    between the caches either side: a place with two latencies keeps its
+ *    split, a cache whose fractions the overlap of classes skewed does
+ *    not.  Any other is reported, and the analysis is not trusted.
  *    Nor is it where the points are too few to tell: an untested
  *    candidate, or a class seen at one point only, which no cut could
- *    search.  The note says where more points would tell.
+ *    search.  The note says where more points would tell.  And a cache
+ *    above 0.95 times the second largest ws has fewer than two points
+ *    missing 5% of their reads in it, which steps 1 and 3 need: the
+ *    result gives that size (unseen_from), past which one could go unseen.
  */
 
 #define TIERS_BIN		0.02	/* ln units: bins of the reads */
@@ -2010,8 +2019,9 @@ tiers_split_moves(const struct tiers_work *wk, const struct tiers_result *r,
 }
 
 /*
- * Add class m (its point shares) to r's unexplained classes unless it is
- * there or the list is full.
+ * Add a class of reads at lat_us, share[p * stride] of point p's reads,
+ * to r's unexplained classes, unless one within TIERS_MIN_RATIO of its
+ * latency is there or the list is full.
  */
 static void
 tiers_add_unexplained(const struct tiers_work *wk, struct tiers_result *r,
@@ -2072,7 +2082,8 @@ tiers_unexplained_splits(const struct tiers_work *wk, struct tiers_result *r)
 
 /*
  * Step 5: the classes of reads set apart by valleys whose shares change
- * with ws and that no tier explains; clears r->analysed if any.
+ * with ws and that no tier explains, and those of the boundaries whose law
+ * failed while their split moves; clears r->analysed if any.
  */
 static void
 tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
