@@ -7,9 +7,10 @@
  * as slowly as the store behind it; the change-point
  * cross-check; the adaptive planner driven to its end; the per-point
  * stopping rule; the model curve the plots draw; coarse grids, where the
- * count is right or the analysis says it cannot tell; real scans of a
- * page cache over a disk (tests/data/tiers-real-*.txt), with and without
- * a cap.
+ * count is right or the analysis says it cannot tell; classes trading
+ * shares with ws that no tier explains (not a confident "no cache"); the
+ * size past which a cache could go unseen; real scans of a page cache over
+ * a disk (tests/data/tiers-real-*.txt), with and without a cap.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -377,6 +378,19 @@ t_regimes(void **state)
 	tiers_result_free(&r);
 }
 
+/* A point at ws of ios reads to come, its histogram empty. */
+static void
+t_empty_point(struct point *p, double ws, uint64_t ios)
+{
+	memset(p, 0, sizeof *p);
+	p->ws_bytes = (uint64_t)ws;
+	p->bs = 4096;
+	p->iodepth = 1;
+	p->ios = ios;
+	assert_non_null(p->hist = malloc(sizeof *p->hist));
+	hist_init(p->hist);
+}
+
 /*
  * Two page caches in front of a disk, as tests/cgroup-hierarchy.sh builds
  * them: 80 MiB at 1.5 us, 500 MiB (cumulative) at 22 us and the disk at
@@ -398,13 +412,7 @@ t_slow_hits(void **state)
 	rng_seed(&t_rng, 15);
 	for (i = 0; i < 16; i++) {
 		ws = 32 * MiB * pow(1300.0 / 32, i / 15.0);
-		memset(&pts[i], 0, sizeof pts[i]);
-		pts[i].ws_bytes = (uint64_t)ws;
-		pts[i].bs = 4096;
-		pts[i].iodepth = 1;
-		pts[i].ios = 1600;
-		pts[i].hist = malloc(sizeof *pts[i].hist);
-		hist_init(pts[i].hist);
+		t_empty_point(&pts[i], ws, 1600);
 		for (j = 0; j < pts[i].ios; j++) {
 			u = rng_uniform(&t_rng);
 			med = 80;
@@ -451,13 +459,7 @@ t_hits(double a, double k, uint64_t seed, struct tiers_result *r)
 	for (i = 0; i < 12; i++) {
 		ws = 32 * MiB * pow(32, i / 11.0);
 		hit = a * fmin(1, pow(96 * MiB / ws, k));
-		memset(&pts[i], 0, sizeof pts[i]);
-		pts[i].ws_bytes = (uint64_t)ws;
-		pts[i].bs = 4096;
-		pts[i].iodepth = 1;
-		pts[i].ios = 1600;
-		pts[i].hist = malloc(sizeof *pts[i].hist);
-		hist_init(pts[i].hist);
+		t_empty_point(&pts[i], ws, 1600);
 		for (j = 0; j < pts[i].ios; j++) {
 			u = rng_uniform(&t_rng);
 			hist_add(pts[i].hist, (uint64_t)llround((u < hit ?
