@@ -663,7 +663,7 @@ static const struct report_schema_key report_schema_tiers_keys[] = {
 	{ .name = "tiers", .type = REPORT_SCHEMA_ARRAY,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct tiers_result, tier),
 	  .count = offsetof(struct tiers_result, ntiers), .max = TIERS_MAX,
-	  .sub = &report_schema_tier, .shown = report_schema_analysed,
+	  .sub = &report_schema_tier,
 	  .doc = "the caches in front of the backing store, fastest first" },
 	{ .name = "backing", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_REQUIRED, .sub = &report_schema_backing,
