@@ -225,7 +225,7 @@ static void
 report_text_provisional(struct report_text *rt, const struct scan_result *s,
     struct report_table *tab)
 {
-	char	why[TIERS_MAX][160], line[sizeof why + 64], n[8];
+	char	why[TIERS_MAX][160], line[sizeof why + 64], n[8], some[48];
 	int	holds[TIERS_MAX];
 	size_t	i, nholds = 0;
 
@@ -235,11 +235,17 @@ report_text_provisional(struct report_text *rt, const struct scan_result *s,
 		    sizeof why[i]);
 		nholds += holds[i];
 	}
+	if (nholds == i)
+		snprintf(some, sizeof some, "%s", i == 1 ? "holding" :
+		    "each holding");
+	else if (nholds == 0)
+		snprintf(some, sizeof some, "none holding");
+	else
+		snprintf(some, sizeof some, "%zu of them holding", nholds);
 	snprintf(line, sizeof line, "Found so far, provisional: %zu cache "
-	    "tier%s, of which %zu hold%s on %s own evidence (\"holds\" below); "
-	    "the backing store and whatever lies past the tiers are not "
-	    "analysed.", i, i == 1 ? "" : "s", nholds, nholds == 1 ? "s" : "",
-	    nholds == 1 ? "its" : "their");
+	    "tier%s, %s on %s own evidence; the backing store and whatever "
+	    "lies past the tiers are not analysed.", i, i == 1 ? "" : "s",
+	    some, i == 1 ? "its" : "their");
 	report_text_sentence(rt, line);
 	for (i = 0; i < s->tiers.ntiers && i < TIERS_MAX; i++) {
 		if (holds[i])

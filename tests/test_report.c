@@ -559,6 +559,100 @@ test_text_unknowns(void **state)
 	report_free(&r);
 }
 
+/* s with every run of spaces made one: table cells read as words. */
+static void
+t_squeeze(char *s)
+{
+	char	*in, *out;
+
+	for (in = out = s; *in != '\0'; in++)
+		if (*in != ' ' || out == s || out[-1] != ' ')
+			*out++ = *in;
+	*out = '\0';
+}
+
+/*
+ * A scan not analysed as a whole shows the tiers it found, each marked:
+ * one holds when every class of reads no tier explains is slower and grows
+ * past its size and its share was seen falling at 2 working sets past it;
+ * otherwise it is in doubt, and says why.  Never the backing store's
+ * latency, never a tier given as established, and the same after a JSON
+ * round trip.
+ */
+static void
+test_text_provisional(void **state)
+{
+	static const struct {
+		uint64_t	cap_mib;	/* interval +-10% */
+		double		lat_us;		/* the unexplained class; 0 none */
+		uint64_t	from_mib;
+		const char	*want;
+	} cases[] = {
+		{ 40, 200, 128, NULL },
+		{ 200, 200, 64, "Tier 1 is in doubt: reads at ~200 us grow from "
+		  "64 MiB, inside its size." },
+		{ 40, 20, 128, "Tier 1 is in doubt: reads at ~20 us, as fast as "
+		  "its own, are not explained." },
+		{ 128, 0, 0, "Tier 1 is in doubt: its share was seen falling at "
+		  "1 working set past its size only." },
+	};
+	struct report		 r, back;
+	struct tiers_result	*tr;
+	char			*s = NULL, *s2 = NULL;
+	size_t			 c;
+
+	(void)state;
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		t_report_make(&r);
+		tr = &r.scan->tiers;
+		tr->analysed = 0;
+		tr->backing_p50_us = 2777;
+		tr->backing_p99_us = 4321;
+		tr->tier[0].capacity_bytes = cases[c].cap_mib << 20;
+		tr->tier[0].capacity_low_bytes = cases[c].cap_mib * 9 << 20;
+		tr->tier[0].capacity_low_bytes /= 10;
+		tr->tier[0].capacity_high_bytes = cases[c].cap_mib * 11 << 20;
+		tr->tier[0].capacity_high_bytes /= 10;
+		if (cases[c].lat_us > 0) {
+			tr->nunexplained = 1;
+			tr->unexplained[0].lat_us_p50 = cases[c].lat_us;
+			tr->unexplained[0].share_max = 0.5;
+			tr->unexplained[0].from_ws = cases[c].from_mib << 20;
+			tr->unexplained[0].to_ws = 256 << 20;
+		}
+		t_text(&r, 1, &s);
+		t_squeeze(s);
+		assert_non_null(strstr(s, "Not analysed"));
+		assert_non_null(strstr(s, "Found so far, provisional: 1 cache "
+		    "tier"));
+		assert_non_null(strstr(s, " backing not analysed"));
+		/* The backing store's p50 and p99 in memory are not given. */
+		assert_null(strstr(s, "2.78 ms"));
+		assert_null(strstr(s, "4.32 ms"));
+		assert_null(strstr(s, "is served from cache tier 1 (p50"));
+		if (cases[c].want == NULL) {
+			assert_non_null(strstr(s, "90 us n/a holds"));
+			assert_null(strstr(s, "in doubt"));
+			assert_non_null(strstr(s, "Provisionally, up to 40 MiB, "
+			    "reads are served from cache tier 1"));
+		} else {
+			assert_non_null(strstr(s, cases[c].want));
+			assert_non_null(strstr(s, "90 us n/a in doubt"));
+			assert_null(strstr(s, "n/a holds"));
+			assert_non_null(strstr(s, "1 cache tier, none holding"));
+			assert_null(strstr(s, "Provisionally"));
+		}
+		t_reload(&r, &back);
+		t_text(&back, 1, &s2);
+		t_squeeze(s2);
+		assert_string_equal(s, s2);
+		free(s);
+		free(s2);
+		report_free(&back);
+		report_free(&r);
+	}
+}
+
 /* profiles: every built-in one listed; one shown with its truth. */
 static void
 test_profiles(void **state)
@@ -611,6 +705,7 @@ main(void)
 		cmocka_unit_test(test_utc_now),
 		cmocka_unit_test(test_text_unknowns),
 		cmocka_unit_test(test_text_held_early),
+		cmocka_unit_test(test_text_provisional),
 		cmocka_unit_test(test_profiles),
 	};
 
