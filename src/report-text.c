@@ -264,6 +264,23 @@ report_text_provisional(struct report_text *rt, const struct scan_result *s,
 	report_table_add(tab, "backing", "", "", "", "", "not analysed");
 }
 
+/*
+ * With two caches or more: what their capacities are, cumulative and as
+ * measured over the scan (an exclusive lower cache adds its own size).
+ */
+static void
+report_text_cumulative(struct report_text *rt, size_t ntiers)
+{
+	if (ntiers < 2)
+		return;
+	if (rt->md)
+		fputc('\n', rt->f);
+	report_text_sentence(rt, "Capacities are cumulative, as measured over "
+	    "this scan's duration (tier 2's includes tier 1's); a lower cache "
+	    "that is exclusive, or partly so under long reads, shows as a "
+	    "larger cumulative capacity.");
+}
+
 static void
 report_text_tiers(struct report_text *rt, const struct report *r)
 {
@@ -291,6 +308,7 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 			    "95% interval", "p50", "p99", "own evidence");
 			report_text_provisional(rt, s, &tab);
 			report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+			report_text_cumulative(rt, tr->ntiers);
 		}
 		if (tr->note[0] != '\0') {
 			if (rt->md && tr->ntiers > 0)
@@ -311,6 +329,7 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 	    sizeof p50), report_text_cell(UNITS_LAT_US,
 	    tr->backing_p99_us, p99, sizeof p99));
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+	report_text_cumulative(rt, tr->ntiers);
 	report_text_capped(rt, tr, r->config.iodepth ? r->config.iodepth : 1);
 	if (tr->note[0] != '\0') {
 		if (rt->md)
