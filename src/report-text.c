@@ -1020,6 +1020,17 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 
 #define TEXT_RUNS_SHOWN	12	/* runs of a moving figure, at most */
 
+/* Whether some runs gave the figure of st and others none at all. */
+static int
+report_text_partial(const struct report_stat *st)
+{
+	size_t	k, known = 0;
+
+	for (k = 0; k < st->nrun; k++)
+		known += isfinite(st->run[k]) != 0;
+	return (known > 0 && known < st->nrun);
+}
+
 /* A moving figure's values run by run: all, or the first and last few. */
 static void
 report_text_runs(struct report_table *tab, const struct report_stat *st,
@@ -1045,7 +1056,14 @@ report_text_runs(struct report_table *tab, const struct report_stat *st,
 		c[k] = v[k];
 		k++;
 	}
-	c[k] = label != NULL ? report_trend_name(st->trend) : "trend";
+	if (label == NULL)
+		c[k] = "trend";
+	else if (st->trend == REPORT_TREND_NONE && report_stat_lost(st))
+		c[k] = "lost";
+	else if (st->trend == REPORT_TREND_NONE)
+		c[k] = "partial";
+	else
+		c[k] = report_trend_name(st->trend);
 	if (label == NULL)
 		c[0] = "figure";
 	report_table_add(tab, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
@@ -1065,20 +1083,25 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 	struct report_table		 tab, runs;
 	char				 title[64], m[UNITS_BUFSZ];
 	char				 sd[UNITS_BUFSZ], cv[16], n[16];
-	char				 align[16], line[320];
+	char				 align[16], line[sizeof rr->reason + 64];
 	const char			*label;
 	enum units_kind		 unit;
 	size_t				 nf, i, j, cols, moved = 0;
+	int				 trend = 0;
 
 	nf = report_headlines(r, fig, REPORT_STATS_MAX);
 	snprintf(title, sizeof title, "Repeatability (%u runs)", rr->runs);
 	report_text_heading(rt, title);
+	for (i = 0; i < rr->nstats; i++)
+		trend |= rr->stat[i].trend != REPORT_TREND_NONE;
 	if (rr->reason[0] != '\0') {
-		snprintf(line, sizeof line, "The runs differ beyond noise, in "
-		    "a trend: %s.", rr->reason);
+		snprintf(line, sizeof line, "The runs differ %s: %s.", trend ?
+		    "beyond noise, in a trend" : "in what they could measure",
+		    rr->reason);
 		report_text_sentence(rt, line);
-		report_text_sentence(rt, "Figures that moved are given run by "
-		    "run, not averaged; the sections above are run 1's.");
+		report_text_sentence(rt, "Figures that moved, or that some "
+		    "runs could not give, are given run by run, not averaged; "
+		    "the sections above are run 1's.");
 		if (rt->md)
 			fputc('\n', rt->f);
 	}
@@ -1099,7 +1122,8 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 				unit = fig[j].unit;
 			}
 		}
-		if (st->trend != REPORT_TREND_NONE) {
+		if (st->trend != REPORT_TREND_NONE ||
+		    report_text_partial(st)) {
 			if (moved++ == 0)
 				report_text_runs(&runs, st, NULL, unit);
 			report_text_runs(&runs, st, label, unit);

@@ -69,6 +69,18 @@ t_text(const struct report *r, int flat, char **s)
 	*out = '\0';
 }
 
+/* s with every run of spaces made one: table cells read as words. */
+static void
+t_squeeze(char *s)
+{
+	char	*in, *out;
+
+	for (in = out = s; *in != '\0'; in++)
+		if (*in != ' ' || out == s || out[-1] != ' ')
+			*out++ = *in;
+	*out = '\0';
+}
+
 /* r written as JSON and loaded back into back. */
 static void
 t_reload(const struct report *r, struct report *back)
@@ -458,6 +470,55 @@ test_repeat_trend(void **state)
 }
 
 /*
+ * gp2 under --repeat 3: run 1 drains the bucket; runs 2 and 3
+ * find only the credits it earned back in between, and their sweeps fall
+ * as those run out, so they give no IOPS ceiling.  The reason says so
+ * (not a trend, not a bucket "left" by the runs before), and the lost
+ * figure and the later runs' small bucket are given run by run.
+ */
+static void
+test_repeat_lost(void **state)
+{
+	struct report	 reps[3];
+	struct burst	*b;
+	const char	*why;
+	char		*s = NULL;
+	int		 i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		t_report_make(&reps[i]);
+		b = &reps[i].limits->burst;
+		b->detected = 1;
+		b->burst_iops = i == 0 ? NAN : 1740;
+		b->baseline_iops = 300;
+		b->duration_s = i == 0 ? NAN : 1.4;
+		b->credits_ios = i == 0 ? NAN : 1973;
+		b->drop_sweep_t_s = 30;
+		if (i > 0)
+			reps[i].limits->iops_ceiling = NAN;
+	}
+	reps[0].repeat = calloc(1, sizeof *reps[0].repeat);
+	report_repeat_aggregate(reps, 3, reps[0].repeat);
+	why = reps[0].repeat->reason;
+	assert_non_null(strstr(why, "ran dry in run 1 "));
+	assert_non_null(strstr(why, "~1.97k I/Os of credits it earned back"));
+	assert_non_null(strstr(why, "runs 2 and 3 gave no IOPS ceiling"));
+	assert_non_null(strstr(why, "sweeps fell as those credits ran out"));
+	assert_null(strstr(why, "left in it"));
+	t_text(&reps[0], 1, &s);
+	t_squeeze(s);
+	assert_non_null(strstr(s, "The runs differ in what they could "
+	    "measure: a burst bucket"));
+	assert_null(strstr(s, "in a trend"));
+	assert_non_null(strstr(s, "IOPS ceiling 5,000 n/a n/a lost"));
+	assert_non_null(strstr(s, "burst credits n/a 1.97k 1.97k partial"));
+	free(s);
+	for (i = 0; i < 3; i++)
+		report_free(&reps[i]);
+}
+
+/*
  * A run that saw no drop gives only the most the long-run rate can be.
  * Among runs that found it, that bound neither moves the mean nor makes a
  * trend; when every run gave a bound, the mean is one and says so, in the
@@ -557,18 +618,6 @@ test_text_unknowns(void **state)
 		assert_true(strlen(line) <= 100);
 	free(s);
 	report_free(&r);
-}
-
-/* s with every run of spaces made one: table cells read as words. */
-static void
-t_squeeze(char *s)
-{
-	char	*in, *out;
-
-	for (in = out = s; *in != '\0'; in++)
-		if (*in != ' ' || out == s || out[-1] != ' ')
-			*out++ = *in;
-	*out = '\0';
 }
 
 /*
@@ -702,6 +751,7 @@ main(void)
 		cmocka_unit_test(test_repeat_rendered),
 		cmocka_unit_test(test_repeat_trend),
 		cmocka_unit_test(test_repeat_bounds),
+		cmocka_unit_test(test_repeat_lost),
 		cmocka_unit_test(test_utc_now),
 		cmocka_unit_test(test_text_unknowns),
 		cmocka_unit_test(test_text_held_early),
