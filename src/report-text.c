@@ -281,6 +281,22 @@ report_text_cumulative(struct report_text *rt, size_t ntiers)
 	    "larger cumulative capacity.");
 }
 
+/*
+ * A buffered scan that found no tier may have read the page cache only:
+ * then the backing row is its latency, not the store's.
+ */
+static void
+report_text_buffered(struct report_text *rt, const struct report *r)
+{
+	if (r->target.direct || r->scan->tiers.ntiers > 0)
+		return;
+	report_text_sentence(rt, "No tier showed while reading through the "
+	    "page cache (--buffered): if it held every block read, the backing "
+	    "row is its latency, not the disk's; a working set larger than "
+	    "the memory it may use, or a scan without --buffered, reaches "
+	    "the disk.");
+}
+
 static void
 report_text_tiers(struct report_text *rt, const struct report *r)
 {
@@ -330,6 +346,7 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 	    tr->backing_p99_us, p99, sizeof p99));
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
 	report_text_cumulative(rt, tr->ntiers);
+	report_text_buffered(rt, r);
 	report_text_capped(rt, tr, r->config.iodepth ? r->config.iodepth : 1);
 	if (tr->note[0] != '\0') {
 		if (rt->md)

@@ -702,6 +702,38 @@ test_text_provisional(void **state)
 	}
 }
 
+/*
+ * A buffered scan with no tier may have read only the page cache: the
+ * text says its backing row may be that, not the disk; never when the
+ * scan used O_DIRECT or found a tier.
+ */
+static void
+test_text_buffered_no_tier(void **state)
+{
+	static const struct {
+		int	direct;
+		size_t	ntiers;
+		int	said;
+	} cases[] = {
+		{ 0, 0, 1 }, { 1, 0, 0 }, { 0, 1, 0 },
+	};
+	struct report	 r;
+	char		*s = NULL;
+	size_t		 c;
+
+	(void)state;
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		t_report_make(&r);
+		r.target.direct = cases[c].direct;
+		r.scan->tiers.ntiers = cases[c].ntiers;
+		t_text(&r, 1, &s);
+		assert_int_equal(strstr(s, "the backing row is its latency, "
+		    "not the disk's") != NULL, cases[c].said);
+		free(s);
+		report_free(&r);
+	}
+}
+
 /* profiles: every built-in one listed; one shown with its truth. */
 static void
 test_profiles(void **state)
@@ -756,6 +788,7 @@ main(void)
 		cmocka_unit_test(test_text_unknowns),
 		cmocka_unit_test(test_text_held_early),
 		cmocka_unit_test(test_text_provisional),
+		cmocka_unit_test(test_text_buffered_no_tier),
 		cmocka_unit_test(test_profiles),
 	};
 
