@@ -13,6 +13,8 @@
 
 #define TEXT_INDENT	REPORT_TEXT_INDENT
 #define TEXT_DB_IODEPTH	32	/* the queue a busy database keeps */
+#define TEXT_NEAR	0.97	/* a working set this close to --max-ws
+				   reached it (grid alignment) */
 #define TEXT_TESTED	2	/* working sets past a cache that test
 				   its law, as the analysis asks */
 
@@ -828,6 +830,26 @@ report_text_restored(struct report_text *rt, const struct first_touch *ft)
 }
 
 /*
+ * The working set asked (--max-ws, or the volume's end) when the scan's
+ * --budget ended it short of that; else 0.
+ */
+static uint64_t
+report_text_budget_cut(const struct report *r)
+{
+	const struct scan_result	*s = r->scan;
+	uint64_t			 want = r->config.max_ws;
+
+	if (!(r->config.budget_s > 0) || s == NULL || s->npoints == 0 ||
+	    want == 0)
+		return (0);
+	if (r->target.size_bytes > 0 && r->target.size_bytes < want &&
+	    strcmp(r->target.type, "file") != 0)
+		want = r->target.size_bytes;
+	return (s->points[s->npoints - 1].ws_bytes + r->target.bs < want *
+	    TEXT_NEAR ? want : 0);
+}
+
+/*
  * For a scan not analysed as a whole: the caches from the fastest on that
  * hold on their own evidence, said as provisional.  Returns 1 if any.
  */
@@ -874,6 +896,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 	char				 b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
 	char				 why[160];
 	double				 most;
+	uint64_t			 cut;
 	size_t				 i;
 	int				 any = 0;
 
@@ -935,12 +958,22 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 				    r->target.size_bytes, b1, sizeof b1));
 				report_text_sentence(rt, s);
 			} else if (r->scan->npoints > 0) {
+				report_text_size(r->scan->points[
+				    r->scan->npoints - 1].ws_bytes, b1,
+				    sizeof b1);
+				if ((cut = report_text_budget_cut(r)) > 0)
+					snprintf(why, sizeof why, "the --budget "
+					    "ended the scan short of the %s "
+					    "asked, so a larger --budget is "
+					    "needed", report_text_size(cut, b2,
+					    sizeof b2));
+				else
+					snprintf(why, sizeof why, "raise "
+					    "--max-ws");
 				snprintf(s, sizeof s, "A cache larger than the "
 				    "largest working set scanned (%s) would "
-				    "look the same: raise --max-ws to rule one "
-				    "out.", report_text_size(r->scan->points[
-				    r->scan->npoints - 1].ws_bytes, b1,
-				    sizeof b1));
+				    "look the same: %s to rule one out.", b1,
+				    why);
 				report_text_sentence(rt, s);
 			}
 		}

@@ -734,6 +734,46 @@ test_text_buffered_no_tier(void **state)
 	}
 }
 
+/*
+ * No tier found by a scan its --budget ended short of --max-ws: the text
+ * says a larger budget, not a larger --max-ws, would rule out a larger
+ * cache; a scan that reached --max-ws, or had no budget, says --max-ws.
+ */
+static void
+test_text_budget_cut(void **state)
+{
+	static const struct {
+		double		budget_s;
+		uint64_t	max_ws;		/* points end at 256 MiB */
+		const char	*want;
+	} cases[] = {
+		{ 40, (uint64_t)4 << 30, "the --budget ended the scan short of "
+		  "the 4 GiB asked, so a larger --budget is needed to rule one "
+		  "out." },
+		{ 0, (uint64_t)4 << 30, "(256 MiB) would look the same: raise "
+		  "--max-ws to rule one out." },
+		{ 40, 256 << 20, "(256 MiB) would look the same: raise --max-ws "
+		  "to rule one out." },
+	};
+	struct report	 r;
+	char		*s = NULL;
+	size_t		 c;
+
+	(void)state;
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		t_report_make(&r);
+		r.scan->tiers.ntiers = 0;
+		r.config.budget_s = cases[c].budget_s;
+		r.config.max_ws = cases[c].max_ws;
+		t_text(&r, 1, &s);
+		if (strstr(s, cases[c].want) == NULL)
+			fail_msg("case %zu: no \"%s\" in:\n%s", c,
+			    cases[c].want, s);
+		free(s);
+		report_free(&r);
+	}
+}
+
 /* profiles: every built-in one listed; one shown with its truth. */
 static void
 test_profiles(void **state)
@@ -789,6 +829,7 @@ main(void)
 		cmocka_unit_test(test_text_held_early),
 		cmocka_unit_test(test_text_provisional),
 		cmocka_unit_test(test_text_buffered_no_tier),
+		cmocka_unit_test(test_text_budget_cut),
 		cmocka_unit_test(test_profiles),
 	};
 
