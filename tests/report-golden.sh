@@ -64,7 +64,7 @@ grep -Eq '^  backing +not analysed$' "$data/report-unexplained.txt" ||
 "$TIERPROBE" scan "sim:$data/tiers-hier-shapes.ini" --points 5 \
     --min-ws 32M --max-ws 1500M --budget 5 --seed 1 --quiet \
     --json "$dir/p.json" > "$dir/p.txt" || fail "provisional scan exited $?"
-n=$(jq '.scan.tiers | length' "$dir/p.json")
+n=$(jq '.scan.provisional_tiers | length' "$dir/p.json")
 if jq -e '.scan.analysed' "$dir/p.json" >/dev/null; then
 	echo "note: the short scan was analysed; provisional case not run"
 elif [ "$n" -gt 0 ]; then

@@ -170,7 +170,7 @@ hier = [int(32 * MiB * 1.7 ** i) // (4 * KiB) * 4 * KiB for i in range(10)]
 d["scan"] = scan_section(rng, [(114 * MiB, 3.5), (1365 * MiB, 24.0)], 84.0,
                          hier)
 d["scan"]["analysed"] = False
-d["scan"]["tiers"] = [
+d["scan"]["provisional_tiers"] = [
     {"capacity_bytes": 121634816, "capacity_low_bytes": 114294784,
      "capacity_high_bytes": 129236992, "capacity_at_least": False,
      "lat_us_p50": 3.5, "lat_us_p99": 6.4}]
