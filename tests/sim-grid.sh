@@ -72,8 +72,8 @@ for s in 1 2; do
 	    ([.tiers[].capacity_bytes] | max // 0)] | map(tostring) |
 	    join(" ")' "$out")
 	analysed=$1 unseen=$2 w2=$3 top=$4 found=$5
-	want=$(awk -v w="$w2" 'BEGIN { printf "%.0f\n", int(0.95 * w) }')
-	[ "$unseen" = "$want" ] || {
+	rule=$(awk -v w="$w2" 'BEGIN { printf "%.0f\n", int(0.95 * w) }')
+	[ "$unseen" = "$rule" ] || {
 		echo "FAIL: --seed $s: unseen_from_bytes $unseen, not 0.95" \
 		    "times the second largest ws ($w2)"
 		status=1
@@ -92,8 +92,9 @@ for s in 1 2; do
 	if [ "$analysed" != true ] || [ "$found" -ge "$unseen" ]; then
 		continue
 	fi
-	line=$(tr '\n' ' ' < "$txt" | tr -s ' ' |
-	    grep -o 'A cache larger than [^(]*(up to the largest working set, [^)]*) could go unseen: scan past [^ ]* [^ ]* to see it')
+	re='A cache larger than [^(]*(up to the largest working set, [^)]*)'
+	re="$re could go unseen: scan past [^ ]* [^ ]* to see it"
+	line=$(tr '\n' ' ' < "$txt" | tr -s ' ' | grep -o "$re")
 	[ -n "$line" ] || {
 		echo "FAIL: --seed $s: no 'could go unseen' line"
 		status=1
