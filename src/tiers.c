@@ -1914,37 +1914,42 @@ tiers_seg_turns(const struct tiers_work *wk, const struct tiers_seg *x,
 
 /*
  * Whether the share part / whole of np points' reads (whole and part
- * shares of reads[p] reads each) moves by TIERS_MOVES and TIERS_RISE_Z sd
- * between two points where whole holds TIERS_CUT_SHARE and
- * TIERS_CUT_MIN_READS: rising with ws, or either way if both_ways.
+ * shares of reads[p] reads each), over the points where whole holds
+ * TIERS_CUT_SHARE and TIERS_CUT_MIN_READS, moves by TIERS_MOVES and
+ * TIERS_RISE_Z sd: rising with ws between two points, or, if away, either
+ * way from the first point at TIERS_TEST_POINTS points or more (one point
+ * apart, the last, may be a place whose latency shifted there; a cache
+ * moves it at every point past its size).
  */
 static int
 tiers_share_moves(const double *part, const double *whole,
-    const double *reads, size_t np, int both_ways)
+    const double *reads, size_t np, int away)
 {
 	double	*q, *v, n, d;
-	size_t	 p, a, nq = 0;
+	size_t	 p, a, nq = 0, apart = 0;
 	int	 moves = 0;
 
 	q = xcalloc(2 * np + 1, sizeof *q);
 	v = q + np;
-	for (p = 0; p < np && !moves; p++) {
+	for (p = 0; p < np; p++) {
 		n = whole[p] * reads[p];
 		if (whole[p] < TIERS_CUT_SHARE || n < TIERS_CUT_MIN_READS)
 			continue;
 		q[nq] = part[p] / whole[p];
 		d = fmin(fmax(q[nq], 0.5 / n), 1 - 0.5 / n);
-		v[nq] = d * (1 - d) / n + TIERS_SYS_SD * TIERS_SYS_SD;
-		for (a = 0; a < nq; a++) {
-			d = q[nq] - q[a];
-			if (both_ways)
-				d = fabs(d);
-			if (d > TIERS_MOVES && d > TIERS_RISE_Z *
-			    sqrt(v[nq] + v[a]))
-				moves = 1;
-		}
-		nq++;
+		v[nq++] = d * (1 - d) / n + TIERS_SYS_SD * TIERS_SYS_SD;
 	}
+	if (away) {
+		for (p = 1; p < nq; p++)
+			apart += fabs(q[p] - q[0]) > TIERS_MOVES &&
+			    fabs(q[p] - q[0]) > TIERS_RISE_Z * sqrt(v[p] + v[0]);
+		moves = apart >= TIERS_TEST_POINTS;
+	}
+	for (p = 1; p < nq && !away && !moves; p++)
+		for (a = 0; a < p; a++)
+			if (q[p] - q[a] > TIERS_MOVES && q[p] - q[a] >
+			    TIERS_RISE_Z * sqrt(v[p] + v[a]))
+				moves = 1;
 	free(q);
 	return (moves);
 }
@@ -1982,7 +1987,8 @@ tiers_seg_shifted(const struct tiers_work *wk, const struct tiers_seg *x,
  * Whether classes [first, i] and [i + 1, last], one tier between caches
  * of lo and hi bytes (or the store: hi INFINITY), split at a boundary that
  * is no cache, share its reads in a ratio that moves with ws between lo
- * and hi (tiers_share_moves, either way).  A place with two latencies
+ * and hi (tiers_share_moves, away from the first point's at two points
+ * or more).  A place with two latencies
  * keeps its split at every ws; a cache of C in front of a slower place
  * does not, for ws between lo and hi: beyond hi the tier's reads are its
  * hits, split C / hi, whatever ws (hits that slow when the store's share
