@@ -108,9 +108,9 @@
  *    and a cache's hits may lead it).  Nor are the classes either side of
  *    a boundary whose law failed (a misfit, or no fit) explained when
  *    their split of their tier's reads (or the store's) moves with ws
- *    between the caches either side: a place with two latencies keeps its
- *    split, a cache whose fractions the overlap of classes skewed does
- *    not.  Any other is reported, and the analysis is not trusted.
+ *    between the caches either side, at two points or more: a place with
+ *    two latencies keeps its split, a cache whose fractions the overlap of
+ *    classes skewed does not.  Any other is reported, and the analysis is not trusted.
  *    Nor is it where the points are too few to tell: an untested
  *    candidate, or a class seen at one point only, which no cut could
  *    search.  The note says where more points would tell.  And a cache
