@@ -80,6 +80,20 @@ plan_cut_text(int cut)
 	return (plan_cuts[cut].text);
 }
 
+/* Why pt's scan may misplace the tiers; see plan.h. */
+const char *
+plan_scan_caveat(const struct plan *pl, const struct plan_target *pt,
+    const char *engine)
+{
+	if (!(pl->phases & ~pt->skip & PLAN_SCAN) || pt->type == TARGET_SIM ||
+	    pt->params.direct || strcmp(engine, "io_uring") != 0)
+		return (NULL);
+	return ("buffered reads through io_uring: a read the page cache "
+	    "misses may wait for a kernel worker thread, so a cache behind "
+	    "it can show the store's latency and be missed or misplaced; "
+	    "without --engine a --buffered scan reads by pread");
+}
+
 /*
  * The quick preset (run without a target, or --quick): about a minute,
  * every headline figure kept; pt->cuts says what it left out.

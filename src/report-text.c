@@ -169,6 +169,11 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 	    r->target.bs, b1, sizeof b1), r->config.write ? "writes" : "reads",
 	    r->config.iodepth ? r->config.iodepth : 1);
 	report_text_heading(rt, title);
+	if (s->caveat[0] != '\0') {
+		report_text_kv(rt, "caveat", s->caveat);
+		if (rt->md)
+			fputc('\n', rt->f);
+	}
 	if (!tr->analysed) {
 		report_text_sentence(rt, tr->nunexplained > 0 ? "Not analysed: "
 		    "a class of reads changes with the working set and no tier "
