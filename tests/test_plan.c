@@ -217,6 +217,8 @@ test_quick(void **state)
 	assert_int_equal(pt->scan.points, 8);
 	assert_true(pt->scan.max_time_s == 2 && pt->limits.max_time_s == 1);
 	assert_int_equal(pt->limits.max_iodepth, 64);
+	/* Deeper while read IOPS still rise, within the same bound. */
+	assert_int_equal(pt->limits.deep_iodepth, 128);
 	assert_true(pt->limits.sustain_s == 15);
 	assert_true(pt->limits.sustain_min_s == LIMITS_SUSTAIN_QUICK_S);
 	/* The write side and the commits: shorter points, writes that end. */
@@ -254,8 +256,10 @@ test_quick(void **state)
 	t_done(&o, &pl);
 
 	/* Options given win over the preset; --keep keeps the file. */
-	t_plan("run --sustain 30 --points 4 --keep", &o, &pl);
+	t_plan("run --sustain 30 --points 4 --keep --max-iodepth 32", &o, &pl);
 	pt = &pl.target[0];
+	assert_int_equal(pt->limits.max_iodepth, 32);
+	assert_int_equal(pt->limits.deep_iodepth, 0);
 	assert_false(pt->remove);
 	assert_int_equal(pt->scan.points, 4);
 	assert_true(pt->limits.sustain_s == 30);
