@@ -41,7 +41,7 @@
 #define TARGET_SIM_PREFIX	"sim:"
 #define TARGET_HEADER		4096
 #define TARGET_FILL_CHUNK	(8U << 20)
-#define TARGET_FILL_WRITERS	2	/* chunks written at once */
+#define TARGET_FILL_WRITERS	4	/* chunks written at once */
 #define TARGET_SPACE_MARGIN	(64ULL << 20)
 #define TARGET_TMPFS_MAGIC	0x01021994
 #define TARGET_RAMFS_MAGIC	0x858458f6
