@@ -376,8 +376,9 @@ limits_max_seconds(const struct limits_spec *spec)
 
 	per = spec->max_time_s > 0 ? spec->max_time_s : LIMITS_MAX_TIME_S;
 	n = limits_depths(spec->max_iodepth, spec->deep_iodepth,
-	    limits_step(spec->depth_step), depths, 32) + limits_sizes(spec->bs > 0 ? spec->bs : 4096,
-	    LIMITS_EXT_BS, limits_step(spec->size_step), sizes, 32);
+	    limits_step(spec->depth_step), depths, 32) +
+	    limits_sizes(spec->bs > 0 ? spec->bs : 4096, LIMITS_EXT_BS,
+	    limits_step(spec->size_step), sizes, 32);
 	/* Each point settles first: for settle_s, or a quarter of its time. */
 	return (n * (per + (spec->settle_s > 0 ? spec->settle_s : per / 4)) +
 	    (spec->first_touch ? 2 * LIMITS_FT_BUDGET_S : 0));
