@@ -315,6 +315,12 @@ report_schema_analysed(const void *tiers)
 	return (tr->analysed);
 }
 
+static int
+report_schema_not_analysed(const void *tiers)
+{
+	return (!report_schema_analysed(tiers));
+}
+
 /* Files without the flag: a result with any figure counts as analysed. */
 static void
 report_schema_tiers_loaded(void *tiers)
@@ -665,6 +671,12 @@ static const struct report_schema_key report_schema_tiers_keys[] = {
 	  .count = offsetof(struct tiers_result, ntiers), .max = TIERS_MAX,
 	  .sub = &report_schema_tier, .shown = report_schema_analysed,
 	  .doc = "the caches in front of the backing store, fastest first" },
+	{ .name = "provisional_tiers", .type = REPORT_SCHEMA_ARRAY,
+	  AT(struct tiers_result, tier),
+	  .count = offsetof(struct tiers_result, ntiers), .max = TIERS_MAX,
+	  .sub = &report_schema_tier, .shown = report_schema_not_analysed,
+	  .doc = "when analysed is false: the caches found so far, not "
+	  "established" },
 	{ .name = "backing", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_REQUIRED, .sub = &report_schema_backing,
 	  .doc = "the store behind the caches" },

@@ -13,6 +13,10 @@
 
 #define TEXT_INDENT	REPORT_TEXT_INDENT
 #define TEXT_DB_IODEPTH	32	/* the queue a busy database keeps */
+#define TEXT_NEAR	0.97	/* a working set this close to --max-ws
+				   reached it (grid alignment) */
+#define TEXT_TESTED	2	/* working sets past a cache that test
+				   its law, as the analysis asks */
 
 /* A table cell for v with "<= " or ">= " when it is a bound. */
 static const char *
@@ -151,17 +155,159 @@ report_text_capped(struct report_text *rt, const struct tiers_result *tr,
 	}
 }
 
+/* A tier's row: capacity, interval, p50, p99 and what its evidence says. */
+static void
+report_text_tier_row(struct report_table *tab, const struct tier *t,
+    const char *n, const char *evidence)
+{
+	char	cap[48], iv[80], p50[UNITS_BUFSZ], p99[UNITS_BUFSZ];
+	char	b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+
+	snprintf(cap, sizeof cap, "%s%s", t->at_least ? "at least " : "",
+	    t->capacity_bytes ? report_text_size(t->capacity_bytes, b1,
+	    sizeof b1) : "unknown");
+	if (!t->at_least && t->capacity_low_bytes && t->capacity_high_bytes)
+		snprintf(iv, sizeof iv, "%s - %s", report_text_size(
+		    t->capacity_low_bytes, b1, sizeof b1), report_text_size(
+		    t->capacity_high_bytes, b2, sizeof b2));
+	else
+		snprintf(iv, sizeof iv, "%s", t->at_least ? "beyond the scan" :
+		    "n/a");
+	report_table_add(tab, n, cap, iv, report_text_cell(UNITS_LAT_US,
+	    t->lat_us_p50, p50, sizeof p50), report_text_cell(UNITS_LAT_US,
+	    t->lat_us_p99, p99, sizeof p99), evidence);
+}
+
+/*
+ * Whether tier i of a scan that was not analysed as a whole stands on its
+ * own evidence: its share seen falling at TEXT_TESTED working sets
+ * above its interval at least, and every class of reads no tier explains
+ * slower than it and growing only past its size.  Why not into why.
+ */
+static int
+report_text_tier_holds(const struct scan_result *s, size_t i, char *why,
+    size_t len)
+{
+	const struct tier		*t = &s->tiers.tier[i];
+	const struct tiers_unexplained	*u;
+	char				 a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	size_t				 k, n = 0;
+
+	for (k = 0; k < s->tiers.nunexplained; k++) {
+		u = &s->tiers.unexplained[k];
+		if (u->lat_us_p50 <= t->lat_us_p50)
+			snprintf(why, len, "reads at ~%s, as fast as its own, "
+			    "are not explained", units_format_lat_us(
+			    u->lat_us_p50, a, sizeof a));
+		else if (u->from_ws < t->capacity_bytes)
+			snprintf(why, len, "reads at ~%s grow from %s, inside "
+			    "its size", units_format_lat_us(u->lat_us_p50, a,
+			    sizeof a), units_format_size(u->from_ws, b,
+			    sizeof b));
+		else
+			continue;
+		return (0);
+	}
+	if (t->at_least)
+		return (1);
+	for (k = 0; k < s->npoints; k++)
+		n += s->points[k].ws_bytes > t->capacity_high_bytes;
+	if (n >= TEXT_TESTED)
+		return (1);
+	snprintf(why, len, "its share was seen falling at %zu working set%s "
+	    "past its size only", n, n == 1 ? "" : "s");
+	return (0);
+}
+
+/*
+ * What a scan not analysed as a whole found so far: each tier with
+ * whether its own evidence holds, never the backing store.
+ */
+static void
+report_text_provisional(struct report_text *rt, const struct scan_result *s,
+    struct report_table *tab)
+{
+	char	why[TIERS_MAX][160], line[sizeof why + 64], n[8], some[48];
+	int	holds[TIERS_MAX];
+	size_t	i, nholds = 0;
+
+	for (i = 0; i < s->tiers.ntiers && i < TIERS_MAX; i++) {
+		why[i][0] = '\0';
+		holds[i] = report_text_tier_holds(s, i, why[i],
+		    sizeof why[i]);
+		nholds += holds[i];
+	}
+	if (nholds == i)
+		snprintf(some, sizeof some, "%s", i == 1 ? "holding" :
+		    "each holding");
+	else if (nholds == 0)
+		snprintf(some, sizeof some, "none holding");
+	else
+		snprintf(some, sizeof some, "%zu of them holding", nholds);
+	snprintf(line, sizeof line, "Found so far, provisional: %zu cache "
+	    "tier%s, %s on %s own evidence; the backing store and whatever "
+	    "lies past the tiers are not analysed.", i, i == 1 ? "" : "s",
+	    some, i == 1 ? "its" : "their");
+	report_text_sentence(rt, line);
+	for (i = 0; i < s->tiers.ntiers && i < TIERS_MAX; i++) {
+		if (holds[i])
+			continue;
+		snprintf(line, sizeof line, "Tier %zu is in doubt: %s.", i + 1,
+		    why[i]);
+		report_text_sentence(rt, line);
+	}
+	if (rt->md)
+		fputc('\n', rt->f);
+	for (i = 0; i < s->tiers.ntiers && i < TIERS_MAX; i++) {
+		snprintf(n, sizeof n, "%zu", i + 1);
+		report_text_tier_row(tab, &s->tiers.tier[i], n,
+		    holds[i] ? "holds" : "in doubt");
+	}
+	report_table_add(tab, "backing", "", "", "", "", "not analysed");
+}
+
+/*
+ * With two caches or more: what their capacities are, cumulative and as
+ * measured over the scan (an exclusive lower cache adds its own size).
+ */
+static void
+report_text_cumulative(struct report_text *rt, size_t ntiers)
+{
+	if (ntiers < 2)
+		return;
+	if (rt->md)
+		fputc('\n', rt->f);
+	report_text_sentence(rt, "Capacities are cumulative, as measured over "
+	    "this scan's duration (tier 2's includes tier 1's); a lower cache "
+	    "that is exclusive, or partly so under long reads, shows as a "
+	    "larger cumulative capacity.");
+}
+
+/*
+ * A buffered scan that found no tier may have read the page cache only:
+ * then the backing row is its latency, not the store's.
+ */
+static void
+report_text_buffered(struct report_text *rt, const struct report *r)
+{
+	if (r->target.direct || r->scan->tiers.ntiers > 0)
+		return;
+	report_text_sentence(rt, "No tier showed while reading through the "
+	    "page cache (--buffered): if it held every block read, the backing "
+	    "row is its latency, not the disk's; a working set larger than "
+	    "the memory it may use, or a scan without --buffered, reaches "
+	    "the disk.");
+}
+
 static void
 report_text_tiers(struct report_text *rt, const struct report *r)
 {
 	const struct scan_result	*s = r->scan;
 	const struct tiers_result	*tr = &s->tiers;
-	const struct tier		*t;
 	struct report_table		 tab;
-	char				 n[8], cap[48], iv[80];
-	char				 p50[UNITS_BUFSZ];
+	char				 n[8], p50[UNITS_BUFSZ];
 	char				 p99[UNITS_BUFSZ], b1[UNITS_BUFSZ];
-	char				 b2[UNITS_BUFSZ], title[128];
+	char				 title[128];
 	size_t				 i;
 
 	snprintf(title, sizeof title, "Cache tiers (random %s %s, "
@@ -174,38 +320,35 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 		    "a class of reads changes with the working set and no tier "
 		    "explains it." : "Not analysed: the tiers could not be "
 		    "established from the points measured.");
-		if (tr->note[0] != '\0')
+		if (tr->ntiers > 0) {
+			report_table_init(&tab, "lllrrl");
+			report_table_add(&tab, "tier", "capacity",
+			    "95% interval", "p50", "p99", "own evidence");
+			report_text_provisional(rt, s, &tab);
+			report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+			report_text_cumulative(rt, tr->ntiers);
+		}
+		if (tr->note[0] != '\0') {
+			if (rt->md && tr->ntiers > 0)
+				fputc('\n', rt->f);
 			report_text_kv(rt, "note", tr->note);
+		}
 		return;
 	}
 	report_table_init(&tab, "lllrr");
 	report_table_add(&tab, "tier", "capacity", "95% interval", "p50",
 	    "p99");
 	for (i = 0; i < tr->ntiers && i < TIERS_MAX; i++) {
-		t = &tr->tier[i];
 		snprintf(n, sizeof n, "%zu", i + 1);
-		snprintf(cap, sizeof cap, "%s%s", t->at_least ? "at least " :
-		    "", t->capacity_bytes ? report_text_size(t->capacity_bytes,
-		    b1, sizeof b1) : "unknown");
-		if (!t->at_least && t->capacity_low_bytes &&
-		    t->capacity_high_bytes)
-			snprintf(iv, sizeof iv, "%s - %s",
-			    report_text_size(t->capacity_low_bytes, b1,
-			    sizeof b1), report_text_size(
-			    t->capacity_high_bytes, b2, sizeof b2));
-		else
-			snprintf(iv, sizeof iv, "%s", t->at_least ?
-			    "beyond the scan" : "n/a");
-		report_table_add(&tab, n, cap, iv,
-		    report_text_cell(UNITS_LAT_US, t->lat_us_p50, p50,
-		    sizeof p50), report_text_cell(UNITS_LAT_US,
-		    t->lat_us_p99, p99, sizeof p99));
+		report_text_tier_row(&tab, &tr->tier[i], n, NULL);
 	}
 	report_table_add(&tab, "backing", "", "",
 	    report_text_cell(UNITS_LAT_US, tr->backing_p50_us, p50,
 	    sizeof p50), report_text_cell(UNITS_LAT_US,
 	    tr->backing_p99_us, p99, sizeof p99));
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+	report_text_cumulative(rt, tr->ntiers);
+	report_text_buffered(rt, r);
 	report_text_capped(rt, tr, r->config.iodepth ? r->config.iodepth : 1);
 	if (tr->note[0] != '\0') {
 		if (rt->md)
@@ -686,6 +829,62 @@ report_text_restored(struct report_text *rt, const struct first_touch *ft)
 	report_text_sentence(rt, s);
 }
 
+/*
+ * The working set asked (--max-ws, or the volume's end) when the scan's
+ * --budget ended it short of that; else 0.
+ */
+static uint64_t
+report_text_budget_cut(const struct report *r)
+{
+	const struct scan_result	*s = r->scan;
+	uint64_t			 want = r->config.max_ws;
+
+	if (!(r->config.budget_s > 0) || s == NULL || s->npoints == 0 ||
+	    want == 0)
+		return (0);
+	if (r->target.size_bytes > 0 && r->target.size_bytes < want &&
+	    strcmp(r->target.type, "file") != 0)
+		want = r->target.size_bytes;
+	return (s->points[s->npoints - 1].ws_bytes + r->target.bs < want *
+	    TEXT_NEAR ? want : 0);
+}
+
+/*
+ * For a scan not analysed as a whole: the caches from the fastest on that
+ * hold on their own evidence, said as provisional.  Returns 1 if any.
+ */
+static int
+report_text_meaning_provisional(struct report_text *rt,
+    const struct scan_result *s)
+{
+	const struct tier	*t;
+	char			 line[320], why[160], b1[UNITS_BUFSZ];
+	char			 b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
+	size_t			 i;
+
+	for (i = 0; i < s->tiers.ntiers && i < TIERS_MAX; i++) {
+		if (!report_text_tier_holds(s, i, why, sizeof why))
+			break;
+		t = &s->tiers.tier[i];
+		snprintf(line, sizeof line, "Provisionally, up to %s%s, reads %s"
+		    "are served from cache tier %zu (p50 %s, p99 %s).",
+		    t->at_least ? "at least " : "", report_text_size(
+		    t->capacity_bytes, b1, sizeof b1), i > 0 ? "that miss the "
+		    "faster tiers " : "", i + 1,
+		    units_format_value(UNITS_LAT_US, t->lat_us_p50, b2,
+		    sizeof b2), units_format_value(UNITS_LAT_US,
+		    t->lat_us_p99, b3, sizeof b3));
+		report_text_sentence(rt, line);
+	}
+	if (i == 0)
+		return (0);
+	snprintf(line, sizeof line, "Past %s nothing is established: the "
+	    "scan is not analysed there.", report_text_size(
+	    s->tiers.tier[i - 1].capacity_bytes, b1, sizeof b1));
+	report_text_sentence(rt, line);
+	return (1);
+}
+
 /* Plain sentences: what the figures mean for a database on this volume. */
 static void
 report_text_meaning(struct report_text *rt, const struct report *r)
@@ -697,6 +896,7 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 	char				 b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
 	char				 why[160];
 	double				 most;
+	uint64_t			 cut;
 	size_t				 i;
 	int				 any = 0;
 
@@ -758,17 +958,28 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 				    r->target.size_bytes, b1, sizeof b1));
 				report_text_sentence(rt, s);
 			} else if (r->scan->npoints > 0) {
+				report_text_size(r->scan->points[
+				    r->scan->npoints - 1].ws_bytes, b1,
+				    sizeof b1);
+				if ((cut = report_text_budget_cut(r)) > 0)
+					snprintf(why, sizeof why, "the --budget "
+					    "ended the scan short of the %s "
+					    "asked, so a larger --budget is "
+					    "needed", report_text_size(cut, b2,
+					    sizeof b2));
+				else
+					snprintf(why, sizeof why, "raise "
+					    "--max-ws");
 				snprintf(s, sizeof s, "A cache larger than the "
 				    "largest working set scanned (%s) would "
-				    "look the same: raise --max-ws to rule one "
-				    "out.", report_text_size(r->scan->points[
-				    r->scan->npoints - 1].ws_bytes, b1,
-				    sizeof b1));
+				    "look the same: %s to rule one out.", b1,
+				    why);
 				report_text_sentence(rt, s);
 			}
 		}
 		any = 1;
-	}
+	} else if (r->scan != NULL)
+		any = report_text_meaning_provisional(rt, r->scan);
 	if (l != NULL && l->first_touch.measured) {
 		report_text_restored(rt, &l->first_touch);
 		any = 1;
@@ -859,6 +1070,17 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 
 #define TEXT_RUNS_SHOWN	12	/* runs of a moving figure, at most */
 
+/* Whether some runs gave the figure of st and others none at all. */
+static int
+report_text_partial(const struct report_stat *st)
+{
+	size_t	k, known = 0;
+
+	for (k = 0; k < st->nrun; k++)
+		known += isfinite(st->run[k]) != 0;
+	return (known > 0 && known < st->nrun);
+}
+
 /* A moving figure's values run by run: all, or the first and last few. */
 static void
 report_text_runs(struct report_table *tab, const struct report_stat *st,
@@ -884,7 +1106,14 @@ report_text_runs(struct report_table *tab, const struct report_stat *st,
 		c[k] = v[k];
 		k++;
 	}
-	c[k] = label != NULL ? report_trend_name(st->trend) : "trend";
+	if (label == NULL)
+		c[k] = "trend";
+	else if (st->trend == REPORT_TREND_NONE && report_stat_lost(st))
+		c[k] = "lost";
+	else if (st->trend == REPORT_TREND_NONE)
+		c[k] = "partial";
+	else
+		c[k] = report_trend_name(st->trend);
 	if (label == NULL)
 		c[0] = "figure";
 	report_table_add(tab, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
@@ -904,20 +1133,25 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 	struct report_table		 tab, runs;
 	char				 title[64], m[UNITS_BUFSZ];
 	char				 sd[UNITS_BUFSZ], cv[16], n[16];
-	char				 align[16], line[320];
+	char				 align[16], line[sizeof rr->reason + 64];
 	const char			*label;
 	enum units_kind		 unit;
 	size_t				 nf, i, j, cols, moved = 0;
+	int				 trend = 0;
 
 	nf = report_headlines(r, fig, REPORT_STATS_MAX);
 	snprintf(title, sizeof title, "Repeatability (%u runs)", rr->runs);
 	report_text_heading(rt, title);
+	for (i = 0; i < rr->nstats; i++)
+		trend |= rr->stat[i].trend != REPORT_TREND_NONE;
 	if (rr->reason[0] != '\0') {
-		snprintf(line, sizeof line, "The runs differ beyond noise, in "
-		    "a trend: %s.", rr->reason);
+		snprintf(line, sizeof line, "The runs differ %s: %s.", trend ?
+		    "beyond noise, in a trend" : "in what they could measure",
+		    rr->reason);
 		report_text_sentence(rt, line);
-		report_text_sentence(rt, "Figures that moved are given run by "
-		    "run, not averaged; the sections above are run 1's.");
+		report_text_sentence(rt, "Figures that moved, or that some "
+		    "runs could not give, are given run by run, not averaged; "
+		    "the sections above are run 1's.");
 		if (rt->md)
 			fputc('\n', rt->f);
 	}
@@ -938,7 +1172,8 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 				unit = fig[j].unit;
 			}
 		}
-		if (st->trend != REPORT_TREND_NONE) {
+		if (st->trend != REPORT_TREND_NONE ||
+		    report_text_partial(st)) {
 			if (moved++ == 0)
 				report_text_runs(&runs, st, NULL, unit);
 			report_text_runs(&runs, st, label, unit);

@@ -533,7 +533,7 @@ report_trend(const struct report_stat *s, const double *h)
  * sweep that fell when a bucket ran dry inside it leaves its ceiling
  * unknown)?
  */
-static int
+int
 report_stat_lost(const struct report_stat *s)
 {
 	size_t	k;
@@ -547,52 +547,159 @@ report_stat_lost(const struct report_stat *s)
 	return (0);
 }
 
+/* The burst run r saw in its reads, or in its writes after them; NULL. */
+static const struct burst *
+report_run_burst(const struct report *r, int *writes)
+{
+	*writes = 0;
+	if (r->limits != NULL && r->limits->burst.detected)
+		return (&r->limits->burst);
+	*writes = 1;
+	if (r->writes != NULL && r->writes->limits != NULL &&
+	    r->writes->limits->burst.detected)
+		return (&r->writes->limits->burst);
+	return (NULL);
+}
+
+/* Append to buf (of len) what fmt says, after what it holds. */
+static void
+report_append(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list	ap;
+	size_t	o = strlen(buf);
+
+	if (o + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + o, len - o, fmt, ap);
+	va_end(ap);
+}
+
 /*
- * Why figures moved run after run (a trend, or a figure lost once a bucket
- * ran dry), into out->reason.
+ * What the runs after k (0-based) that found a bucket again found in it:
+ * the most credits any of them sized (NAN: none did), and whether every
+ * one of those ran dry inside its sweeps.
+ */
+static double
+report_repeat_earned(const struct report *reps, int n, int k, int *in_sweeps)
+{
+	const struct burst	*b;
+	double			 most = NAN;
+	int			 m, writes;
+
+	*in_sweeps = 1;
+	for (m = k + 1; m < n; m++) {
+		if ((b = report_run_burst(&reps[m], &writes)) == NULL ||
+		    !isfinite(b->credits_ios))
+			continue;
+		most = isnan(most) ? b->credits_ios : fmax(most,
+		    b->credits_ios);
+		*in_sweeps &= isfinite(b->drop_sweep_t_s);
+	}
+	return (most);
+}
+
+/*
+ * The figures the first run gave and a later run could not, and in which
+ * runs, after what buf holds: "; runs 2 and 3 gave no IOPS ceiling".
+ */
+static int
+report_repeat_lost(const struct report *reps, const struct report_repeat *rr,
+    char *buf, size_t len)
+{
+	struct report_figure	fig[REPORT_STATS_MAX];
+	const char		*label;
+	unsigned char		lost[REPORT_RUNS_MAX];
+	size_t			nf, i, j, nl = 0, nr = 0, r, done = 0;
+
+	memset(lost, 0, sizeof lost);
+	for (j = 0; j < rr->nstats; j++) {
+		if (!report_stat_lost(&rr->stat[j]))
+			continue;
+		nl++;
+		for (r = 1; r < rr->stat[j].nrun; r++)
+			lost[r] |= !isfinite(rr->stat[j].run[r]);
+	}
+	if (nl == 0)
+		return (0);
+	for (r = 1; r < REPORT_RUNS_MAX; r++)
+		nr += lost[r];
+	report_append(buf, len, "; run%s", nr == 1 ? "" : "s");
+	for (r = 1; r < REPORT_RUNS_MAX; r++) {
+		if (!lost[r])
+			continue;
+		done++;
+		report_append(buf, len, "%s %zu", done == 1 ? "" : done == nr ?
+		    " and" : ",", r + 1);
+	}
+	report_append(buf, len, " gave no");
+	nf = report_headlines(&reps[0], fig, REPORT_STATS_MAX);
+	for (done = 0, j = 0; j < rr->nstats; j++) {
+		if (!report_stat_lost(&rr->stat[j]))
+			continue;
+		label = rr->stat[j].name;
+		for (i = 0; i < nf; i++)
+			if (strcmp(fig[i].name, label) == 0)
+				label = fig[i].label;
+		done++;
+		report_append(buf, len, "%s %s", done == 1 ? "" : done == nl ?
+		    " or" : ",", label);
+	}
+	return (1);
+}
+
+/*
+ * Why figures moved run after run, or were lost after run 1, into
+ * out->reason: where a bucket ran dry, what the runs before and after it
+ * measured, the credits it earned back in between, and what was lost.
  */
 static void
 report_repeat_reason(const struct report *reps, int n,
     struct report_repeat *out)
 {
-	size_t	j;
-	int	k, writes = 0;
+	char			*buf = out->reason, c[UNITS_BUFSZ];
+	size_t			 len = sizeof out->reason, j;
+	double			 earned;
+	int			 k, writes = 0, in_sweeps, trend = 0, lost = 0;
 
 	for (j = 0; j < out->nstats; j++) {
-		if (out->stat[j].trend != REPORT_TREND_NONE ||
-		    report_stat_lost(&out->stat[j]))
-			break;
+		trend |= out->stat[j].trend != REPORT_TREND_NONE;
+		lost |= report_stat_lost(&out->stat[j]);
 	}
-	if (j == out->nstats)
+	if (!trend && !lost)
 		return;
-	for (k = 0; k < n; k++) {
-		/* The read sweeps, or the write sweeps after them. */
-		if (reps[k].limits != NULL && reps[k].limits->burst.detected)
+	for (k = 0; k < n; k++)
+		if (report_run_burst(&reps[k], &writes) != NULL)
 			break;
-		if (reps[k].writes != NULL && reps[k].writes->limits != NULL &&
-		    reps[k].writes->limits->burst.detected) {
-			writes = 1;
-			break;
-		}
+	if (k == n && !trend)
+		return;
+	buf[0] = '\0';
+	if (k == n) {
+		report_append(buf, len, "figures moved run after run beyond "
+		    "their noise: the volume kept its state from run to run "
+		    "(burst credits, caches or throttling)");
+		return;
 	}
-	if (k == n && out->stat[j].trend == REPORT_TREND_NONE)
-		return;
-	if (k == 0)
-		snprintf(out->reason, sizeof out->reason, "a burst bucket "
-		    "ran dry in run 1%s and the volume kept its state from "
-		    "run to run: runs after it measured the baseline", writes ?
-		    " (in its writes)" : "");
-	else if (k < n)
-		snprintf(out->reason, sizeof out->reason, "a burst bucket "
-		    "ran dry in run %d%s and the volume kept its state from "
-		    "run to run: runs before measured the burst, runs after "
-		    "the baseline, and the bucket run %d sized is what the "
-		    "runs before left in it", k + 1, writes ? " (in its writes)" :
-		    "", k + 1);
-	else
-		snprintf(out->reason, sizeof out->reason, "figures moved run "
-		    "after run beyond their noise: the volume kept its state "
-		    "from run to run (burst credits, caches or throttling)");
+	report_append(buf, len, "a burst bucket ran dry in run %d%s and the "
+	    "volume kept its state from run to run", k + 1, writes ?
+	    " (in its writes)" : "");
+	if (k > 0)
+		report_append(buf, len, ": runs before it measured the burst, "
+		    "and the bucket run %d sized is what they left in it and "
+		    "earned back since, not a full one", k + 1);
+	earned = report_repeat_earned(reps, n, k, &in_sweeps);
+	if (k + 1 < n && isnan(earned))
+		report_append(buf, len, "%s runs after it measured the "
+		    "baseline", k > 0 ? ";" : ":");
+	else if (k + 1 < n)
+		report_append(buf, len, "%s runs after it found only the ~%s "
+		    "I/Os of credits it earned back in between, then the "
+		    "baseline", k > 0 ? ";" : ":", units_format_value(
+		    UNITS_COUNT, earned, c, sizeof c));
+	if (report_repeat_lost(reps, out, buf, len) && !isnan(earned) &&
+	    in_sweeps)
+		report_append(buf, len, ": their sweeps fell as those credits "
+		    "ran out inside them");
 }
 
 /* The bound a headline figure's value is (enum report_bound). */

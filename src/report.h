@@ -96,7 +96,7 @@ struct report_repeat {
 	unsigned		runs;
 	size_t			nstats;
 	struct report_stat	stat[REPORT_STATS_MAX];
-	char			reason[256];	/* why figures moved run
+	char			reason[512];	/* why figures moved run
 						   after run; "" */
 };
 
@@ -342,6 +342,8 @@ struct figures_value;
 void	report_figure(const struct report *, const struct figures_def *,
 	    unsigned, struct figures_value *);
 
+/* Whether the first run gave the figure of s and a later run gave none. */
+int	report_stat_lost(const struct report_stat *);
 /* Find a figure of a repeat summary by name; NULL if absent. */
 const struct report_stat *report_repeat_find(const struct report_repeat *,
 	    const char *);

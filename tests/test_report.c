@@ -69,6 +69,18 @@ t_text(const struct report *r, int flat, char **s)
 	*out = '\0';
 }
 
+/* s with every run of spaces made one: table cells read as words. */
+static void
+t_squeeze(char *s)
+{
+	char	*in, *out;
+
+	for (in = out = s; *in != '\0'; in++)
+		if (*in != ' ' || out == s || out[-1] != ' ')
+			*out++ = *in;
+	*out = '\0';
+}
+
 /* r written as JSON and loaded back into back. */
 static void
 t_reload(const struct report *r, struct report *back)
@@ -458,6 +470,55 @@ test_repeat_trend(void **state)
 }
 
 /*
+ * gp2 under --repeat 3: run 1 drains the bucket; runs 2 and 3
+ * find only the credits it earned back in between, and their sweeps fall
+ * as those run out, so they give no IOPS ceiling.  The reason says so
+ * (not a trend, not a bucket "left" by the runs before), and the lost
+ * figure and the later runs' small bucket are given run by run.
+ */
+static void
+test_repeat_lost(void **state)
+{
+	struct report	 reps[3];
+	struct burst	*b;
+	const char	*why;
+	char		*s = NULL;
+	int		 i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		t_report_make(&reps[i]);
+		b = &reps[i].limits->burst;
+		b->detected = 1;
+		b->burst_iops = i == 0 ? NAN : 1740;
+		b->baseline_iops = 300;
+		b->duration_s = i == 0 ? NAN : 1.4;
+		b->credits_ios = i == 0 ? NAN : 1973;
+		b->drop_sweep_t_s = 30;
+		if (i > 0)
+			reps[i].limits->iops_ceiling = NAN;
+	}
+	reps[0].repeat = calloc(1, sizeof *reps[0].repeat);
+	report_repeat_aggregate(reps, 3, reps[0].repeat);
+	why = reps[0].repeat->reason;
+	assert_non_null(strstr(why, "ran dry in run 1 "));
+	assert_non_null(strstr(why, "~1.97k I/Os of credits it earned back"));
+	assert_non_null(strstr(why, "runs 2 and 3 gave no IOPS ceiling"));
+	assert_non_null(strstr(why, "sweeps fell as those credits ran out"));
+	assert_null(strstr(why, "left in it"));
+	t_text(&reps[0], 1, &s);
+	t_squeeze(s);
+	assert_non_null(strstr(s, "The runs differ in what they could "
+	    "measure: a burst bucket"));
+	assert_null(strstr(s, "in a trend"));
+	assert_non_null(strstr(s, "IOPS ceiling 5,000 n/a n/a lost"));
+	assert_non_null(strstr(s, "burst credits n/a 1.97k 1.97k partial"));
+	free(s);
+	for (i = 0; i < 3; i++)
+		report_free(&reps[i]);
+}
+
+/*
  * A run that saw no drop gives only the most the long-run rate can be.
  * Among runs that found it, that bound neither moves the mean nor makes a
  * trend; when every run gave a bound, the mean is one and says so, in the
@@ -559,6 +620,160 @@ test_text_unknowns(void **state)
 	report_free(&r);
 }
 
+/*
+ * A scan not analysed as a whole shows the tiers it found, each marked:
+ * one holds when every class of reads no tier explains is slower and grows
+ * past its size and its share was seen falling at 2 working sets past it;
+ * otherwise it is in doubt, and says why.  Never the backing store's
+ * latency, never a tier given as established, and the same after a JSON
+ * round trip.
+ */
+static void
+test_text_provisional(void **state)
+{
+	static const struct {
+		uint64_t	cap_mib;	/* interval +-10% */
+		double		lat_us;		/* the unexplained class; 0 none */
+		uint64_t	from_mib;
+		const char	*want;
+	} cases[] = {
+		{ 40, 200, 128, NULL },
+		{ 200, 200, 64, "Tier 1 is in doubt: reads at ~200 us grow from "
+		  "64 MiB, inside its size." },
+		{ 40, 20, 128, "Tier 1 is in doubt: reads at ~20 us, as fast as "
+		  "its own, are not explained." },
+		{ 128, 0, 0, "Tier 1 is in doubt: its share was seen falling at "
+		  "1 working set past its size only." },
+	};
+	struct report		 r, back;
+	struct tiers_result	*tr;
+	char			*s = NULL, *s2 = NULL;
+	size_t			 c;
+
+	(void)state;
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		t_report_make(&r);
+		tr = &r.scan->tiers;
+		tr->analysed = 0;
+		tr->backing_p50_us = 2777;
+		tr->backing_p99_us = 4321;
+		tr->tier[0].capacity_bytes = cases[c].cap_mib << 20;
+		tr->tier[0].capacity_low_bytes = cases[c].cap_mib * 9 << 20;
+		tr->tier[0].capacity_low_bytes /= 10;
+		tr->tier[0].capacity_high_bytes = cases[c].cap_mib * 11 << 20;
+		tr->tier[0].capacity_high_bytes /= 10;
+		if (cases[c].lat_us > 0) {
+			tr->nunexplained = 1;
+			tr->unexplained[0].lat_us_p50 = cases[c].lat_us;
+			tr->unexplained[0].share_max = 0.5;
+			tr->unexplained[0].from_ws = cases[c].from_mib << 20;
+			tr->unexplained[0].to_ws = 256 << 20;
+		}
+		t_text(&r, 1, &s);
+		t_squeeze(s);
+		assert_non_null(strstr(s, "Not analysed"));
+		assert_non_null(strstr(s, "Found so far, provisional: 1 cache "
+		    "tier"));
+		assert_non_null(strstr(s, " backing not analysed"));
+		/* The backing store's p50 and p99 in memory are not given. */
+		assert_null(strstr(s, "2.78 ms"));
+		assert_null(strstr(s, "4.32 ms"));
+		assert_null(strstr(s, "is served from cache tier 1 (p50"));
+		if (cases[c].want == NULL) {
+			assert_non_null(strstr(s, "90 us n/a holds"));
+			assert_null(strstr(s, "in doubt"));
+			assert_non_null(strstr(s, "Provisionally, up to 40 MiB, "
+			    "reads are served from cache tier 1"));
+		} else {
+			assert_non_null(strstr(s, cases[c].want));
+			assert_non_null(strstr(s, "90 us n/a in doubt"));
+			assert_null(strstr(s, "n/a holds"));
+			assert_non_null(strstr(s, "1 cache tier, none holding"));
+			assert_null(strstr(s, "Provisionally"));
+		}
+		t_reload(&r, &back);
+		t_text(&back, 1, &s2);
+		t_squeeze(s2);
+		assert_string_equal(s, s2);
+		free(s);
+		free(s2);
+		report_free(&back);
+		report_free(&r);
+	}
+}
+
+/*
+ * A buffered scan with no tier may have read only the page cache: the
+ * text says its backing row may be that, not the disk; never when the
+ * scan used O_DIRECT or found a tier.
+ */
+static void
+test_text_buffered_no_tier(void **state)
+{
+	static const struct {
+		int	direct;
+		size_t	ntiers;
+		int	said;
+	} cases[] = {
+		{ 0, 0, 1 }, { 1, 0, 0 }, { 0, 1, 0 },
+	};
+	struct report	 r;
+	char		*s = NULL;
+	size_t		 c;
+
+	(void)state;
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		t_report_make(&r);
+		r.target.direct = cases[c].direct;
+		r.scan->tiers.ntiers = cases[c].ntiers;
+		t_text(&r, 1, &s);
+		assert_int_equal(strstr(s, "the backing row is its latency, "
+		    "not the disk's") != NULL, cases[c].said);
+		free(s);
+		report_free(&r);
+	}
+}
+
+/*
+ * No tier found by a scan its --budget ended short of --max-ws: the text
+ * says a larger budget, not a larger --max-ws, would rule out a larger
+ * cache; a scan that reached --max-ws, or had no budget, says --max-ws.
+ */
+static void
+test_text_budget_cut(void **state)
+{
+	static const struct {
+		double		budget_s;
+		uint64_t	max_ws;		/* points end at 256 MiB */
+		const char	*want;
+	} cases[] = {
+		{ 40, (uint64_t)4 << 30, "the --budget ended the scan short of "
+		  "the 4 GiB asked, so a larger --budget is needed to rule one "
+		  "out." },
+		{ 0, (uint64_t)4 << 30, "(256 MiB) would look the same: raise "
+		  "--max-ws to rule one out." },
+		{ 40, 256 << 20, "(256 MiB) would look the same: raise --max-ws "
+		  "to rule one out." },
+	};
+	struct report	 r;
+	char		*s = NULL;
+	size_t		 c;
+
+	(void)state;
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		t_report_make(&r);
+		r.scan->tiers.ntiers = 0;
+		r.config.budget_s = cases[c].budget_s;
+		r.config.max_ws = cases[c].max_ws;
+		t_text(&r, 1, &s);
+		if (strstr(s, cases[c].want) == NULL)
+			fail_msg("case %zu: no \"%s\" in:\n%s", c,
+			    cases[c].want, s);
+		free(s);
+		report_free(&r);
+	}
+}
+
 /* profiles: every built-in one listed; one shown with its truth. */
 static void
 test_profiles(void **state)
@@ -608,9 +823,13 @@ main(void)
 		cmocka_unit_test(test_repeat_rendered),
 		cmocka_unit_test(test_repeat_trend),
 		cmocka_unit_test(test_repeat_bounds),
+		cmocka_unit_test(test_repeat_lost),
 		cmocka_unit_test(test_utc_now),
 		cmocka_unit_test(test_text_unknowns),
 		cmocka_unit_test(test_text_held_early),
+		cmocka_unit_test(test_text_provisional),
+		cmocka_unit_test(test_text_buffered_no_tier),
+		cmocka_unit_test(test_text_budget_cut),
 		cmocka_unit_test(test_profiles),
 	};
 
