@@ -254,8 +254,9 @@ scan_adaptive_point(struct engine *e, struct rng *r,
  * While a capacity's interval, or the backing store's p50's, is wider than
  * SCAN_FINISH_REL, add reads to the largest point: every cache's fraction
  * shows there, it holds the most reads of the slowest modes, and it is the
- * one point whose caches are still in the state it left them in.  Bounded by the budget when there is
- * one, else by SCAN_FINISH_FACTOR times the point's time limit.
+ * one point whose caches are still in the state it left them in.  Bounded
+ * by the budget when there is one, else by SCAN_FINISH_FACTOR times the
+ * point's time limit.
  */
 static int
 scan_adaptive_finish(struct engine *e, struct rng *r,
