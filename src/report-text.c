@@ -580,8 +580,8 @@ report_text_sweep(struct report_text *rt, const char *key,
 		[LIMITS_STOP_FLAT] = { "two doublings gained under 5% each",
 		    "bandwidth stopped rising" },
 		[LIMITS_STOP_EDGE] = { "the deepest queue allowed "
-		    "(--max-iodepth)", "the largest size tried, still "
-		    "rising" },
+		    "(--max-iodepth goes deeper)", "the largest size "
+		    "tried, still rising" },
 		[LIMITS_STOP_ENGINE] = { "the engine holds no more I/Os in "
 		    "flight", "the engine holds no more I/Os in flight" },
 		[LIMITS_STOP_TARGET] = { "the target", "larger I/Os do not "
