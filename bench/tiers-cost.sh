@@ -16,20 +16,10 @@ prof=classic-three-level
 goal=138
 
 # Truth: "C0 P0 C1 P1 B" (bytes, us) from tierprobe profiles --show.
-"$tp" profiles --show "$prof" | awk '
-function size(v, u) {
-	sub(/,$/, "", u)
-	if (u == "MiB") return v * 1048576
-	if (u == "GiB") return v * 1073741824
-	return v
+"$tp" profiles --show "$prof" | awk "$bench_units"'
+$1 == "tier" && $3 == "capacity" {
+	printf "%.0f %g ", size($4, $5), lat($7, $8)
 }
-function lat(v, u) {
-	sub(/,$/, "", u)
-	if (u == "ms") return v * 1000
-	if (u == "s") return v * 1e6
-	return v
-}
-$1 ~ /^scan\.tiers\[/ { printf "%.0f %g ", size($3, $4), lat($6, $7) }
 $1 == "scan.backing" { printf "%g\n", lat($3, $4) }' > "$dir/truth"
 read -r c0 p0 c1 p1 b < "$dir/truth"
 

@@ -1,17 +1,19 @@
 #!/bin/bash
 # bench/vs-fio.sh: tierprobe against fio on the same file, same I/O:
-# io_uring, O_DIRECT, 4 KiB random reads over 2 GiB, at iodepth 1, 8, 32,
-# the two tools alternating, each for SECONDS.  Prints IOPS and CPU time per
-# I/O side by side, with tierprobe/fio ratios; then the peak memory of a
-# scan with a 16 GiB working set.
+# io_uring, O_DIRECT, 4 KiB random reads over 2 GiB, at iodepth 1, 8, 32
+# (or DEPTHS), the two tools alternating, each for SECONDS.  Prints IOPS and
+# CPU time per I/O side by side, with tierprobe/fio ratios; then, with the
+# default depths, the peak memory of a scan with a 16 GiB working set.
 #
-# usage: bench/vs-fio.sh [DIR] [SECONDS] [ROUNDS]    (needs fio, jq, GNU time)
+# usage: bench/vs-fio.sh [DIR] [SECONDS] [ROUNDS] [DEPTHS]
+#        (needs fio, jq, GNU time; DEPTHS such as "64 128 256")
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 tp=${TIERPROBE:-$top/src/tierprobe}
 dir=${1:-.}
 secs=${2:-10}
 rounds=${3:-2}
+depths=${4:-1 8 32}
 file=$dir/tierprobe-bench.dat
 big=$dir/tierprobe-bench16g.dat
 for c in fio jq /usr/bin/time; do
@@ -41,7 +43,7 @@ fio_point() {
 
 printf '%-8s %12s %12s %8s %14s %14s %8s\n' iodepth tp_iops fio_iops ratio \
     tp_cpu_us/io fio_cpu_us/io ratio
-for depth in 1 8 32; do
+for depth in $depths; do
 	ti=0; tc=0; fi=0; fc=0
 	for r in $(seq "$rounds"); do
 		read -r a b < <(tp_point "$depth")
@@ -56,6 +58,7 @@ for depth in 1 8 32; do
 done
 
 # Peak memory of a scan whose working set reaches 16 GiB.
+[ "$depths" = "1 8 32" ] || exit 0
 "$tp" prep "$big" --size 16G --quiet
 /usr/bin/time -f '%M' -o "$dir/bench-rss" "$tp" scan "$big" --min-ws 1G \
     --max-ws 16G --points 5 --max-time 1 --quiet --output-format json \

@@ -350,6 +350,17 @@ done:
 	return (0);
 }
 
+/* Whether an iodepth sweep should go deeper; see ceilings.h. */
+int
+ceilings_iops_rising(const struct point *pts, size_t n)
+{
+	struct ceilings_iops	c;
+
+	if (ceilings_iops(pts, n, &c) != 0)
+		return (0);
+	return (c.limit == CEILINGS_IOPS_UNSATURATED);
+}
+
 /* The store's ceiling under cache hits; see ceilings.h. */
 int
 ceilings_cache_correct(const struct point *pts, size_t n, double h,

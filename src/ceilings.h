@@ -155,6 +155,12 @@ struct ceilings_prior {
  * there are fewer than two points (out->limit is UNKNOWN).
  */
 int	ceilings_iops(const struct point *, size_t, struct ceilings_iops *);
+/*
+ * Whether an iodepth sweep of n points that reached its planned depth
+ * should go deeper: IOPS still rising over its last doubling (the limit
+ * ceilings_iops finds is UNSATURATED).  Returns 1 or 0.
+ */
+int	ceilings_iops_rising(const struct point *, size_t);
 
 /*
  * The store's IOPS ceiling when caches served a share h (fitted, 0..1) of

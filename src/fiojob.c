@@ -27,9 +27,21 @@ fiojob_filename(FILE *f, const char *path)
 	fputc('\n', f);
 }
 
+/* fio's engine for one of tierprobe's: psync, else io_uring (sim too). */
+static const char *
+fiojob_engine(const char *name)
+{
+	return (strcmp(name, "psync") == 0 ? "psync" : "io_uring");
+}
+
+/*
+ * The job of point p, read by engine (fio's name) under [global]'s
+ * ioengine.  tierprobe's psync keeps a queue with a thread per I/O in
+ * flight: in fio, as many psync jobs reported as one.
+ */
 static void
 fiojob_point(FILE *f, const char *kind, size_t i, const struct point *p,
-    int write)
+    int write, const char *engine, const char *global)
 {
 	char	ws[UNITS_BUFSZ], bs[UNITS_BUFSZ], *s;
 	double	secs;
@@ -54,7 +66,12 @@ fiojob_point(FILE *f, const char *kind, size_t i, const struct point *p,
 	    p->lat_us.p50 : 0, isfinite(p->lat_us.p99) ? p->lat_us.p99 : 0);
 	fprintf(f, "rw=%s\n", p->write || write ? "randwrite" : "randread");
 	fprintf(f, "bs=%u\n", p->bs ? p->bs : 4096);
-	fprintf(f, "iodepth=%u\n", p->iodepth ? p->iodepth : 1);
+	if (strcmp(engine, global) != 0)
+		fprintf(f, "ioengine=%s\n", engine);
+	if (strcmp(engine, "psync") == 0 && p->iodepth > 1)
+		fprintf(f, "iodepth=1\nnumjobs=%u\n", p->iodepth);
+	else
+		fprintf(f, "iodepth=%u\n", p->iodepth ? p->iodepth : 1);
 	fprintf(f, "offset=0\n");
 	fprintf(f, "size=%llu\n", (unsigned long long)p->ws_bytes);
 	fprintf(f, "runtime=%.0f\n", secs);
@@ -105,6 +122,7 @@ fiojob_several(const struct report *r, FILE *f)
 	const struct together_result	*tg = r->together;
 	const struct report		*t;
 	const struct limits_result	*l;
+	const char			*sweeps;
 	char				 kind[32];
 	size_t				 i, k;
 	int				 sim = 0;
@@ -124,7 +142,8 @@ fiojob_several(const struct report *r, FILE *f)
 	if (r->config.write)
 		fputs("; WARNING: the jobs write: they destroy data on the "
 		    "targets.\n", f);
-	fputs("\n[global]\nioengine=io_uring\n", f);
+	sweeps = fiojob_engine(r->config.engine);
+	fprintf(f, "\n[global]\nioengine=%s\n", sweeps);
 	fprintf(f, "direct=%d\n", r->config.direct ? 1 : 0);
 	fputs("randrepeat=0\nnorandommap=1\ntime_based=1\n"
 	    "group_reporting=1\n", f);
@@ -133,7 +152,8 @@ fiojob_several(const struct report *r, FILE *f)
 		for (k = 0; t->scan != NULL && k < t->scan->npoints; k++) {
 			snprintf(kind, sizeof kind, "t%zu-scan", i + 1);
 			fiojob_point(f, kind, k, &t->scan->points[k],
-			    r->config.write);
+			    r->config.write, fiojob_engine(t->target.engine),
+			    sweeps);
 			fiojob_target_file(f, t, i);
 			fputs("stonewall\n", f);
 		}
@@ -144,7 +164,8 @@ fiojob_several(const struct report *r, FILE *f)
 			    k < l->nqd ? "iodepth" : "bs");
 			fiojob_point(f, kind, k < l->nqd ? k : k - l->nqd,
 			    k < l->nqd ? &l->qd_points[k] :
-			    &l->bs_points[k - l->nqd], r->config.write);
+			    &l->bs_points[k - l->nqd], r->config.write, sweeps,
+			    sweeps);
 			fiojob_target_file(f, t, i);
 			fputs("stonewall\n", f);
 		}
@@ -167,6 +188,7 @@ fiojob_dump(const struct report *r, FILE *f)
 {
 	const struct limits_result	*l = r->limits;
 	const char			*path = r->target.path;
+	const char			*sweeps, *scan;
 	size_t				 i;
 	int				 sim;
 
@@ -189,8 +211,10 @@ fiojob_dump(const struct report *r, FILE *f)
 	if (r->config.write)
 		fputs("; WARNING: the jobs write: they destroy data on the "
 		    "target.\n", f);
-	fputs("\n[global]\n", f);
-	fputs("ioengine=io_uring\n", f);
+	/* [global] has the sweeps' engine; the scan's may differ. */
+	sweeps = fiojob_engine(r->config.engine);
+	scan = fiojob_engine(r->target.engine);
+	fprintf(f, "\n[global]\nioengine=%s\n", sweeps);
 	fprintf(f, "direct=%d\n", r->target.direct ? 1 : 0);
 	if (sim)
 		fiojob_filename(f, "tierprobe.dat");
@@ -199,20 +223,17 @@ fiojob_dump(const struct report *r, FILE *f)
 	fputs("randrepeat=0\nnorandommap=1\ntime_based=1\n"
 	    "group_reporting=1\nstonewall\n", f);
 	if (r->scan != NULL) {
-		for (i = 0; i < r->scan->npoints; i++) {
+		for (i = 0; i < r->scan->npoints; i++)
 			fiojob_point(f, "scan", i, &r->scan->points[i],
-			    r->config.write);
-			if (strcmp(r->target.engine, "psync") == 0)
-				fputs("ioengine=psync\n", f);
-		}
+			    r->config.write, scan, sweeps);
 	}
 	if (l != NULL) {
 		for (i = 0; i < l->nqd; i++)
 			fiojob_point(f, "iodepth", i, &l->qd_points[i],
-			    r->config.write);
+			    r->config.write, sweeps, sweeps);
 		for (i = 0; i < l->nbs; i++)
 			fiojob_point(f, "bs", i, &l->bs_points[i],
-			    r->config.write);
+			    r->config.write, sweeps, sweeps);
 		if (l->timeline.n > 0)
 			fputs("\n; The sustained run (burst detection) is not "
 			    "repeated here.\n", f);

@@ -28,7 +28,9 @@
  * 2. iodepth sweep at 4 KiB: depths 1, 2, 4 .. max_iodepth.  It stops early
  *    once two successive doublings gained less than LIMITS_EARLY_GAIN each:
  *    past a cap, deeper queues only add latency (depth / ceiling, which the
- *    report derives by Little's law) and spend burst credits.
+ *    report derives by Little's law) and spend burst credits.  Past
+ *    max_iodepth, while IOPS still rose over the last doubling
+ *    (ceilings_iops_rising), doublings go on up to deep_iodepth.
  * 3. block-size sweep 4 KiB .. 1 MiB at twice the knee depth (the knee is
  *    where 4 KiB reads reach the ceiling; larger reads take longer, so the
  *    margin keeps them at the cap), at least LIMITS_BS_MIN_DEPTH deep so a
@@ -248,16 +250,22 @@ limits_step(unsigned step)
 	return (step > 1 ? step : 2);
 }
 
-/* Depths of the iodepth sweep: 1, step, step^2 .. max (max included). */
+/*
+ * Depths of the iodepth sweep: 1, step, step^2 .. max (max included), then
+ * max x step, max x step^2 .. as far as deep.
+ */
 static size_t
-limits_depths(unsigned max, unsigned step, unsigned *d, size_t cap)
+limits_depths(unsigned max, unsigned deep, unsigned step, unsigned *d,
+    size_t cap)
 {
 	size_t		n = 0;
-	unsigned	v;
+	uint64_t	v;
 
 	for (v = 1; v < max && n + 1 < cap; v *= step)
 		d[n++] = v;
 	d[n++] = max;
+	for (v = (uint64_t)max * step; v <= deep && n < cap; v *= step)
+		d[n++] = v;
 	return (n);
 }
 
@@ -268,24 +276,30 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 {
 	struct sample_spec	 ss;
 	struct engine		 e;
-	unsigned		 depths[32];
-	size_t			 n, i;
+	unsigned		 depths[32], deep;
+	size_t			 n, i, planned;
 	double			 g1, g2;
 	int			 rc;
 
-	rc = engine_open(&e, spec->engine, t, spec->max_iodepth, bs, 1);
+	deep = spec->deep_iodepth > spec->max_iodepth ? spec->deep_iodepth :
+	    spec->max_iodepth;
+	rc = engine_open(&e, spec->engine, t, deep, bs, 1);
 	if (rc != 0)
 		return (rc);
 	/* The psync fallback keeps one I/O in flight: sweep what it can. */
 	if (e.iodepth < spec->max_iodepth)
 		limits_note(r, "engine keeps fewer I/Os in flight than "
 		    "--max-iodepth: depth sweep cut short");
-	n = limits_depths(e.iodepth, limits_step(spec->depth_step), depths,
-	    32);
+	n = e.iodepth < spec->max_iodepth ? limits_depths(e.iodepth, 0,
+	    limits_step(spec->depth_step), depths, 32) :
+	    limits_depths(spec->max_iodepth, deep,
+	    limits_step(spec->depth_step), depths, 32);
+	for (planned = 0; planned < n && depths[planned] <= spec->max_iodepth;)
+		planned++;
 	r->qd_points = xcalloc(n, sizeof *r->qd_points);
 	r->qd_stop = e.iodepth < spec->max_iodepth ? LIMITS_STOP_ENGINE :
 	    LIMITS_STOP_EDGE;
-	progress_phase("iodepth", n, PROGRESS_IODEPTH);
+	progress_phase("iodepth", planned, PROGRESS_IODEPTH);
 	for (i = 0; i < n; i++) {
 		if (interrupt_requested()) {
 			rc = 1;
@@ -314,6 +328,15 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 				progress_stop_at(i + 1, "IOPS stopped rising");
 				break;
 			}
+		}
+		/* Deeper than planned only while IOPS still rise. */
+		if (i + 1 >= planned && i + 1 < n) {
+			if (!ceilings_iops_rising(r->qd_points, r->nqd)) {
+				if (i >= planned)
+					r->qd_stop = LIMITS_STOP_FLAT;
+				break;
+			}
+			progress_more(1, "IOPS still rising");
 		}
 	}
 	if (rc != 0)
@@ -352,9 +375,10 @@ limits_max_seconds(const struct limits_spec *spec)
 	size_t		n;
 
 	per = spec->max_time_s > 0 ? spec->max_time_s : LIMITS_MAX_TIME_S;
-	n = limits_depths(spec->max_iodepth, limits_step(spec->depth_step),
-	    depths, 32) + limits_sizes(spec->bs > 0 ? spec->bs : 4096,
-	    LIMITS_EXT_BS, limits_step(spec->size_step), sizes, 32);
+	n = limits_depths(spec->max_iodepth, spec->deep_iodepth,
+	    limits_step(spec->depth_step), depths, 32) +
+	    limits_sizes(spec->bs > 0 ? spec->bs : 4096, LIMITS_EXT_BS,
+	    limits_step(spec->size_step), sizes, 32);
 	/* Each point settles first: for settle_s, or a quarter of its time. */
 	return (n * (per + (spec->settle_s > 0 ? spec->settle_s : per / 4)) +
 	    (spec->first_touch ? 2 * LIMITS_FT_BUDGET_S : 0));
@@ -992,7 +1016,7 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	struct limits_ft	ft;
 	uint64_t		ws;
 	uint32_t		bs, top;
-	unsigned		knee, depth, bs_depth;
+	unsigned		knee, depth, bs_depth, deepest;
 	double			seconds;
 	char			msg[96];
 	int			rc;
@@ -1038,12 +1062,14 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	/* Past the knee, or as deep as IOPS went. */
 	knee = ci.knee_iodepth > 0 ? ci.knee_iodepth : ci.max_seen_iodepth;
 	depth = ci.knee_iodepth > 0 ? 2 * knee : knee;
-	if (depth > spec->max_iodepth)
-		depth = spec->max_iodepth;
+	deepest = r->qd_points[r->nqd - 1].iodepth > spec->max_iodepth ?
+	    r->qd_points[r->nqd - 1].iodepth : spec->max_iodepth;
+	if (depth > deepest)
+		depth = deepest;
 	r->sustain_iodepth = depth;
 	bs_depth = depth < LIMITS_BS_MIN_DEPTH ? LIMITS_BS_MIN_DEPTH : depth;
-	if (bs_depth > spec->max_iodepth)
-		bs_depth = spec->max_iodepth;
+	if (bs_depth > deepest)
+		bs_depth = deepest;
 	r->bs_iodepth = bs_depth > LIMITS_BS_MAX_DEPTH ?
 	    LIMITS_BS_MAX_DEPTH : bs_depth;
 

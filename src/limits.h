@@ -48,6 +48,8 @@ struct limits_spec {
 	uint64_t	ws_bytes;	/* beyond the caches; 0: whole target */
 	uint32_t	bs;		/* for the iodepth sweep, 4 KiB */
 	unsigned	max_iodepth;
+	unsigned	deep_iodepth;	/* > max_iodepth: while IOPS still rise
+					   there, deeper steps up to this */
 	double		sustain_s;	/* 0: LIMITS_SUSTAIN_S */
 	double		sustain_min_s;	/* > 0: end the sustained run after
 					   this once its rate held

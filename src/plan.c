@@ -37,6 +37,8 @@
 #define PLAN_QUICK_STEP		4	/* write sweeps: depths, sizes x4 */
 #define PLAN_QUICK_COMMIT_BS	8192	/* a database page */
 #define PLAN_QUICK_SETTLE_S	0.1	/* a sweep point's warm-up, at most */
+#define PLAN_QUICK_DEPTH	64	/* the sweeps' depths: planned, */
+#define PLAN_QUICK_DEEP_DEPTH	128	/* and reads' while IOPS still rise */
 
 static const struct {
 	const char	*name;
@@ -80,6 +82,20 @@ plan_cut_text(int cut)
 	return (plan_cuts[cut].text);
 }
 
+/* Why pt's scan may misplace the tiers; see plan.h. */
+const char *
+plan_scan_caveat(const struct plan *pl, const struct plan_target *pt,
+    const char *engine)
+{
+	if (!(pl->phases & ~pt->skip & PLAN_SCAN) || pt->type == TARGET_SIM ||
+	    pt->params.direct || strcmp(engine, "io_uring") != 0)
+		return (NULL);
+	return ("buffered reads through io_uring: a read the page cache "
+	    "misses may wait for a kernel worker thread, so a cache behind "
+	    "it can show the store's latency and be missed or misplaced; "
+	    "without --engine a --buffered scan reads by pread");
+}
+
 /*
  * The quick preset (run without a target, or --quick): about a minute,
  * every headline figure kept; pt->cuts says what it left out.
@@ -103,8 +119,10 @@ plan_quick(const struct cli_opts *o, struct plan_target *pt)
 		w->max_time_s = 1;
 		c->max_time_s = 0.5;
 	}
-	if (!(o->set_mask & CLI_SET_MAX_IODEPTH))
-		l->max_iodepth = 64;
+	if (!(o->set_mask & CLI_SET_MAX_IODEPTH)) {
+		l->max_iodepth = PLAN_QUICK_DEPTH;
+		l->deep_iodepth = PLAN_QUICK_DEEP_DEPTH;
+	}
 	if (!(o->set_mask & CLI_SET_SUSTAIN)) {
 		l->sustain_s = 15;
 		l->sustain_min_s = LIMITS_SUSTAIN_QUICK_S;
@@ -387,6 +405,7 @@ plan_write_sweeps(const struct plan_target *pt, struct limits_spec *ls)
 {
 	ls->write = 1;
 	ls->first_touch = 0;
+	ls->deep_iodepth = 0;
 	ls->depth_step = ls->size_step = pt->writes.sweep_step;
 	ls->no_sustain = pt->writes.no_sustain;
 }

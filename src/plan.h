@@ -84,6 +84,14 @@ struct plan {
 void	plan_make(struct plan *, const struct cli_opts *);
 void	plan_free(struct plan *);
 
+/*
+ * Why the scan of a plan's target, read by the named engine, may misplace
+ * the tiers (buffered reads through io_uring), in words; NULL when the
+ * plan scans nothing or nothing says so.
+ */
+const char	*plan_scan_caveat(const struct plan *, const struct plan_target *,
+		    const char *);
+
 /* A cut's JSON word ("write_sustain", ...); NULL past the last. */
 const char	*plan_cut_name(int);
 /* A cut in words, for the text report; NULL past the last. */

@@ -315,6 +315,11 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 	    r->target.bs, b1, sizeof b1), r->config.write ? "writes" : "reads",
 	    r->config.iodepth ? r->config.iodepth : 1);
 	report_text_heading(rt, title);
+	if (s->caveat[0] != '\0') {
+		report_text_kv(rt, "caveat", s->caveat);
+		if (rt->md)
+			fputc('\n', rt->f);
+	}
 	if (!tr->analysed) {
 		report_text_sentence(rt, tr->nunexplained > 0 ? "Not analysed: "
 		    "a class of reads changes with the working set and no tier "
@@ -575,8 +580,8 @@ report_text_sweep(struct report_text *rt, const char *key,
 		[LIMITS_STOP_FLAT] = { "two doublings gained under 5% each",
 		    "bandwidth stopped rising" },
 		[LIMITS_STOP_EDGE] = { "the deepest queue allowed "
-		    "(--max-iodepth)", "the largest size tried, still "
-		    "rising" },
+		    "(--max-iodepth goes deeper)", "the largest size "
+		    "tried, still rising" },
 		[LIMITS_STOP_ENGINE] = { "the engine holds no more I/Os in "
 		    "flight", "the engine holds no more I/Os in flight" },
 		[LIMITS_STOP_TARGET] = { "the target", "larger I/Os do not "

@@ -32,6 +32,8 @@ struct scan_result {
 	int		 interrupted;
 	struct tiers_result tiers;	/* of every point, as measured */
 	unsigned	 analyses;	/* times the tiers were fitted */
+	char		 caveat[256];	/* why how it read may misplace the
+					   tiers (plan_scan_caveat); "" */
 };
 
 /*

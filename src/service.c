@@ -147,6 +147,41 @@ service_slice_mean(const struct hist *h, const double *share,
 }
 
 /*
+ * Standard error of the ln of h's q-quantile: the binomial sd of the
+ * fraction of reads below it over the density of ln latency there (the
+ * reads within SERVICE_DENS_LN either side); INFINITY when none are.
+ */
+static double
+service_quantile_se(const struct hist *h, double q)
+{
+	double	x = hist_percentile(h, q), d;
+
+	d = (hist_fraction_below(h, x * exp(SERVICE_DENS_LN)) -
+	    hist_fraction_below(h, x * exp(-SERVICE_DENS_LN))) /
+	    (2 * SERVICE_DENS_LN);
+	return (d > 0 ? sqrt(q * (1 - q) / (double)h->count) / d : INFINITY);
+}
+
+/*
+ * Whether store j's p50 in h (the scan's point) is above its p50 in the
+ * probe pp beyond chance: by SERVICE_APART_Z standard errors of the
+ * difference of their ln.
+ */
+static int
+service_apart(const struct service_probe *pr, size_t nstores, size_t j,
+    const struct hist *h, const struct hist *pp)
+{
+	double	lo, hi, q, se;
+
+	if (service_bounds(h, pr->share, nstores, j, &lo, &hi) != 0)
+		return (0);
+	q = (lo + hi) / 2;
+	se = hypot(service_quantile_se(h, q), service_quantile_se(pp, q));
+	return (log(hist_percentile(h, q) / hist_percentile(pp, q)) >=
+	    SERVICE_APART_Z * se);
+}
+
+/*
  * Store j of plan against its probe pp: its p50 and mean in the scan's
  * point (capped[2]), and its own p50 and p99: the paced ones, but the
  * scan's p50 when lower (a cap that stalls leaves the median unqueued, and
@@ -165,7 +200,8 @@ service_judge(const struct service_plan *plan, const struct point *pts,
 	capped[1] = service_slice_mean(h, pr->share, plan->nstores, j);
 	*p50 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.5);
 	*p99 = service_slice(pp->hist, pr->share, plan->nstores, j, 0.99);
-	held = capped[0] >= SERVICE_QUEUED * *p50 || capped[1] >=
+	held = (capped[0] >= SERVICE_QUEUED * *p50 && service_apart(pr,
+	    plan->nstores, j, h, pp->hist)) || capped[1] >=
 	    SERVICE_STALLED * service_slice_mean(pp->hist, pr->share,
 	    plan->nstores, j);
 	*p50 = fmin(*p50, capped[0]);

@@ -21,6 +21,12 @@ struct point;
 					   paced reads too */
 #define SERVICE_QUEUED	1.2		/* capped: p50 at the scan's depth
 					   this many times the paced p50 */
+#define SERVICE_APART_Z	3.0		/* and beyond chance: this many
+					   standard errors of the two p50s'
+					   ln ratio (slices of a few hundred
+					   reads differ by 20% by chance) */
+#define SERVICE_DENS_LN	0.1		/* ln units either side: the reads
+					   that tell the density at a p50 */
 #define SERVICE_STALLED	4.0		/* or: mean this many times the paced
 					   mean (a cap that lets bursts
 					   through and then stalls) */

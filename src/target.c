@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,8 @@
 #define TARGET_MAGIC		"TIERPROBE-TESTFILE-1\n"
 #define TARGET_SIM_PREFIX	"sim:"
 #define TARGET_HEADER		4096
-#define TARGET_FILL_CHUNK	(1U << 20)
+#define TARGET_FILL_CHUNK	(8U << 20)
+#define TARGET_FILL_WRITERS	4	/* chunks written at once */
 #define TARGET_SPACE_MARGIN	(64ULL << 20)
 #define TARGET_TMPFS_MAGIC	0x01021994
 #define TARGET_RAMFS_MAGIC	0x858458f6
@@ -224,78 +226,145 @@ target_random_block(struct rng *r, void *buf, size_t len)
 		p[i] = rng_next(r);
 }
 
-/*
- * Write real data over [from, to) of path: pseudo-random, never repeating,
- * header block first when from is 0.  Returns 0 or -errno.
- */
-static int
-target_fill(const char *path, uint64_t from, uint64_t to,
-    const struct target_params *p)
-{
-	struct rng	 r;
-	void		*buf;
-	uint64_t	 off;
-	size_t		 len;
-	ssize_t		 n;
-	int		 fd, err = 0;
+/* A fill shared by its writers. */
+struct target_fill {
+	const char			*path;
+	const struct target_params	*p;
+	int				 fd;
+	uint64_t			 from, to;
+	uint64_t			 next;		/* the next chunk */
+	uint64_t			 done;		/* bytes written */
+	int				 err;		/* the first error */
+	pthread_mutex_t			 lock;
+};
 
-	/* O_DIRECT keeps the page cache clean; unaligned starts go buffered. */
-	if (((from % 4096) != 0 ||
-	    (fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC)) < 0) &&
-	    (fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
-		return (-errno);
-	if (posix_memalign(&buf, 4096, TARGET_FILL_CHUNK)) {
+/* Write len bytes of buf at off of f's file.  Returns 0 or -errno. */
+static int
+target_fill_write(struct target_fill *f, const void *buf, size_t len,
+    uint64_t off)
+{
+	ssize_t	n;
+	int	fd, saved;
+
+	do
+		n = pwrite(f->fd, buf, len, (off_t)off);
+	while (n < 0 && errno == EINTR && !interrupt_requested());
+	if (n < 0 && errno == EINVAL && (len % 4096) != 0) {
+		/* A tail O_DIRECT refuses: write it buffered. */
+		if ((fd = open(f->path, O_WRONLY | O_CLOEXEC)) < 0)
+			return (-errno);
+		n = pwrite(fd, buf, len, (off_t)off);
+		saved = errno;
 		close(fd);
-		return (-ENOMEM);
+		errno = saved;
 	}
-	rng_seed(&r, from ^ 0x7469657270726f62ULL);
-	for (off = from; off < to; off += len) {
-		if (p->fill_progress != NULL)
-			p->fill_progress(path, off - from, to - from);
-		if (interrupt_requested()) {
+	if (n < 0)
+		return (-errno);
+	return ((size_t)n == len ? 0 : -ENOSPC);
+}
+
+/*
+ * A writer of a fill: takes the next chunk, fills it with pseudo-random
+ * bytes of its own (seeded by its offset; the header block first at 0)
+ * and writes it, while another writer's chunk is on its way to the disk.
+ */
+static void *
+target_fill_writer(void *arg)
+{
+	struct target_fill	*f = arg;
+	struct rng		 r;
+	void			*buf = NULL;
+	uint64_t		 off;
+	size_t			 len;
+	int			 err = 0;
+
+	if (posix_memalign(&buf, 4096, TARGET_FILL_CHUNK) != 0) {
+		buf = NULL;
+		err = -ENOMEM;
+	}
+	for (;;) {
+		pthread_mutex_lock(&f->lock);
+		if (err == 0 && interrupt_requested())
 			err = -EINTR;
+		if (err != 0 && f->err == 0)
+			f->err = err;
+		off = f->next;
+		if (f->err != 0 || off >= f->to) {
+			pthread_mutex_unlock(&f->lock);
 			break;
 		}
-		len = to - off < TARGET_FILL_CHUNK ? to - off :
+		len = f->to - off < TARGET_FILL_CHUNK ? f->to - off :
 		    TARGET_FILL_CHUNK;
+		f->next += len;
+		if (f->p->fill_progress != NULL)
+			f->p->fill_progress(f->path, f->done, f->to - f->from);
+		pthread_mutex_unlock(&f->lock);
+
+		rng_seed(&r, off ^ 0x7469657270726f62ULL);
 		target_random_block(&r, buf, TARGET_FILL_CHUNK);
 		if (off == 0) {
 			memset(buf, 0, TARGET_HEADER);
 			snprintf(buf, TARGET_HEADER, "%s%s", TARGET_MAGIC,
 			    "tierprobe test file: safe to delete\n");
 		}
-		do
-			n = pwrite(fd, buf, len, off);
-		while (n < 0 && errno == EINTR && !interrupt_requested());
-		if (n < 0 && errno == EINVAL && (len % 4096) != 0) {
-			/* A tail O_DIRECT refuses: finish it buffered. */
-			close(fd);
-			if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0) {
-				err = -errno;
-				fd = -1;
-				break;
-			}
-			n = pwrite(fd, buf, len, off);
-		}
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if ((size_t)n != len) {
-			err = -ENOSPC;
-			break;
+		if ((err = target_fill_write(f, buf, len, off)) == 0) {
+			pthread_mutex_lock(&f->lock);
+			f->done += len;
+			pthread_mutex_unlock(&f->lock);
 		}
 	}
+	free(buf);
+	return (NULL);
+}
+
+/*
+ * Write real data over [from, to) of path: pseudo-random, never repeating,
+ * header block first when from is 0; TARGET_FILL_WRITERS chunks at once,
+ * O_DIRECT where it can.  Returns 0 or -errno.
+ */
+static int
+target_fill(const char *path, uint64_t from, uint64_t to,
+    const struct target_params *p)
+{
+	struct target_fill	f;
+	pthread_t		w[TARGET_FILL_WRITERS];
+	int			i, n = 0, err;
+
+	memset(&f, 0, sizeof f);
+	f.path = path;
+	f.p = p;
+	f.from = f.next = from;
+	f.to = to;
+	/* O_DIRECT keeps the page cache clean; unaligned starts go buffered. */
+	if (((from % 4096) != 0 ||
+	    (f.fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC)) < 0) &&
+	    (f.fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+		return (-errno);
+	/* Room taken at once: no write extends the file; a full one fails. */
+	if (fallocate(f.fd, 0, (off_t)from, (off_t)(to - from)) != 0 &&
+	    errno != EOPNOTSUPP && errno != ENOSYS) {
+		err = -errno;
+		close(f.fd);
+		return (err);
+	}
+	pthread_mutex_init(&f.lock, NULL);
+	for (i = 0; i < TARGET_FILL_WRITERS; i++)
+		if (pthread_create(&w[n], NULL, target_fill_writer, &f) == 0)
+			n++;
+	if (n == 0)
+		target_fill_writer(&f);
+	for (i = 0; i < n; i++)
+		pthread_join(w[i], NULL);
+	pthread_mutex_destroy(&f.lock);
+	err = f.err;
 	if (err == 0 && p->fill_progress != NULL)
 		p->fill_progress(path, to - from, to - from);
-	if (err == 0 && fdatasync(fd) != 0)
+	if (err == 0 && fdatasync(f.fd) != 0)
 		err = -errno;
 	if (err == 0)
-		posix_fadvise(fd, (off_t)from, (off_t)(to - from),
+		posix_fadvise(f.fd, (off_t)from, (off_t)(to - from),
 		    POSIX_FADV_DONTNEED);
-	free(buf);
-	if (fd >= 0)
-		close(fd);
+	close(f.fd);
 	return (err);
 }
 

@@ -136,6 +136,7 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 	struct limits_spec	 ls;
 	struct writes_spec	 ws;
 	struct ceilings_prior	*prior;
+	const char		*caveat;
 	int			 ret = 0, err;
 
 	rng_seed(&r, seed);
@@ -152,6 +153,9 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 		rep->scan = xcalloc(1, sizeof(*rep->scan));
 		(void)target_advise_random(t, 1);
 		ret = scan_run(&e, &r, &pt->scan, rep->scan);
+		if ((caveat = plan_scan_caveat(pl, pt, e.ops->name)) != NULL)
+			snprintf(rep->scan->caveat, sizeof(rep->scan->caveat),
+			    "%s", caveat);
 		(void)target_advise_random(t, 0);
 		engine_close(&e);
 	}
@@ -523,10 +527,12 @@ static int
 probe(const struct cli_opts *o)
 {
 	struct plan		 pl;
+	struct plan_target	*pt;
 	struct sim_host		*host;
 	struct target		*t;
 	struct report		 rep;
 	struct check_list	*checks;
+	const char		*caveat;
 	char			*cause = NULL;
 	unsigned		 verdicts[3];
 	size_t			 i;
@@ -544,6 +550,14 @@ probe(const struct cli_opts *o)
 		plan_free(&pl);
 		check_list_free(checks);
 		return (EXIT_USAGE);
+	}
+	for (i = 0; i < pl.ntargets; i++) {
+		pt = &pl.target[i];
+		if ((caveat = plan_scan_caveat(&pl, pt, pt->scan_engine)) !=
+		    NULL) {
+			log_warnx("warning: %s: %s", pt->spec, caveat);
+			break;
+		}
 	}
 	host = target_host_new();
 	t = xcalloc(pl.ntargets, sizeof(*t));

@@ -222,6 +222,9 @@ struct tiers_work {
 	double		*bvar;		/* [i * np + p] variance of point
 					   p's fraction in classes [0, i] */
 	double		*modew;		/* [m * nb + j] counts per class */
+	double		 boot_sd[TIERS_MAX_MODES];	/* bootstrap sd of ln
+					   p50 of classes [m, k) past the
+					   capacity before m; NAN: none */
 };
 
 /* Set up an empty result. */
@@ -233,6 +236,7 @@ tiers_result_init(struct tiers_result *r)
 	memset(r, 0, sizeof *r);
 	r->backing_p50_us = NAN;
 	r->backing_p99_us = NAN;
+	r->backing_p50_se = NAN;
 	r->backing_capped_p50_us = NAN;
 	r->backing_capped_mean_us = NAN;
 	for (i = 0; i < TIERS_MAX; i++)
@@ -1298,11 +1302,68 @@ tiers_poisson(struct rng *g, double mean)
 }
 
 /*
+ * Add the reads of point p in modes [first, last] (bin counts pc, shapes
+ * f, the point's shares pi), each weighing 1 / the point's reads, to sum
+ * (per pooled bin) and the squares of their weights to *sww (if not NULL).
+ * Returns how many reads the modes hold.
+ */
+static double
+tiers_group_add(const struct tiers_work *wk, size_t p, const double *pc,
+    const double *f, const double *pi, size_t first, size_t last,
+    double *sum, double *sww)
+{
+	const struct tiers_pt	*pt = &wk->pt[p];
+	double			 total = 0, m, c;
+	size_t			 i, b, q, k = wk->k, nb = wk->nb;
+
+	for (q = pt->off; q < pt->off + pt->nb; q++) {
+		b = wk->pb[q];
+		for (m = 0, i = 0; i < k; i++)
+			m += pi[i] * f[i * nb + b];
+		for (i = first; i <= last && m > 0; i++) {
+			c = pc[q] * pi[i] * f[i * nb + b] / m;
+			sum[b] += c / pt->n;
+			total += c;
+			/* c reads of weight (c / pc) / n each */
+			if (sww != NULL)
+				*sww += c * c / pc[q] / (pt->n * pt->n);
+		}
+	}
+	return (total);
+}
+
+/*
+ * ln p50 of the reads of modes [first, last] at the points above lo, as
+ * tiers_group_latency weighs them, from bin counts pc, shapes f and shares
+ * pw; NAN when they hold fewer than TIERS_CUT_MIN_READS.  sum is nb
+ * scratch.
+ */
+static double
+tiers_group_x50(const struct tiers_work *wk, const double *pc,
+    const double *f, const double *pw, size_t first, size_t last, double lo,
+    double *sum)
+{
+	double	total = 0;
+	size_t	p;
+
+	memset(sum, 0, wk->nb * sizeof *sum);
+	for (p = 0; p < wk->np; p++)
+		if (wk->pt[p].s > lo)
+			total += tiers_group_add(wk, p, pc, f, pw + p * wk->k,
+			    first, last, sum, NULL);
+	if (total < TIERS_CUT_MIN_READS)
+		return (NAN);
+	return (tiers_quantile(wk->x, sum, wk->nb, 0.50));
+}
+
+/*
  * Widen the candidates' intervals to cover the read-level sampling error
  * of the whole chain: each replicate redraws every bucket count (Poisson),
  * refits the mixture from the current one, the fractions and the
  * capacities.  The mixture's shapes are shared by all points, so their
- * error does not average out across points as binomial noise does.
+ * error does not average out across points as binomial noise does.  Each
+ * replicate also gives the p50 of the classes from m on, past the
+ * candidate before m (wk->boot_sd).
  */
 static void
 tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
@@ -1317,9 +1378,14 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 	double			 asum[TIERS_MAX_MODES], asum2[TIERS_MAX_MODES];
 	size_t			 agot[TIERS_MAX_MODES];
 	size_t			 got[TIERS_MAX_MODES], total, p, q, i, j;
+	double			 lsum[TIERS_MAX_MODES], lsum2[TIERS_MAX_MODES];
+	double			*scratch, x;
+	size_t			 lgot[TIERS_MAX_MODES];
 	size_t			 k = wk->k;
 	int			 rep, any = 0;
 
+	for (i = 0; i < TIERS_MAX_MODES; i++)
+		wk->boot_sd[i] = NAN;
 	for (i = 0; i + 1 < r->nmodes; i++)
 		any |= r->boundary[i].verdict == TIERS_TIER &&
 		    wk->cut[i].soft;
@@ -1337,6 +1403,10 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 	memset(asum, 0, sizeof asum);
 	memset(asum2, 0, sizeof asum2);
 	memset(agot, 0, sizeof agot);
+	memset(lsum, 0, sizeof lsum);
+	memset(lsum2, 0, sizeof lsum2);
+	memset(lgot, 0, sizeof lgot);
+	scratch = xcalloc(wk->nb, sizeof *scratch);
 	rng_seed(&rng, TIERS_BOOT_SEED);
 	for (rep = 0; rep < TIERS_BOOT_REPS; rep++) {
 		for (q = 0; q < total; q++)
@@ -1346,6 +1416,16 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 		memcpy(shape, wk->f, k * wk->nb * sizeof *shape);
 		tiers_law_em(wk, pc, cap, g, shape, TIERS_BOOT_ITER);
 		tiers_point_shares(wk, pc, cap, shape, pw);
+		for (i = 0; i < k; i++) {
+			x = tiers_group_x50(wk, pc, shape, pw, i, k - 1,
+			    i == 0 ? 0 : r->boundary[i - 1].capacity_bytes,
+			    scratch);
+			if (isfinite(x)) {
+				lsum[i] += x;
+				lsum2[i] += x * x;
+				lgot[i]++;
+			}
+		}
 		/* cumulative: f[p][i] = reads in classes [0, i] */
 		for (p = 0; p < wk->np; p++)
 			for (c = 0, j = 0; j < k; j++)
@@ -1391,6 +1471,14 @@ tiers_bootstrap(struct tiers_work *wk, struct tiers_result *r)
 			    (agot[i] - 1)));
 		}
 	}
+	for (i = 0; i < k; i++) {
+		if (lgot[i] < TIERS_BOOT_REPS / 2)
+			continue;
+		x = lsum[i] / lgot[i];
+		wk->boot_sd[i] = sqrt(fmax(0, lsum2[i] / lgot[i] - x * x) *
+		    lgot[i] / (lgot[i] - 1));
+	}
+	free(scratch);
 	free(shape);
 	free(fp);
 	free(f);
@@ -1488,42 +1576,45 @@ tiers_untested(const struct tiers_result *r, size_t i, double *lo,
  * ws is above lo (past the faster tiers), each point's reads weighing 1 /
  * its reads: a point that ran long (a mean held back by a few stalled
  * reads) would otherwise make the group's latency its own.  All points'
- * reads when those hold fewer than TIERS_CUT_MIN_READS of the group.
+ * reads when those hold fewer than TIERS_CUT_MIN_READS of the group.  If
+ * se is not NULL, the standard error of ln p50 goes there, NAN in that
+ * case: from sampling, 0.5 sqrt(sum of the squared weights) / (their sum
+ * times the density of ln latency at the p50, their weight within
+ * TIERS_SMOOTH of it); where classes overlap (tiers_bootstrap ran), at
+ * least the bootstrap's sd: the split of the reads between overlapping
+ * classes moves the p50 more than sampling does.
  */
 static void
 tiers_group_latency(const struct tiers_work *wk, size_t first, size_t last,
-    double lo, double *p50, double *p99)
+    double lo, double *p50, double *p99, double *se)
 {
-	const struct tiers_pt	*pt;
-	const double		*pi;
-	double			*sum, total = 0, m, c;
-	size_t			 i, b, p, q, k = wk->k, nb = wk->nb;
+	double	*sum, total = 0, sww = 0, near = 0, x50;
+	size_t	 i, b, p, nb = wk->nb;
 
+	if (se != NULL)
+		*se = NAN;
 	sum = xcalloc(nb, sizeof *sum);
-	for (p = 0; p < wk->np; p++) {
-		pt = &wk->pt[p];
-		if (!(pt->s > lo))
-			continue;
-		pi = wk->pw + p * k;
-		for (q = pt->off; q < pt->off + pt->nb; q++) {
-			b = wk->pb[q];
-			for (m = 0, i = 0; i < k; i++)
-				m += pi[i] * wk->f[i * nb + b];
-			for (i = first; i <= last && m > 0; i++) {
-				c = wk->pc[q] * pi[i] * wk->f[i * nb + b] / m;
-				sum[b] += c / pt->n;
-				total += c;
-			}
-		}
-	}
+	for (p = 0; p < wk->np; p++)
+		if (wk->pt[p].s > lo)
+			total += tiers_group_add(wk, p, wk->pc, wk->f,
+			    wk->pw + p * wk->k, first, last, sum, &sww);
 	if (total < TIERS_CUT_MIN_READS) {
 		memset(sum, 0, nb * sizeof *sum);
 		for (i = first; i <= last; i++)
 			for (b = 0; b < nb; b++)
 				sum[b] += wk->modew[i * nb + b];
 	}
-	*p50 = exp(tiers_quantile(wk->x, sum, nb, 0.50)) / 1000;
+	x50 = tiers_quantile(wk->x, sum, nb, 0.50);
+	*p50 = exp(x50) / 1000;
 	*p99 = exp(tiers_quantile(wk->x, sum, nb, 0.99)) / 1000;
+	for (b = 0; b < nb && se != NULL && total >= TIERS_CUT_MIN_READS; b++)
+		if (fabs(wk->x[b] - x50) <= TIERS_SMOOTH)
+			near += sum[b];
+	if (near > 0) {
+		*se = 0.5 * sqrt(sww) * 2 * TIERS_SMOOTH / near;
+		if (isfinite(wk->boot_sd[first]))
+			*se = fmax(*se, wk->boot_sd[first]);
+	}
 	free(sum);
 }
 
@@ -1607,7 +1698,7 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 			    (uint64_t)llround(bd->high_bytes);
 		}
 		tiers_group_latency(wk, first, i, prev, &t->lat_us_p50,
-		    &t->lat_us_p99);
+		    &t->lat_us_p99, NULL);
 		for (m = first; m <= i; m++)
 			r->mode[m].tier = (int)r->ntiers;
 		prev = bd->capacity_bytes;
@@ -1615,7 +1706,7 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 		r->ntiers++;
 	}
 	tiers_group_latency(wk, first, r->nmodes - 1, prev,
-	    &r->backing_p50_us, &r->backing_p99_us);
+	    &r->backing_p50_us, &r->backing_p99_us, &r->backing_p50_se);
 
 	nt = r->ntiers + 1;
 	r->point_tier_frac = xcalloc(r->npoints * nt,
@@ -2463,6 +2554,15 @@ tiers_pinned(const struct tiers_result *r, double target_rel)
 			return (0);
 	}
 	return (1);
+}
+
+/* Whether the backing store's p50 has a 95% interval within target_rel. */
+int
+tiers_backing_pinned(const struct tiers_result *r, double target_rel)
+{
+	if (r == NULL || !r->fitted || isnan(r->backing_p50_se))
+		return (1);
+	return (1.96 * r->backing_p50_se <= log1p(target_rel));
 }
 
 /*

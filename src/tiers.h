@@ -101,6 +101,7 @@ struct tiers_result {
 	struct tier	tier[TIERS_MAX];	/* fastest first */
 	double		backing_p50_us;	/* NAN when unknown */
 	double		backing_p99_us;
+	double		backing_p50_se;	/* of ln p50; NAN when unknown */
 	double		backing_capped_p50_us;	/* as capped_lat_us_p50 */
 	double		backing_capped_mean_us;
 	char		note[512];	/* e.g. methods disagree; "" if none */
@@ -182,6 +183,11 @@ int	tiers_point_enough(const struct tiers_result *, uint64_t,
  * interval within +-target_rel.  0 when r is not analysed.
  */
 int	tiers_pinned(const struct tiers_result *, double);
+/*
+ * Whether the backing store's p50 has a 95% interval within +-target_rel;
+ * 1 when too few of its reads were seen to tell (none to pin).
+ */
+int	tiers_backing_pinned(const struct tiers_result *, double);
 
 /*
  * The model of r at working set ws bytes: tier i serves the reads its

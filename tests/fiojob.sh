@@ -1,7 +1,8 @@
 #!/bin/sh
 # Description: the fio job file that report --fio-job writes for a fixture
 # report has one job per measured point with the point's rw, bs, iodepth
-# and working set (and the scan's engine, psync for a buffered one), and
+# and working set, the engine each part read by (a buffered scan's psync,
+# --engine psync's sweeps as one psync job per I/O in flight), and
 # fio itself accepts it (fio --parse-only; skipped without fio or jq).
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
@@ -36,9 +37,27 @@ jq '.target.engine = "psync" | .target.direct = false' \
 [ "$(grep -c '^ioengine=psync$' "$dir/psync.fio")" = 10 ] ||
 	fail "a scan by pread: its jobs not ioengine=psync"
 grep -qx direct=0 "$dir/psync.fio" || fail "a buffered scan: not direct=0"
+# A run with --engine psync: the sweeps too, a thread per I/O in flight.
+jq '.config.engine = "psync" | .target.engine = "psync"' \
+    "$data/report-limits.json" > "$dir/sweeps.json" || fail "jq"
+"$TIERPROBE" report "$dir/sweeps.json" --fio-job "$dir/sweeps.fio" \
+    > /dev/null || fail "report --fio-job (psync sweeps)"
+[ "$(grep -c '^ioengine=' "$dir/sweeps.fio")" = 1 ] &&
+    grep -qx ioengine=psync "$dir/sweeps.fio" ||
+	fail "--engine psync: the sweeps' jobs not ioengine=psync"
+grep -qx numjobs=64 "$dir/sweeps.fio" && ! grep -q '^iodepth=[^1]' \
+    "$dir/sweeps.fio" || fail "psync at depth 64: not 64 jobs of depth 1"
+# The same report's scan by pread and its sweeps by io_uring (--buffered).
+jq '.target.engine = "psync"' "$data/report-limits.json" \
+    > "$dir/mixed.json" || fail "jq"
+"$TIERPROBE" report "$dir/mixed.json" --fio-job "$dir/mixed.fio" \
+    > /dev/null || fail "report --fio-job (mixed)"
+[ "$(grep -c '^ioengine=' "$dir/mixed.fio")" = 1 ] &&
+    grep -qx ioengine=io_uring "$dir/mixed.fio" ||
+	fail "sweeps by io_uring after a scan by pread: not io_uring"
 
 command -v fio >/dev/null || { echo "skip: fio missing"; exit 77; }
-for f in limits scan psync; do
+for f in limits scan psync sweeps mixed; do
 	fio --parse-only "$dir/$f.fio" > "$dir/fio.out" 2>&1 ||
 	    { cat "$dir/fio.out"; fail "fio rejects $f.fio"; }
 done

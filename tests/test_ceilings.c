@@ -229,6 +229,51 @@ t_iops_cases(void **state)
 }
 
 /*
+ * A sweep goes deeper than planned only while IOPS still rise over its
+ * last doubling: a volume serving 4096 at once is rising at 64 and 128,
+ * one serving 64 at once at 64 and no more at 128, a 16,000 IOPS cap and
+ * a device serving 32 at once are not rising at 64.
+ */
+static void
+t_iops_rising(void **state)
+{
+	static const struct {
+		struct t_vol	 v;
+		unsigned	 depth;		/* the deepest swept */
+		int		 rising;
+	} t[] = {
+		{ { "nvme unsaturated", 80, 4096, T_NOCAP, T_NOCAP, 0, 1e9,
+		    1e7, 1024, 0.02 }, 64, 1 },
+		{ { "nvme unsaturated", 80, 4096, T_NOCAP, T_NOCAP, 0, 1e9,
+		    1e7, 1024, 0.02 }, 128, 1 },
+		{ { "64 at once", 100, 64, T_NOCAP, T_NOCAP, 0, 1e9, 1e7,
+		    1024, 0.02 }, 64, 1 },
+		{ { "64 at once", 100, 64, T_NOCAP, T_NOCAP, 0, 1e9, 1e7,
+		    1024, 0.02 }, 128, 0 },
+		{ { "io1 16k", 500, 64, 16000, T_NOCAP, 0, 1e9, 1e6, 1024,
+		    0.02 }, 64, 0 },
+		{ { "device parallelism", 100, 32, T_NOCAP, T_NOCAP, 0, 1e9,
+		    1e6, 1024, 0.02 }, 64, 0 },
+	};
+	struct point	pts[16];
+	struct rng	rng;
+	size_t		i, n;
+	uint64_t	seed;
+
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		for (seed = 1; seed <= T_SEEDS; seed++) {
+			rng_seed(&rng, seed);
+			n = t_qd_sweep(&t[i].v, &rng, t[i].depth, pts);
+			if (ceilings_iops_rising(pts, n) != t[i].rising)
+				fail_msg("%s to %u, seed %d: rising %d", t[i].v.name,
+				    t[i].depth, (int)seed, !t[i].rising);
+		}
+	}
+	assert_false(ceilings_iops_rising(pts, 1));
+}
+
+/*
  * An iodepth sweep at depths 1, 2, 4 ...: mean latency as given, or as
  * Little's law makes it (lat_us NULL); 95% errors as given, or 2% (ci
  * NULL); the CPU share cpu.
@@ -1025,6 +1070,7 @@ main(void)
 		cmocka_unit_test(t_iops_cases),
 		cmocka_unit_test(t_iops_creeping),
 		cmocka_unit_test(t_iops_edges),
+		cmocka_unit_test(t_iops_rising),
 		cmocka_unit_test(t_iops_falling),
 		cmocka_unit_test(t_cache_correct),
 		cmocka_unit_test(t_iops_noisy),

@@ -18,8 +18,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -413,6 +415,67 @@ t_quick_sustain(void **state)
 	}
 }
 
+/*
+ * Past max_iodepth (64) the sweep goes on to deep_iodepth (128) only while
+ * IOPS still rise: a store serving 4096 reads at once goes to 128 and is
+ * still rising there; one serving 40 goes to 128 and finds its ceiling
+ * (40 x 1/ms) instead of a lower bound at 64; one serving 16 stops flat
+ * at 64.  The sustained run stays within the depths swept.
+ */
+static void
+t_deeper(void **state)
+{
+	static const struct {
+		unsigned	conc;
+		unsigned	deepest;
+		int		at_least;
+	} t[] = {
+		{ 4096, 128, 1 },
+		{ 40, 128, 0 },
+		{ 16, 64, 0 },
+	};
+	struct limits_result	r;
+	struct limits_spec	s;
+	struct target		tg;
+	struct rng		rng;
+	char			path[] = "/tmp/tp-limits-deep.XXXXXX";
+	FILE			*f;
+	size_t			i;
+	int			fd;
+
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		assert_true((fd = mkstemp(path)) >= 0);
+		assert_non_null(f = fdopen(fd, "w"));
+		fprintf(f, "[device]\nname = deep\ndescription = %u at once\n"
+		    "size = 8G\n[backing]\nlatency_us = 1000\nsigma = 0.1\n"
+		    "concurrency = %u\n[limit]\niops = 1000000\n"
+		    "bandwidth = 4G\nio_accounting = 4K\n", t[i].conc,
+		    t[i].conc);
+		assert_int_equal(fclose(f), 0);
+		t_sim_open(&tg, path, 1);
+		assert_int_equal(unlink(path), 0);
+		memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+		t_spec(&s, GiB);
+		s.max_iodepth = 64;
+		s.deep_iodepth = 128;
+		s.max_time_s = 1;
+		s.no_sustain = 1;
+		rng_seed(&rng, 1);
+		assert_int_equal(limits_run(&tg, &rng, &s, &r), 0);
+		if (r.qd_points[r.nqd - 1].iodepth != t[i].deepest ||
+		    r.iops_ceiling_at_least != t[i].at_least)
+			fail_msg("%u at once: swept to %u, at least %d",
+			    t[i].conc, r.qd_points[r.nqd - 1].iodepth,
+			    r.iops_ceiling_at_least);
+		if (!t[i].at_least)
+			T_REL(r.iops_ceiling, t[i].conc * 1e3, 0.05);
+		assert_true(r.sustain_iodepth <= t[i].deepest);
+		limits_result_free(&r);
+		t_target_close(&tg);
+	}
+}
+
 /* First reads: a snapshot-restored volume against caches and a plain one. */
 static void
 t_first_touch(void **state)
@@ -581,6 +644,7 @@ main(void)
 		cmocka_unit_test(t_writes),
 		cmocka_unit_test(t_short),
 		cmocka_unit_test(t_shallow),
+		cmocka_unit_test(t_deeper),
 	};
 
 	fit_init();

@@ -2,7 +2,7 @@
 /*
  * Description: plan.c from real command lines: phases per command, the
  * engine (a simulated volume gets its own, nothing else about it differs;
- * a buffered scan reads by pread unless told),
+ * a buffered scan reads by pread unless told, and says why when told),
  * the quick preset reaching the specs, bytes a file is grown to, an
  * existing file bounding the default scan, plan_fit's bounds and refusals,
  * and the limit sweeps' working set after a scan.
@@ -145,7 +145,9 @@ t_quick_cost(const struct plan *pl)
 
 /*
  * A buffered scan reads by pread unless --engine is given; the sweeps keep
- * io_uring, O_DIRECT keeps it everywhere, a simulated volume its own.
+ * io_uring, O_DIRECT keeps it everywhere, a simulated volume its own.  Only
+ * a buffered scan through io_uring has a caveat (and only if it reads by
+ * io_uring: not after a fall back to psync).
  */
 static void
 test_scan_engine(void **state)
@@ -153,25 +155,43 @@ test_scan_engine(void **state)
 	static const struct {
 		const char	*line;
 		const char	*engine, *scan_engine;
+		int		 caveat;
 	} t[] = {
-		{ "scan /nonexistent/t.dat --buffered", "io_uring", "psync" },
-		{ "run /nonexistent/t.dat --buffered", "io_uring", "psync" },
+		{ "scan /nonexistent/t.dat --buffered", "io_uring", "psync",
+		  0 },
+		{ "run /nonexistent/t.dat --buffered", "io_uring", "psync", 0 },
 		{ "scan /nonexistent/t.dat --buffered --engine io_uring",
-		  "io_uring", "io_uring" },
-		{ "scan /nonexistent/t.dat", "io_uring", "io_uring" },
-		{ "scan /nonexistent/t.dat --engine psync", "psync", "psync" },
-		{ "scan sim:ebs-gp2-100g --buffered", "sim", "sim" },
+		  "io_uring", "io_uring", 1 },
+		{ "run /nonexistent/t.dat --buffered --engine io_uring",
+		  "io_uring", "io_uring", 1 },
+		{ "limits /nonexistent/t.dat --buffered --engine io_uring",
+		  "io_uring", "io_uring", 0 },
+		{ "scan /nonexistent/t.dat", "io_uring", "io_uring", 0 },
+		{ "scan /nonexistent/t.dat --engine psync", "psync", "psync",
+		  0 },
+		{ "scan sim:ebs-gp2-100g --buffered", "sim", "sim", 0 },
+		{ "scan sim:ebs-gp2-100g --buffered --engine io_uring", "sim",
+		  "sim", 0 },
 	};
-	struct cli_opts	 o;
-	struct plan	 pl;
-	size_t		 i;
+	struct cli_opts		 o;
+	struct plan		 pl;
+	struct plan_target	*pt;
+	size_t			 i;
 
 	(void)state;
 	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
 		t_plan(t[i].line, &o, &pl);
-		assert_string_equal(pl.target[0].engine, t[i].engine);
-		assert_string_equal(pl.target[0].scan_engine, t[i].scan_engine);
-		assert_string_equal(pl.target[0].limits.engine, t[i].engine);
+		pt = &pl.target[0];
+		assert_string_equal(pt->engine, t[i].engine);
+		assert_string_equal(pt->scan_engine, t[i].scan_engine);
+		assert_string_equal(pt->limits.engine, t[i].engine);
+		if (t[i].caveat) {
+			assert_non_null(plan_scan_caveat(&pl, pt,
+			    pt->scan_engine));
+			assert_null(plan_scan_caveat(&pl, pt, "psync"));
+		} else
+			assert_null(plan_scan_caveat(&pl, pt,
+			    pt->scan_engine));
 		t_done(&o, &pl);
 	}
 }
@@ -197,6 +217,8 @@ test_quick(void **state)
 	assert_int_equal(pt->scan.points, 8);
 	assert_true(pt->scan.max_time_s == 2 && pt->limits.max_time_s == 1);
 	assert_int_equal(pt->limits.max_iodepth, 64);
+	/* Deeper while read IOPS still rise, within the same bound. */
+	assert_int_equal(pt->limits.deep_iodepth, 128);
 	assert_true(pt->limits.sustain_s == 15);
 	assert_true(pt->limits.sustain_min_s == LIMITS_SUSTAIN_QUICK_S);
 	/* The write side and the commits: shorter points, writes that end. */
@@ -234,8 +256,10 @@ test_quick(void **state)
 	t_done(&o, &pl);
 
 	/* Options given win over the preset; --keep keeps the file. */
-	t_plan("run --sustain 30 --points 4 --keep", &o, &pl);
+	t_plan("run --sustain 30 --points 4 --keep --max-iodepth 32", &o, &pl);
 	pt = &pl.target[0];
+	assert_int_equal(pt->limits.max_iodepth, 32);
+	assert_int_equal(pt->limits.deep_iodepth, 0);
 	assert_false(pt->remove);
 	assert_int_equal(pt->scan.points, 4);
 	assert_true(pt->limits.sustain_s == 30);

@@ -307,6 +307,47 @@ t_apply_uncapped(void **state)
 	t_free_points(pts, T_NWS);
 }
 
+/*
+ * No cap, stores that overlap (the classic three levels), the probes'
+ * first looks drawn as the points were: a probe's slice of a few hundred
+ * reads may come out 20% faster by chance, which is no cap.
+ */
+static void
+t_apply_chance(void **state)
+{
+	static const struct t_model	three = { 3, {
+		{ 1.25 * GiB, 500, 0.3, 0 },
+		{ 2.25 * GiB, 2000, 0.4, 0 },
+		{ 0, 7000, 0.5, 0 } }, 0 };
+	struct tiers_result		 r;
+	struct service_plan		 plan;
+	struct point			*pts, probe[SERVICE_STORES];
+	const struct point		*probed[SERVICE_STORES];
+	size_t				 k, held = 0;
+	uint64_t			 seed;
+
+	(void)state;
+	for (seed = 1; seed <= 200; seed++) {
+		pts = t_points(&three, 3200, 400, seed);
+		tiers_result_init(&r);
+		r.analysed = 1;
+		r.ntiers = 2;
+		r.tier[0].capacity_bytes = (uint64_t)(1.25 * GiB);
+		r.tier[1].capacity_bytes = (uint64_t)(2.25 * GiB);
+		service_plan(pts, T_NWS, &r, &plan);
+		assert_true(plan.nprobes > 0);
+		for (k = 0; k < plan.nprobes; k++) {
+			t_point(&three, (double)plan.probe[k].ws_bytes, T_SMIN,
+			    plan.probe[k].first_ios, &probe[k]);
+			probed[k] = &probe[k];
+			held += service_held(&plan, pts, k, probed[k]);
+			free(probe[k].hist);
+		}
+		t_free_points(pts, T_NWS);
+	}
+	assert_int_equal(held, 0);
+}
+
 int
 main(void)
 {
@@ -316,6 +357,7 @@ main(void)
 		cmocka_unit_test(t_apply_capped),
 		cmocka_unit_test(t_apply_stalled),
 		cmocka_unit_test(t_apply_uncapped),
+		cmocka_unit_test(t_apply_chance),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -837,6 +837,61 @@ t_model_curve(void **state)
 	tiers_result_free(&r);
 }
 
+/*
+ * The backing store's p50 and its standard error, which the scan reads
+ * until it is small (scan_adaptive_finish): over scans of the same model
+ * drawn anew, the error of ln p50 has about the spread the standard error
+ * says (too small a one leaves the store's p50 off), whether the store's
+ * reads are set apart from the cache's by a valley or overlap them; and
+ * the standard error halves when the reads are four times as many.
+ */
+static void
+t_backing_se(void **state)
+{
+	static const struct t_model apart = { 2, {
+	    { 1 * GiB, 100, 0.3, 0 },
+	    { 0, 5000, 0.5, 0 } }, 0 };
+	const struct t_model	*m[] = { &apart, &t_three };
+	struct tiers_result	 r;
+	struct point		*pts;
+	double			 z2, e, se[2], rms;
+	size_t			 i, j, n;
+	uint64_t		 ios, seed;
+
+	(void)state;
+	for (i = 0; i < sizeof m / sizeof *m; i++) {
+		for (j = 0, ios = 400; j < 2; j++, ios *= 4) {
+			z2 = se[j] = 0;
+			for (n = 0, seed = 1; seed <= 20; seed++) {
+				pts = t_scan(m[i], 64 * MiB, 8 * GiB, 10, ios,
+				    seed);
+				tiers_result_init(&r);
+				tiers_analyse(pts, 10, &r);
+				/* the store's reads, not a missed cache's */
+				if (r.ntiers + 1 == m[i]->nplace) {
+					assert_true(isfinite(r.backing_p50_se));
+					e = log(r.backing_p50_us / m[i]->place[
+					    m[i]->nplace - 1].lat_us);
+					z2 += e * e / (r.backing_p50_se *
+					    r.backing_p50_se);
+					se[j] += r.backing_p50_se;
+					n++;
+				}
+				tiers_result_free(&r);
+				t_free_points(pts, 10);
+			}
+			assert_true(n >= 15);
+			se[j] /= n;
+			rms = sqrt(z2 / n);
+			if (rms < 0.6 || rms > 1.6)
+				fail_msg("model %zu, %llu reads a point: errors "
+				    "%.2f times the standard error", i,
+				    (unsigned long long)ios, rms);
+		}
+		T_REL(se[1], se[0] / 2, 0.25);
+	}
+}
+
 int
 main(void)
 {
@@ -857,6 +912,7 @@ main(void)
 		cmocka_unit_test(t_coarse),
 		cmocka_unit_test(t_real_paged),
 		cmocka_unit_test(t_real_capped),
+		cmocka_unit_test(t_backing_se),
 	};
 
 	fit_init();

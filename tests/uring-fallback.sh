@@ -1,8 +1,10 @@
 #!/bin/sh
 # Description: when the kernel refuses io_uring (kernel.io_uring_disabled=2
 # makes io_uring_setup fail with EPERM, as seccomp does), a scan falls back
-# to psync with a one-line notice and still measures.  Needs root and a
-# kernel with that sysctl; the setting is restored on every exit.
+# to psync with a one-line notice and still measures.  A buffered scan
+# through io_uring warns on stderr and carries scan.caveat in its report
+# (text and JSON); one that falls back to psync does not.  Needs root and
+# a kernel with that sysctl; the setting is restored on every exit.
 set -u
 : "${TIERPROBE:?}"
 knob=/proc/sys/kernel/io_uring_disabled
@@ -15,10 +17,24 @@ trap 'echo "$old" > "$knob"; rm -rf "$dir"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 
 "$TIERPROBE" prep "$dir/t.dat" --size 16M --quiet || fail "prep"
+buffered="--buffered --engine io_uring --min-ws 4M --max-ws 4M --max-time 0.5"
+"$TIERPROBE" scan "$dir/t.dat" $buffered -q --json "$dir/b.json" \
+    > "$dir/b.txt" 2> "$dir/err" || fail "buffered io_uring scan"
+grep -q "warning:.*io_uring.*worker thread" "$dir/err" ||
+    fail "no warning on stderr: $(cat "$dir/err")"
+[ "$(jq -r .target.engine "$dir/b.json")" = io_uring ] ||
+    fail "the buffered scan did not read by io_uring"
+jq -e '.scan.caveat | test("io_uring")' "$dir/b.json" >/dev/null ||
+    fail "no scan.caveat in the JSON report"
+grep -q "caveat.*io_uring" "$dir/b.txt" || fail "no caveat in the text report"
+
 echo 2 > "$knob"
 "$TIERPROBE" scan "$dir/t.dat" --min-ws 16M --max-ws 16M --max-time 1 -q \
     --output-format json > "$dir/r.json" 2> "$dir/err"
 rc=$?
+"$TIERPROBE" scan "$dir/t.dat" $buffered -q --json "$dir/f.json" \
+    > /dev/null 2> "$dir/ferr"
+frc=$?
 echo "$old" > "$knob"
 [ $rc = 0 ] || fail "scan exited $rc: $(cat "$dir/err")"
 grep -q "io_uring unavailable.*psync" "$dir/err" ||
@@ -26,4 +42,9 @@ grep -q "io_uring unavailable.*psync" "$dir/err" ||
 [ "$(grep -c . "$dir/err")" = 1 ] || fail "more than one line: $(cat "$dir/err")"
 [ "$(jq -r .target.engine "$dir/r.json")" = psync ] || fail "engine not psync"
 jq -e '.scan.points[0].ios > 0' "$dir/r.json" >/dev/null || fail "no I/O"
+[ $frc = 0 ] || fail "buffered scan exited $frc: $(cat "$dir/ferr")"
+[ "$(jq -r .target.engine "$dir/f.json")" = psync ] ||
+    fail "buffered scan: engine not psync"
+jq -e '.scan.caveat == null' "$dir/f.json" >/dev/null ||
+    fail "a scan read by pread carries the io_uring caveat"
 echo ok
