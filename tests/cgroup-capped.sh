@@ -11,11 +11,11 @@
 # capped_lat_us_p50 set, capped_lat_us_mean near the slot (1 / cap,
 # within 30%), lat_us_p50 within 35% of the disk's own through the page
 # cache (the uncapped --buffered scan's: a miss there costs more than an
-# O_DIRECT read) and below a third of the slot; no cache may be reported
-# capped.  Needs root, a cgroup
+# O_DIRECT read; taken before and after the capped scan, the nearer) and
+# below a third of the slot; no cache may be reported capped.  Needs root, a cgroup
 # memory controller and blk-throttle (v1 memory and blkio, or v2 memory
 # and io) and jq (skips with 77 otherwise); cgroups through
-# cgroup-lib.sh.  About 25 s here.
+# cgroup-lib.sh.  About 30 s here.
 . "$(dirname "$0")/cgroup-lib.sh"
 . "$(dirname "$0")/timing-lock.sh"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
@@ -84,7 +84,20 @@ jq -e '.scan.backing.capped_lat_us_p50 != null' "$r" > /dev/null ||
 	fail "the disk not reported as capped"
 got=$(jq '.scan.backing.lat_us_p50 // 0' "$r")
 mean=$(jq '.scan.backing.capped_lat_us_mean // 0' "$r")
-echo "disk p50 uncapped: $own us O_DIRECT, $paged us through the page cache;" \
+
+# The disk's own latency through the page cache moves over minutes here
+# (43 to 71 us in successive runs, one run 43 before and 71 under the
+# cap): its truth is taken again just after the capped scan, and the
+# capped p50 is judged against the nearer of the two.
+cap 0 || fail "cannot clear the cap"
+scan "$work/free2.json" $buffered
+after=$(jq '.scan.backing.lat_us_p50 // 0' "$work/free2.json")
+before=$paged
+paged=$(awk -v a="$paged" -v b="$after" -v g="$got" 'BEGIN {
+    da = g / a; db = g / b; if (da < 1) da = 1 / da; if (db < 1) db = 1 / db
+    print (b > 0 && db < da) ? b : a }')
+echo "disk p50 uncapped: $own us O_DIRECT; through the page cache $before us" \
+    "before and $after us after (nearer: $paged us);" \
     "under $riops IOPS: $got us, at iodepth 1 mean $mean us (slot $slot us)"
 awk -v c="$mean" -v s="$slot" 'BEGIN { e = c / s - 1
     exit !(e <= 0.30 && e >= -0.30) }' ||
