@@ -110,10 +110,14 @@
  *    their split of their tier's reads (or the store's) moves with ws
  *    between the caches either side, at two points or more: a place with
  *    two latencies keeps its split, a cache whose fractions the overlap of
- *    classes skewed does not.  Any other is reported, and the analysis is not trusted.
- *    Nor is it where the points are too few to tell: an untested
- *    candidate, or a class seen at one point only, which no cut could
- *    search.  The note says where more points would tell.  And a cache
+ *    classes skewed does not, and its misses come to outnumber its hits
+ *    (a throttled store's stalls grow with its rate, but stay the fewer).
+ *    Any other is reported, and the analysis is not trusted.  Nor is it
+ *    where the points are too few to tell: an untested candidate, or a
+ *    class seen at one point only, which no cut could search, unless it is
+ *    the slowest class seen at the largest ws (the store's slow tail, or
+ *    the misses of a cache past unseen_from, below).  The note says where
+ *    more points would tell.  And a cache
  *    above 0.95 times the second largest ws has fewer than two points
  *    missing 5% of their reads in it, which steps 1 and 3 need: the
  *    result gives that size (unseen_from), past which one could go unseen.
@@ -2086,7 +2090,9 @@ tiers_seg_shifted(const struct tiers_work *wk, const struct tiers_seg *x,
  * grows past the cache, as under a rate cap, move there).  Then the
  * boundary's law failed on a cache (classes that overlap skew the
  * fractions) or the classes are something else; either way the tiers do
- * not explain them.
+ * not explain them.  Only if the slower side comes to hold most of the
+ * reads at some point, as a cache's misses do: a throttled store's stalls
+ * grow with the rate of its reads, but stay the fewer.
  */
 static int
 tiers_split_moves(const struct tiers_work *wk, const struct tiers_result *r,
@@ -2094,7 +2100,7 @@ tiers_split_moves(const struct tiers_work *wk, const struct tiers_result *r,
 {
 	double	*part, *whole, *reads;
 	size_t	 p, m;
-	int	 moves;
+	int	 moves, overtakes;
 
 	part = xcalloc(3 * wk->np, sizeof *part);
 	whole = part + wk->np;
@@ -2111,8 +2117,10 @@ tiers_split_moves(const struct tiers_work *wk, const struct tiers_result *r,
 		}
 	}
 	moves = tiers_share_moves(part, whole, reads, wk->np, 1);
+	for (overtakes = 0, p = 0; p < wk->np; p++)
+		overtakes |= whole[p] > 0 && part[p] < whole[p] / 2;
 	free(part);
-	return (moves);
+	return (moves && overtakes);
 }
 
 /*
@@ -2324,7 +2332,7 @@ tiers_note(struct tiers_result *r, const char *why)
 static void
 tiers_too_few(const struct tiers_work *wk, struct tiers_result *r)
 {
-	char	 a[UNITS_BUFSZ], b[UNITS_BUFSZ], line[256];
+	char	 a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ], line[256];
 	double	 share;
 	size_t	 m, p, n, at = 0;
 
@@ -2355,11 +2363,22 @@ tiers_too_few(const struct tiers_work *wk, struct tiers_result *r)
 		    (m + 1 < r->nmodes &&
 		    r->boundary[m].verdict == TIERS_UNTESTED))
 			continue;
+		units_format_lat_us(r->mode[m].lat_us_p50, a, sizeof a);
+		units_format_size(wk->pt[at].p->ws_bytes, b, sizeof b);
+		if (m + 1 == r->nmodes && at + 1 == wk->np && r->unseen_from) {
+			/* Past what any cut could see: said, not doubted. */
+			units_format_size(r->unseen_from, c, sizeof c);
+			snprintf(line, sizeof line, "reads at ~%s are seen at "
+			    "the largest working set only (%s): the store's "
+			    "slow tail, or the misses of a cache larger than "
+			    "%s, which this scan cannot see", a, b, c);
+			tiers_note_add(r, line);
+			continue;
+		}
 		snprintf(line, sizeof line, "reads at ~%s are seen at one "
 		    "working set only (%s), too few to tell whether they come "
-		    "from one place or more; more points around it would tell",
-		    units_format_lat_us(r->mode[m].lat_us_p50, a, sizeof a),
-		    units_format_size(wk->pt[at].p->ws_bytes, b, sizeof b));
+		    "from one place or more; more points around it would "
+		    "tell", a, b);
 		tiers_note_add(r, line);
 		r->analysed = 0;
 	}

@@ -10,7 +10,8 @@
  * count is right or the analysis says it cannot tell; classes trading
  * shares with ws that no tier explains (not a confident "no cache"); the
  * size past which a cache could go unseen; real scans of a page cache over
- * a disk (tests/data/tiers-real-*.txt), with and without a cap.
+ * a disk (tests/data/tiers-real-*.txt), with and without a cap, and of a
+ * two-cache hierarchy.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -803,6 +804,35 @@ t_real_capped(void **state)
 	tiers_result_free(&r);
 }
 
+/*
+ * A real two-cache hierarchy (tests/cgroup-hierarchy.sh, seed 17830): a
+ * 102 MiB cgroup's page cache over bindfs's (549 MiB held) over the disk
+ * under blk-throttle.  The largest point's reads, topped up to pin the
+ * store's p50, held its throttle stalls (~409 us) as a class seen there
+ * only, which cleared "analysed" though no cut could see a cache past the
+ * second largest ws anyway.  Truths from fio: 92 MiB (28.2% of 327 MiB
+ * hit in the first class) and the daemon's 549 MiB.
+ */
+static void
+t_real_hier(void **state)
+{
+	struct tiers_result	 r;
+	struct point		*pts;
+	size_t			 n;
+
+	(void)state;
+	tiers_result_init(&r);
+	n = t_real("tiers-real-hier.txt", &pts);
+	assert_int_equal(tiers_analyse(pts, n, &r), 0);
+	assert_true(r.analysed);
+	assert_int_equal(r.ntiers, 2);
+	T_REL(r.tier[0].capacity_bytes, 92 * MiB, 0.10);
+	T_REL(r.tier[1].capacity_bytes, 549 * MiB, 0.10);
+	assert_true(r.unseen_from > 0 && r.unseen_from < r.max_ws);
+	t_free_points(pts, n);
+	tiers_result_free(&r);
+}
+
 /* The plateau model the plots draw: shares of min(1, C/S), their mean. */
 static void
 t_model_curve(void **state)
@@ -912,6 +942,7 @@ main(void)
 		cmocka_unit_test(t_coarse),
 		cmocka_unit_test(t_real_paged),
 		cmocka_unit_test(t_real_capped),
+		cmocka_unit_test(t_real_hier),
 		cmocka_unit_test(t_backing_se),
 	};
 
