@@ -181,7 +181,7 @@
 					   test the law on */
 #define TIERS_SEEN_POINTS	2	/* a class seen at fewer points may
 					   hide another: no cut searched */
-#define TIERS_CLIMB		1.5	/* the store's p50 climbing this much */
+#define TIERS_CLIMB		1.5	/* the store's p50 climbs this much */
 #define TIERS_CLIMB_STEPS	2	/* in this many steps, */
 #define TIERS_CLIMB_Z		2.0	/* each rising this many sd */
 

@@ -10,7 +10,9 @@
  * count is right or the analysis says it cannot tell; classes trading
  * shares with ws that no tier explains (not a confident "no cache"); the
  * size past which a cache could go unseen; real scans of a page cache over
- * a disk (tests/data/tiers-real-*.txt), with and without a cap.
+ * a disk (tests/data/tiers-real-*.txt), with and without a cap; a cache
+ * hidden in front of the store, whose p50 climbs with ws, not a confident
+ * count, and a store switching between two latencies not taken for one.
  */
 #include <math.h>
 #include <setjmp.h>
