@@ -116,11 +116,15 @@
  *    where the points are too few to tell: an untested candidate, or a
  *    class seen at one point only, which no cut could search, unless it is
  *    the slowest class seen at the largest ws (the store's slow tail, or
- *    the misses of a cache past unseen_from, below).  The note says where
- *    more points would tell.  And a cache
- *    above 0.95 times the second largest ws has fewer than two points
- *    missing 5% of their reads in it, which steps 1 and 3 need: the
- *    result gives that size (unseen_from), past which one could go unseen.
+ *    the misses of a cache past unseen_from, below); nor where the store's
+ *    p50, point by point past the last tier, climbs with ws (rising at two
+ *    steps or more, falling at none, 1.5x in all): a cache hidden in front
+ *    of it, its class overlapping the store's without a valley, does so; a
+ *    store alone keeps its latency, or switches between two.  The note
+ *    says where more points would tell.  And a cache above 0.95 times the
+ *    second largest ws has fewer than two points missing 5% of their reads
+ *    in it, which steps 1 and 3 need: the result gives that size
+ *    (unseen_from), past which one could go unseen.
  */
 
 #define TIERS_BIN		0.02	/* ln units: bins of the reads */
@@ -180,6 +184,9 @@
 					   test the law on */
 #define TIERS_SEEN_POINTS	2	/* a class seen at fewer points may
 					   hide another: no cut searched */
+#define TIERS_CLIMB		1.5	/* the store's p50 climbs this much */
+#define TIERS_CLIMB_STEPS	2	/* in this many steps, */
+#define TIERS_CLIMB_Z		2.0	/* each rising this many sd */
 
 /* Per-point bins: count of each nonzero bin. */
 struct tiers_pt {
@@ -1576,6 +1583,27 @@ tiers_untested(const struct tiers_result *r, size_t i, double *lo,
 }
 
 /*
+ * The ln p50 of weights sum over the pooled bins, and in *se its standard
+ * error from sampling, sww the sum of the squared weights of the reads:
+ * 0.5 sqrt(sww) / (the density at the p50, the weight within TIERS_SMOOTH
+ * of it over 2 TIERS_SMOOTH); NAN when no weight lies there.
+ */
+static double
+tiers_x50(const struct tiers_work *wk, const double *sum, double sww,
+    double *se)
+{
+	double	x50, near = 0;
+	size_t	b;
+
+	x50 = tiers_quantile(wk->x, sum, wk->nb, 0.50);
+	for (b = 0; b < wk->nb; b++)
+		if (fabs(wk->x[b] - x50) <= TIERS_SMOOTH)
+			near += sum[b];
+	*se = near > 0 ? 0.5 * sqrt(sww) * 2 * TIERS_SMOOTH / near : NAN;
+	return (x50);
+}
+
+/*
  * p50 and p99 (us) of the reads of modes [first, last] at the points whose
  * ws is above lo (past the faster tiers), each point's reads weighing 1 /
  * its reads: a point that ran long (a mean held back by a few stalled
@@ -1592,7 +1620,7 @@ static void
 tiers_group_latency(const struct tiers_work *wk, size_t first, size_t last,
     double lo, double *p50, double *p99, double *se)
 {
-	double	*sum, total = 0, sww = 0, near = 0, x50;
+	double	*sum, total = 0, sww = 0, x50, sampling;
 	size_t	 i, b, p, nb = wk->nb;
 
 	if (se != NULL)
@@ -1608,17 +1636,12 @@ tiers_group_latency(const struct tiers_work *wk, size_t first, size_t last,
 			for (b = 0; b < nb; b++)
 				sum[b] += wk->modew[i * nb + b];
 	}
-	x50 = tiers_quantile(wk->x, sum, nb, 0.50);
+	x50 = tiers_x50(wk, sum, sww, &sampling);
 	*p50 = exp(x50) / 1000;
 	*p99 = exp(tiers_quantile(wk->x, sum, nb, 0.99)) / 1000;
-	for (b = 0; b < nb && se != NULL && total >= TIERS_CUT_MIN_READS; b++)
-		if (fabs(wk->x[b] - x50) <= TIERS_SMOOTH)
-			near += sum[b];
-	if (near > 0) {
-		*se = 0.5 * sqrt(sww) * 2 * TIERS_SMOOTH / near;
-		if (isfinite(wk->boot_sd[first]))
-			*se = fmax(*se, wk->boot_sd[first]);
-	}
+	if (se != NULL && total >= TIERS_CUT_MIN_READS && isfinite(sampling))
+		*se = isfinite(wk->boot_sd[first]) ?
+		    fmax(sampling, wk->boot_sd[first]) : sampling;
 	free(sum);
 }
 
@@ -2385,6 +2408,71 @@ tiers_too_few(const struct tiers_work *wk, struct tiers_result *r)
 }
 
 /*
+ * A cache hidden between the last tier and the store: its class overlaps
+ * the store's without a valley (2 and 7 ms), so no cut parts them and they
+ * make one class.  The store's p50 at the points past the last tier then
+ * climbs with ws, from the hidden cache's latency towards the store's, as
+ * the cache's share of those reads falls; a store alone keeps its latency,
+ * or switches between two from point to point.  So when that p50 (its
+ * standard error from sampling, and TIERS_CP_FLOOR of drift) rises by
+ * TIERS_CLIMB_Z sd at TIERS_CLIMB_STEPS steps between points or more, falls
+ * by TIERS_RISE_Z sd at none, and climbs by TIERS_CLIMB in all, the
+ * analysis is not trusted and the note says where more points would tell.
+ */
+static void
+tiers_store_climbs(const struct tiers_work *wk, struct tiers_result *r)
+{
+	const struct tier *t;
+	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	char		 d[UNITS_BUFSZ], line[256];
+	double		*sum, *x, *se, sww, v;
+	size_t		*at, p, n = 0, first, rises = 0, falls = 0;
+
+	if (!r->analysed || r->ntiers == 0)
+		return;
+	t = &r->tier[r->ntiers - 1];
+	first = t->first_mode + t->nmodes;
+	sum = xcalloc(wk->nb + 2 * wk->np, sizeof *sum);
+	x = sum + wk->nb;
+	se = x + wk->np;
+	at = xcalloc(wk->np, sizeof *at);
+	for (p = 0; p < wk->np && first < r->nmodes; p++) {
+		if (!(wk->pt[p].s > t->capacity_bytes))
+			continue;
+		memset(sum, 0, wk->nb * sizeof *sum);
+		sww = 0;
+		if (tiers_group_add(wk, p, wk->pc, wk->f, wk->pw + p * wk->k,
+		    first, r->nmodes - 1, sum, &sww) < TIERS_CUT_MIN_READS)
+			continue;
+		x[n] = tiers_x50(wk, sum, sww, &v);
+		if (!isfinite(v))
+			continue;
+		se[n] = sqrt(v * v + TIERS_CP_FLOOR * TIERS_CP_FLOOR);
+		at[n++] = p;
+	}
+	for (p = 1; p < n; p++) {
+		v = sqrt(se[p] * se[p] + se[p - 1] * se[p - 1]);
+		rises += x[p] - x[p - 1] > TIERS_CLIMB_Z * v;
+		falls += x[p - 1] - x[p] > TIERS_RISE_Z * v;
+	}
+	if (rises >= TIERS_CLIMB_STEPS && falls == 0 &&
+	    x[n - 1] - x[0] >= log(TIERS_CLIMB)) {
+		snprintf(line, sizeof line, "the backing store's latency "
+		    "climbs from ~%s at %s to ~%s at %s: a cache in front of "
+		    "it? more points there would tell",
+		    units_format_lat_us(exp(x[0]) / 1000, a, sizeof a),
+		    units_format_size(wk->pt[at[0]].p->ws_bytes, b, sizeof b),
+		    units_format_lat_us(exp(x[n - 1]) / 1000, c, sizeof c),
+		    units_format_size(wk->pt[at[n - 1]].p->ws_bytes, d,
+		    sizeof d));
+		tiers_note_add(r, line);
+		r->analysed = 0;
+	}
+	free(at);
+	free(sum);
+}
+
+/*
  * The smallest cache the points cannot see: one is seen when
  * TIERS_TEST_POINTS points or more above it hold TIERS_CUT_SHARE of
  * misses each (a cut needs a class holding that much of some point's
@@ -2431,6 +2519,7 @@ tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 	tiers_unexplained(&wk, r);
 	tiers_note(r, why);
 	tiers_too_few(&wk, r);
+	tiers_store_climbs(&wk, r);
 	rc = 0;
 out:
 	tiers_work_free(&wk);

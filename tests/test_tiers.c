@@ -11,7 +11,9 @@
  * shares with ws that no tier explains (not a confident "no cache"); the
  * size past which a cache could go unseen; real scans of a page cache over
  * a disk (tests/data/tiers-real-*.txt), with and without a cap, and of a
- * two-cache hierarchy.
+ * two-cache hierarchy; a cache
+ * hidden in front of the store, whose p50 climbs with ws, not a confident
+ * count, and a store switching between two latencies not taken for one.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -922,6 +924,83 @@ t_backing_se(void **state)
 	}
 }
 
+/*
+ * A cache hidden in front of the store (issue 15): scans of the three
+ * levels (sim:classic-three-level --points 8, seeds 93 and 99,
+ * tests/data/tiers-sim-hidden-*.txt).  The second cache's reads (2 ms)
+ * overlap the store's (7 ms) without a valley, so no cut parts them, and
+ * both said one tier, analysed.  Past the first cache the store's p50
+ * climbs from the hidden cache's latency towards the store's, step by
+ * step with ws: never one tier with confidence, and the note says where.
+ */
+static void
+t_hidden_cache(void **state)
+{
+	static const char *const names[] = { "tiers-sim-hidden-93.txt",
+	    "tiers-sim-hidden-99.txt" };
+	struct tiers_result	 r;
+	struct point		*pts;
+	size_t			 i, n;
+
+	(void)state;
+	tiers_result_init(&r);
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		n = t_real(names[i], &pts);
+		assert_int_equal(tiers_analyse(pts, n, &r), 0);
+		print_message("%s: analysed %d, %zu tiers, note \"%s\"\n",
+		    names[i], r.analysed, r.ntiers, r.note);
+		if (r.analysed && r.ntiers != 2)
+			fail_msg("%s: %zu tiers, want 2", names[i], r.ntiers);
+		if (!r.analysed)
+			assert_non_null(strstr(r.note,
+			    "backing store's latency climbs"));
+		t_free_points(pts, n);
+	}
+	tiers_result_free(&r);
+}
+
+/*
+ * Behind a 256 MiB page cache, a store that keeps its latency, or one
+ * whose latency switches between ~45 and ~75 us from point to point (a
+ * real disk under load, tests/data/tiers-real-paged-*.txt did): its p50
+ * past the cache moves by 1.67x, but in one step, or up and down, not
+ * step by step with ws as a hidden cache makes it climb (t_hidden_cache).
+ * One tier, analysed, nothing said of a climb.
+ */
+static void
+t_store_switches(void **state)
+{
+	static const char *const pattern[] = { "ffffffffff", "ffffffssss",
+	    "fsfsfsfsfs", "ssssffffff" };
+	struct t_model		 m = { 2, {
+	    { 256 * MiB, 2, 0.1, 0 },
+	    { 0, 45, 0.15, 0 } }, 0 };
+	struct tiers_result	 r;
+	struct point		 pts[10];
+	size_t			 i, k;
+
+	(void)state;
+	tiers_result_init(&r);
+	for (k = 0; k < sizeof pattern / sizeof pattern[0]; k++) {
+		rng_seed(&t_rng, 60 + k);
+		for (i = 0; i < 10; i++) {
+			m.place[1].lat_us = pattern[k][i] == 'f' ? 45 : 75;
+			t_point(&m, 64 * MiB * pow(32, i / 9.0), 64 * MiB,
+			    1600, &pts[i]);
+		}
+		assert_int_equal(tiers_analyse(pts, 10, &r), 0);
+		print_message("store %s: %zu tiers, note \"%s\"\n",
+		    pattern[k], r.ntiers, r.note);
+		assert_null(strstr(r.note, "climbs"));
+		assert_true(r.analysed);
+		assert_int_equal(r.ntiers, 1);
+		T_REL(r.tier[0].capacity_bytes, 256 * MiB, 0.05);
+		for (i = 0; i < 10; i++)
+			free(pts[i].hist);
+	}
+	tiers_result_free(&r);
+}
+
 int
 main(void)
 {
@@ -944,6 +1023,8 @@ main(void)
 		cmocka_unit_test(t_real_capped),
 		cmocka_unit_test(t_real_hier),
 		cmocka_unit_test(t_backing_se),
+		cmocka_unit_test(t_hidden_cache),
+		cmocka_unit_test(t_store_switches),
 	};
 
 	fit_init();
