@@ -13,9 +13,10 @@
 # through the page cache (a miss there costs more than an O_DIRECT read):
 # from what the uncapped --buffered scan read to what fio, paced at a
 # quarter of the cap, reads under it; and below a third of the slot; no
-# cache may be reported capped.  Needs root, a cgroup memory controller and blk-throttle (v1 memory and blkio, or v2
-# memory and io), fio and jq (skips with 77 otherwise); cgroups through
-# cgroup-lib.sh.  About 30 s here.
+# cache may be reported capped.  Needs root, a cgroup memory controller
+# and blk-throttle (v1 memory and blkio, or v2 memory and io), fio and jq
+# (skips with 77 otherwise); cgroups through cgroup-lib.sh.  About 35 s
+# here.
 . "$(dirname "$0")/cgroup-lib.sh"
 . "$(dirname "$0")/timing-lock.sh"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
