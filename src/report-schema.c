@@ -1526,6 +1526,10 @@ static const struct report_schema_key report_schema_context_keys[] = {
 	{ .name = "device_model", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct report_context, device_model),
 	  .doc = "its model, from sysfs" },
+	{ .name = "device_size_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct report_context, device_size_bytes), .unit = "bytes",
+	  .doc = "its size, from sysfs: the whole disk, under a file's "
+	  "filesystem or a partition" },
 	{ .name = "scheduler", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct report_context, scheduler),
 	  .doc = "its I/O scheduler" },

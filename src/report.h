@@ -45,6 +45,7 @@ struct report_context {			/* where it ran; "" when unknown */
 	char		kernel[128];
 	char		device[64];	/* e.g. vda */
 	char		device_model[128];
+	uint64_t	device_size_bytes; /* that disk's; 0 unknown */
 	char		scheduler[64];
 	int		rotational;	/* -1 unknown */
 	unsigned	nr_requests;

@@ -84,6 +84,8 @@ report_begin(struct report *rep, const struct plan *pl,
 	rep->target.size_bytes = t->size;
 	if (t->type != TARGET_SIM)
 		context_fill(&rep->context, t->path);
+	else
+		context_fill_sim(&rep->context, t->model, t->size);
 }
 
 /*
