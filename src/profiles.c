@@ -1124,8 +1124,8 @@ profiles_type_read(const char *path, char **cause)
 		xasprintf(cause, "%s: %s", path, strerror(errno));
 		return (NULL);
 	}
-	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		xasprintf(cause, "%s: %s", path, strerror(EISDIR));
+	if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		xasprintf(cause, "%s: not a regular file", path);
 		fclose(f);
 		return (NULL);
 	}

@@ -1396,6 +1396,7 @@ report_text_write(const struct report *r, FILE *f, int markdown)
 		report_text_tiers(&rt, r);
 	if (l != NULL)
 		report_text_limits(&rt, r);
+	report_voltype_text(&rt, r);
 	report_writes_text(&rt, r);
 	report_sync_text(&rt, r);
 	report_text_meaning(&rt, r);

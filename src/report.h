@@ -38,6 +38,8 @@ struct report_config {			/* the settings of the run */
 	double		sustain_s;
 	int		write;
 	unsigned	cuts;		/* 1 << PLAN_CUT_*: the quick preset's */
+	char		type[128];	/* --type: "gp3,iops=6000"; "" */
+	uint64_t	volume_size;	/* --size: the volume's; 0 */
 };
 
 struct report_context {			/* where it ran; "" when unknown */
@@ -119,6 +121,8 @@ struct report_labels {
 };
 
 struct check_list;
+struct voltype_judgement;
+struct voltype_measured;
 
 struct report_target {			/* what was measured */
 	char		*path;
@@ -149,6 +153,9 @@ struct report {
 						   limits); NULL for one */
 	size_t			 ntargets;
 	struct together_result	*together;	/* NULL: not run */
+	struct voltype_judgement *voltypes;	/* every documented type
+						   judged; NULL: not (no
+						   limits) */
 };
 
 /*
@@ -357,6 +364,30 @@ const struct report_stat *report_repeat_find(const struct report_repeat *,
 int	report_plot(const struct report *, const char *, const char *,
 	    char **);
 
+/*
+ * The size of the volume a report of one target measured, in bytes: the
+ * --size given, else its device's (the disk under a file, the simulated
+ * volume), else a block device target's; NAN when unknown.
+ */
+double	report_voltype_size(const struct report *);
+/*
+ * What a report of one target measured, as the inputs of voltype_judge
+ * (no instances known: m->link is NULL).  Pure: reads r only.
+ */
+void	report_voltype_measured(const struct report *,
+	    struct voltype_measured *);
+/*
+ * Judge every documented volume type (profiles/types) against each
+ * target of r, with the instances known (profiles/instances), and the
+ * type of r's config.type: into r->voltypes (of each target), replacing
+ * what was there; none without limits.  Returns 0, or -1 with *cause when
+ * config.type is not a type's spec.
+ */
+int	report_voltype_judge(struct report *, char **);
+/* The "Volume type" section of a report of one target, if judged. */
+void	report_voltype_text(const struct report_text *,
+	    const struct report *);
+
 /* Print the built-in profiles, one a line.  Returns 0 or -1 with *cause. */
 int	report_profile_list(FILE *, char **);
 /*
@@ -374,5 +405,14 @@ int	report_profile_show(const char *, FILE *, char **);
  */
 int	report_profile_expect(const char *, uint32_t, struct check_list *,
 	    char **);
+/*
+ * The same for volume type spec ("gp3,iops=6000"; "gp2:250G" names its
+ * size) at size bytes (NAN or 0: the spec must name it): the type's
+ * documented figures at that size, marked documented, not measured.
+ * Returns 0, or -1 with *cause (an unknown type, settings out of range, no
+ * size: a usage error).
+ */
+int	report_profile_expect_type(const char *, double, uint32_t,
+	    struct check_list *, char **);
 
 #endif

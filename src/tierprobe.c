@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "log.h"
 #include "parallel.h"
 #include "plan.h"
+#include "profiles.h"
 #include "progress.h"
 #include "report.h"
 #include "rng.h"
@@ -30,6 +32,7 @@
 #include "sync.h"
 #include "target.h"
 #include "units.h"
+#include "voltype.h"
 #include "xmalloc.h"
 
 #define EXIT_USAGE		2
@@ -122,6 +125,96 @@ expectations(const struct cli_opts *o, uint32_t bs, struct check_list **out)
 	else
 		*out = l;
 	return (rc);
+}
+
+/*
+ * Append to *l (made when NULL) the expectations of --type for a volume of
+ * size bytes (NAN: unknown) read in I/Os of bs.  Returns 0, or -1 when
+ * the type or its settings are wrong or the size is unknown (said on
+ * stderr: a usage error).
+ */
+static int
+expect_type(const struct cli_opts *o, double size, uint32_t bs,
+    struct check_list **l)
+{
+	char	*cause = NULL;
+
+	if (o->type == NULL)
+		return (0);
+	if (o->size > 0)
+		size = (double)o->size;
+	if (*l == NULL)
+		*l = check_list_new();
+	if (report_profile_expect_type(o->type, size, bs, *l, &cause) != 0) {
+		log_warnx("--type %s", cause);
+		free(cause);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Whether --type names a volume type there is, before any target is
+ * opened (or filled).  Returns 0, or -1 (said on stderr).
+ */
+static int
+type_known(const struct cli_opts *o)
+{
+	struct voltype_spec	 spec;
+	struct voltype		*t;
+	char			*cause = NULL;
+
+	if (o->type == NULL)
+		return (0);
+	if (voltype_spec_parse(o->type, 0, &spec, &cause) != 0 ||
+	    (t = profiles_type_load(spec.name, &cause)) == NULL) {
+		log_warnx("--type %s: %s", o->type, cause);
+		free(cause);
+		return (-1);
+	}
+	voltype_free(t);
+	return (0);
+}
+
+/* The size of the volume under target t: its device's, as context says. */
+static double
+volume_size(const struct target *t)
+{
+	struct report_context	ctx;
+
+	if (t->type == TARGET_SIM)
+		return ((double)t->size);
+	context_fill(&ctx, t->path);
+	if (ctx.device_size_bytes > 0)
+		return ((double)ctx.device_size_bytes);
+	return (t->type == TARGET_BLOCKDEV ? (double)t->size : NAN);
+}
+
+/*
+ * What --type and --size say of the volume, into the settings of a report
+ * of one target; then every volume type judged against it.
+ */
+static void
+judge_types(struct report *rep, const struct cli_opts *o)
+{
+	struct voltype_spec	 spec;
+	char			*cause = NULL;
+
+	if (o->type != NULL) {
+		snprintf(rep->config.type, sizeof rep->config.type, "%s",
+		    o->type);
+		if (o->size == 0 && voltype_spec_parse(o->type, 0, &spec,
+		    &cause) == 0)
+			rep->config.volume_size = spec.size_bytes;
+		free(cause);
+		cause = NULL;
+	}
+	if (o->size > 0)
+		rep->config.volume_size = o->size;
+	if (report_voltype_judge(rep, &cause) != 0) {
+		log_warnx("--type %s", cause);
+		free(cause);
+	}
 }
 
 /*
@@ -545,6 +638,10 @@ probe(const struct cli_opts *o)
 		return (EXIT_USAGE);
 	if (expectations(o, o->bs, &checks) != 0)
 		return (EXIT_USAGE);
+	if (type_known(o) != 0) {
+		check_list_free(checks);
+		return (EXIT_USAGE);
+	}
 	plan_make(&pl, o);
 	if (plan_check(&pl, &cause) != 0) {
 		log_warnx("%s", cause);
@@ -577,6 +674,10 @@ probe(const struct cli_opts *o)
 			log_info("%s", pl.target[i].note);
 		probe_cost(&pl, &pl.target[i], &t[i]);
 	}
+	if (expect_type(o, volume_size(&t[0]), o->bs, &checks) != 0) {
+		status = EXIT_USAGE;
+		goto out;
+	}
 	measured = 1;
 	if (pl.ntargets == 1)
 		status = probe_target(&pl, &pl.target[0], &t[0], pl.seed, &rep,
@@ -590,6 +691,7 @@ probe(const struct cli_opts *o)
 	if (o->kind != NULL)
 		snprintf(rep.labels.kind, sizeof rep.labels.kind, "%s",
 		    o->kind);
+	judge_types(&rep, o);
 	rep.checks = checks;
 	checks = NULL;		/* report_free frees them now */
 	if (report_output(&rep, o) != 0 && status == 0)
@@ -780,12 +882,15 @@ check(struct cli_opts *o)
 			log_warnx("%s", cause);
 			free(cause);
 			ret = EXIT_USAGE;
-		} else if (expectations(o, reps[n].target.bs, &given[n]) != 0)
+		} else if (expectations(o, reps[n].target.bs, &given[n]) != 0 ||
+		    expect_type(o, report_voltype_size(&reps[n]),
+		    reps[n].target.bs, &given[n]) != 0)
 			ret = EXIT_USAGE;
 		else if ((use[n] = given[n] != NULL ? given[n] :
 		    reps[n].checks) == NULL) {
 			log_warnx("%s records no expectations: give --expect "
-			    "EXPR or --expect-profile NAME", o->args[n]);
+			    "EXPR, --expect-profile NAME or --type TYPE",
+			    o->args[n]);
 			ret = EXIT_USAGE;
 		}
 	}

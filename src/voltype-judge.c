@@ -191,6 +191,7 @@ voltype_rate(const struct voltype_ctx *c, struct voltype_check *k,
 			return;
 		}
 		k->violations++;
+		k->score += fabs(log(m / top));
 		if (isfinite(lng) && fabs(lng - fresh) > 1e-9 * fresh)
 			voltype_say(k->why, "%s %s: %s gives %s while its "
 			    "bucket lasts, %s after", what,
@@ -613,7 +614,7 @@ voltype_judge(const struct voltype *const *types, size_t n,
 	size_t			 i, k;
 
 	memset(j, 0, sizeof *j);
-	j->size_bytes = m->size_bytes > 0 ? m->size_bytes : NAN;
+	j->size_bytes = m->size_bytes > 0 ? (uint64_t)m->size_bytes : 0;
 	snprintf(j->model, sizeof j->model, "%s", m->model);
 	j->n = n;
 	j->result = xcalloc(n > 0 ? n : 1, sizeof *j->result);

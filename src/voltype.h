@@ -216,7 +216,7 @@ enum voltype_bucket {
 
 /* Every type judged, and what tells the consistent ones apart. */
 struct voltype_judgement {
-	double			 size_bytes;	/* judged at; NAN unknown */
+	uint64_t		 size_bytes;	/* judged at; 0 unknown */
 	char			 model[128];
 	size_t			 n;
 	struct voltype_result	*result;	/* n, allocated */
