@@ -329,25 +329,6 @@ report_load_keys(struct report_load *ld, const struct report_schema *t,
 		t->loaded(obj);
 }
 
-/*
- * A report written before volume types were judged: judge them now, from
- * what it holds (a report that has them keeps its own).
- */
-static void
-report_load_voltypes(struct report *r)
-{
-	char	*why = NULL;
-	size_t	 i;
-	int	 missing = r->limits != NULL && r->voltypes == NULL;
-
-	for (i = 0; i < r->ntargets; i++)
-		missing |= r->targets[i].limits != NULL &&
-		    r->targets[i].voltypes == NULL;
-	if (missing)
-		(void)report_voltype_judge(r, &why);
-	free(why);
-}
-
 /* Read a report back.  Returns 0 or -1 with *cause (bad file: exit 2). */
 int
 report_load(const char *file, struct report *r, char **cause)
@@ -398,6 +379,5 @@ report_load(const char *file, struct report *r, char **cause)
 		*cause = ld.cause;
 		return (-1);
 	}
-	report_load_voltypes(r);
 	return (0);
 }

@@ -505,25 +505,23 @@ report_profile_show(const char *name, FILE *out, char **cause)
 }
 
 /*
- * Append to l what a volume of profile p promises for I/Os of bs bytes:
- * the IOPS and bandwidth ceilings and a burst bucket's baseline, each less
- * the documented tolerance; sets l->profile to what (and l->promise to a
- * sentence saying which tolerance, and where it is from, with a note
- * after what).  Each expectation's origin is origin.  Returns 0, or -1
- * with *cause.
+ * Append to l what a volume promises: its IOPS (I/Os of bs bytes) and
+ * bandwidth ceilings and a burst bucket's baseline (NAN: none), each less
+ * the tolerance of profile p's [promise]; sets l->profile to what (and
+ * l->promise to a sentence saying which tolerance, and where it is from,
+ * with a note after what).  Each expectation's origin is origin.  Returns
+ * 0, or -1 with *cause.
  */
 static int
-report_profile_expect_from(const struct profile *p, const char *what,
-    const char *note, const char *origin, uint32_t bs, struct check_list *l,
-    char **cause)
+report_profile_expect_from(const struct profile *p, double iops, double bw,
+    double baseline, const char *what, const char *note, const char *origin,
+    struct check_list *l, char **cause)
 {
-	struct sim_truth t;
 	char		*text[3];
 	double		 pct, keep;
 	size_t		 i, n = 0;
 	int		 rc = 0;
 
-	sim_truth_profile(p, bs, &t);
 	pct = isfinite(p->promise_pct) ? p->promise_pct :
 	    REPORT_PROFILE_ASSUMED_PCT;
 	keep = 1 - pct / 100;
@@ -545,15 +543,14 @@ report_profile_expect_from(const struct profile *p, const char *what,
 		xasprintf(&l->promise, "%s%s: the %s documents no tolerance; "
 		    "%g%% below its figures is assumed", what, note,
 		    *note != '\0' ? "type" : "profile", pct);
-	if (isfinite(t.iops_ceiling))
-		xasprintf(&text[n++], "iops>=%.0f",
-		    floor(keep * t.iops_ceiling));
-	if (isfinite(t.bandwidth_ceiling))
+	if (isfinite(iops))
+		xasprintf(&text[n++], "iops>=%.0f", floor(keep * iops));
+	if (isfinite(bw))
 		xasprintf(&text[n++], "bandwidth>=%.1fM",
-		    floor(keep * t.bandwidth_ceiling / 1048576 * 10) / 10);
-	if (t.burst_detected && isfinite(t.baseline_iops))
+		    floor(keep * bw / 1048576 * 10) / 10);
+	if (isfinite(baseline))
 		xasprintf(&text[n++], "burst.baseline_iops>=%.0f",
-		    floor(keep * t.baseline_iops));
+		    floor(keep * baseline));
 	for (i = 0; i < n; i++) {
 		if (rc == 0 && check_list_add(l, text[i], origin, cause) != 0)
 			rc = -1;
@@ -571,13 +568,17 @@ report_profile_expect(const char *name, uint32_t bs, struct check_list *l,
     char **cause)
 {
 	struct profile	*p;
+	struct sim_truth t;
 	char		*origin;
 	int		 rc;
 
 	if ((p = profiles_load(name, cause)) == NULL)
 		return (-1);
+	sim_truth_profile(p, bs, &t);
 	xasprintf(&origin, "--expect-profile %s", p->name);
-	rc = report_profile_expect_from(p, p->name, "", origin, bs, l, cause);
+	rc = report_profile_expect_from(p, t.iops_ceiling, t.bandwidth_ceiling,
+	    t.burst_detected ? t.baseline_iops : NAN, p->name, "", origin, l,
+	    cause);
 	free(origin);
 	profiles_free(p);
 	return (rc);
@@ -589,8 +590,10 @@ report_profile_expect_type(const char *spec_text, double size, uint32_t bs,
     struct check_list *l, char **cause)
 {
 	struct voltype_spec	 spec;
+	struct voltype_figures	 f;
 	struct voltype		*t;
 	struct profile		*p;
+	double			 values[VOLTYPE_SETTINGS_MAX], gib;
 	char			*origin, *what, *why = NULL;
 	char			 sz[UNITS_BUFSZ];
 	int			 rc;
@@ -609,17 +612,26 @@ report_profile_expect_type(const char *spec_text, double size, uint32_t bs,
 		free(why);
 		return (-1);
 	}
-	p = profiles_from_type(t, &spec, spec_text, &why);
-	voltype_free(t);
-	if (p == NULL) {
+	if ((p = profiles_from_type(t, &spec, spec_text, &why)) == NULL) {
+		voltype_free(t);
 		*cause = why;
 		return (-1);
 	}
+	/* Only what the type documents: no simulated store's figure. */
+	gib = (double)spec.size_bytes / 1073741824.0;
+	if (voltype_settings(t, &spec, gib, values, cause) != 0) {
+		voltype_free(t);
+		profiles_free(p);
+		return (-1);
+	}
+	voltype_eval(t, gib, values, bs, &f);
+	voltype_free(t);
 	xasprintf(&origin, "--type %s", spec_text);
 	xasprintf(&what, "%s at %s", p->type, units_format_size(p->size, sz,
 	    sizeof sz));
-	rc = report_profile_expect_from(p, what, " (documented, not measured)",
-	    origin, bs, l, cause);
+	rc = report_profile_expect_from(p, f.fresh_iops, f.fresh_bandwidth,
+	    isfinite(f.burst_iops) ? f.long_iops : NAN, what,
+	    " (documented, not measured)", origin, l, cause);
 	free(what);
 	free(origin);
 	profiles_free(p);

@@ -1705,6 +1705,11 @@ static const struct report_schema_key report_schema_voltypes_keys[] = {
 	{ .name = "settle_options", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct voltype_judgement, settle),
 	  .doc = "its options" },
+	{ .name = "types", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER,
+	  AT(struct voltype_judgement, result),
+	  .count = offsetof(struct voltype_judgement, n),
+	  .sub = &report_schema_voltype, .doc = "every documented type" },
 	{ .name = "given_spec", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct voltype_judgement, given_spec),
 	  .doc = "the type --type named" },
@@ -1712,11 +1717,6 @@ static const struct report_schema_key report_schema_voltypes_keys[] = {
 	  AT(struct voltype_judgement, given_result),
 	  .sub = &report_schema_voltype, .shown = report_schema_type_given,
 	  .doc = "that type judged at its settings, documented, not measured" },
-	{ .name = "types", .type = REPORT_SCHEMA_ARRAY,
-	  .flags = REPORT_SCHEMA_POINTER,
-	  AT(struct voltype_judgement, result),
-	  .count = offsetof(struct voltype_judgement, n),
-	  .sub = &report_schema_voltype, .doc = "every documented type" },
 };
 static const struct report_schema report_schema_voltypes =
     TABLE("volume_types", struct voltype_judgement,

@@ -276,10 +276,13 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 			snprintf(line, sizeof line, "%s fit what was measured "
 			    "and differ in the long run, and no longer run "
 			    "tells them apart.", names);
+		else if (j->nconsistent > 1)
+			snprintf(line, sizeof line, "%s fit what was measured "
+			    "and give the same in the long run, as far as they "
+			    "document.", names);
 		else
-			snprintf(line, sizeof line, "%s: %s the same in the "
-			    "long run, as far as they document.", names,
-			    j->nconsistent > 1 ? "they give" : "it gives");
+			snprintf(line, sizeof line, "Only %s fits what was "
+			    "measured.", names);
 		report_text_sentence(rt, line);
 		for (i = 0; i < j->n; i++) {
 			v = &j->result[i];
@@ -309,12 +312,16 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 	}
 	if (j->given) {
 		v = &j->given_result;
+		if (isfinite(v->long_run_iops) || isfinite(v->long_run_bandwidth))
+			snprintf(c, sizeof c, "%s%s and %s in the long run",
+			    report_voltype_cell(UNITS_IOPS, v->long_run_iops,
+			    a), isfinite(v->long_run_iops) ? " IOPS" : "",
+			    report_voltype_cell(UNITS_RATE,
+			    v->long_run_bandwidth, b));
+		else
+			snprintf(c, sizeof c, "no limit imposed");
 		snprintf(line, sizeof line, "--type %s (documented, not "
-		    "measured): %s%s and %s in the long run; %s%s.",
-		    j->given_spec,
-		    report_voltype_cell(UNITS_IOPS, v->long_run_iops, a),
-		    isfinite(v->long_run_iops) ? " IOPS" : "",
-		    report_voltype_cell(UNITS_RATE, v->long_run_bandwidth, b),
+		    "measured): %s; %s%s.", j->given_spec, c,
 		    v->consistent == 1 ? "this run agrees with it" :
 		    v->consistent == 0 ? "but this run rules it out: " :
 		    "not judged: ", v->consistent == 1 ? "" : v->ruled_out_by);
