@@ -1324,7 +1324,7 @@ struct profile *
 profiles_load(const char *spec, char **cause)
 {
 	struct profile	*p, *inst;
-	char		*vol, *at, *why = NULL;
+	char		*vol, *at, *why = NULL, *path;
 
 	vol = xstrdup(spec);
 	if ((at = strrchr(vol, '@')) != NULL)
@@ -1337,6 +1337,16 @@ profiles_load(const char *spec, char **cause)
 	    (inst = profiles_load_instance(vol, &why)) != NULL) {
 		p = inst;
 		free(*cause);
+	}
+	free(why);
+	why = NULL;
+	if (p == NULL && !profiles_is_type_spec(vol) &&
+	    (path = profiles_find(vol, PROFILES_TYPES, &why)) != NULL) {
+		/* A volume type named without its size. */
+		free(path);
+		free(*cause);
+		xasprintf(cause, "%s is a volume type: give its size, as in "
+		    "sim:%s:100G", vol, vol);
 	}
 	free(why);
 	if (p != NULL && p->instance_only) {

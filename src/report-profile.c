@@ -595,7 +595,7 @@ report_profile_expect_type(const char *spec_text, double size, uint32_t bs,
 	struct profile		*p;
 	double			 values[VOLTYPE_SETTINGS_MAX], gib;
 	char			*origin, *what, *why = NULL;
-	char			 sz[UNITS_BUFSZ];
+	char			 sz[UNITS_BUFSZ], set[96];
 	int			 rc;
 
 	if (voltype_spec_parse(spec_text, 0, &spec, cause) != 0)
@@ -625,10 +625,12 @@ report_profile_expect_type(const char *spec_text, double size, uint32_t bs,
 		return (-1);
 	}
 	voltype_eval(t, gib, values, bs, &f);
+	voltype_settings_text(t, values, set, sizeof set);
+	xasprintf(&what, "%s at %s%s%s%s", t->name, units_format_size(p->size,
+	    sz, sizeof sz), *set != '\0' ? " (" : "", set, *set != '\0' ?
+	    ")" : "");
 	voltype_free(t);
 	xasprintf(&origin, "--type %s", spec_text);
-	xasprintf(&what, "%s at %s", p->type, units_format_size(p->size, sz,
-	    sizeof sz));
 	rc = report_profile_expect_from(p, f.fresh_iops, f.fresh_bandwidth,
 	    isfinite(f.burst_iops) ? f.long_iops : NAN, what,
 	    " (documented, not measured)", origin, l, cause);

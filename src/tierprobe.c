@@ -24,7 +24,6 @@
 #include "log.h"
 #include "parallel.h"
 #include "plan.h"
-#include "profiles.h"
 #include "progress.h"
 #include "report.h"
 #include "rng.h"
@@ -154,40 +153,19 @@ expect_type(const struct cli_opts *o, double size, uint32_t bs,
 }
 
 /*
- * Whether --type names a volume type there is, before any target is
- * opened (or filled).  Returns 0, or -1 (said on stderr).
+ * The size of the volume under target spec of type type (a simulated one:
+ * size): its device's, as the context says; NAN when unknown.
  */
-static int
-type_known(const struct cli_opts *o)
-{
-	struct voltype_spec	 spec;
-	struct voltype		*t;
-	char			*cause = NULL;
-
-	if (o->type == NULL)
-		return (0);
-	if (voltype_spec_parse(o->type, 0, &spec, &cause) != 0 ||
-	    (t = profiles_type_load(spec.name, &cause)) == NULL) {
-		log_warnx("--type %s: %s", o->type, cause);
-		free(cause);
-		return (-1);
-	}
-	voltype_free(t);
-	return (0);
-}
-
-/* The size of the volume under target t: its device's, as context says. */
 static double
-volume_size(const struct target *t)
+volume_size(const char *spec, enum target_type type, uint64_t size)
 {
 	struct report_context	ctx;
 
-	if (t->type == TARGET_SIM)
-		return ((double)t->size);
-	context_fill(&ctx, t->path);
-	if (ctx.device_size_bytes > 0)
-		return ((double)ctx.device_size_bytes);
-	return (t->type == TARGET_BLOCKDEV ? (double)t->size : NAN);
+	if (type == TARGET_SIM)
+		return ((double)size);
+	context_fill(&ctx, spec);
+	return (ctx.device_size_bytes > 0 ? (double)ctx.device_size_bytes :
+	    NAN);
 }
 
 /*
@@ -638,14 +616,17 @@ probe(const struct cli_opts *o)
 		return (EXIT_USAGE);
 	if (expectations(o, o->bs, &checks) != 0)
 		return (EXIT_USAGE);
-	if (type_known(o) != 0) {
-		check_list_free(checks);
-		return (EXIT_USAGE);
-	}
 	plan_make(&pl, o);
 	if (plan_check(&pl, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
+		plan_free(&pl);
+		check_list_free(checks);
+		return (EXIT_USAGE);
+	}
+	/* --type before a test file is made; a simulated volume's once open. */
+	if (pl.target[0].type != TARGET_SIM && expect_type(o, volume_size(
+	    pl.target[0].spec, pl.target[0].type, 0), o->bs, &checks) != 0) {
 		plan_free(&pl);
 		check_list_free(checks);
 		return (EXIT_USAGE);
@@ -663,6 +644,11 @@ probe(const struct cli_opts *o)
 	open = xcalloc(pl.ntargets, sizeof(*open));
 	if ((status = probe_open(&pl, o, host, t, open)) != 0)
 		goto out;
+	if (t[0].type == TARGET_SIM && expect_type(o, volume_size(t[0].path,
+	    TARGET_SIM, t[0].size), o->bs, &checks) != 0) {
+		status = EXIT_USAGE;
+		goto out;
+	}
 	for (i = 0; i < pl.ntargets; i++) {
 		if (plan_fit(&pl.target[i], &t[i], &cause) != 0) {
 			log_warnx("%s", cause);
@@ -673,10 +659,6 @@ probe(const struct cli_opts *o)
 		if (pl.target[i].note[0] != '\0')
 			log_info("%s", pl.target[i].note);
 		probe_cost(&pl, &pl.target[i], &t[i]);
-	}
-	if (expect_type(o, volume_size(&t[0]), o->bs, &checks) != 0) {
-		status = EXIT_USAGE;
-		goto out;
 	}
 	measured = 1;
 	if (pl.ntargets == 1)

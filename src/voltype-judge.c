@@ -316,6 +316,7 @@ voltype_check_one(const struct voltype_ctx *c0, const double *values,
 	struct voltype_ctx		 cc = *c0, *c = &cc;
 	const struct voltype_measured	*m = c->m;
 	const struct voltype_figures	*f = &k->f;
+	double				 cap, peak;
 	char				 x[UNITS_BUFSZ], y[UNITS_BUFSZ];
 
 	voltype_at(c, values);
@@ -335,7 +336,16 @@ voltype_check_one(const struct voltype_ctx *c0, const double *values,
 	    f->long_iops, NAN);
 	voltype_rate(c, k, "long-run bandwidth", 1, m->long_run_bandwidth,
 	    NAN, NAN, 0, f->long_bandwidth, NAN);
+	/*
+	 * The accounting size shows only where IOPS counted in its units
+	 * hold large I/O clearly (10%) below the bandwidth cap; elsewhere a
+	 * size measured is where that cap meets the IOPS one, which the
+	 * figures above judge.
+	 */
+	cap = isfinite(f->burst_bandwidth) ? f->burst_bandwidth : f->bandwidth;
+	peak = isfinite(f->burst_iops) ? f->burst_iops : f->iops;
 	if (m->io_accounting > 0 && isfinite(f->io_accounting) &&
+	    !(peak * f->io_accounting >= 0.9 * cap) &&
 	    fabs((double)m->io_accounting - f->io_accounting) > 0.5) {
 		k->violations++;
 		voltype_say(k->why, "I/O counted in units of %s: %s counts %s",
