@@ -32,12 +32,35 @@ report_voltype_time(const char *iso)
 	return ((double)timegm(&tm));
 }
 
+/*
+ * Whether the device of a context is one volume: not a device-mapper
+ * (LVM, crypt) or md (RAID) device, whose size and model are not those
+ * of the volumes under it.
+ */
+static int
+report_voltype_one_volume(const struct report_context *x)
+{
+	return (strncmp(x->device, "dm-", 3) != 0 &&
+	    strncmp(x->device, "md", 2) != 0);
+}
+
+/* The size of the volume of a context's device; see report.h. */
+double
+report_voltype_device_size(const struct report_context *x)
+{
+	if (!report_voltype_one_volume(x) || x->device_size_bytes == 0)
+		return (NAN);
+	return ((double)x->device_size_bytes);
+}
+
 /* The size of the volume a report measured; see report.h. */
 double
 report_voltype_size(const struct report *r)
 {
 	if (r->config.volume_size > 0)
 		return ((double)r->config.volume_size);
+	if (!report_voltype_one_volume(&r->context))
+		return (NAN);
 	if (r->context.device_size_bytes > 0)
 		return ((double)r->context.device_size_bytes);
 	if (strcmp(r->target.type, "blockdev") == 0 && r->target.size_bytes > 0)
@@ -54,7 +77,9 @@ report_voltype_measured(const struct report *r, struct voltype_measured *m)
 
 	voltype_measured_init(m);
 	m->size_bytes = report_voltype_size(r);
-	snprintf(m->model, sizeof m->model, "%s", r->context.device_model);
+	if (report_voltype_one_volume(&r->context))
+		snprintf(m->model, sizeof m->model, "%s",
+		    r->context.device_model);
 	if (r->target.bs > 0)
 		m->bs = r->target.bs;
 	if (l == NULL)

@@ -367,12 +367,16 @@ int	report_plot(const struct report *, const char *, const char *,
 /*
  * The size of the volume a report of one target measured, in bytes: the
  * --size given, else its device's (the disk under a file, the simulated
- * volume), else a block device target's; NAN when unknown.
+ * volume), else a block device target's; NAN when unknown, as under a
+ * device-mapper or md device (several volumes, or part of one).
  */
 double	report_voltype_size(const struct report *);
+/* The same from a context alone (no --size, no target). */
+double	report_voltype_device_size(const struct report_context *);
 /*
  * What a report of one target measured, as the inputs of voltype_judge
- * (no instances known: m->link is NULL).  Pure: reads r only.
+ * (no instances known: m->link is NULL); the device's model only when it
+ * is one volume (not device-mapper or md).  Pure: reads r only.
  */
 void	report_voltype_measured(const struct report *,
 	    struct voltype_measured *);

@@ -154,7 +154,8 @@ expect_type(const struct cli_opts *o, double size, uint32_t bs,
 
 /*
  * The size of the volume under target spec of type type (a simulated one:
- * size): its device's, as the context says; NAN when unknown.
+ * size): its device's, as the context says; NAN when unknown (or not one
+ * volume).
  */
 static double
 volume_size(const char *spec, enum target_type type, uint64_t size)
@@ -164,8 +165,7 @@ volume_size(const char *spec, enum target_type type, uint64_t size)
 	if (type == TARGET_SIM)
 		return ((double)size);
 	context_fill(&ctx, spec);
-	return (ctx.device_size_bytes > 0 ? (double)ctx.device_size_bytes :
-	    NAN);
+	return (report_voltype_device_size(&ctx));
 }
 
 /*

@@ -8,7 +8,9 @@
  * detector would measure on each built-in profile and on volumes made from
  * the rules at sizes no profile has (the true type stays consistent, the
  * figures rule the others out where they can, and pairs they cannot tell
- * apart are said to be so, with the run that would).
+ * apart are said to be so, with the run that would); and what a report
+ * gives the judgement: the volume's size and model (none under
+ * device-mapper or md), the figures, the time its I/O was drawn over.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -23,8 +25,10 @@
 
 #include "formula.h"
 #include "profiles.h"
+#include "report.h"
 #include "sim.h"
 #include "t_rel.h"
+#include "t_report.h"
 #include "voltype.h"
 
 #define MIB	1048576.0
@@ -839,6 +843,65 @@ test_judge_hints(void **state)
 	free(types);
 }
 
+/* A report's figures as the judgement's inputs. */
+static void
+test_report_measured(void **state)
+{
+	struct voltype_measured	 m;
+	struct report		 r;
+
+	(void)state;
+	t_report_make(&r);
+	snprintf(r.context.device, sizeof r.context.device, "nvme1n1");
+	snprintf(r.context.device_model, sizeof r.context.device_model,
+	    "Amazon Elastic Block Store");
+	r.context.device_size_bytes = 100ULL << 30;
+	snprintf(r.finished_utc, sizeof r.finished_utc,
+	    "2024-01-01T00:00:00Z");
+	r.limits->iops_ceiling_low = 4990;
+	r.limits->iops_ceiling_high = 5010;
+	r.limits->bandwidth_ceiling_bytes_per_s = 128 * MIB;
+	r.limits->io_accounting_bytes = 16384;
+	r.limits->sustain_start_s = 40;
+	r.limits->burst.held_iops = 5000;
+	r.limits->burst.held_s = 117;
+	r.limits->burst.ruled_out_below_ios = 8e5;
+	report_voltype_measured(&r, &m);
+	T_REL(m.size_bytes, 100 * GIB, 1e-12);
+	assert_string_equal(m.model, "Amazon Elastic Block Store");
+	assert_int_equal(m.bs, 4096);
+	T_REL(m.iops, 5000, 1e-12);
+	T_REL(m.iops_low, 4990, 1e-12);
+	T_REL(m.bandwidth, 128 * MIB, 1e-12);
+	assert_int_equal(m.io_accounting, 16384);
+	T_REL(m.burst.ruled_out_below_ios, 8e5, 1e-12);
+	/* The scan's 4.5 s, the sweeps' 40 s, the 117 s held. */
+	T_REL(m.drawn_s, 4.5 + 40 + 117, 1e-12);
+	assert_null(m.link);
+	/* A longer wall clock (idle time refilled a bucket) bounds it. */
+	snprintf(r.finished_utc, sizeof r.finished_utc,
+	    "2024-01-01T00:10:00Z");
+	report_voltype_measured(&r, &m);
+	T_REL(m.drawn_s, 600, 1e-12);
+	/* --size wins. */
+	r.config.volume_size = 200ULL << 30;
+	T_REL(report_voltype_size(&r), 200 * GIB, 1e-12);
+	r.config.volume_size = 0;
+	/* LVM or RAID: neither its size nor its model is a volume's. */
+	snprintf(r.context.device, sizeof r.context.device, "dm-3");
+	report_voltype_measured(&r, &m);
+	assert_true(isnan(m.size_bytes));
+	assert_string_equal(m.model, "");
+	snprintf(r.context.device, sizeof r.context.device, "md0");
+	assert_true(isnan(report_voltype_size(&r)));
+	/* Our own CPU held the IOPS: no IOPS figure to judge by. */
+	snprintf(r.context.device, sizeof r.context.device, "nvme1n1");
+	r.limits->cpu_bound = 1;
+	report_voltype_measured(&r, &m);
+	assert_true(isnan(m.iops));
+	report_free(&r);
+}
+
 int
 main(void)
 {
@@ -853,6 +916,7 @@ main(void)
 		cmocka_unit_test(test_judge_truths),
 		cmocka_unit_test(test_judge_gp2_gp3),
 		cmocka_unit_test(test_judge_hints),
+		cmocka_unit_test(test_report_measured),
 	};
 	const char	*top = getenv("TOP_SRCDIR");
 
