@@ -185,7 +185,7 @@ formula_call(struct formula_parser *fp, size_t k)
 			return (-1);
 		if (n < 3)
 			arg[n] = x;
-		else if (formula_funcs[k].nargs < 0)	/* min/max: a chain */
+		else if (formula_funcs[k].nargs < 0)	/* min/max: chain */
 			arg[2] = x;
 		if (n >= 2 && formula_funcs[k].nargs < 0)
 			arg[1] = formula_node(fp, formula_funcs[k].op, arg[1],

@@ -455,8 +455,8 @@ report_profile_show(const char *name, FILE *out, char **cause)
 		fprintf(out, "  model             %s (what the device says)\n",
 		    p->model);
 	if (p->type != NULL)
-		fprintf(out, "  type              %s (its figures are the type's "
-		    "rules at its size)\n", p->type);
+		fprintf(out, "  type              %s (its figures are the "
+		    "type's rules at its size)\n", p->type);
 	fprintf(out, "  size              %s, %s logical blocks, cache "
 	    "blocks of %s\n", units_format_size(p->size, a, sizeof a),
 	    units_format_size(p->block_size, b, sizeof b),

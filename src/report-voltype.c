@@ -274,8 +274,9 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 	report_text_kv(rt, "volume", line);
 	if (j->nconsistent > 0) {
 		report_table_init(&tab, "llrrl");
-		report_table_add(&tab, "consistent", "settings", "long-run IOPS",
-		    "long-run bandwidth", "bucket, from full at this rate");
+		report_table_add(&tab, "consistent", "settings",
+		    "long-run IOPS", "long-run bandwidth",
+		    "bucket, from full at this rate");
 		names[0] = '\0';
 		for (i = 0; i < j->n; i++) {
 			v = &j->result[i];
@@ -293,10 +294,10 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 		report_table_write(&tab, rt->f, rt->md, REPORT_TEXT_INDENT);
 		if (j->apart && isfinite(j->settle_sustain_s)) {
 			report_voltype_command(r, j->settle, cmd, sizeof cmd);
-			snprintf(line, sizeof line, "%s fit what was measured and "
-			    "differ in the long run: `%s` tells them apart "
-			    "(a bucket runs dry in it, or none exists).", names,
-			    cmd);
+			snprintf(line, sizeof line, "%s fit what was "
+			    "measured and differ in the long run: `%s` tells "
+			    "them apart (a bucket runs dry in it, or none "
+			    "exists).", names, cmd);
 		} else if (j->apart)
 			snprintf(line, sizeof line, "%s fit what was measured "
 			    "and differ in the long run, and no longer run "
@@ -337,7 +338,8 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 	}
 	if (j->given) {
 		v = &j->given_result;
-		if (isfinite(v->long_run_iops) || isfinite(v->long_run_bandwidth))
+		if (isfinite(v->long_run_iops) ||
+		    isfinite(v->long_run_bandwidth))
 			snprintf(c, sizeof c, "%s%s and %s in the long run",
 			    report_voltype_cell(UNITS_IOPS, v->long_run_iops,
 			    a), isfinite(v->long_run_iops) ? " IOPS" : "",

@@ -42,15 +42,15 @@
  */
 
 #define VOLTYPE_SETTLE_MARGIN	1.05	/* a run this much longer */
-#define VOLTYPE_SETTLE_TAIL_S	4.0	/* intervals after a drop it needs */
+#define VOLTYPE_SETTLE_TAIL_S	4.0	/* intervals after a drop, needed */
 #define VOLTYPE_NCANDS		32	/* values tried per setting */
 #define VOLTYPE_GIB		1073741824.0
 
 enum voltype_match {
 	VOLTYPE_MATCH,
-	VOLTYPE_NOFIG,			/* the type imposes no such figure */
+	VOLTYPE_NOFIG,			/* the type imposes none */
 	VOLTYPE_LOW,			/* below, within the tolerance */
-	VOLTYPE_LINK,			/* an instance's limit explains it */
+	VOLTYPE_LINK,			/* an instance's limit is it */
 	VOLTYPE_ABOVE,
 	VOLTYPE_BELOW,
 };
@@ -109,17 +109,20 @@ voltype_link(const struct voltype_measured *m, double v, double lo, double hi,
     int bandwidth, double below)
 {
 	const struct voltype_link	*k;
-	double				 l, pct = VOLTYPE_LINK_PCT / 100.0;
+	double				 l, pct;
 	size_t				 i;
 	int				 j;
 
+	pct = VOLTYPE_LINK_PCT / 100.0;
 	lo = voltype_or(lo, v);
 	hi = voltype_or(hi, v);
 	for (i = 0; i < m->nlinks; i++) {
 		k = &m->link[i];
 		for (j = 0; j < 2; j++) {
-			l = bandwidth ? (j ? k->burst_bandwidth : k->bandwidth) :
-			    (j ? k->burst_iops : k->iops);
+			if (bandwidth)
+				l = j ? k->burst_bandwidth : k->bandwidth;
+			else
+				l = j ? k->burst_iops : k->iops;
 			if (isfinite(l) && hi >= l * (1 - pct) &&
 			    lo <= l * (1 + pct) && !(l > below * (1 + pct)))
 				return (k);
@@ -437,7 +440,8 @@ voltype_fit(const struct voltype_ctx *c, double *values, size_t i,
 {
 	const struct voltype	*t = c->t;
 	struct voltype_check	 k;
-	double			 cands[VOLTYPE_NCANDS], tv[8], lo, hi, a, b;
+	double			 cands[VOLTYPE_NCANDS], tv[8], lo, hi;
+	double			 a, b;
 	double			 x, y, flo, fhi, dlo, dhi;
 	size_t			 n = 0, nt, j, w, it, l;
 	int			 bw[8];

@@ -737,7 +737,8 @@ void
 voltype_eval(const struct voltype *t, double size, const double *values,
     uint32_t bs32, struct voltype_figures *f)
 {
-	double	v[1 + VOLTYPE_SETTINGS_MAX + VOLTYPE_NFIGS], *fig, bs, peak;
+	double	v[1 + VOLTYPE_SETTINGS_MAX + VOLTYPE_NFIGS], *fig;
+	double	bs, peak;
 	size_t	i;
 
 	memset(f, 0, sizeof *f);

@@ -23,9 +23,9 @@ struct formula;
 
 /* What a type's figures are, in the order a formula may use them. */
 enum voltype_fig {
-	VOLTYPE_IOPS,			/* sustained IOPS cap; burst baseline */
+	VOLTYPE_IOPS,			/* sustained IOPS; burst baseline */
 	VOLTYPE_BANDWIDTH,		/* sustained MiB/s cap */
-	VOLTYPE_IO_ACCOUNTING,		/* KiB: larger I/Os count as several */
+	VOLTYPE_IO_ACCOUNTING,		/* KiB: a larger I/O counts more */
 	VOLTYPE_BURST_IOPS,		/* IOPS while I/O credits last */
 	VOLTYPE_BURST_CREDITS,		/* I/O credits of a full bucket */
 	VOLTYPE_BURST_BANDWIDTH,	/* MiB/s while byte credits last */
@@ -36,7 +36,7 @@ enum voltype_fig {
 /* A provisioned setting: its range in the size and the settings before. */
 struct voltype_setting {
 	char		 name[VOLTYPE_NAME_MAX];	/* "iops" */
-	int		 mib;		/* in MiB/s, else a plain number */
+	int		 mib;		/* in MiB/s, else a number */
 	struct formula	*dflt;		/* NULL: it must be given */
 	struct formula	*min;
 	struct formula	*max;
@@ -46,18 +46,17 @@ struct voltype_setting {
 struct voltype {
 	char		*name;
 	char		*description;
-	char		*model;		/* what its devices say ("Amazon
-					   Elastic Block Store"); NULL */
+	char		*model;		/* what its devices say; NULL */
 	char		*source;	/* document and year of the rules */
-	char		*note;		/* what the rules leave out; NULL */
+	char		*note;		/* what the rules omit; NULL */
 	char		*path;		/* file read, or NULL */
 	double		 size_min;	/* GiB */
 	double		 size_max;
-	double		 tolerance_pct;	/* figures at least (100 - this)%, */
-	double		 of_time_pct;	/* this % of the time; NAN: none */
+	double		 tolerance_pct;	/* at least (100 - this)% of the */
+	double		 of_time_pct;	/* figures this % of the time; NAN */
 	size_t		 nsettings;
 	struct voltype_setting setting[VOLTYPE_SETTINGS_MAX];
-	struct formula	*fig[VOLTYPE_NFIGS];	/* NULL: none imposed */
+	struct formula	*fig[VOLTYPE_NFIGS]; /* NULL: none imposed */
 	char		*sim_ini;	/* [sim.*] sections as profile INI:
 					   what a simulated one adds */
 };
@@ -80,22 +79,22 @@ struct voltype_spec {
  */
 struct voltype_figures {
 	double		size_gib;
-	double		value[VOLTYPE_NFIGS];	/* as the formulas give them,
-						   in their units (MiB/s, KiB,
-						   GiB); NAN: none */
+	double		value[VOLTYPE_NFIGS]; /* as the formulas give them,
+						 in their units (MiB/s, KiB,
+						 GiB); NAN: none */
 	double		iops;		/* sustained cap */
 	double		bandwidth;	/* bytes/s */
-	double		io_accounting;	/* bytes; NAN: every I/O one */
+	double		io_accounting;	/* bytes; NAN: any I/O is one */
 	double		burst_iops;	/* NAN: no I/O-credit bucket */
 	double		burst_credits;	/* I/Os */
-	double		burst_bandwidth; /* bytes/s; NAN: no byte bucket */
+	double		burst_bandwidth; /* NAN: no bucket of bytes */
 	double		burst_credit_bytes;
 	uint32_t	bs;
 	double		fresh_iops;	/* at bs, buckets full */
 	double		fresh_bandwidth; /* large I/O, buckets full */
 	double		long_iops;	/* at bs, buckets empty */
 	double		long_bandwidth;
-	double		cost;		/* IOPS tokens an I/O of bs takes */
+	double		cost;		/* IOPS tokens of an I/O of bs */
 };
 
 /*
@@ -109,7 +108,8 @@ struct voltype_figures {
  * profile's SECTION.  Returns the type (free with voltype_free), or NULL
  * with an allocated one-line message in *cause naming file, line and key.
  */
-struct voltype	*voltype_parse(const char *, size_t, const char *, char **);
+struct voltype	*voltype_parse(const char *, size_t, const char *,
+		    char **);
 void		 voltype_free(struct voltype *);
 
 /*
@@ -117,7 +117,8 @@ void		 voltype_free(struct voltype *);
  * size must be there.  Returns 0, or -1 with an allocated one-line
  * message in *cause saying what is accepted.
  */
-int	voltype_spec_parse(const char *, int, struct voltype_spec *, char **);
+int	voltype_spec_parse(const char *, int, struct voltype_spec *,
+	    char **);
 
 /*
  * The settings of spec for type t at size_gib into values[t->nsettings]:
@@ -140,12 +141,12 @@ double	voltype_setting_default(const struct voltype *, size_t, double,
 	    const double *);
 
 /* The figures of t at size_gib with settings values, for I/Os of bs. */
-void	voltype_eval(const struct voltype *, double, const double *, uint32_t,
-	    struct voltype_figures *);
+void	voltype_eval(const struct voltype *, double, const double *,
+	    uint32_t, struct voltype_figures *);
 
 /* Settings as "iops=6000,throughput=250" into buf; "" when t has none. */
-char	*voltype_settings_text(const struct voltype *, const double *, char *,
-	    size_t);
+char	*voltype_settings_text(const struct voltype *, const double *,
+	    char *, size_t);
 
 /* Whether t names itself by device model m (case and spaces aside). */
 int	voltype_model_matches(const struct voltype *, const char *);
@@ -179,10 +180,10 @@ struct voltype_measured {
 	double		 bandwidth_low;
 	double		 bandwidth_high;
 	int		 bandwidth_at_least;
-	double		 long_run_iops;	/* after a bucket ran dry */
+	double		 long_run_iops;	/* once a bucket ran dry */
 	double		 long_run_bandwidth;
 	uint64_t	 io_accounting;	/* 0: not observable */
-	struct burst	 burst;		/* the sustained run's finding */
+	struct burst	 burst;		/* the sustained run's */
 	double		 drawn_s;	/* at most this long to draw
 					   burst.ruled_out_below_ios */
 	const struct voltype_link *link; /* instances known */
@@ -194,16 +195,16 @@ struct voltype_result {
 	char		name[VOLTYPE_NAME_MAX];
 	char		settings[96];	/* fitted or given; "" none */
 	int		consistent;	/* 1, 0, or -1 when not judged */
-	char		ruled_out_by[VOLTYPE_TEXT_MAX];	/* or why unknown */
+	char		ruled_out_by[VOLTYPE_TEXT_MAX]; /* or why unknown */
 	char		caveat[VOLTYPE_TEXT_MAX]; /* consistent, but ... */
-	double		iops;		/* documented, buckets full, at bs */
+	double		iops;		/* documented, buckets full */
 	double		bandwidth;	/* bytes/s */
 	double		long_run_iops;	/* documented, buckets empty; */
 	double		long_run_bandwidth; /* NAN: none imposed */
 	int		bucket;		/* enum voltype_bucket */
-	double		drain_s;	/* at the measured rate, from full */
-	double		settle_sustain_s; /* a run that shows it run dry */
-	char		settle[64];	/* its options: "--sustain 2100" */
+	double		drain_s;	/* from full at the rate measured */
+	double		settle_sustain_s; /* a run that sees it run dry */
+	char		settle[64];	/* its options */
 	char		source[160];
 	char		note[VOLTYPE_TEXT_MAX];
 };
@@ -221,11 +222,11 @@ struct voltype_judgement {
 	size_t			 n;
 	struct voltype_result	*result;	/* n, allocated */
 	size_t			 nconsistent;
-	int			 apart;		/* they differ in the long run */
+	int			 apart;		/* they differ, long run */
 	double			 settle_sustain_s; /* the run that tells them
 						   apart; NAN: none does */
 	char			 settle[64];
-	int			 given;		/* given[0] is --type's */
+	int			 given;		/* --type's is judged */
 	struct voltype_result	 given_result;
 	char			 given_spec[VOLTYPE_TEXT_MAX];
 };
@@ -245,8 +246,9 @@ void	voltype_judge(const struct voltype *const *, size_t,
  * given) into r, as one of voltype_judge's.  Returns 0, or -1 with
  * *cause when the settings are not t's.
  */
-int	voltype_judge_given(const struct voltype *, const struct voltype_spec *,
-	    const struct voltype_measured *, struct voltype_result *, char **);
+int	voltype_judge_given(const struct voltype *,
+	    const struct voltype_spec *, const struct voltype_measured *,
+	    struct voltype_result *, char **);
 /* Release j's results; NULL is a no-op. */
 void	voltype_judgement_free(struct voltype_judgement *);
 

@@ -129,8 +129,8 @@ jq -e '.volume_types.given.consistent == false and
 # check --type judges a saved report at the size it gives.
 "$TIERPROBE" check "$dir/ebs-gp3.json" --type gp3 > "$dir/c.txt" ||
     fail "check --type gp3 exited $?"
-grep -qF "gp3 at 100 GiB (iops=3000,throughput=125) (documented, not measured)" \
-    "$dir/c.txt" ||
+grep -qF "gp3 at 100 GiB (iops=3000,throughput=125) (documented, not \
+measured)" "$dir/c.txt" ||
     fail "check --type: $(cat "$dir/c.txt")"
 
 # Read back: the same volume types and settings, and the same section.

@@ -190,7 +190,7 @@ test_rules(void **state)
 		const char	*spec;
 		double		 iops, bw_mib, burst_iops, credits;
 		double		 burst_bw_mib, credit_gib, long_bw_mib;
-		double		 burst_s;	/* at the burst rate, full */
+		double		 burst_s;	/* at the burst rate */
 	} cases[] = {
 		/* gp2: 3 IOPS/GiB, 100 to 16,000; the User Guide's table. */
 		{ "gp2:1G", 100, 128, 3000, 5.4e6, NAN, NAN, 25, 1862 },
@@ -356,7 +356,8 @@ test_type_errors(void **state)
 		{ "[type]\nname = x\nsource = s\n[setting.iops]\nmin = 1\n"
 		  "max = iops\n", "[setting.iops] max: \"iops\", column 1" },
 		{ "[type]\nname = x\nsource = s\n[figures]\n"
-		  "iops = bandwidth\nbandwidth = 3\n", "t.ini:5: [figures] iops" },
+		  "iops = bandwidth\nbandwidth = 3\n",
+		  "t.ini:5: [figures] iops" },
 		{ "[type]\nname = X Y\nsource = s\n", "name: lower-case" },
 		{ "[type]\nname = x\nsource = s\nsize_min = 9\nsize_max = 1\n",
 		  "size_max: below size_min" },
@@ -611,7 +612,8 @@ test_judge_truths(void **state)
 		  "io2-bx" } },
 		{ "ebs-gp3", "gp3", { "io1", "io2", "io2-bx", "st1", "sc1",
 		  "instance-store" } },
-		{ "ebs-gp3-restored", "gp3", { "io1", "st1", "instance-store" } },
+		{ "ebs-gp3-restored", "gp3", { "io1", "st1",
+		  "instance-store" } },
 		{ "ebs-io1-4000", "io1", { "gp2", "st1", "sc1",
 		  "instance-store" } },
 		{ "ebs-io1-50k", "io1", { "gp2", "gp3", "st1", "sc1",
@@ -629,7 +631,8 @@ test_judge_truths(void **state)
 		{ "gp3:500G,iops=6000,throughput=250", "gp3", { "gp2", "io1",
 		  "io2", "st1", "sc1", "instance-store" } },
 		{ "io1:400G,iops=4000", "io1", { "gp2", "st1", "sc1" } },
-		{ "io2:200G,iops=40000", "io2", { "gp2", "gp3", "io1", "st1" } },
+		{ "io2:200G,iops=40000", "io2", { "gp2", "gp3", "io1",
+		  "st1" } },
 		{ "io2-bx:300G,iops=100000", "io2-bx", { "gp2", "gp3", "io1",
 		  "io2", "st1" } },
 		{ "st1:500G", "st1", { "gp2", "gp3", "sc1" } },

@@ -77,9 +77,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (k = 0; k < t->nsettings; k++) {
 				voltype_setting_range(t, k, sizes[i], values,
 				    &lo, &hi);
-				values[k] = which == 0 ? voltype_setting_default(
-				    t, k, sizes[i], values) : which == 1 ? lo :
-				    hi;
+				values[k] = which == 1 ? lo : hi;
+				if (which == 0)
+					values[k] = voltype_setting_default(t,
+					    k, sizes[i], values);
 			}
 			t_judge_own(t, sizes[i], values);
 		}
