@@ -212,8 +212,8 @@ report_voltype_judge(struct report *r, char **cause)
 	return (rc);
 }
 
-/* The command that would settle a judgement, into buf. */
-static void
+/* The command that would settle a judgement, into buf; see report.h. */
+char *
 report_voltype_command(const struct report *r, const char *options,
     char *buf, size_t len)
 {
@@ -222,6 +222,7 @@ report_voltype_command(const struct report *r, const char *options,
 
 	snprintf(buf, len, "tierprobe limits %s%s %s",
 	    strcmp(r->target.type, "sim") == 0 ? "sim:" : "", path, options);
+	return (buf);
 }
 
 /* A long-run figure for a table cell: "none imposed" when there is none. */

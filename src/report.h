@@ -388,6 +388,13 @@ void	report_voltype_measured(const struct report *,
  * config.type is not a type's spec.
  */
 int	report_voltype_judge(struct report *, char **);
+/*
+ * The command that runs what a judgement's settle options say on the
+ * target of report r ("tierprobe limits sim:ebs-gp2-100g --sustain
+ * 2100"), into buf of len bytes; returns buf.
+ */
+char	*report_voltype_command(const struct report *, const char *, char *,
+	    size_t);
 /* The "Volume type" section of a report of one target, if judged. */
 void	report_voltype_text(const struct report_text *,
 	    const struct report *);
