@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "sync.h"
 #include "units.h"
+#include "voltype.h"
 #include "xmalloc.h"
 
 enum cli_kind {
@@ -149,8 +150,16 @@ static const struct cli_option cli_options[] = {
 	{ "writers", 0, CLI_STRING, F(writers), 0, 0, NULL, COMMITS, 0, "LIST",
 	  "counts of concurrent writers to commit with (default "
 	  "1,2,4,8,16)" },
-	{ "size", 0, CLI_SIZE, F(size), 4096, UINT64_MAX, NULL, C(CLI_PREP), 0,
-	  "SIZE", "size of the test file to create" },
+	{ "type", 0, CLI_STRING, F(type), 0, 0, NULL, PROBE | C(CLI_CHECK), 0,
+	  "TYPE", "the volume's documented type, as gp2, gp3,iops=6000 or "
+	  "io1:400G,iops=4000 (tierprobe profiles lists them): its figures "
+	  "at the volume's size become the expectations, documented, not "
+	  "measured" },
+	{ "size", 0, CLI_SIZE, F(size), 4096, UINT64_MAX, NULL,
+	  C(CLI_PREP) | PROBE | C(CLI_CHECK), 0, "SIZE", "prep: size of the "
+	  "test file to create; else the volume's size, for --type and the "
+	  "volume types judged, where the target's device is not the "
+	  "volume" },
 	{ "outdir", 'o', CLI_STRING, F(outdir), 0, 0, NULL, C(CLI_PLOT), 0,
 	  "DIR", "directory for the plots (created if missing)" },
 	{ "format", 0, CLI_CHOICE, F(plot_format), 0, 0, "png|svg",
@@ -351,6 +360,7 @@ static int
 cli_check(struct cli_opts *o, char **cause)
 {
 	struct sync_spec	 spec;
+	struct voltype_spec	 vt;
 	size_t			 c = cli_cmd_index(o->cmd);
 	unsigned		 mask;
 	char			*why = NULL;
@@ -416,6 +426,23 @@ cli_check(struct cli_opts *o, char **cause)
 		xasprintf(cause, "--fio-job writes the jobs of one target: "
 		    "give one, or use tierprobe report --fio-job on the "
 		    "report of several");
+		return (-1);
+	}
+	if (o->type != NULL && voltype_spec_parse(o->type, 0, &vt,
+	    &why) != 0) {
+		xasprintf(cause, "--type %s", why);
+		free(why);
+		return (-1);
+	}
+	if (o->type != NULL && o->expect_profile != NULL) {
+		xasprintf(cause, "--type and --expect-profile both name what "
+		    "to expect: give one");
+		return (-1);
+	}
+	if (o->nargs > 1 && (o->type != NULL || o->size > 0) &&
+	    o->cmd != CLI_CHECK) {
+		xasprintf(cause, "--%s names one volume: give one target",
+		    o->type != NULL ? "type" : "size");
 		return (-1);
 	}
 	if (o->cmd == CLI_PREP && o->size == 0) {

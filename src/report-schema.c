@@ -14,6 +14,7 @@
 #include "plan.h"
 #include "report-schema.h"
 #include "report.h"
+#include "voltype.h"
 #include "xmalloc.h"
 
 /*
@@ -1481,6 +1482,12 @@ static const struct report_schema_key report_schema_config_keys[] = {
 	{ .name = "rw", .type = REPORT_SCHEMA_WORD,
 	  AT(struct report_config, write), .word = report_schema_rw,
 	  .doc = "read or write" },
+	{ .name = "type", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_config, type),
+	  .doc = "the volume type given (--type), with its settings" },
+	{ .name = "volume_size_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct report_config, volume_size), .unit = "bytes",
+	  .doc = "the volume's size given (--size)" },
 	{ .name = "quick_cuts", .type = REPORT_SCHEMA_ARRAY,
 	  .get = report_schema_cuts_get, .set = report_schema_cuts_set,
 	  .doc = "what the quick preset left out or cut short, as words; "
@@ -1526,6 +1533,10 @@ static const struct report_schema_key report_schema_context_keys[] = {
 	{ .name = "device_model", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct report_context, device_model),
 	  .doc = "its model, from sysfs" },
+	{ .name = "device_size_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct report_context, device_size_bytes), .unit = "bytes",
+	  .doc = "its size, from sysfs: the whole disk, under a file's "
+	  "filesystem or a partition" },
 	{ .name = "scheduler", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct report_context, scheduler),
 	  .doc = "its I/O scheduler" },
@@ -1591,6 +1602,126 @@ report_schema_expectations_set(const json_t *v, void *r, const char *key,
 	free(why);
 	return (-1);
 }
+/* A type's bucket: null for none. */
+static const char *
+report_schema_bucket(int b)
+{
+	static const char *const words[] = {
+		[VOLTYPE_BUCKET_NONE] = NULL,
+		[VOLTYPE_BUCKET_IOPS] = "iops",
+		[VOLTYPE_BUCKET_BANDWIDTH] = "bandwidth",
+	};
+
+	return (b >= 0 && b <= VOLTYPE_BUCKET_BANDWIDTH ? words[b] : NULL);
+}
+
+static int
+report_schema_type_given(const void *judgement)
+{
+	const struct voltype_judgement	*j = judgement;
+
+	return (j->given);
+}
+
+/* A file with --type's judgement says so by having it. */
+static void
+report_schema_voltypes_loaded(void *judgement)
+{
+	struct voltype_judgement	*j = judgement;
+
+	j->given = j->given_result.name[0] != '\0';
+}
+
+static const struct report_schema_key report_schema_voltype_keys[] = {
+	{ .name = "name", .type = REPORT_SCHEMA_STRING,
+	  AT(struct voltype_result, name),
+	  .doc = "the type, as its file names it (gp2, io1, ...)" },
+	{ .name = "settings", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_result, settings),
+	  .doc = "the provisioned settings judged: those that fit best, or "
+	  "--type's; null for a type without settings" },
+	{ .name = "consistent", .type = REPORT_SCHEMA_BOOL_NULL,
+	  AT(struct voltype_result, consistent),
+	  .doc = "what was measured fits the type; null when not judged" },
+	{ .name = "ruled_out_by", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_result, ruled_out_by),
+	  .doc = "the figure that rules it out, or why it was not judged" },
+	{ .name = "caveat", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_result, caveat),
+	  .doc = "consistent, but: a figure below the type's within its "
+	  "tolerance, or an instance's limit" },
+	{ .name = "iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, iops), .unit = "IOPS",
+	  .doc = "documented IOPS while its buckets are full" },
+	{ .name = "bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, bandwidth), .unit = "bytes/s",
+	  .doc = "documented bandwidth while its buckets are full" },
+	{ .name = "long_run_iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, long_run_iops), .unit = "IOPS",
+	  .doc = "documented IOPS once its buckets are empty; null: none "
+	  "imposed" },
+	{ .name = "long_run_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, long_run_bandwidth), .unit = "bytes/s",
+	  .doc = "the same for bandwidth" },
+	{ .name = "bucket", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct voltype_result, bucket), .word = report_schema_bucket,
+	  .doc = "iops, bandwidth, or null for none" },
+	{ .name = "drain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, drain_s), .unit = "s",
+	  .doc = "how long its bucket lasts from full at the rate measured" },
+	{ .name = "settle_sustain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, settle_sustain_s), .unit = "s",
+	  .doc = "a sustained run that would see it run dry" },
+	{ .name = "settle_options", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_result, settle),
+	  .doc = "the options of that run" },
+	{ .name = "source", .type = REPORT_SCHEMA_STRING,
+	  AT(struct voltype_result, source),
+	  .doc = "the document and year of the type's rules" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_result, note),
+	  .doc = "what the type's rules leave out" },
+};
+static const struct report_schema report_schema_voltype =
+    TABLE("volume_types.types", struct voltype_result,
+    report_schema_voltype_keys, NULL, NULL);
+
+static const struct report_schema_key report_schema_voltypes_keys[] = {
+	{ .name = "size_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct voltype_judgement, size_bytes), .unit = "bytes",
+	  .doc = "the volume's size judged at" },
+	{ .name = "device_model", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_judgement, model),
+	  .doc = "what the device said it is" },
+	{ .name = "consistent_types", .type = REPORT_SCHEMA_UINT,
+	  AT(struct voltype_judgement, nconsistent), .unit = "types",
+	  .doc = "how many types fit" },
+	{ .name = "apart", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct voltype_judgement, apart),
+	  .doc = "the types that fit differ in the long run" },
+	{ .name = "settle_sustain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_judgement, settle_sustain_s), .unit = "s",
+	  .doc = "the sustained run that tells them apart" },
+	{ .name = "settle_options", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_judgement, settle),
+	  .doc = "its options" },
+	{ .name = "types", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER,
+	  AT(struct voltype_judgement, result),
+	  .count = offsetof(struct voltype_judgement, n),
+	  .sub = &report_schema_voltype, .doc = "every documented type" },
+	{ .name = "given_spec", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_judgement, given_spec),
+	  .doc = "the type --type named" },
+	{ .name = "given", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct voltype_judgement, given_result),
+	  .sub = &report_schema_voltype, .shown = report_schema_type_given,
+	  .doc = "that type judged at its settings, documented, not measured" },
+};
+static const struct report_schema report_schema_voltypes =
+    TABLE("volume_types", struct voltype_judgement,
+    report_schema_voltypes_keys, NULL, report_schema_voltypes_loaded);
+
 /* One of several targets: as the top of a report of one. */
 static const struct report_schema_key report_schema_member_keys[] = {
 	{ .name = "target", .type = REPORT_SCHEMA_OBJECT,
@@ -1605,6 +1736,10 @@ static const struct report_schema_key report_schema_member_keys[] = {
 	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, limits),
 	  .sub = &report_schema_limits, .doc = "its ceilings, alone" },
+	{ .name = "volume_types", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, voltypes),
+	  .sub = &report_schema_voltypes,
+	  .doc = "the documented volume types judged against it" },
 };
 static const struct report_schema report_schema_member =
     TABLE("targets", struct report, report_schema_member_keys, NULL, NULL);
@@ -1646,6 +1781,10 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, limits),
 	  .sub = &report_schema_limits, .doc = "ceilings and burst buckets" },
+	{ .name = "volume_types", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, voltypes),
+	  .sub = &report_schema_voltypes,
+	  .doc = "the documented volume types judged against the run" },
 	{ .name = "sync", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, sync),
 	  .sub = &report_schema_sync, .doc = "commits" },

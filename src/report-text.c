@@ -1236,14 +1236,16 @@ report_text_context(struct report_text *rt, const struct report *r)
 	if (x->hostname[0] != '\0')
 		report_text_kv(rt, "host", x->hostname);
 	report_text_kv(rt, "kernel", x->kernel[0] ? x->kernel : "unknown");
-	if (x->device[0] == '\0')
-		report_text_kv(rt, "device", "unknown");
-	else {
-		o = snprintf(line, sizeof line, "%s", x->device);
-		if (x->device_model[0] != '\0')
-			o += snprintf(line + o, sizeof line - o, " (%s)",
-			    x->device_model);
-		report_text_kv(rt, "device", line);
+	o = snprintf(line, sizeof line, "%s", x->device[0] != '\0' ?
+	    x->device : "unknown");
+	if (x->device_model[0] != '\0')
+		o += snprintf(line + o, sizeof line - o, " (%s)",
+		    x->device_model);
+	if (x->device_size_bytes > 0 && o < sizeof line)
+		snprintf(line + o, sizeof line - o, ", %s",
+		    report_text_size(x->device_size_bytes, b1, sizeof b1));
+	report_text_kv(rt, "device", line);
+	if (x->device[0] != '\0') {
 		/* As sysfs queue/ says: virtio disks always say rotational. */
 		o = snprintf(line, sizeof line, "scheduler %s, nr_requests %u, "
 		    "read_ahead %u KiB", x->scheduler[0] ? x->scheduler :
@@ -1394,6 +1396,7 @@ report_text_write(const struct report *r, FILE *f, int markdown)
 		report_text_tiers(&rt, r);
 	if (l != NULL)
 		report_text_limits(&rt, r);
+	report_voltype_text(&rt, r);
 	report_writes_text(&rt, r);
 	report_sync_text(&rt, r);
 	report_text_meaning(&rt, r);

@@ -21,6 +21,7 @@
 #include "report.h"
 #include "stats.h"
 #include "units.h"
+#include "voltype.h"
 #include "writepath.h"
 #include "xmalloc.h"
 
@@ -63,6 +64,9 @@ report_free(struct report *r)
 	r->repeat = NULL;
 	check_list_free(r->checks);
 	r->checks = NULL;
+	voltype_judgement_free(r->voltypes);
+	free(r->voltypes);
+	r->voltypes = NULL;
 	free(r->target.path);
 	r->target.path = NULL;
 }

@@ -38,6 +38,8 @@ struct report_config {			/* the settings of the run */
 	double		sustain_s;
 	int		write;
 	unsigned	cuts;		/* 1 << PLAN_CUT_*: the quick preset's */
+	char		type[128];	/* --type: "gp3,iops=6000"; "" */
+	uint64_t	volume_size;	/* --size: the volume's; 0 */
 };
 
 struct report_context {			/* where it ran; "" when unknown */
@@ -45,6 +47,7 @@ struct report_context {			/* where it ran; "" when unknown */
 	char		kernel[128];
 	char		device[64];	/* e.g. vda */
 	char		device_model[128];
+	uint64_t	device_size_bytes; /* that disk's; 0 unknown */
 	char		scheduler[64];
 	int		rotational;	/* -1 unknown */
 	unsigned	nr_requests;
@@ -118,6 +121,8 @@ struct report_labels {
 };
 
 struct check_list;
+struct voltype_judgement;
+struct voltype_measured;
 
 struct report_target {			/* what was measured */
 	char		*path;
@@ -148,6 +153,9 @@ struct report {
 						   limits); NULL for one */
 	size_t			 ntargets;
 	struct together_result	*together;	/* NULL: not run */
+	struct voltype_judgement *voltypes;	/* every documented type
+						   judged; NULL: not (no
+						   limits) */
 };
 
 /*
@@ -356,6 +364,41 @@ const struct report_stat *report_repeat_find(const struct report_repeat *,
 int	report_plot(const struct report *, const char *, const char *,
 	    char **);
 
+/*
+ * The size of the volume a report of one target measured, in bytes: the
+ * --size given, else its device's (the disk under a file, the simulated
+ * volume), else a block device target's; NAN when unknown, as under a
+ * device-mapper or md device (several volumes, or part of one).
+ */
+double	report_voltype_size(const struct report *);
+/* The same from a context alone (no --size, no target). */
+double	report_voltype_device_size(const struct report_context *);
+/*
+ * What a report of one target measured, as the inputs of voltype_judge
+ * (no instances known: m->link is NULL); the device's model only when it
+ * is one volume (not device-mapper or md).  Pure: reads r only.
+ */
+void	report_voltype_measured(const struct report *,
+	    struct voltype_measured *);
+/*
+ * Judge every documented volume type (profiles/types) against each
+ * target of r, with the instances known (profiles/instances), and the
+ * type of r's config.type: into r->voltypes (of each target), replacing
+ * what was there; none without limits.  Returns 0, or -1 with *cause when
+ * config.type is not a type's spec.
+ */
+int	report_voltype_judge(struct report *, char **);
+/*
+ * The command that runs what a judgement's settle options say on the
+ * target of report r ("tierprobe limits sim:ebs-gp2-100g --sustain
+ * 2100"), into buf of len bytes; returns buf.
+ */
+char	*report_voltype_command(const struct report *, const char *, char *,
+	    size_t);
+/* The "Volume type" section of a report of one target, if judged. */
+void	report_voltype_text(const struct report_text *,
+	    const struct report *);
+
 /* Print the built-in profiles, one a line.  Returns 0 or -1 with *cause. */
 int	report_profile_list(FILE *, char **);
 /*
@@ -373,5 +416,14 @@ int	report_profile_show(const char *, FILE *, char **);
  */
 int	report_profile_expect(const char *, uint32_t, struct check_list *,
 	    char **);
+/*
+ * The same for volume type spec ("gp3,iops=6000"; "gp2:250G" names its
+ * size) at size bytes (NAN or 0: the spec must name it): the type's
+ * documented figures at that size, marked documented, not measured.
+ * Returns 0, or -1 with *cause (an unknown type, settings out of range, no
+ * size: a usage error).
+ */
+int	report_profile_expect_type(const char *, double, uint32_t,
+	    struct check_list *, char **);
 
 #endif

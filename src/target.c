@@ -412,7 +412,7 @@ out:
 	return ((int64_t)(pos < end ? pos : end));
 }
 
-/* What a simulated volume says of its write cache and FUA. */
+/* What a simulated volume says of its write cache, FUA and model. */
 static void
 target_sim_claims(struct target *t)
 {
@@ -421,6 +421,8 @@ target_sim_claims(struct target *t)
 	snprintf(t->write_cache, sizeof(t->write_cache), "%s",
 	    p->write_cache != NULL ? p->write_cache : "");
 	t->fua = p->fua;
+	snprintf(t->model, sizeof(t->model), "%s",
+	    p->model != NULL ? p->model : "");
 }
 
 static int

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "sync.h"
 #include "target.h"
 #include "units.h"
+#include "voltype.h"
 #include "xmalloc.h"
 
 #define EXIT_USAGE		2
@@ -84,6 +86,8 @@ report_begin(struct report *rep, const struct plan *pl,
 	rep->target.size_bytes = t->size;
 	if (t->type != TARGET_SIM)
 		context_fill(&rep->context, t->path);
+	else
+		context_fill_sim(&rep->context, t->model, t->size);
 }
 
 /*
@@ -120,6 +124,75 @@ expectations(const struct cli_opts *o, uint32_t bs, struct check_list **out)
 	else
 		*out = l;
 	return (rc);
+}
+
+/*
+ * Append to *l (made when NULL) the expectations of --type for a volume of
+ * size bytes (NAN: unknown) read in I/Os of bs.  Returns 0, or -1 when
+ * the type or its settings are wrong or the size is unknown (said on
+ * stderr: a usage error).
+ */
+static int
+expect_type(const struct cli_opts *o, double size, uint32_t bs,
+    struct check_list **l)
+{
+	char	*cause = NULL;
+
+	if (o->type == NULL)
+		return (0);
+	if (o->size > 0)
+		size = (double)o->size;
+	if (*l == NULL)
+		*l = check_list_new();
+	if (report_profile_expect_type(o->type, size, bs, *l, &cause) != 0) {
+		log_warnx("--type %s", cause);
+		free(cause);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * The size of the volume under target spec of type type (a simulated one:
+ * size): its device's, as the context says; NAN when unknown (or not one
+ * volume).
+ */
+static double
+volume_size(const char *spec, enum target_type type, uint64_t size)
+{
+	struct report_context	ctx;
+
+	if (type == TARGET_SIM)
+		return ((double)size);
+	context_fill(&ctx, spec);
+	return (report_voltype_device_size(&ctx));
+}
+
+/*
+ * What --type and --size say of the volume, into the settings of a report
+ * of one target; then every volume type judged against it.
+ */
+static void
+judge_types(struct report *rep, const struct cli_opts *o)
+{
+	struct voltype_spec	 spec;
+	char			*cause = NULL;
+
+	if (o->type != NULL) {
+		snprintf(rep->config.type, sizeof rep->config.type, "%s",
+		    o->type);
+		if (o->size == 0 && voltype_spec_parse(o->type, 0, &spec,
+		    &cause) == 0)
+			rep->config.volume_size = spec.size_bytes;
+		free(cause);
+		cause = NULL;
+	}
+	if (o->size > 0)
+		rep->config.volume_size = o->size;
+	if (report_voltype_judge(rep, &cause) != 0) {
+		log_warnx("--type %s", cause);
+		free(cause);
+	}
 }
 
 /*
@@ -551,6 +624,13 @@ probe(const struct cli_opts *o)
 		check_list_free(checks);
 		return (EXIT_USAGE);
 	}
+	/* --type before a test file is made; a simulated volume's once open. */
+	if (pl.target[0].type != TARGET_SIM && expect_type(o, volume_size(
+	    pl.target[0].spec, pl.target[0].type, 0), o->bs, &checks) != 0) {
+		plan_free(&pl);
+		check_list_free(checks);
+		return (EXIT_USAGE);
+	}
 	for (i = 0; i < pl.ntargets; i++) {
 		pt = &pl.target[i];
 		if ((caveat = plan_scan_caveat(&pl, pt, pt->scan_engine)) !=
@@ -564,6 +644,11 @@ probe(const struct cli_opts *o)
 	open = xcalloc(pl.ntargets, sizeof(*open));
 	if ((status = probe_open(&pl, o, host, t, open)) != 0)
 		goto out;
+	if (t[0].type == TARGET_SIM && expect_type(o, volume_size(t[0].path,
+	    TARGET_SIM, t[0].size), o->bs, &checks) != 0) {
+		status = EXIT_USAGE;
+		goto out;
+	}
 	for (i = 0; i < pl.ntargets; i++) {
 		if (plan_fit(&pl.target[i], &t[i], &cause) != 0) {
 			log_warnx("%s", cause);
@@ -588,6 +673,7 @@ probe(const struct cli_opts *o)
 	if (o->kind != NULL)
 		snprintf(rep.labels.kind, sizeof rep.labels.kind, "%s",
 		    o->kind);
+	judge_types(&rep, o);
 	rep.checks = checks;
 	checks = NULL;		/* report_free frees them now */
 	if (report_output(&rep, o) != 0 && status == 0)
@@ -778,12 +864,15 @@ check(struct cli_opts *o)
 			log_warnx("%s", cause);
 			free(cause);
 			ret = EXIT_USAGE;
-		} else if (expectations(o, reps[n].target.bs, &given[n]) != 0)
+		} else if (expectations(o, reps[n].target.bs, &given[n]) != 0 ||
+		    expect_type(o, report_voltype_size(&reps[n]),
+		    reps[n].target.bs, &given[n]) != 0)
 			ret = EXIT_USAGE;
 		else if ((use[n] = given[n] != NULL ? given[n] :
 		    reps[n].checks) == NULL) {
 			log_warnx("%s records no expectations: give --expect "
-			    "EXPR or --expect-profile NAME", o->args[n]);
+			    "EXPR, --expect-profile NAME or --type TYPE",
+			    o->args[n]);
 			ret = EXIT_USAGE;
 		}
 	}

@@ -4,7 +4,8 @@
  * runs twice on a simulated volume with a cache, a burst bucket and slow
  * first reads (every section of a report of one present), and on two
  * simulated volumes sharing an instance with a bucket (targets[] and
- * together, a shared limit and a shared bucket); every key of those
+ * together, a shared limit and a shared bucket; volume types judged, and
+ * one given with --type); every key of those
  * reports must be a row of the table, every row must appear in one (or in
  * the fixture of a class no tier explains) and be documented in
  * man/tierprobe-report.5 (which documents nothing else); `report
@@ -371,7 +372,7 @@ t_setup(void **state)
 	xasprintf(&cmd, "'%s' run sim:%s/full.ini --min-ws 8M --max-ws 128M "
 	    "--points 4 --max-iodepth 8 --sustain 20 --precision 10 "
 	    "--max-time 2 --first-touch --repeat 2 --seed 7 --quiet "
-	    "--host h1 --kind full --expect 'burst<=1' "
+	    "--host h1 --kind full --expect 'burst<=1' --type instance-store "
 	    "--json %s > /dev/null && "
 	    "'%s' run sim:%s/vol.ini@%s/inst.ini sim:%s/vol.ini@%s/inst.ini "
 	    "--min-ws 8M --max-ws 128M --points 4 --max-iodepth 8 --sustain 5 "
