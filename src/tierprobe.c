@@ -179,7 +179,10 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 	return (ret);
 }
 
-/* Write the report where it was asked for.  Returns 0 or 1. */
+/*
+ * Write the report where it was asked for.  Returns 0, 1, or 2 when the
+ * report holds nothing for --fio-job (said on stderr).
+ */
 static int
 report_output(const struct report *rep, const struct cli_opts *o)
 {
@@ -197,10 +200,11 @@ report_output(const struct report *rep, const struct cli_opts *o)
 		free(used);
 		ret = 1;
 	}
-	if (o->fio_job != NULL && fiojob_write(rep, o->fio_job, &cause) != 0) {
+	if (o->fio_job != NULL &&
+	    (rc = fiojob_write(rep, o->fio_job, &cause)) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
-		ret = 1;
+		ret = rc > 0 ? 2 : 1;
 	}
 	switch (o->format) {
 	case CLI_FMT_JSON:
@@ -659,7 +663,7 @@ rerender(struct cli_opts *o)
 	}
 	ret = report_output(&rep, o);
 	report_free(&rep);
-	return (ret);
+	return (ret == 2 ? EXIT_USAGE : ret);
 }
 
 /* compare: saved reports side by side. */
