@@ -725,8 +725,8 @@ cli_usage(FILE *f, enum cli_cmd cmd)
 			    cli_options[i].arg ? cli_options[i].arg : "");
 		help = cli_options[i].help;
 		for (a = 0; a < CLI_NALTS; a++) {
-			if (strcmp(cli_alts[a].name, cli_options[i].name) == 0 &&
-			    (cli_alts[a].cmds & C(cmd)))
+			if ((cli_alts[a].cmds & C(cmd)) &&
+			    strcmp(cli_alts[a].name, cli_options[i].name) == 0)
 				help = cli_alts[a].help;
 		}
 		fprintf(f, "  %-26s %s\n", left, help);
