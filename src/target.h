@@ -35,6 +35,8 @@ struct target {
 	char		 write_cache[16]; /* what the device says (sysfs
 					   queue/write_cache); "" unknown */
 	int		 fua;		/* sysfs queue/fua: 1, 0; -1 unknown */
+	char		 instance[64];	/* the simulated instance a simulated
+					   volume is on, as asked; "" */
 	struct sim	*sim;		/* TARGET_SIM */
 };
 

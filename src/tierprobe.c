@@ -82,8 +82,10 @@ report_begin(struct report *rep, const struct plan *pl,
 	    pt->engine);
 	rep->target.bs = pt->scan.bs;
 	rep->target.size_bytes = t->size;
-	if (t->type != TARGET_SIM)
-		context_fill(&rep->context, t->path);
+	snprintf(rep->target.instance, sizeof(rep->target.instance), "%s",
+	    t->instance);
+	/* A simulated volume: only where it ran (host, kernel). */
+	context_fill(&rep->context, t->type != TARGET_SIM ? t->path : NULL);
 }
 
 /*
