@@ -242,6 +242,32 @@ probe_error(const struct target *t, int err)
 }
 
 /*
+ * Say in one line where an interrupted run's report went and which test
+ * files were removed and kept (comma-separated, "" for none).
+ */
+static void
+probe_say_stopped(const struct cli_opts *o, const char *removed,
+    const char *kept)
+{
+	log_warnx("interrupted: the partial report is on standard output%s%s"
+	    "%s%s%s%s%s%s", o->json_path != NULL ? " and in " : "",
+	    o->json_path != NULL ? o->json_path : "", *removed != '\0' ?
+	    "; removed " : "", removed, *removed != '\0' ? " (this run "
+	    "created it)" : "", *kept != '\0' ? "; kept " : "", kept,
+	    *kept != '\0' ? " (this run did not create it)" : "");
+}
+
+/* Append path to a comma-separated list. */
+static void
+probe_list_add(char *list, size_t len, const char *path)
+{
+	size_t	o = strlen(list);
+
+	if (o < len)
+		snprintf(list + o, len - o, "%s%s", o > 0 ? ", " : "", path);
+}
+
+/*
  * Interrupted before measuring anything (while a test file was filled):
  * the report still says so, naming every target.  Returns
  * EXIT_INTERRUPTED.
@@ -431,7 +457,7 @@ probe_open(struct plan *pl, const struct cli_opts *o, struct sim_host *host,
 	struct plan_target	*pt;
 	char			*cause = NULL;
 	size_t			 i;
-	int			 pass, exists;
+	int			 pass, exists, rc;
 
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < pl->ntargets; i++) {
@@ -449,8 +475,14 @@ probe_open(struct plan *pl, const struct cli_opts *o, struct sim_host *host,
 			progress_end();
 			log_warnx("%s", cause);
 			free(cause);
-			if (interrupt_requested())
-				return (probe_stopped(pl, o));
+			if (interrupt_requested()) {
+				rc = probe_stopped(pl, o);
+				/* A file it was creating is gone, one it was
+				   growing cut back. */
+				probe_say_stopped(o, exists ? "" : pt->spec,
+				    exists ? pt->spec : "");
+				return (rc);
+			}
 			return (pt->type == TARGET_SIM ? EXIT_USAGE : 1);
 		}
 	}
@@ -539,7 +571,7 @@ probe(const struct cli_opts *o)
 	struct report		 rep;
 	struct check_list	*checks;
 	const char		*caveat;
-	char			*cause = NULL;
+	char			*cause = NULL, removed[1024], kept[1024];
 	unsigned		 verdicts[3];
 	size_t			 i;
 	int			*open, status, interrupted = 0, measured = 0;
@@ -604,11 +636,18 @@ probe(const struct cli_opts *o)
 	interrupted = rep.interrupted;
 	report_free(&rep);
 out:
+	removed[0] = kept[0] = '\0';
 	for (i = 0; i < pl.ntargets; i++) {
-		if (open[i])
-			target_close(&t[i], !measured || pl.target[i].remove ||
-			    interrupted || full);
+		if (!open[i])
+			continue;
+		if (interrupted && t[i].type == TARGET_FILE)
+			probe_list_add(t[i].created ? removed : kept,
+			    sizeof removed, t[i].path);
+		target_close(&t[i], !measured || pl.target[i].remove ||
+		    interrupted || full);
 	}
+	if (interrupted)
+		probe_say_stopped(o, removed, kept);
 	check_list_free(checks);
 	free(open);
 	free(t);
