@@ -11,7 +11,8 @@
 # preset's sequential writes end once they held, not where a buffer drops
 # them; the cost lines count writes and commits.  The progress lines say
 # commits/s, sizes as given (2300 B), writers as writers, the flush points
-# numbered in turn, the write sweeps as writes.  Seconds of real time.
+# numbered in turn, the write sweeps as writes.  sync --repeat gives the
+# commits' spread over runs.  Seconds of real time.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 command -v jq >/dev/null || { echo "SKIP: needs jq"; exit 77; }
@@ -206,4 +207,22 @@ for k in qd_points:iodepth bs_points:block; do
 	[ "$got" = "$want" ] ||
 		fail "run progress: $got ${k#*:} lines, $want read points"
 done
+
+# sync --repeat: three runs (seeds 4, 5, 6), the repeatability table of
+# the report's figures.  NEEDS THE VERDICT BRANCH: the commit figures of
+# report_headlines (which --repeat aggregates) come with it; before that
+# merge .repeat.figures is empty and the last check fails.
+"$TIERPROBE" sync "sim:$gp3" --repeat 3 --methods fdatasync,dsync --bs 8K \
+    --writers 1,4 --max-time 0.5 --seed 4 --quiet --json "$dir/rep.json" \
+    > "$dir/rep.txt" || fail "sync --repeat 3 exited $?"
+grep -q '^Repeatability (3 runs)$' "$dir/rep.txt" ||
+	fail "sync --repeat: no repeatability table"
+jq -e '.repeat.runs == 3' "$dir/rep.json" > /dev/null ||
+	fail "sync --repeat: $(jq -c .repeat "$dir/rep.json")"
+jq -e '[.repeat.figures[] | select(.name | startswith("sync."))] |
+    length > 0 and all(.n == 3 and (.mean | type) == "number") and
+    all(select(.name | endswith("ops_per_s")) | .cv < 0.1)' "$dir/rep.json" \
+    > /dev/null ||
+	fail "sync --repeat: no commit figure over 3 runs (commits/s within 10%; the verdict branch adds them): $(jq -c '[.repeat.figures[].name]' "$dir/rep.json")"
+
 echo "PASS"
