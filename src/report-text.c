@@ -125,9 +125,9 @@ report_text_target(const struct report *r, char *line, size_t len)
 }
 
 /*
- * The device time the measurements took: "580 s", "504 s, simulated" (a
- * simulated volume's time is virtual: the clock times of the run say
- * nothing of it).  Nothing when none was recorded.
+ * The device time the measurements took: "580 s", "504 s, simulated
+ * (virtual time)": a simulated volume's clock times say nothing of it.
+ * Nothing when none was recorded.
  */
 static void
 report_text_device_time(struct report_text *rt, const struct report *r)

@@ -249,12 +249,18 @@ static void
 probe_say_stopped(const struct cli_opts *o, const char *removed,
     const char *kept)
 {
+	const char	*them = " (this run created them)";
+	const char	*not = " (this run did not create them)";
+
+	if (strchr(removed, ',') == NULL)
+		them = " (this run created it)";
+	if (strchr(kept, ',') == NULL)
+		not = " (this run did not create it)";
 	log_warnx("interrupted: the partial report is on standard output%s%s"
 	    "%s%s%s%s%s%s", o->json_path != NULL ? " and in " : "",
 	    o->json_path != NULL ? o->json_path : "", *removed != '\0' ?
-	    "; removed " : "", removed, *removed != '\0' ? " (this run "
-	    "created it)" : "", *kept != '\0' ? "; kept " : "", kept,
-	    *kept != '\0' ? " (this run did not create it)" : "");
+	    "; removed " : "", removed, *removed != '\0' ? them : "",
+	    *kept != '\0' ? "; kept " : "", kept, *kept != '\0' ? not : "");
 }
 
 /* Append path to a comma-separated list. */
