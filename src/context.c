@@ -190,13 +190,15 @@ context_fill_devno(struct report_context *ctx, dev_t dev, const char *root)
 	    "physical_block_size", 0);
 }
 
-/* The context of a simulated target: its device's model and size. */
+/*
+ * The context of a simulated target: where it ran (host, kernel), and its
+ * device's model and size.
+ */
 void
 context_fill_sim(struct report_context *ctx, const char *model,
     uint64_t size)
 {
-	memset(ctx, 0, sizeof *ctx);
-	ctx->rotational = -1;
+	context_fill(ctx, NULL);
 	context_copy(ctx->device_model, sizeof ctx->device_model, model);
 	ctx->device_size_bytes = size;
 }

@@ -65,7 +65,8 @@ report_multi_verdict(struct report_text *rt, const struct report *r,
     const struct together_verdict *v, enum units_kind unit, int bytes)
 {
 	const char	*noun = report_multi_noun(r);
-	char		 s[768], a[64], b[64], c[64], lo[64], hi[64];
+	char		 s[768], a[64], b[64], c[64];
+	char		 lo[UNITS_INTERVAL_BUFSZ];
 	char		 iv[160] = "";
 	const char	*alone;
 
@@ -75,10 +76,11 @@ report_multi_verdict(struct report_text *rt, const struct report *r,
 	report_multi_fmt(unit, v->sum_alone, b, sizeof b);
 	switch (v->bound) {
 	case TOGETHER_SHARED:
-		units_format_value(unit, v->shared_low, lo, sizeof lo);
-		report_multi_fmt(unit, v->shared_high, hi, sizeof hi);
-		if (strncmp(lo, hi, strlen(lo)) != 0)
-			snprintf(iv, sizeof iv, " (95%%: %s - %s)", lo, hi);
+		if (isfinite(v->shared_low) && isfinite(v->shared_high))
+			snprintf(iv, sizeof iv, " (95%%: %s%s)",
+			    units_format_interval(unit, v->shared_low,
+			    v->shared_high, lo, sizeof lo), unit == UNITS_IOPS ?
+			    " IOPS" : "");
 		snprintf(s, sizeof s, "Together the %zu %s reach %s, not the "
 		    "%s %s: a shared limit of about %s%s sits above them (the "
 		    "instance or host), so another one would add nothing.",
@@ -264,16 +266,12 @@ report_multi_row(const struct report_figure *row, const double *v, size_t n,
 		show[2] = k > 0 ? hi : NAN;
 	}
 	free(x);
-	for (i = 0; i < m; i++) {
-		if (isfinite(show[i]))
-			units_format_value(row->unit, show[i], cell[i], 64);
-		else
-			snprintf(cell[i], 64, "-");
-	}
+	for (i = 0; i < m; i++)
+		report_text_cell(row->unit, show[i], cell[i], 64);
 	if (k > 1 && lo > 0)
 		snprintf(cell[m], 64, "%.2fx", hi / lo);
 	else
-		snprintf(cell[m], 64, "n/a");
+		snprintf(cell[m], 64, "%s", REPORT_NA);
 	cell[m + 1][0] = '\0';
 	if (slow < n && lo > 0 && hi / lo >= MULTI_STANDS_OUT)
 		snprintf(cell[m + 1], 64, "%zu", slow + 1);

@@ -1242,6 +1242,10 @@ static const struct report_schema_key report_schema_sync_keys[] = {
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct sync_result, note),
 	  .doc = "what was skipped and why" },
+	{ .name = "device_time_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, seconds), .unit = "s",
+	  .doc = "device time the commits spent, warm-ups and the flush "
+	  "evidence included" },
 	{ .name = "methods", .type = REPORT_SCHEMA_ARRAY,
 	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
 	  AT(struct sync_result, rows),
@@ -1517,6 +1521,9 @@ static const struct report_schema_key report_schema_target_keys[] = {
 	{ .name = "size_bytes", .type = REPORT_SCHEMA_UINT_NULL,
 	  AT(struct report_target, size_bytes), .unit = "bytes",
 	  .doc = "size of the file or device" },
+	{ .name = "instance", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_target, instance),
+	  .doc = "the simulated instance a simulated volume is on" },
 };
 static const struct report_schema report_schema_target =
     TABLE("target", struct report_target, report_schema_target_keys, NULL,

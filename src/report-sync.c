@@ -51,6 +51,18 @@ report_sync_size(uint32_t bs, char *buf, size_t len)
 	return (buf);
 }
 
+/* An interval, "LOW to HIGH", or "unknown" when an end is. */
+static char *
+report_sync_interval(enum units_kind unit, double lo, double hi, char *buf,
+    size_t len)
+{
+	if (!isfinite(lo) || !isfinite(hi))
+		snprintf(buf, len, "unknown");
+	else
+		units_format_interval(unit, lo, hi, buf, len);
+	return (buf);
+}
+
 /* One writer: every method at every size. */
 static void
 report_sync_methods(const struct report_text *rt, const struct sync_result *s)
@@ -60,6 +72,7 @@ report_sync_methods(const struct report_text *rt, const struct sync_result *s)
 	char				 bs[UNITS_BUFSZ], ops[UNITS_BUFSZ];
 	char				 p50[UNITS_BUFSZ], p99[UNITS_BUFSZ];
 	char				 p999[UNITS_BUFSZ], ci[16];
+	uint64_t			 lo = UINT64_MAX, hi = 0;
 	size_t				 i;
 
 	report_table_init(&tab, "lrrrrrr");
@@ -72,7 +85,7 @@ report_sync_methods(const struct report_text *rt, const struct sync_result *s)
 		if (isfinite(c->pt.ci95_rel))
 			snprintf(ci, sizeof ci, "%.1f%%", c->pt.ci95_rel * 100);
 		else
-			snprintf(ci, sizeof ci, "n/a");
+			snprintf(ci, sizeof ci, "%s", REPORT_NA);
 		report_table_add(&tab, sync_method_name(c->method),
 		    report_sync_size(c->bs, bs, sizeof bs),
 		    report_text_cell(UNITS_IOPS, c->pt.iops, ops, sizeof ops),
@@ -81,8 +94,15 @@ report_sync_methods(const struct report_text *rt, const struct sync_result *s)
 		    c->pt.lat_us.p99, p99, sizeof p99),
 		    report_text_cell(UNITS_LAT_US, c->pt.lat_us.p999, p999,
 		    sizeof p999), ci);
+		if (!isfinite(c->pt.lat_us.p999) && c->pt.ios > 0 &&
+		    c->pt.ios < POINT_P999_MIN_IOS) {
+			lo = c->pt.ios < lo ? c->pt.ios : lo;
+			hi = c->pt.ios > hi ? c->pt.ios : hi;
+		}
 	}
 	report_table_write(&tab, rt->f, rt->md, REPORT_TEXT_INDENT);
+	if (hi > 0)
+		report_text_p999_note(rt, "commits", lo, hi);
 }
 
 /* Several writers: the fastest method, each count, own logs or shared. */
@@ -215,6 +235,7 @@ report_writes_text(const struct report_text *rt, const struct report *r)
 	char				 line[256], a[UNITS_BUFSZ];
 	char				 c[UNITS_BUFSZ], d[UNITS_BUFSZ];
 	char				 e[UNITS_BUFSZ], f[UNITS_BUFSZ];
+	char				 iv[UNITS_INTERVAL_BUFSZ];
 
 	if (w == NULL)
 		return;
@@ -225,11 +246,11 @@ report_writes_text(const struct report_text *rt, const struct report *r)
 	    w->seq_iodepth);
 	report_text_heading(rt, line);
 	if (b->detected) {
-		snprintf(line, sizeof line, "%s (95%%: %s - %s), taken at "
+		snprintf(line, sizeof line, "%s (95%%: %s), taken at "
 		    "%s%s, then %s", units_format_size((uint64_t)b->bytes, a,
-		    sizeof a), report_text_cell(UNITS_BYTES, b->low_bytes, c,
-		    sizeof c), report_text_cell(UNITS_BYTES, b->high_bytes, d,
-		    sizeof d), b->fast_at_least ? "at least " : "",
+		    sizeof a), report_sync_interval(UNITS_BYTES, b->low_bytes,
+		    b->high_bytes, iv, sizeof iv), b->fast_at_least ?
+		    "at least " : "",
 		    units_format_value(UNITS_RATE,
 		    b->fast_bytes_per_s, e, sizeof e), units_format_value(
 		    UNITS_RATE, b->slow_bytes_per_s, f, sizeof f));
@@ -247,14 +268,13 @@ report_writes_text(const struct report_text *rt, const struct report *r)
 		report_text_kv(rt, "drained when idle", line);
 	} else if (w->timeline.n > 0 && report_writes_short(r)) {
 		snprintf(line, sizeof line, "none seen in %s (%s written), "
-		    "%s (95%%: %s - %s)", units_format_value(UNITS_SECONDS,
+		    "%s (95%%: %s)", units_format_value(UNITS_SECONDS,
 		    w->timeline.v[w->timeline.n - 1].t_s, a, sizeof a),
 		    units_format_size((uint64_t)report_writes_bytes(w), c,
 		    sizeof c), units_format_value(UNITS_RATE,
-		    b->slow_bytes_per_s, d, sizeof d), report_text_cell(
-		    UNITS_RATE, w->seq_low_bytes_per_s, e, sizeof e),
-		    report_text_cell(UNITS_RATE, w->seq_high_bytes_per_s, f,
-		    sizeof f));
+		    b->slow_bytes_per_s, d, sizeof d), report_sync_interval(
+		    UNITS_RATE, w->seq_low_bytes_per_s,
+		    w->seq_high_bytes_per_s, iv, sizeof iv));
 		report_text_kv(rt, "write buffer", line);
 	} else if (w->timeline.n > 0) {
 		snprintf(line, sizeof line, "none: %s held over %s",
@@ -322,18 +342,18 @@ report_writes_meaning(const struct report_text *rt, const struct report *r)
 	const struct wbuffer	*b;
 	char			 t[512], a[UNITS_BUFSZ], c[UNITS_BUFSZ];
 	char			 d[UNITS_BUFSZ], e[UNITS_BUFSZ], f[UNITS_BUFSZ];
+	char			 iv[UNITS_INTERVAL_BUFSZ];
 
 	if (r->writes == NULL || r->writes->timeline.n == 0)
 		return (0);
 	b = &r->writes->buffer;
 	if (!b->detected && report_writes_short(r)) {
-		snprintf(t, sizeof t, "Sequential writes ran at %s (95%%: %s - "
-		    "%s) for %s; a write buffer larger than the %s they wrote "
+		snprintf(t, sizeof t, "Sequential writes ran at %s (95%%: %s) "
+		    "for %s; a write buffer larger than the %s they wrote "
 		    "could go unseen.", units_format_value(UNITS_RATE,
-		    b->slow_bytes_per_s, a, sizeof a), report_text_cell(
-		    UNITS_RATE, r->writes->seq_low_bytes_per_s, c, sizeof c),
-		    report_text_cell(UNITS_RATE,
-		    r->writes->seq_high_bytes_per_s, d, sizeof d),
+		    b->slow_bytes_per_s, a, sizeof a), report_sync_interval(
+		    UNITS_RATE, r->writes->seq_low_bytes_per_s,
+		    r->writes->seq_high_bytes_per_s, iv, sizeof iv),
 		    units_format_value(UNITS_SECONDS, r->writes->timeline.v[
 		    r->writes->timeline.n - 1].t_s, e, sizeof e),
 		    units_format_size((uint64_t)report_writes_bytes(r->writes),

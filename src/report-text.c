@@ -78,18 +78,88 @@ report_text_cuts(struct report_text *rt, const struct report *r)
 	report_text_kv(rt, "quick preset", line);
 }
 
+/*
+ * What was measured and how: "file of 100 GiB, O_DIRECT, io_uring, 4 KiB
+ * I/Os", "simulated ebs-gp2-100g, 100 GiB, O_DIRECT, in virtual time, 4
+ * KiB I/Os"; commits open the target each method's way.
+ */
+static void
+report_text_target(const struct report *r, char *line, size_t len)
+{
+	const char	*path = r->target.path != NULL ? r->target.path : "?";
+	const char	*at;
+	char		 b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	size_t		 o;
+	int		 sim = strcmp(r->target.type, "sim") == 0;
+	int		 sync = strcmp(r->config.command, "sync") == 0;
+
+	units_format_size(r->target.size_bytes, b1, sizeof b1);
+	if (sim) {
+		/* The volume's name; the instance is said apart. */
+		if (strncmp(path, "sim:", 4) == 0)
+			path += 4;
+		at = strrchr(path, '@');
+		o = snprintf(line, len, "simulated %.*s", at != NULL ?
+		    (int)(at - path) : (int)strlen(path), path);
+		if (r->target.size_bytes && o < len)
+			o += snprintf(line + o, len - o, ", %s", b1);
+		if (r->target.instance[0] != '\0' && o < len)
+			o += snprintf(line + o, len - o, ", on a simulated %s",
+			    r->target.instance);
+	} else
+		o = snprintf(line, len, "%s%s%s", report_text_type(r),
+		    r->target.size_bytes ? " of " : "", r->target.size_bytes ?
+		    b1 : "");
+	if (o >= len)
+		return;
+	if (sync)
+		snprintf(line + o, len - o, ", %s, each commit method's own "
+		    "flags", sim ? "in virtual time" : r->target.engine[0] ?
+		    r->target.engine : "unknown engine");
+	else
+		snprintf(line + o, len - o, ", %s, %s, %s I/Os",
+		    r->target.direct ? "O_DIRECT" : "buffered", sim ?
+		    "in virtual time" : r->target.engine[0] ?
+		    r->target.engine : "unknown engine", r->target.bs ?
+		    report_text_size(r->target.bs, b2, sizeof b2) : "?");
+}
+
+/*
+ * The device time the measurements took: "580 s", "504 s, simulated
+ * (virtual time)": a simulated volume's clock times say nothing of it.
+ * Nothing when none was recorded.
+ */
+static void
+report_text_device_time(struct report_text *rt, const struct report *r)
+{
+	char	line[64], b[UNITS_BUFSZ];
+	double	secs, bytes;
+
+	report_cost(r, &secs, &bytes);
+	if (!(secs > 0))
+		return;
+	snprintf(line, sizeof line, "%s%s", units_format_value(UNITS_SECONDS,
+	    secs, b, sizeof b), strcmp(r->target.type, "sim") == 0 ?
+	    ", simulated (virtual time)" : "");
+	report_text_kv(rt, "device time", line);
+}
+
 static void
 report_text_header(struct report_text *rt, const struct report *r)
 {
-	char	b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], line[512];
-	const char *cmd = r->config.command[0] ? r->config.command : "run";
+	char		 line[512];
+	const char	*cmd = r->config.command[0] ? r->config.command : "run";
+	const char	*path = r->target.path != NULL ? r->target.path : "?";
+	const char	*sim = strcmp(r->target.type, "sim") == 0 &&
+			    strncmp(path, "sim:", 4) != 0 ? "sim:" : "";
 
+	/* As the target was named: sim:NAME for a simulated volume. */
 	if (rt->md)
-		fprintf(rt->f, "# tierprobe %s: %s of `%s`\n\n",
-		    r->tool_version, cmd, r->target.path != NULL ? r->target.path : "?");
+		fprintf(rt->f, "# tierprobe %s: %s of `%s%s`\n\n",
+		    r->tool_version, cmd, sim, path);
 	else
-		fprintf(rt->f, "tierprobe %s: %s of %s\n", r->tool_version, cmd,
-		    r->target.path != NULL ? r->target.path : "?");
+		fprintf(rt->f, "tierprobe %s: %s of %s%s\n", r->tool_version,
+		    cmd, sim, path);
 	if (r->interrupted) {
 		if (rt->md)
 			fprintf(rt->f, "**INTERRUPTED: the run was stopped "
@@ -100,19 +170,14 @@ report_text_header(struct report_text *rt, const struct report *r)
 			    "early; the figures cover only what was measured "
 			    "***\n\n");
 	}
-	snprintf(line, sizeof line, "%s%s%s, %s, %s, %s I/Os",
-	    report_text_type(r), r->target.size_bytes ? " of " : "",
-	    r->target.size_bytes ? report_text_size(r->target.size_bytes, b1,
-	    sizeof b1) : "", r->target.direct ? "O_DIRECT" : "buffered",
-	    r->target.engine[0] ? r->target.engine : "unknown engine",
-	    r->target.bs ? report_text_size(r->target.bs, b2, sizeof b2) :
-	    "?");
+	report_text_target(r, line, sizeof line);
 	report_text_kv(rt, "target", line);
 	snprintf(line, sizeof line, "%s to %s, seed %llu",
 	    r->started_utc[0] ? r->started_utc : "unknown",
 	    r->finished_utc[0] ? r->finished_utc : "unknown",
 	    (unsigned long long)r->config.seed);
 	report_text_kv(rt, "run", line);
+	report_text_device_time(rt, r);
 	report_text_cuts(rt, r);
 }
 
@@ -160,19 +225,18 @@ static void
 report_text_tier_row(struct report_table *tab, const struct tier *t,
     const char *n, const char *evidence)
 {
-	char	cap[48], iv[80], p50[UNITS_BUFSZ], p99[UNITS_BUFSZ];
-	char	b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char	cap[48], iv[UNITS_INTERVAL_BUFSZ], p50[UNITS_BUFSZ];
+	char	p99[UNITS_BUFSZ], b1[UNITS_BUFSZ];
 
 	snprintf(cap, sizeof cap, "%s%s", t->at_least ? "at least " : "",
 	    t->capacity_bytes ? report_text_size(t->capacity_bytes, b1,
-	    sizeof b1) : "unknown");
+	    sizeof b1) : REPORT_NA);
 	if (!t->at_least && t->capacity_low_bytes && t->capacity_high_bytes)
-		snprintf(iv, sizeof iv, "%s - %s", report_text_size(
-		    t->capacity_low_bytes, b1, sizeof b1), report_text_size(
-		    t->capacity_high_bytes, b2, sizeof b2));
+		units_format_interval(UNITS_BYTES, t->capacity_low_bytes,
+		    t->capacity_high_bytes, iv, sizeof iv);
 	else
 		snprintf(iv, sizeof iv, "%s", t->at_least ? "beyond the scan" :
-		    "n/a");
+		    REPORT_NA);
 	report_table_add(tab, n, cap, iv, report_text_cell(UNITS_LAT_US,
 	    t->lat_us_p50, p50, sizeof p50), report_text_cell(UNITS_LAT_US,
 	    t->lat_us_p99, p99, sizeof p99), evidence);
@@ -450,14 +514,14 @@ report_text_burst(struct report_text *rt, const struct limits_result *l)
 }
 
 /*
- * A ceiling for the Ceilings block: "3,000 IOPS (2,940 - 3,060)", "at
- * least 1.16 GiB/s", "unknown".
+ * A ceiling for the Ceilings block: "3,000 IOPS (95%: 2,940 to 3,060)",
+ * "at least 1.16 GiB/s", "unknown".
  */
 static void
 report_text_ceiling(enum units_kind unit, double v, double lo, double hi,
     int at_least, char *line, size_t len)
 {
-	char	b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
+	char	b1[UNITS_BUFSZ], iv[UNITS_INTERVAL_BUFSZ];
 
 	units_format_value(unit, v, b1, sizeof b1);
 	if (!isfinite(v))
@@ -465,14 +529,10 @@ report_text_ceiling(enum units_kind unit, double v, double lo, double hi,
 	else if (at_least)
 		snprintf(line, len, "at least %s%s", b1, unit == UNITS_IOPS ?
 		    " IOPS" : "");
-	else if (isfinite(lo) && isfinite(hi) &&
-	    strcmp(units_format_value(unit, lo, b2, sizeof b2),
-	    units_format_value(unit, hi, b3, sizeof b3)) == 0)
-		snprintf(line, len, "%s%s (95%%: within %.1f%%)", b1, unit ==
-		    UNITS_IOPS ? " IOPS" : "", 100 * fmax(v - lo, hi - v) / v);
 	else if (isfinite(lo) && isfinite(hi))
-		snprintf(line, len, "%s%s (95%%: %s - %s)", b1, unit ==
-		    UNITS_IOPS ? " IOPS" : "", b2, b3);
+		snprintf(line, len, "%s%s (95%%: %s)", b1, unit == UNITS_IOPS ?
+		    " IOPS" : "", units_format_interval(unit, lo, hi, iv,
+		    sizeof iv));
 	else
 		snprintf(line, len, "%s%s", b1, unit == UNITS_IOPS ? " IOPS" :
 		    "");
@@ -1212,7 +1272,7 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 		if (isfinite(st->cv))
 			snprintf(cv, sizeof cv, "%.1f%%", st->cv * 100);
 		else
-			snprintf(cv, sizeof cv, "n/a");
+			snprintf(cv, sizeof cv, "%s", REPORT_NA);
 		snprintf(n, sizeof n, "%u", st->n);
 		report_table_add(&tab, label, report_text_bounded(unit,
 		    st->mean, st->bound, m, sizeof m), report_text_cell(unit,
@@ -1236,16 +1296,18 @@ report_text_context(struct report_text *rt, const struct report *r)
 	if (x->hostname[0] != '\0')
 		report_text_kv(rt, "host", x->hostname);
 	report_text_kv(rt, "kernel", x->kernel[0] ? x->kernel : "unknown");
-	o = snprintf(line, sizeof line, "%s", x->device[0] != '\0' ?
-	    x->device : "unknown");
-	if (x->device_model[0] != '\0')
+	/* A simulated volume says its model and size as a device does. */
+	o = snprintf(line, sizeof line, "%s", strcmp(r->target.type, "sim") ==
+	    0 ? "none: a simulated volume, in virtual time" : x->device[0] !=
+	    '\0' ? x->device : "unknown");
+	if (x->device_model[0] != '\0' && o < sizeof line)
 		o += snprintf(line + o, sizeof line - o, " (%s)",
 		    x->device_model);
 	if (x->device_size_bytes > 0 && o < sizeof line)
 		snprintf(line + o, sizeof line - o, ", %s",
 		    report_text_size(x->device_size_bytes, b1, sizeof b1));
 	report_text_kv(rt, "device", line);
-	if (x->device[0] != '\0') {
+	if (x->device[0] != '\0' && strcmp(r->target.type, "sim") != 0) {
 		/* As sysfs queue/ says: virtio disks always say rotational. */
 		o = snprintf(line, sizeof line, "scheduler %s, nr_requests %u, "
 		    "read_ahead %u KiB", x->scheduler[0] ? x->scheduler :
@@ -1291,6 +1353,7 @@ report_text_points(struct report_text *rt, const char *title,
 	char			 p99[UNITS_BUFSZ], p999[UNITS_BUFSZ];
 	char			 ci[16];
 	char			 t[128];
+	uint64_t		 lo = UINT64_MAX, hi = 0;
 	size_t			 i;
 
 	snprintf(t, sizeof t, "%s (%zu)", title, n);
@@ -1325,7 +1388,7 @@ report_text_points(struct report_text *rt, const char *title,
 		if (isfinite(p->ci95_rel))
 			snprintf(ci, sizeof ci, "%.1f%%", p->ci95_rel * 100);
 		else
-			snprintf(ci, sizeof ci, "n/a");
+			snprintf(ci, sizeof ci, "%s", REPORT_NA);
 		report_text_cell(UNITS_IOPS, p->iops, iops, sizeof iops);
 		report_text_cell(UNITS_LAT_US, p->lat_us.mean, mean,
 		    sizeof mean);
@@ -1333,12 +1396,13 @@ report_text_points(struct report_text *rt, const char *title,
 		    sizeof p50);
 		report_text_cell(UNITS_LAT_US, p->lat_us.p99, p99,
 		    sizeof p99);
-		/* Too few reads for a p99.9: not a figure at all. */
-		if (isfinite(p->lat_us.p999))
-			report_text_cell(UNITS_LAT_US, p->lat_us.p999, p999,
-			    sizeof p999);
-		else
-			snprintf(p999, sizeof p999, "\u2014");
+		report_text_cell(UNITS_LAT_US, p->lat_us.p999, p999,
+		    sizeof p999);
+		if (!isfinite(p->lat_us.p999) && p->ios > 0 &&
+		    p->ios < POINT_P999_MIN_IOS) {
+			lo = p->ios < lo ? p->ios : lo;
+			hi = p->ios > hi ? p->ios : hi;
+		}
 		report_text_cell(UNITS_COUNT, (double)p->ios, ios,
 		    sizeof ios);
 		report_text_cell(UNITS_SECONDS, p->seconds, secs,
@@ -1356,6 +1420,8 @@ report_text_points(struct report_text *rt, const char *title,
 		}
 	}
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+	if (hi > 0)
+		report_text_p999_note(rt, "I/Os", lo, hi);
 }
 
 static void

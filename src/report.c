@@ -417,9 +417,16 @@ report_cost(const struct report *r, double *seconds, double *bytes)
 		*seconds += w->mixed.seconds + w->mixed.warm_seconds;
 		*bytes += point_bytes(&w->mixed);
 	}
-	if (r->sync != NULL) {
+	if (r->sync != NULL && isfinite(r->sync->seconds)) {
 		*seconds += r->sync->seconds;
 		*bytes += r->sync->bytes;
+	} else if (r->sync != NULL) {
+		/* A report saved before sync.device_time_s: its rows. */
+		for (i = 0; i < r->sync->nrows; i++) {
+			p = &r->sync->rows[i].pt;
+			*seconds += p->seconds + p->warm_seconds;
+			*bytes += point_bytes(p);
+		}
 	}
 }
 
@@ -1051,15 +1058,34 @@ report_text_sentence(const struct report_text *rt, const char *s)
 	}
 }
 
-/* A figure for a table cell: NAN is "n/a". */
+/* A figure for a table cell: NAN is REPORT_NA. */
 char *
 report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
 {
 	if (!isfinite(v)) {
-		snprintf(buf, len, "n/a");
+		snprintf(buf, len, "%s", REPORT_NA);
 		return (buf);
 	}
 	return (units_format_value(unit, v, buf, len));
+}
+
+/* Why a table's p99.9 cells are n/a; see report.h. */
+void
+report_text_p999_note(const struct report_text *rt, const char *what,
+    uint64_t lo, uint64_t hi)
+{
+	char	line[256], a[UNITS_BUFSZ], b[UNITS_BUFSZ], n[UNITS_BUFSZ];
+
+	units_format_value(UNITS_IOPS, lo, a, sizeof a);
+	units_format_value(UNITS_IOPS, hi, b, sizeof b);
+	snprintf(line, sizeof line, "p99.9 needs %s %s at least, where its "
+	    "95%% interval closes at the slowest of them; the rows with %s "
+	    "made %s%s%s.", units_format_value(UNITS_IOPS, POINT_P999_MIN_IOS,
+	    n, sizeof n), what, REPORT_NA, a, lo != hi ? " to " : "",
+	    lo != hi ? b : "");
+	if (rt->md)
+		fputc('\n', rt->f);
+	report_text_sentence(rt, line);
 }
 
 /* Start a table with one column per character of align ('l' or 'r'). */

@@ -131,6 +131,7 @@ struct report_target {			/* what was measured */
 	char		 engine[16];
 	uint32_t	 bs;
 	uint64_t	 size_bytes;
+	char		 instance[64];	/* a simulated volume's; "" */
 };
 
 struct report {
@@ -265,6 +266,16 @@ struct report_text {
 
 #define REPORT_TEXT_INDENT	"  "
 
+/*
+ * How text and markdown write what is not known: a table cell (a figure
+ * the run could not establish) is REPORT_NA; a sentence or a key-value
+ * line says "unknown" or why.  An interval is "LOW to HIGH"
+ * (units_format_interval); a "+-95%" column is a point's relative
+ * precision, "1.6%"; "+-" before a figure elsewhere is a standard
+ * deviation over repeated runs.
+ */
+#define REPORT_NA		"n/a"
+
 /* A section heading. */
 void	report_text_heading(const struct report_text *, const char *);
 /*
@@ -275,7 +286,14 @@ void	report_text_kv(const struct report_text *, const char *,
 	    const char *);
 /* A sentence of a summary, wrapped for text at 96 columns. */
 void	report_text_sentence(const struct report_text *, const char *);
-/* A figure for a table cell into buf (UNITS_BUFSZ): NAN is "n/a". */
+/*
+ * Under a table: why its p99.9 cells are n/a, what (I/Os, commits) it
+ * needs and the counts from lo to hi that the rows short of
+ * POINT_P999_MIN_IOS made.
+ */
+void	report_text_p999_note(const struct report_text *, const char *,
+	    uint64_t, uint64_t);
+/* A figure for a table cell into buf (UNITS_BUFSZ): NAN is REPORT_NA. */
 char	*report_text_cell(enum units_kind, double, char *, size_t);
 
 /* The Writes section of a report with writes (report-sync.c). */

@@ -90,6 +90,7 @@ struct sync_run {
 	unsigned		 nfiles;	/* file[1 .. nfiles] open */
 	uint64_t		 base;		/* first log on the target */
 	uint64_t		 span;
+	int			 evidence;	/* in the flush evidence */
 };
 
 /* Bytes a file target needs for the commits. */
@@ -340,6 +341,39 @@ sync_cursor_init(struct sync_run *sr, const struct sync_how *how,
 	}
 }
 
+/* A size as given: "2300 B", "8 KiB". */
+static char *
+sync_size(uint32_t bs, char *buf, size_t len)
+{
+	if (bs % 1024 != 0)
+		snprintf(buf, len, "%u B", bs);
+	else
+		units_format_size(bs, buf, len);
+	return (buf);
+}
+
+/* Say on the progress line what the point of how at bs with n writers is. */
+static void
+sync_progress(const struct sync_run *sr, const struct sync_how *how,
+    uint32_t bs, unsigned n, int shared)
+{
+	char	what[64], b[UNITS_BUFSZ];
+
+	sync_size(bs, b, sizeof b);
+	if (n > 1)
+		snprintf(what, sizeof what, "%u writers, %s", n, shared ?
+		    "one shared log" : sr->r->files ? "a file each" :
+		    "a part each");
+	else if (how->empty)
+		snprintf(what, sizeof what, "%s", how->name);
+	else if (sr->evidence)
+		snprintf(what, sizeof what, "%s, %s", how->name, b);
+	else
+		snprintf(what, sizeof what, "size %s", b);
+	progress_point_label(what, how->empty ? "flushes/s" : how ==
+	    &sync_plain_write ? "writes/s" : "commits/s");
+}
+
 /*
  * Measure how at bs with n writers into *pt.  Returns 0, 1 if interrupted,
  * SYNC_SKIPPED when the platform refused it (noted), or -errno.
@@ -389,6 +423,7 @@ sync_measure(struct sync_run *sr, const struct sync_how *how, uint32_t bs,
 	pt->iodepth = n;
 	pt->write = 1;
 	progress_point_start(i, pt);
+	sync_progress(sr, how, bs, n, shared);
 	rc = sampler_measure(&e, NULL, &ss, pt, NULL, progress_update, NULL);
 	progress_point_done(pt);
 	engine_close(&e);
@@ -496,23 +531,28 @@ sync_evidence(struct sync_run *sr)
 	uint32_t		 bs = sr->t->lbs > SYNC_FLUSH_BS ? sr->t->lbs :
 				    SYNC_FLUSH_BS;
 	double			 v[4];
+	size_t			 k = 0;
 	int			 rc;
 
+	/* The methods' rows give two points when they were measured. */
 	v[1] = sync_row_p50(r, SYNC_DIRECT_DSYNC, bs);
 	v[2] = sync_row_p50(r, SYNC_FDATASYNC, bs);
-	progress_phase("flush", 4, PROGRESS_NONE);
-	rc = sync_evidence_point(sr, &sync_plain_write, bs, 0, &v[0]);
+	progress_phase("flush", 2 + !isfinite(v[1]) + !isfinite(v[2]),
+	    PROGRESS_NONE);
+	sr->evidence = 1;
+	rc = sync_evidence_point(sr, &sync_plain_write, bs, k++, &v[0]);
 	if (rc == 0 && !isfinite(v[1]))
 		rc = sync_evidence_point(sr, &sync_methods[SYNC_DIRECT_DSYNC],
-		    bs, 1, &v[1]);
+		    bs, k++, &v[1]);
 	if (rc == 0 && !isfinite(v[2]))
 		rc = sync_evidence_point(sr, &sync_methods[SYNC_FDATASYNC], bs,
-		    2, &v[2]);
+		    k++, &v[2]);
 	if (rc == 0)
-		rc = sync_evidence_point(sr, &sync_empty_fdatasync, bs, 3,
+		rc = sync_evidence_point(sr, &sync_empty_fdatasync, bs, k++,
 		    &v[3]);
 	else
 		v[3] = NAN;
+	sr->evidence = 0;
 	progress_end();
 	writepath_flush(v[0], v[1], v[2], v[3], r->write_cache, &r->flush);
 	return (rc);

@@ -38,6 +38,8 @@ struct target {
 	char		 model[128];	/* what a simulated device says of its
 					   model, as sysfs device/model does
 					   (context.c reads a real one's) */
+	char		 instance[64];	/* the simulated instance a simulated
+					   volume is on, as asked; "" */
 	struct sim	*sim;		/* TARGET_SIM */
 };
 

@@ -84,6 +84,8 @@ report_begin(struct report *rep, const struct plan *pl,
 	    pt->engine);
 	rep->target.bs = pt->scan.bs;
 	rep->target.size_bytes = t->size;
+	snprintf(rep->target.instance, sizeof(rep->target.instance), "%s",
+	    t->instance);
 	if (t->type != TARGET_SIM)
 		context_fill(&rep->context, t->path);
 	else
@@ -252,7 +254,10 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 	return (ret);
 }
 
-/* Write the report where it was asked for.  Returns 0 or 1. */
+/*
+ * Write the report where it was asked for.  Returns 0, 1, or 2 when the
+ * report holds nothing for --fio-job (said on stderr).
+ */
 static int
 report_output(const struct report *rep, const struct cli_opts *o)
 {
@@ -270,10 +275,11 @@ report_output(const struct report *rep, const struct cli_opts *o)
 		free(used);
 		ret = 1;
 	}
-	if (o->fio_job != NULL && fiojob_write(rep, o->fio_job, &cause) != 0) {
+	if (o->fio_job != NULL &&
+	    (rc = fiojob_write(rep, o->fio_job, &cause)) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
-		ret = 1;
+		ret = rc > 0 ? 2 : 1;
 	}
 	switch (o->format) {
 	case CLI_FMT_JSON:
@@ -306,6 +312,38 @@ probe_error(const struct target *t, int err)
 	else
 		log_warnx("%s: %s; partial results kept", t->path,
 		    strerror(-err));
+}
+
+/*
+ * Say in one line where an interrupted run's report went and which test
+ * files were removed and kept (comma-separated, "" for none).
+ */
+static void
+probe_say_stopped(const struct cli_opts *o, const char *removed,
+    const char *kept)
+{
+	const char	*them = " (this run created them)";
+	const char	*not = " (this run did not create them)";
+
+	if (strchr(removed, ',') == NULL)
+		them = " (this run created it)";
+	if (strchr(kept, ',') == NULL)
+		not = " (this run did not create it)";
+	log_warnx("interrupted: the partial report is on standard output%s%s"
+	    "%s%s%s%s%s%s", o->json_path != NULL ? " and in " : "",
+	    o->json_path != NULL ? o->json_path : "", *removed != '\0' ?
+	    "; removed " : "", removed, *removed != '\0' ? them : "",
+	    *kept != '\0' ? "; kept " : "", kept, *kept != '\0' ? not : "");
+}
+
+/* Append path to a comma-separated list. */
+static void
+probe_list_add(char *list, size_t len, const char *path)
+{
+	size_t	o = strlen(list);
+
+	if (o < len)
+		snprintf(list + o, len - o, "%s%s", o > 0 ? ", " : "", path);
 }
 
 /*
@@ -498,7 +536,7 @@ probe_open(struct plan *pl, const struct cli_opts *o, struct sim_host *host,
 	struct plan_target	*pt;
 	char			*cause = NULL;
 	size_t			 i;
-	int			 pass, exists;
+	int			 pass, exists, rc;
 
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < pl->ntargets; i++) {
@@ -516,8 +554,14 @@ probe_open(struct plan *pl, const struct cli_opts *o, struct sim_host *host,
 			progress_end();
 			log_warnx("%s", cause);
 			free(cause);
-			if (interrupt_requested())
-				return (probe_stopped(pl, o));
+			if (interrupt_requested()) {
+				rc = probe_stopped(pl, o);
+				/* A file it was creating is gone, one it was
+				   growing cut back. */
+				probe_say_stopped(o, exists ? "" : pt->spec,
+				    exists ? pt->spec : "");
+				return (rc);
+			}
 			return (pt->type == TARGET_SIM ? EXIT_USAGE : 1);
 		}
 	}
@@ -606,7 +650,7 @@ probe(const struct cli_opts *o)
 	struct report		 rep;
 	struct check_list	*checks;
 	const char		*caveat;
-	char			*cause = NULL;
+	char			*cause = NULL, removed[1024], kept[1024];
 	unsigned		 verdicts[3];
 	size_t			 i;
 	int			*open, status, interrupted = 0, measured = 0;
@@ -684,11 +728,18 @@ probe(const struct cli_opts *o)
 	interrupted = rep.interrupted;
 	report_free(&rep);
 out:
+	removed[0] = kept[0] = '\0';
 	for (i = 0; i < pl.ntargets; i++) {
-		if (open[i])
-			target_close(&t[i], !measured || pl.target[i].remove ||
-			    interrupted || full);
+		if (!open[i])
+			continue;
+		if (interrupted && t[i].type == TARGET_FILE)
+			probe_list_add(t[i].created ? removed : kept,
+			    sizeof removed, t[i].path);
+		target_close(&t[i], !measured || pl.target[i].remove ||
+		    interrupted || full);
 	}
+	if (interrupted)
+		probe_say_stopped(o, removed, kept);
 	check_list_free(checks);
 	free(open);
 	free(t);
@@ -745,7 +796,7 @@ rerender(struct cli_opts *o)
 	}
 	ret = report_output(&rep, o);
 	report_free(&rep);
-	return (ret);
+	return (ret == 2 ? EXIT_USAGE : ret);
 }
 
 /* compare: saved reports side by side. */

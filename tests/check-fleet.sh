@@ -139,7 +139,7 @@ above=$(echo "$p99 * 1.01" | bc -l) below=$(echo "$p99 * 0.99" | bc -l)
 if command -v gnuplot >/dev/null; then
 	mkdir "$dir/commits"
 	for s in 2 3; do
-		"$TIERPROBE" sync sim:ebs-gp3 --seed $s --quiet \
+		"$TIERPROBE" sync sim:ebs-gp3 --seed $s --quiet --host h$s \
 		    --json "$dir/commits/h$s.json" > /dev/null ||
 		    fail "sync seed $s exited $?"
 	done
