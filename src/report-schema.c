@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "check.h"
 #include "plan.h"
 #include "report-schema.h"
@@ -569,6 +570,11 @@ static const struct report_schema_key report_schema_point_keys[] = {
 	{ .name = "cpu_util", .type = REPORT_SCHEMA_REAL,
 	  AT(struct point, cpu_util), .unit = "cores",
 	  .doc = "tierprobe's CPU time over wall time" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct point, state), .word = bucket_state_name,
+	  .doc = "the state a burst bucket may have been in while it was "
+	  "measured (Bucket states)" },
 	{ .name = "lat_us", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct point, lat_us),
 	  .sub = &report_schema_lat, .doc = "latency summary" },
@@ -710,6 +716,10 @@ static const struct report_schema_key report_schema_scan_keys[] = {
 	{ .name = "caveat", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct scan_result, caveat),
 	  .doc = "why the way the scan read may misplace the tiers" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct scan_result, state), .word = bucket_state_name,
+	  .doc = "the bucket state its latencies were measured in" },
 	{ .type = REPORT_SCHEMA_OBJECT, .flags = REPORT_SCHEMA_INLINE,
 	  AT(struct scan_result, tiers), .sub = &report_schema_tiers,
 	  .doc = "the analysis of the points" },
@@ -747,6 +757,10 @@ static const struct report_schema_key report_schema_first_touch_keys[] = {
 	{ .name = "slower_fraction", .type = REPORT_SCHEMA_REAL,
 	  AT(struct first_touch, slower_fraction), .unit = "ratio",
 	  .doc = "blocks whose first read was slower" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct first_touch, state), .word = bucket_state_name,
+	  .doc = "the bucket state both passes were measured in" },
 };
 static const struct report_schema report_schema_first_touch =
     TABLE("first_touch", struct first_touch, report_schema_first_touch_keys,
@@ -953,6 +967,27 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	{ .name = "baseline_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct limits_result, baseline_bandwidth), .unit = "bytes/s",
 	  .doc = "bytes per second after a bucket ran dry" },
+	{ .name = "iops_ceiling_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct limits_result, iops_state), .word = bucket_state_name,
+	  .doc = "the bucket state of the points the IOPS ceiling came from" },
+	{ .name = "bandwidth_ceiling_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct limits_result, bandwidth_state),
+	  .word = bucket_state_name,
+	  .doc = "the same for the bandwidth ceiling" },
+	{ .name = "sustain_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct limits_result, sustain_state), .word = bucket_state_name,
+	  .doc = "the bucket state of the sustained run as a whole: draining "
+	  "when the drop fell in it" },
+	{ .name = "long_run_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct limits_result, long_run_state),
+	  .word = bucket_state_name,
+	  .doc = "the bucket state of long_run_iops and "
+	  "baseline_bandwidth_bytes_per_s, or of the rate the run held "
+	  "(burst.held_iops) when they are null" },
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct limits_result, note),
 	  .doc = "what was skipped and why" },
@@ -1108,6 +1143,15 @@ static const struct report_schema_key report_schema_together_keys[] = {
 	{ .name = "burst_shared", .type = REPORT_SCHEMA_BOOL_NULL,
 	  TR(burst_shared),
 	  .doc = "the drop showed on the aggregate and no target alone" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED, TR(state),
+	  .word = bucket_state_name,
+	  .doc = "the bucket state of the IOPS run's figures (before its "
+	  "drop, when it had one)" },
+	{ .name = "bandwidth_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  TR(bandwidth_state), .word = bucket_state_name,
+	  .doc = "the bucket state of the bandwidth run" },
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL, TR(note),
 	  .doc = "what was skipped and why" },
 	{ .name = "per_target", .type = REPORT_SCHEMA_ARRAY,
@@ -1192,6 +1236,10 @@ static const struct report_schema_key report_schema_commit_keys[] = {
 	{ .name = "seconds", .type = REPORT_SCHEMA_REAL,
 	  AT(struct commit_point, pt.seconds), .unit = "s",
 	  .doc = "time measured" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct commit_point, pt.state), .word = bucket_state_name,
+	  .doc = "the bucket state it was measured in" },
 };
 static const struct report_schema report_schema_commit =
     TABLE("commit", struct commit_point, report_schema_commit_keys, NULL,
@@ -1241,6 +1289,10 @@ static const struct report_schema_key report_schema_sync_keys[] = {
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct sync_result, note),
 	  .doc = "what was skipped and why" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct sync_result, state), .word = bucket_state_name,
+	  .doc = "the bucket state the commits were measured in" },
 	{ .name = "methods", .type = REPORT_SCHEMA_ARRAY,
 	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
 	  AT(struct sync_result, rows),
@@ -1358,6 +1410,10 @@ static const struct report_schema_key report_schema_writes_keys[] = {
 	{ .name = "mixed_read_fraction", .type = REPORT_SCHEMA_REAL,
 	  AT(struct writes_result, mixed_read_fraction), .unit = "ratio",
 	  .doc = "the share of reads in it" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct writes_result, state), .word = bucket_state_name,
+	  .doc = "the bucket state of the sequential runs" },
 	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct writes_result, limits),
 	  .sub = &report_schema_limits, .doc = "the write sweeps" },
@@ -1671,8 +1727,16 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	  .sub = &report_schema_together,
 	  .doc = "several targets driven at once, and the verdict" },
 };
+/* Figures' states are derived: set again from what was read. */
+static void
+report_schema_root_loaded(void *r)
+{
+	report_state_apply(r);
+}
+
 const struct report_schema report_schema_root =
-    TABLE("report", struct report, report_schema_root_keys, NULL, NULL);
+    TABLE("report", struct report, report_schema_root_keys, NULL,
+    report_schema_root_loaded);
 
 /* A JSON value's type for messages. */
 const char *

@@ -151,6 +151,13 @@ struct report {
 };
 
 /*
+ * Set the state a burst bucket may have been in (bucket.h) on every point
+ * and section of r, from where its run saw a drop: after a run and when a
+ * report is read.  Pure.
+ */
+void	report_state_apply(struct report *);
+
+/*
  * Release what a report owns (sections, path, expectations, the reports of
  * several targets); not the struct itself.
  */

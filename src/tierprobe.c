@@ -288,6 +288,7 @@ probe_target(const struct plan *pl, const struct plan_target *pt,
 	for (i = 0; i < pl->repeat; i++) {
 		report_begin(&reps[i], pl, pt, t, seed + i);
 		ret = probe_measure(pl, pt, t, seed + i, &reps[i]);
+		report_state_apply(&reps[i]);
 		report_utc_now(reps[i].finished_utc,
 		    sizeof(reps[i].finished_utc));
 		if (ret != 0)
@@ -407,6 +408,7 @@ probe_several(const struct plan *pl, struct target *t, struct report *rep,
 	}
 	if (!stop && (pl->phases & PLAN_LIMITS))
 		status |= probe_together(pl, t, rep);
+	report_state_apply(rep);
 	rep->interrupted = interrupt_requested();
 	report_utc_now(rep->finished_utc, sizeof(rep->finished_utc));
 	return (status);
