@@ -69,5 +69,10 @@ int	bucket_state_lifted(enum bucket_state);
 const char *bucket_state_name(int);
 /* The state for people ("bucket may be full"); "" for unknown. */
 const char *bucket_state_text(int);
+/*
+ * The state as a table cell's mark: "full", "full?", "draining", "empty";
+ * "" where no bucket matters (unknown, unaffected).
+ */
+const char *bucket_state_mark(int);
 
 #endif

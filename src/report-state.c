@@ -86,6 +86,7 @@ report_state_limits(const struct bucket_drop *d, struct limits_result *l,
 {
 	const struct timeline_sample	*s;
 	const struct burst		*b = &l->burst;
+	double				 end;
 	size_t				 i;
 
 	l->iops_state = report_state_sweep(d, l, l->qd_points, l->nqd,
@@ -105,12 +106,15 @@ report_state_limits(const struct bucket_drop *d, struct limits_result *l,
 	l->sustain_state = l->long_run_state = BUCKET_UNKNOWN;
 	if (l->timeline.n == 0)
 		return;
-	l->sustain_state = bucket_state(d, sweeps + 1, 0, l->sustain_s);
+	/* The run's length as run; an older report's, its last interval. */
+	end = l->sustain_s > 0 ? l->sustain_s :
+	    l->timeline.v[l->timeline.n - 1].t_s;
+	l->sustain_state = bucket_state(d, sweeps + 1, 0, end);
 	/* The baseline: the run's part after the drop, or all of it. */
 	l->long_run_state = l->sustain_state;
 	if (isfinite(l->long_run_iops) && b->detected && !b->exhausted)
 		l->long_run_state = bucket_state(d, sweeps + 1, b->drop_t_s,
-		    l->sustain_s);
+		    end);
 	if (isfinite(l->baseline_bandwidth))
 		l->long_run_state = bucket_state_merge(l->long_run_state,
 		    bucket_state(d, sweeps + 2, NAN, NAN));

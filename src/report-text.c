@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "plan.h"
 #include "report.h"
 #include "units.h"
@@ -1166,7 +1167,7 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 	char				 align[16], line[sizeof rr->reason + 64];
 	const char			*label;
 	enum units_kind		 unit;
-	size_t				 nf, i, j, cols, moved = 0;
+	size_t				 nf, i, j, cols, moved = 0, lifted = 0;
 	int				 trend = 0;
 
 	nf = report_headlines(r, fig, REPORT_STATS_MAX);
@@ -1189,9 +1190,9 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 	memset(align, 0, sizeof align);
 	memset(align, 'r', cols + 2);
 	align[0] = 'l';
-	report_table_init(&tab, "lrrrr");
+	report_table_init(&tab, "lrrrrl");
 	report_table_init(&runs, align);
-	report_table_add(&tab, "figure", "mean", "sd", "cv", "runs");
+	report_table_add(&tab, "figure", "mean", "sd", "cv", "runs", "state");
 	for (i = 0; i < rr->nstats; i++) {
 		st = &rr->stat[i];
 		label = st->name;
@@ -1214,11 +1215,23 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 		else
 			snprintf(cv, sizeof cv, "n/a");
 		snprintf(n, sizeof n, "%u", st->n);
+		lifted += st->n >= 2 && bucket_state_lifted(st->state);
 		report_table_add(&tab, label, report_text_bounded(unit,
 		    st->mean, st->bound, m, sizeof m), report_text_cell(unit,
-		    st->sd, sd, sizeof sd), cv, n);
+		    st->sd, sd, sizeof sd), cv, n, st->n > 0 ?
+		    bucket_state_mark(st->state) : "");
 	}
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+	if (lifted > 0) {
+		if (rt->md)
+			fputc('\n', rt->f);
+		report_text_sentence(rt, "A state of full? or full says the "
+		    "runs measured the figure while a burst bucket may have "
+		    "been full (no run saw one run dry), or before one did: a "
+		    "small cv then says the runs agree while the bucket lasts, "
+		    "not that the volume keeps the rate. Only figures measured "
+		    "after a drop (empty) are long-run figures.");
+	}
 	if (moved > 0)
 		fputc('\n', rt->f);
 	report_table_write(&runs, rt->f, rt->md, TEXT_INDENT);

@@ -84,6 +84,8 @@ struct report_stat {
 	unsigned	n;		/* runs that established it */
 	int		trend;		/* enum report_trend */
 	int		bound;		/* enum report_bound of the mean */
+	int		state;		/* enum bucket_state of the runs
+					   counted, merged */
 	unsigned	nrun;		/* runs in run[] */
 	double		run[REPORT_RUNS_MAX]; /* per run; NAN: unknown */
 	unsigned char	run_bound[REPORT_RUNS_MAX]; /* per run */
@@ -109,6 +111,8 @@ struct report_figure {
 	double		 rel_noise;	/* 95% half-width / value, or NAN */
 	int		 at_least;	/* value is a lower bound */
 	int		 at_most;	/* value is an upper bound */
+	int		 state;		/* enum bucket_state it was measured
+					   in; 0: none applies */
 };
 
 /* Names the user gave a run for fleets (--host, --kind); "" if none. */
@@ -239,10 +243,12 @@ int	report_check_load(const struct json_t *, struct check_list **,
 void	report_multi_write(const struct report *, FILE *, int);
 
 /*
- * The headline figures of a report (tiers, backing store, ceilings, burst;
- * of several targets: the sums together and alone, the shared limits, then
- * each target's) into fig[max].  Returns how many were filled; unknown
- * ones are NAN.
+ * The headline figures of a report (tiers, backing store, ceilings, burst,
+ * long-run IOPS, write ceilings, sequential writes, the 70/30 point,
+ * commits of one writer and of several; of several targets: the sums
+ * together and alone, the shared limits, then each target's) into
+ * fig[max], each with the bucket state it was measured in.  Returns how
+ * many were filled; unknown ones are NAN.
  */
 size_t	report_headlines(const struct report *, struct report_figure *,
 	    size_t);
