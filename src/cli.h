@@ -60,6 +60,7 @@ struct cli_opts {
 	/* acceptance checks and fleets */
 	struct cli_list	 expect;	/* --expect EXPR ... */
 	const char	*expect_profile;
+	int		 accept_burst;	/* lifted figures met count as met */
 	const char	*host;		/* labels of the report */
 	const char	*kind;
 	double		 outlier;	/* fraction, from --outlier */

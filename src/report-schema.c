@@ -1650,6 +1650,26 @@ report_schema_expectations_set(const json_t *v, void *r, const char *key,
 	free(why);
 	return (-1);
 }
+/* The verdict, derived from the whole report as it is written. */
+static json_t *
+report_schema_verdict_get(const void *r)
+{
+	return (report_verdict_json(r));
+}
+
+/* Derived: checked to be an object, then derived again when needed. */
+static int
+report_schema_verdict_set(const json_t *v, void *r, const char *key,
+    char **cause)
+{
+	(void)r;
+	if (json_is_object(v))
+		return (0);
+	xasprintf(cause, "%s: expected an object, not %s", key,
+	    report_schema_json_type(v));
+	return (-1);
+}
+
 /* One of several targets: as the top of a report of one. */
 static const struct report_schema_key report_schema_member_keys[] = {
 	{ .name = "target", .type = REPORT_SCHEMA_OBJECT,
@@ -1699,6 +1719,10 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "labels", .type = REPORT_SCHEMA_OBJECT,
 	  AT(struct report, labels), .sub = &report_schema_labels,
 	  .doc = "names given for fleets" },
+	{ .name = "verdict", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  .get = report_schema_verdict_get, .set = report_schema_verdict_set,
+	  .doc = "what the report means for the long run, figure by figure" },
 	{ .name = "scan", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, scan),
 	  .sub = &report_schema_scan, .doc = "the working-set sweep" },

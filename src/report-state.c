@@ -188,9 +188,12 @@ report_state_apply(struct report *r)
 		t->state = t->seconds > 0 ? bucket_state(&shared,
 		    STATE_TOGETHER, 0, isfinite(t->burst.drop_t_s) ?
 		    t->burst.drop_t_s : t->seconds) : BUCKET_UNKNOWN;
+		/*
+		 * A drop of the sum's I/Os leaves an allowance of bytes
+		 * (an instance's is a bucket of its own) as it was.
+		 */
 		t->bandwidth_state = t->bandwidth_seconds > 0 ?
-		    bucket_state(&shared, STATE_TOGETHER_BW, NAN, NAN) :
-		    BUCKET_UNKNOWN;
+		    BUCKET_MAY_BE_FULL : BUCKET_UNKNOWN;
 	}
 	if (r->ntargets > 0)
 		return;

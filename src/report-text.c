@@ -321,6 +321,11 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 		if (rt->md)
 			fputc('\n', rt->f);
 	}
+	if (*report_state_note(s->state) != '\0') {
+		report_text_kv(rt, "bucket state", report_state_note(s->state));
+		if (rt->md)
+			fputc('\n', rt->f);
+	}
 	if (!tr->analysed) {
 		report_text_sentence(rt, tr->nunexplained > 0 ? "Not analysed: "
 		    "a class of reads changes with the working set and no tier "
@@ -622,6 +627,9 @@ report_text_limits(struct report_text *rt, const struct report *r)
 	    r->config.write ? "writes" : "reads", report_text_size(
 	    l->ws_bytes, b1, sizeof b1));
 	report_text_heading(rt, title);
+	if (*report_state_note(l->iops_state) != '\0')
+		report_text_kv(rt, "bucket state", report_state_note(
+		    l->iops_state));
 	report_text_ceiling(UNITS_IOPS, l->iops_ceiling, l->iops_ceiling_low,
 	    l->iops_ceiling_high, l->iops_ceiling_at_least, line, sizeof line);
 	o = strlen(line);
@@ -1028,7 +1036,8 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		snprintf(s, sizeof s, "%s workload needing more than %s "
 		    "IOPS%s will queue: at iodepth %d, latency ~ %d/%s s = %s "
 		    "(Little's law).", isnan(l->long_run_iops) ?
-		    "While this rate holds, a" : "A", units_format_value(
+		    "While this rate holds, a" : l->iops_state == BUCKET_FULL ?
+		    "Until the bucket runs dry, a" : "A", units_format_value(
 		    UNITS_IOPS, l->iops_ceiling, b1, sizeof b1),
 		    l->iops_ceiling_corrected ?
 		    " from the store (reads the caches miss)" : "",
@@ -1168,7 +1177,7 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 	const char			*label;
 	enum units_kind		 unit;
 	size_t				 nf, i, j, cols, moved = 0, lifted = 0;
-	int				 trend = 0;
+	int				 trend = 0, state;
 
 	nf = report_headlines(r, fig, REPORT_STATS_MAX);
 	snprintf(title, sizeof title, "Repeatability (%u runs)", rr->runs);
@@ -1197,10 +1206,14 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 		st = &rr->stat[i];
 		label = st->name;
 		unit = UNITS_COUNT;
+		/* An older report's runs have no state: run 1's. */
+		state = st->state;
 		for (j = 0; j < nf; j++) {
 			if (strcmp(fig[j].name, st->name) == 0) {
 				label = fig[j].label;
 				unit = fig[j].unit;
+				if (state == BUCKET_UNKNOWN)
+					state = fig[j].state;
 			}
 		}
 		if (st->trend != REPORT_TREND_NONE ||
@@ -1215,11 +1228,11 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 		else
 			snprintf(cv, sizeof cv, "n/a");
 		snprintf(n, sizeof n, "%u", st->n);
-		lifted += st->n >= 2 && bucket_state_lifted(st->state);
+		lifted += st->n >= 2 && bucket_state_lifted(state);
 		report_table_add(&tab, label, report_text_bounded(unit,
 		    st->mean, st->bound, m, sizeof m), report_text_cell(unit,
 		    st->sd, sd, sizeof sd), cv, n, st->n > 0 ?
-		    bucket_state_mark(st->state) : "");
+		    bucket_state_mark(state) : "");
 	}
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
 	if (lifted > 0) {
@@ -1395,37 +1408,56 @@ report_text_timeline(struct report_text *rt, const struct timeline *tl)
 	report_text_sentence(rt, line);
 }
 
-/* Text (markdown set: markdown) for people: summary first, then points. */
+/* A report after its header and verdict: the summary, then the points. */
+static void
+report_text_body(struct report_text *rt, const struct report *r)
+{
+	const struct limits_result *l = r->limits;
+
+	if (r->scan != NULL)
+		report_text_tiers(rt, r);
+	if (l != NULL)
+		report_text_limits(rt, r);
+	report_writes_text(rt, r);
+	report_sync_text(rt, r);
+	report_text_meaning(rt, r);
+	if (r->checks != NULL) {
+		report_text_heading(rt, "Expectations");
+		report_check_write(r, r->checks, rt->f, rt->md);
+	}
+	if (r->repeat != NULL && r->repeat->runs > 0)
+		report_text_repeat(rt, r);
+	report_text_context(rt, r);
+	if (r->scan != NULL)
+		report_text_points(rt, "Scan points", r->scan->points,
+		    r->scan->npoints, TEXT_KEY_WS, 0);
+	if (l != NULL) {
+		report_text_points(rt, "Queue-depth sweep", l->qd_points,
+		    l->nqd, TEXT_KEY_IODEPTH, l->iops_knee_iodepth);
+		report_text_points(rt, "Block-size sweep", l->bs_points,
+		    l->nbs, TEXT_KEY_BS, 0);
+		if (l->timeline.n > 0)
+			report_text_timeline(rt, &l->timeline);
+	}
+}
+
+/* Text (markdown set: markdown) for people: the verdict, then the rest. */
 void
 report_text_write(const struct report *r, FILE *f, int markdown)
 {
-	struct report_text	 rt = { f, markdown };
-	const struct limits_result *l = r->limits;
+	struct report_text	rt = { f, markdown };
 
 	report_text_header(&rt, r);
-	if (r->scan != NULL)
-		report_text_tiers(&rt, r);
-	if (l != NULL)
-		report_text_limits(&rt, r);
-	report_writes_text(&rt, r);
-	report_sync_text(&rt, r);
-	report_text_meaning(&rt, r);
-	if (r->checks != NULL) {
-		report_text_heading(&rt, "Expectations");
-		report_check_write(r, r->checks, f, markdown);
-	}
-	if (r->repeat != NULL && r->repeat->runs > 0)
-		report_text_repeat(&rt, r);
-	report_text_context(&rt, r);
-	if (r->scan != NULL)
-		report_text_points(&rt, "Scan points", r->scan->points,
-		    r->scan->npoints, TEXT_KEY_WS, 0);
-	if (l != NULL) {
-		report_text_points(&rt, "Queue-depth sweep", l->qd_points,
-		    l->nqd, TEXT_KEY_IODEPTH, l->iops_knee_iodepth);
-		report_text_points(&rt, "Block-size sweep", l->bs_points,
-		    l->nbs, TEXT_KEY_BS, 0);
-		if (l->timeline.n > 0)
-			report_text_timeline(&rt, &l->timeline);
-	}
+	report_verdict_text(&rt, r);
+	report_text_body(&rt, r);
+}
+
+/* The same without the verdict, for a target of several. */
+void
+report_text_member(const struct report *r, FILE *f, int markdown)
+{
+	struct report_text	rt = { f, markdown };
+
+	report_text_header(&rt, r);
+	report_text_body(&rt, r);
 }

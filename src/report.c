@@ -454,6 +454,42 @@ report_headlines(const struct report *r, struct report_figure *fig,
 	return (n);
 }
 
+/* A note on a bucket state for a section's lines; see report.h. */
+const char *
+report_state_note(int s)
+{
+	switch (s) {
+	case BUCKET_FULL:
+		return ("before a bucket ran dry: burst figures");
+	case BUCKET_DRAINING:
+		return ("while a bucket ran dry: burst and baseline mixed");
+	case BUCKET_EMPTY:
+		return ("after a bucket ran dry: baseline figures");
+	}
+	return ("");
+}
+
+/* The IOPS limit r measured in bucket state s; see report.h. */
+double
+report_iops_cap_in(const struct report *r, int s)
+{
+	const struct limits_result	*w = NULL;
+
+	if (r->writes != NULL)
+		w = r->writes->limits;
+	if (w != NULL && w->iops_state == s && isfinite(w->iops_ceiling) &&
+	    !w->iops_ceiling_at_least)
+		return (w->iops_ceiling);
+	if (r->limits != NULL && r->limits->iops_state == s &&
+	    isfinite(r->limits->iops_ceiling) &&
+	    !r->limits->iops_ceiling_at_least)
+		return (r->limits->iops_ceiling);
+	if (r->limits != NULL && r->limits->long_run_state == s &&
+	    isfinite(r->limits->long_run_iops))
+		return (r->limits->long_run_iops);
+	return (NAN);
+}
+
 /* Add the device time and bytes of the sweeps of l (reads of bs). */
 static void
 report_limits_cost(const struct limits_result *l, uint32_t bs,

@@ -193,8 +193,13 @@ int	report_output_check(const char *, const char *, int, char **);
 /* Read a report back.  Returns 0 or -1 with *cause (bad file: exit 2). */
 int	report_load(const char *, struct report *, char **);
 
-/* Text (markdown set: markdown) for people, of a report of one target. */
+/*
+ * Text (markdown set: markdown) for people, of a report of one target:
+ * the verdict first, then the detail.
+ */
 void	report_text_write(const struct report *, FILE *, int);
+/* The same without the verdict: one target of a report of several. */
+void	report_text_member(const struct report *, FILE *, int);
 
 struct check_expect;
 struct check_result;
@@ -283,6 +288,15 @@ void	report_text_sentence(const struct report_text *, const char *);
 /* A figure for a table cell into buf (UNITS_BUFSZ): NAN is "n/a". */
 char	*report_text_cell(enum units_kind, double, char *, size_t);
 
+/*
+ * The verdict of a report (verdict.h) for people: of one target, or of
+ * the targets together and of each (report-verdict.c).
+ */
+void	report_verdict_text(const struct report_text *,
+	    const struct report *);
+/* The "verdict" JSON section of r, derived from it (a new object). */
+struct json_t *report_verdict_json(const struct report *);
+
 /* The Writes section of a report with writes (report-sync.c). */
 void	report_writes_text(const struct report_text *,
 	    const struct report *);
@@ -340,6 +354,18 @@ const char *report_bound_name(int);
 const char *report_bound_prefix(int);
 /* The bound a headline figure's value is (enum report_bound). */
 int	report_figure_bound(const struct report_figure *);
+/*
+ * The IOPS limit r measured in bucket state s (enum bucket_state), so
+ * that figures of one state are compared only with a limit of the same:
+ * the write sweeps' ceiling, the read sweeps', or the baseline a bucket
+ * fell to; NAN when none was.
+ */
+double	report_iops_cap_in(const struct report *, int);
+/*
+ * What a section's figures' bucket state is, as a note for its lines:
+ * "before a bucket ran dry", ... (full, draining, empty); "" otherwise.
+ */
+const char *report_state_note(int);
 /*
  * Device time (seconds) and bytes the measurements of a report spent,
  * warm-ups included (random ones counted at the point's rate); pure.

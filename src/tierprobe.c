@@ -115,6 +115,7 @@ expectations(const struct cli_opts *o, uint32_t bs, struct check_list **out)
 		}
 	}
 	free(cause);
+	l->accept_burst = o->accept_burst;
 	if (rc != 0)
 		check_list_free(l);
 	else
@@ -787,7 +788,8 @@ check(struct cli_opts *o)
 			log_warnx("%s records no expectations: give --expect "
 			    "EXPR or --expect-profile NAME", o->args[n]);
 			ret = EXIT_USAGE;
-		}
+		} else if (given[n] == NULL && o->accept_burst)
+			reps[n].checks->accept_burst = 1;
 	}
 	if (ret == 0 && o->format == CLI_FMT_JSON)
 		ret = report_check_json_dump(o->args, reps, use, n,
