@@ -107,15 +107,17 @@ verdict_standing_name(int s)
 }
 
 /*
- * The length of a sustained run that draws VERDICT_SETTLE_FACTOR times
- * what one of s seconds did, rounded up (to 100 s from 100 s on).
+ * The length of a sustained run VERDICT_SETTLE_FACTOR times one of s
+ * seconds, or of the default run when s is shorter (a quick preset's), so
+ * that it draws at least that many times what a default run draws;
+ * rounded up to 100 s.
  */
 static double
 verdict_settle_s(double s)
 {
-	double	x = VERDICT_SETTLE_FACTOR * (s > 1 ? s : 1);
+	double	x = VERDICT_SETTLE_FACTOR * fmax(s, LIMITS_SUSTAIN_S);
 
-	return (x >= 100 ? ceil(x / 100) * 100 : ceil(x / 10) * 10);
+	return (ceil(x / 100) * 100);
 }
 
 /* The sustained run of r's reads, as run: seconds; 0 when none ran. */
@@ -161,15 +163,15 @@ verdict_settle(const struct report *r, const char *tgt, const char *opts,
 		return;
 	}
 	b = &r->limits->burst;
+	s = verdict_settle_s(s);
 	snprintf(it->settle, sizeof it->settle, "tierprobe %s %s%s --sustain "
-	    "%.0f", cmd, tgt, opts, verdict_settle_s(s));
-	if (isfinite(b->ruled_out_below_ios))
+	    "%.0f", cmd, tgt, opts, s);
+	if (isfinite(b->ruled_out_below_ios) && isfinite(b->held_iops))
 		snprintf(it->settle_reason, sizeof it->settle_reason, "draws "
-		    "%dx this run's %s I/Os (a bucket up to %s runs dry in it)",
-		    VERDICT_SETTLE_FACTOR, units_format_value(UNITS_COUNT,
-		    b->ruled_out_below_ios, a, sizeof a), units_format_value(
-		    UNITS_COUNT, VERDICT_SETTLE_FACTOR *
-		    b->ruled_out_below_ios, c, sizeof c));
+		    "~%s I/Os at this rate, against this run's %s: a bucket up "
+		    "to that runs dry in it", units_format_value(UNITS_COUNT,
+		    s * b->held_iops, a, sizeof a), units_format_value(
+		    UNITS_COUNT, b->ruled_out_below_ios, c, sizeof c));
 	else
 		snprintf(it->settle_reason, sizeof it->settle_reason, "a "
 		    "sustained run %dx as long", VERDICT_SETTLE_FACTOR);

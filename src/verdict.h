@@ -27,8 +27,9 @@ enum verdict_standing {
 };
 
 #define VERDICT_ITEMS		24
-#define VERDICT_SETTLE_FACTOR	10	/* a settling run draws this many
-					   times what the run drew */
+#define VERDICT_SETTLE_FACTOR	10	/* a settling run is this many
+					   times as long as the run's (or a
+					   default run's) sustained run */
 
 /* One figure of the verdict. */
 struct verdict_item {
