@@ -158,8 +158,7 @@ verdict_settle(const struct report *r, const char *tgt, const char *opts,
 		    cmd, tgt, opts);
 		snprintf(it->settle_reason, sizeof it->settle_reason, "its "
 		    "sustained run tells whether a bucket runs dry%s",
-		    strcmp(cmd, "run") == 0 ? "; the commits come after it" :
-		    "");
+		    strcmp(cmd, "run") == 0 ? ", before the commits" : "");
 		return;
 	}
 	b = &r->limits->burst;
@@ -168,16 +167,16 @@ verdict_settle(const struct report *r, const char *tgt, const char *opts,
 	    "%.0f", cmd, tgt, opts, s);
 	if (isfinite(b->ruled_out_below_ios) && isfinite(b->held_iops))
 		snprintf(it->settle_reason, sizeof it->settle_reason, "draws "
-		    "~%s I/Os at this rate, against this run's %s: a bucket up "
-		    "to that runs dry in it", units_format_value(UNITS_COUNT,
-		    s * b->held_iops, a, sizeof a), units_format_value(
-		    UNITS_COUNT, b->ruled_out_below_ios, c, sizeof c));
+		    "~%s I/Os (this run: %s): a bucket that large runs dry in "
+		    "it", units_format_value(UNITS_COUNT, s * b->held_iops, a,
+		    sizeof a), units_format_value(UNITS_COUNT,
+		    b->ruled_out_below_ios, c, sizeof c));
 	else
 		snprintf(it->settle_reason, sizeof it->settle_reason, "a "
 		    "sustained run %dx as long", VERDICT_SETTLE_FACTOR);
 	if (strcmp(cmd, "run") == 0)
 		verdict_append(it->settle_reason, sizeof it->settle_reason,
-		    "; the commits come after it");
+		    ", before the commits");
 }
 
 /*
@@ -207,13 +206,13 @@ verdict_state_words(int s)
 {
 	switch (s) {
 	case BUCKET_FULL:
-		return ("before a bucket ran dry: a burst figure");
+		return ("before a bucket ran dry");
 	case BUCKET_MAY_BE_FULL:
-		return ("a bucket may still be full");
+		return ("a bucket may be full");
 	case BUCKET_DRAINING:
 		return ("while a bucket ran dry");
 	case BUCKET_EMPTY:
-		return ("after a bucket ran dry: a baseline figure");
+		return ("after a bucket ran dry");
 	}
 	return ("");
 }
@@ -237,7 +236,6 @@ verdict_reads(const struct report *r, const char *tgt, struct verdict *v)
 	const struct tier		*t;
 	struct verdict_item		*it;
 	char				 name[32], line[32], a[UNITS_BUFSZ];
-	char				 b[UNITS_BUFSZ];
 	uint64_t			 top;
 	size_t				 i;
 
@@ -263,6 +261,7 @@ verdict_reads(const struct report *r, const char *tgt, struct verdict *v)
 			return;
 		verdict_measured(it, t->capacity_bytes > 0 ?
 		    (double)t->capacity_bytes : NAN, BUCKET_UNAFFECTED);
+		it->reason[0] = '\0';
 		if (t->at_least && isfinite(it->value)) {
 			it->standing = VERDICT_BOUNDED;
 			it->bound = REPORT_BOUND_AT_LEAST;
@@ -273,11 +272,7 @@ verdict_reads(const struct report *r, const char *tgt, struct verdict *v)
 			    4 * top, a, sizeof a));
 			snprintf(it->settle_reason, sizeof it->settle_reason,
 			    "scans working sets 4x as large");
-		} else if (t->capacity_low_bytes && t->capacity_high_bytes)
-			snprintf(it->reason, sizeof it->reason, "95%%: %s - %s",
-			    units_format_size(t->capacity_low_bytes, a,
-			    sizeof a), units_format_size(
-			    t->capacity_high_bytes, b, sizeof b));
+		}
 		snprintf(name, sizeof name, "tier%zu.p50", i + 1);
 		if ((it = verdict_add(v, name, line, UNITS_LAT_US)) == NULL)
 			return;
@@ -435,15 +430,15 @@ verdict_long_bw(const struct report *r, const char *tgt, struct verdict *v)
 	it->bound = REPORT_BOUND_AT_MOST;
 	most = verdict_bw_unsustained(l);
 	if (isfinite(most))
-		snprintf(it->reason, sizeof it->reason, "reached in short "
-		    "runs only (sustained: %s)", units_format_value(UNITS_RATE,
-		    most, a, sizeof a));
+		snprintf(it->reason, sizeof it->reason, "in short runs only "
+		    "(sustained: %s)", units_format_value(UNITS_RATE, most, a,
+		    sizeof a));
 	else
 		snprintf(it->reason, sizeof it->reason, "no bucket ran dry: "
 		    "one lasting longer could lower it");
 	verdict_settle(r, tgt, " --bs 1M", it);
-	snprintf(it->settle_reason, sizeof it->settle_reason, "1 MiB reads "
-	    "drain a bucket of bytes too");
+	snprintf(it->settle_reason, sizeof it->settle_reason, "for a bucket "
+	    "of bytes");
 }
 
 /* A commit figure measured in the state of its row. */
@@ -453,8 +448,8 @@ verdict_commit(const struct report *r, const char *tgt,
 {
 	verdict_measured(it, value, s);
 	if (s == BUCKET_MAY_BE_FULL && r->limits == NULL)
-		snprintf(it->reason, sizeof it->reason, "a bucket may still be "
-		    "full: a sync alone cannot see one run dry");
+		snprintf(it->reason, sizeof it->reason, "a bucket may be full: "
+		    "a sync alone cannot see one run dry");
 	if (bucket_state_lifted(s))
 		verdict_settle(r, tgt, "", it);
 }
@@ -521,8 +516,8 @@ verdict_commits(const struct report *r, const char *tgt, struct verdict *v)
 	if (most->pt.iops < VERDICT_HELPS * one->pt.iops && isfinite(cap) &&
 	    one->pt.iops >= VERDICT_AT_CAP * cap)
 		verdict_append(it->reason, sizeof it->reason, "; no more than "
-		    "one writer, which reaches the IOPS limit of that state "
-		    "(%s)", units_format_value(UNITS_IOPS, cap, a, sizeof a));
+		    "one, held by the IOPS limit of that state (%s)",
+		    units_format_value(UNITS_IOPS, cap, a, sizeof a));
 	else if (most->pt.iops < VERDICT_HELPS * one->pt.iops)
 		verdict_append(it->reason, sizeof it->reason, "; no more than "
 		    "one writer");
