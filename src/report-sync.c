@@ -170,9 +170,12 @@ report_sync_text(const struct report_text *rt, const struct report *r)
 		return;
 	report_text_heading(rt, "Commits (sequential writes made durable, one "
 	    "writer)");
-	if (*report_state_note(s->state) != '\0') {
-		report_text_kv(rt, "bucket state", report_state_note(
-		    s->state));
+	/* Commits come last: whether a bucket was seen dry before them. */
+	if (*report_state_note(s->state) != '\0' ||
+	    s->state == BUCKET_MAY_BE_FULL) {
+		report_text_kv(rt, "bucket state", s->state ==
+		    BUCKET_MAY_BE_FULL ? "may be full: none was seen to run "
+		    "dry before these commits" : report_state_note(s->state));
 		if (rt->md)
 			fputc('\n', rt->f);
 	}
