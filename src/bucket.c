@@ -89,16 +89,14 @@ bucket_state_lifted(enum bucket_state s)
 
 static const struct {
 	const char	*name;
-	const char	*text;
 	const char	*mark;
 } bucket_states[BUCKET_NSTATES] = {
-	[BUCKET_UNKNOWN] = { NULL, "", "" },
-	[BUCKET_FULL] = { "full", "bucket full", "full" },
-	[BUCKET_MAY_BE_FULL] = { "may_be_full", "bucket may be full",
-	    "full?" },
-	[BUCKET_DRAINING] = { "draining", "bucket running dry", "draining" },
-	[BUCKET_EMPTY] = { "empty", "bucket empty: baseline", "empty" },
-	[BUCKET_UNAFFECTED] = { "unaffected", "no bucket changes it", "" },
+	[BUCKET_UNKNOWN] = { NULL, "" },
+	[BUCKET_FULL] = { "full", "full" },
+	[BUCKET_MAY_BE_FULL] = { "may_be_full", "full?" },
+	[BUCKET_DRAINING] = { "draining", "draining" },
+	[BUCKET_EMPTY] = { "empty", "empty" },
+	[BUCKET_UNAFFECTED] = { "unaffected", "" },
 };
 
 /* The state's JSON word; NULL for unknown and past the last. */
@@ -108,15 +106,6 @@ bucket_state_name(int s)
 	if (s < 0 || s >= BUCKET_NSTATES)
 		return (NULL);
 	return (bucket_states[s].name);
-}
-
-/* The state for people; "" for unknown. */
-const char *
-bucket_state_text(int s)
-{
-	if (s < 0 || s >= BUCKET_NSTATES)
-		return ("");
-	return (bucket_states[s].text);
 }
 
 /* The state as a table cell's mark; "" where no bucket matters. */

@@ -67,8 +67,6 @@ enum bucket_state bucket_state_merge(enum bucket_state, enum bucket_state);
 int	bucket_state_lifted(enum bucket_state);
 /* The state's JSON word ("may_be_full"); NULL for unknown and past. */
 const char *bucket_state_name(int);
-/* The state for people ("bucket may be full"); "" for unknown. */
-const char *bucket_state_text(int);
 /*
  * The state as a table cell's mark: "full", "full?", "draining", "empty";
  * "" where no bucket matters (unknown, unaffected).

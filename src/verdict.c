@@ -5,9 +5,12 @@
  * "measured", whatever its state; the state says whether a bucket may
  * have lifted it.  The long-run IOPS and bandwidth are measured only
  * after a bucket ran dry; without a drop the rate the run held is the
- * most they can be ("bounded"), and what settles more is a run drawing
- * VERDICT_SETTLE_FACTOR times the I/O: it rules out buckets that many
- * times as large (nothing short of a drop rules them all out).
+ * most they can be ("bounded"), and what settles more is a sustained run
+ * VERDICT_SETTLE_FACTOR times as long (as the run's, or a default run's
+ * when that is longer): it draws that many times the I/O, so a bucket up
+ * to that size runs dry in it (nothing short of a drop rules them all
+ * out).  Volume types that say what each would give in the long run can
+ * later name a shorter run that tells them apart.
  */
 #include <math.h>
 #include <stdarg.h>

@@ -160,10 +160,12 @@ t_names(void **state)
 	assert_false(bucket_state_lifted(BUCKET_UNAFFECTED));
 	assert_false(bucket_state_lifted(BUCKET_UNKNOWN));
 	assert_null(bucket_state_name(BUCKET_UNKNOWN));
-	assert_string_equal(bucket_state_text(BUCKET_UNKNOWN), "");
+	assert_string_equal(bucket_state_mark(BUCKET_UNKNOWN), "");
+	assert_string_equal(bucket_state_mark(BUCKET_UNAFFECTED), "");
 	for (s = 1; s < BUCKET_NSTATES; s++) {
 		assert_non_null(bucket_state_name(s));
-		assert_true(strlen(bucket_state_text(s)) > 0);
+		assert_true(s == BUCKET_UNAFFECTED ||
+		    strlen(bucket_state_mark(s)) > 0);
 	}
 	assert_string_equal(bucket_state_name(BUCKET_MAY_BE_FULL),
 	    "may_be_full");
