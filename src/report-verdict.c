@@ -109,7 +109,9 @@ report_verdict_settle(const struct report_text *rt, const struct verdict *v)
 		snprintf(line, sizeof line, rt->md ? "`%s`%s%s" : "%s%s%s",
 		    it->settle, it->settle_reason[0] != '\0' ? ": " : "",
 		    it->settle_reason);
-		report_text_kv(rt, n++ == 0 ? "to settle" : "", line);
+		/* Text lists them under one key; markdown keys each. */
+		report_text_kv(rt, n++ == 0 || rt->md ? "to settle" : "",
+		    line);
 	}
 }
 

@@ -161,7 +161,8 @@ verdict_settle(const struct report *r, const char *tgt, const char *opts,
 		    cmd, tgt, opts);
 		snprintf(it->settle_reason, sizeof it->settle_reason, "its "
 		    "sustained run tells whether a bucket runs dry%s",
-		    strcmp(cmd, "run") == 0 ? ", before the commits" : "");
+		    strcmp(cmd, "run") == 0 && strcmp(r->target.type,
+		    "blockdev") != 0 ? ", before the commits" : "");
 		return;
 	}
 	b = &r->limits->burst;
@@ -177,7 +178,7 @@ verdict_settle(const struct report *r, const char *tgt, const char *opts,
 	else
 		snprintf(it->settle_reason, sizeof it->settle_reason, "a "
 		    "sustained run %dx as long", VERDICT_SETTLE_FACTOR);
-	if (strcmp(cmd, "run") == 0)
+	if (strcmp(cmd, "run") == 0 && strcmp(r->target.type, "blockdev") != 0)
 		verdict_append(it->settle_reason, sizeof it->settle_reason,
 		    ", before the commits");
 }
@@ -231,6 +232,19 @@ verdict_measured(struct verdict_item *it, double value, int s)
 	    verdict_state_words(s) : "not established");
 }
 
+/* A size as an option takes it: whole MiB, or GiB from 1 GiB, up. */
+static char *
+verdict_size_arg(uint64_t v, char *buf, size_t len)
+{
+	if (v >= 1ULL << 30)
+		snprintf(buf, len, "%lluG", (unsigned long long)((v +
+		    (1ULL << 30) - 1) >> 30));
+	else
+		snprintf(buf, len, "%lluM", (unsigned long long)((v +
+		    (1ULL << 20) - 1) >> 20));
+	return (buf);
+}
+
 /* The caches and the store, from the scan. */
 static void
 verdict_reads(const struct report *r, const char *tgt, struct verdict *v)
@@ -271,7 +285,7 @@ verdict_reads(const struct report *r, const char *tgt, struct verdict *v)
 			snprintf(it->reason, sizeof it->reason, "the scan "
 			    "never outgrew it");
 			snprintf(it->settle, sizeof it->settle, "tierprobe "
-			    "scan %s --max-ws %s", tgt, units_format_size(
+			    "scan %s --max-ws %s", tgt, verdict_size_arg(
 			    4 * top, a, sizeof a));
 			snprintf(it->settle_reason, sizeof it->settle_reason,
 			    "scans working sets 4x as large");
@@ -348,6 +362,14 @@ verdict_long_iops(const struct report *r, const char *tgt, struct verdict *v)
 		snprintf(it->reason, sizeof it->reason, "the baseline: a "
 		    "bucket ran dry %s%s", where, l == w ? " of the writes" :
 		    "");
+		return;
+	}
+	if (!isfinite(b->held_iops) &&
+	    l->timeline.n >= CEILINGS_BURST_MIN_INTERVALS) {
+		snprintf(it->reason, sizeof it->reason, "the report does not "
+		    "say what rate its sustained run held (an older "
+		    "tierprobe's)");
+		verdict_settle(r, tgt, "", it);
 		return;
 	}
 	if (!isfinite(b->held_iops)) {
@@ -565,6 +587,9 @@ verdict_bucket(const struct report *r, const struct report *top,
 		    units_format_value(UNITS_SECONDS, l->sustain_s, a,
 		    sizeof a), units_format_value(UNITS_IOPS, b->held_iops, c,
 		    sizeof c));
+	else if (l->timeline.n >= CEILINGS_BURST_MIN_INTERVALS)
+		snprintf(v->bucket, sizeof v->bucket, "none ran dry; the "
+		    "report does not say at what rate");
 	else
 		snprintf(v->bucket, sizeof v->bucket, "the sustained run was "
 		    "too short to tell");
