@@ -91,13 +91,16 @@ report_verdict_line(const struct report_text *rt, const struct verdict *v,
 	report_text_kv(rt, v->item[i].line, line);
 }
 
-/* The commands that would settle what the run could not, each once. */
+/*
+ * The commands that would settle what the run could not, each once with
+ * what it would show for every item it settles.
+ */
 static void
 report_verdict_settle(const struct report_text *rt, const struct verdict *v)
 {
-	const struct verdict_item	*it;
+	const struct verdict_item	*it, *o;
 	char				 line[1024];
-	size_t				 k, m, n = 0;
+	size_t				 k, m, n = 0, len;
 	int				 seen;
 
 	for (k = 0; k < v->nitems; k++) {
@@ -106,9 +109,18 @@ report_verdict_settle(const struct report_text *rt, const struct verdict *v)
 			seen |= strcmp(v->item[m].settle, it->settle) == 0;
 		if (it->settle[0] == '\0' || seen)
 			continue;
-		snprintf(line, sizeof line, rt->md ? "`%s`%s%s" : "%s%s%s",
-		    it->settle, it->settle_reason[0] != '\0' ? ": " : "",
-		    it->settle_reason);
+		len = snprintf(line, sizeof line, rt->md ? "`%s`" : "%s",
+		    it->settle);
+		for (m = k; m < v->nitems && len < sizeof line; m++) {
+			o = &v->item[m];
+			if (strcmp(o->settle, it->settle) != 0 ||
+			    o->settle_reason[0] == '\0' ||
+			    strstr(line, o->settle_reason) != NULL)
+				continue;
+			len += snprintf(line + len, sizeof line - len, "%s%s",
+			    len > strlen(it->settle) + 2 * rt->md ? "; " : ": ",
+			    o->settle_reason);
+		}
 		/* Text lists them under one key; markdown keys each. */
 		report_text_kv(rt, n++ == 0 || rt->md ? "to settle" : "",
 		    line);
