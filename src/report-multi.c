@@ -83,8 +83,9 @@ report_multi_verdict(struct report_text *rt, const struct report *r,
 	if (dropped && v->bound == TOGETHER_VOLUMES) {
 		snprintf(s, sizeof s, "Until a bucket they share ran dry after "
 		    "%s, together the %zu %s reached %s, the %s %s: nothing "
-		    "above them bound them while it lasted.", units_format_value(
-		    UNITS_SECONDS, t->burst.drop_t_s, d, sizeof d),
+		    "above them bound them while it lasted.",
+		    units_format_value(UNITS_SECONDS, t->burst.drop_t_s, d,
+		    sizeof d),
 		    r->ntargets, noun, a, b, alone);
 		report_text_sentence(rt, s);
 		return;

@@ -418,10 +418,10 @@ report_sync_state(const struct report_text *rt, const struct report *r)
 		break;
 	case BUCKET_MAY_BE_FULL:
 		snprintf(t, sizeof t, "These commits ran while a burst bucket "
-		    "may have been full (%s): once one runs dry, every commit's "
-		    "write waits for its baseline, so all writers together "
-		    "commit at most about as many times a second as the "
-		    "baseline allows I/Os.", r->limits != NULL ? "the run saw "
+		    "may have been full (%s): once one runs dry, every "
+		    "commit's write waits for its baseline, so all writers "
+		    "together commit at most about as many times a second as "
+		    "the baseline allows I/Os.", r->limits != NULL ? "the run saw "
 		    "none run dry before them" : "a sync alone cannot see one "
 		    "run dry");
 		report_text_sentence(rt, t);

@@ -60,7 +60,7 @@ struct sync_result {
 						   device) */
 	int			 interrupted;
 	int			 state;		/* enum bucket_state of the
-						   commits (report_state_apply) */
+						   commits (set by the report) */
 	char			 note[512];	/* what was skipped and why */
 	double			 seconds;	/* device time of every point,
 						   warm-ups and the flush

@@ -61,8 +61,9 @@ static int
 verdict_unsafe(const char *s)
 {
 	for (; *s != '\0'; s++)
-		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "0123456789_./:@%+=,-", *s) == NULL)
+		if (strchr("abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-",
+		    *s) == NULL)
 			return (1);
 	return (0);
 }

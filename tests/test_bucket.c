@@ -32,7 +32,7 @@ t_state_at(void **state)
 		{ 1, 0, 100, BUCKET_FULL },
 		{ 1, 100, 300, BUCKET_EMPTY },		/* began after */
 		{ 1, 50, 150, BUCKET_DRAINING },	/* across it */
-		{ 1, NAN, NAN, BUCKET_DRAINING },	/* the phase as a whole */
+		{ 1, NAN, NAN, BUCKET_DRAINING },	/* the whole phase */
 	};
 	struct bucket_drop	d;
 	size_t			i;
