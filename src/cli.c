@@ -110,6 +110,9 @@ static const struct cli_option cli_options[] = {
 	{ "expect-profile", 0, CLI_STRING, F(expect_profile), 0, 0, NULL,
 	  EXPECTS, 0, "NAME", "expect what a volume of profile NAME promises, "
 	  "less its documented tolerance" },
+	{ "accept-burst", 0, CLI_FLAG, F(accept_burst), 0, 0, NULL, EXPECTS,
+	  0, NULL, "count as met an expectation met on a figure measured "
+	  "while a burst bucket may have been full (by default it exits 3)" },
 	{ "host", 0, CLI_STRING, F(host), 0, 0, NULL, PROBE | SYNC, 0, "NAME",
 	  "the host name fleets show for this report (default: this "
 	  "machine's)" },

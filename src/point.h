@@ -35,6 +35,8 @@ struct point {
 	double		 cpu_util;	/* our CPU time / wall time */
 	struct lat_summary lat_us;
 	struct hist	*hist;		/* owned: latencies, ns; may be NULL */
+	int		 state;		/* enum bucket_state it was measured
+					   in (report_state_apply) */
 };
 
 /*

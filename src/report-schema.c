@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "check.h"
 #include "plan.h"
 #include "report-schema.h"
@@ -570,6 +571,11 @@ static const struct report_schema_key report_schema_point_keys[] = {
 	{ .name = "cpu_util", .type = REPORT_SCHEMA_REAL,
 	  AT(struct point, cpu_util), .unit = "cores",
 	  .doc = "tierprobe's CPU time over wall time" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct point, state), .word = bucket_state_name,
+	  .doc = "the state a burst bucket may have been in while it was "
+	  "measured (Bucket states)" },
 	{ .name = "lat_us", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct point, lat_us),
 	  .sub = &report_schema_lat, .doc = "latency summary" },
@@ -711,6 +717,10 @@ static const struct report_schema_key report_schema_scan_keys[] = {
 	{ .name = "caveat", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct scan_result, caveat),
 	  .doc = "why the way the scan read may misplace the tiers" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct scan_result, state), .word = bucket_state_name,
+	  .doc = "the bucket state its latencies were measured in" },
 	{ .type = REPORT_SCHEMA_OBJECT, .flags = REPORT_SCHEMA_INLINE,
 	  AT(struct scan_result, tiers), .sub = &report_schema_tiers,
 	  .doc = "the analysis of the points" },
@@ -748,6 +758,10 @@ static const struct report_schema_key report_schema_first_touch_keys[] = {
 	{ .name = "slower_fraction", .type = REPORT_SCHEMA_REAL,
 	  AT(struct first_touch, slower_fraction), .unit = "ratio",
 	  .doc = "blocks whose first read was slower" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct first_touch, state), .word = bucket_state_name,
+	  .doc = "the bucket state both passes were measured in" },
 };
 static const struct report_schema report_schema_first_touch =
     TABLE("first_touch", struct first_touch, report_schema_first_touch_keys,
@@ -954,6 +968,27 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	{ .name = "baseline_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct limits_result, baseline_bandwidth), .unit = "bytes/s",
 	  .doc = "bytes per second after a bucket ran dry" },
+	{ .name = "iops_ceiling_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct limits_result, iops_state), .word = bucket_state_name,
+	  .doc = "the bucket state of the points the IOPS ceiling came from" },
+	{ .name = "bandwidth_ceiling_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct limits_result, bandwidth_state),
+	  .word = bucket_state_name,
+	  .doc = "the same for the bandwidth ceiling" },
+	{ .name = "sustain_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct limits_result, sustain_state), .word = bucket_state_name,
+	  .doc = "the bucket state of the sustained run as a whole: draining "
+	  "when the drop fell in it" },
+	{ .name = "long_run_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct limits_result, long_run_state),
+	  .word = bucket_state_name,
+	  .doc = "the bucket state of long_run_iops and "
+	  "baseline_bandwidth_bytes_per_s, or of the rate the run held "
+	  "(burst.held_iops) when they are null" },
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct limits_result, note),
 	  .doc = "what was skipped and why" },
@@ -1109,6 +1144,15 @@ static const struct report_schema_key report_schema_together_keys[] = {
 	{ .name = "burst_shared", .type = REPORT_SCHEMA_BOOL_NULL,
 	  TR(burst_shared),
 	  .doc = "the drop showed on the aggregate and no target alone" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED, TR(state),
+	  .word = bucket_state_name,
+	  .doc = "the bucket state of the IOPS run's figures (before its "
+	  "drop, when it had one)" },
+	{ .name = "bandwidth_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  TR(bandwidth_state), .word = bucket_state_name,
+	  .doc = "the bucket state of the bandwidth run" },
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL, TR(note),
 	  .doc = "what was skipped and why" },
 	{ .name = "per_target", .type = REPORT_SCHEMA_ARRAY,
@@ -1193,6 +1237,10 @@ static const struct report_schema_key report_schema_commit_keys[] = {
 	{ .name = "seconds", .type = REPORT_SCHEMA_REAL,
 	  AT(struct commit_point, pt.seconds), .unit = "s",
 	  .doc = "time measured" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct commit_point, pt.state), .word = bucket_state_name,
+	  .doc = "the bucket state it was measured in" },
 };
 static const struct report_schema report_schema_commit =
     TABLE("commit", struct commit_point, report_schema_commit_keys, NULL,
@@ -1246,6 +1294,10 @@ static const struct report_schema_key report_schema_sync_keys[] = {
 	  AT(struct sync_result, seconds), .unit = "s",
 	  .doc = "device time the commits spent, warm-ups and the flush "
 	  "evidence included" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct sync_result, state), .word = bucket_state_name,
+	  .doc = "the bucket state the commits were measured in" },
 	{ .name = "methods", .type = REPORT_SCHEMA_ARRAY,
 	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
 	  AT(struct sync_result, rows),
@@ -1363,6 +1415,10 @@ static const struct report_schema_key report_schema_writes_keys[] = {
 	{ .name = "mixed_read_fraction", .type = REPORT_SCHEMA_REAL,
 	  AT(struct writes_result, mixed_read_fraction), .unit = "ratio",
 	  .doc = "the share of reads in it" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct writes_result, state), .word = bucket_state_name,
+	  .doc = "the bucket state of the sequential runs" },
 	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct writes_result, limits),
 	  .sub = &report_schema_limits, .doc = "the write sweeps" },
@@ -1393,6 +1449,9 @@ static const struct report_schema_key report_schema_stat_keys[] = {
 	{ .name = "bound", .type = REPORT_SCHEMA_WORD,
 	  AT(struct report_stat, bound), .word = report_bound_name,
 	  .doc = "none, or at_most or at_least: the runs gave only bounds" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct report_stat, state), .word = bucket_state_name,
+	  .doc = "the bucket state of the runs, merged" },
 	{ .name = "runs", .type = REPORT_SCHEMA_ARRAY,
 	  .get = report_schema_runs_get, .set = report_schema_runs_set,
 	  .doc = "the figure in each run, null where unknown" },
@@ -1729,6 +1788,26 @@ static const struct report_schema report_schema_voltypes =
     TABLE("volume_types", struct voltype_judgement,
     report_schema_voltypes_keys, NULL, report_schema_voltypes_loaded);
 
+/* The verdict, derived from the whole report as it is written. */
+static json_t *
+report_schema_verdict_get(const void *r)
+{
+	return (report_verdict_json(r));
+}
+
+/* Derived: checked to be an object, then derived again when needed. */
+static int
+report_schema_verdict_set(const json_t *v, void *r, const char *key,
+    char **cause)
+{
+	(void)r;
+	if (json_is_object(v))
+		return (0);
+	xasprintf(cause, "%s: expected an object, not %s", key,
+	    report_schema_json_type(v));
+	return (-1);
+}
+
 /* One of several targets: as the top of a report of one. */
 static const struct report_schema_key report_schema_member_keys[] = {
 	{ .name = "target", .type = REPORT_SCHEMA_OBJECT,
@@ -1782,6 +1861,10 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "labels", .type = REPORT_SCHEMA_OBJECT,
 	  AT(struct report, labels), .sub = &report_schema_labels,
 	  .doc = "names given for fleets" },
+	{ .name = "verdict", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  .get = report_schema_verdict_get, .set = report_schema_verdict_set,
+	  .doc = "what the report means for the long run, figure by figure" },
 	{ .name = "scan", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, scan),
 	  .sub = &report_schema_scan, .doc = "the working-set sweep" },
@@ -1817,8 +1900,16 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	  .sub = &report_schema_together,
 	  .doc = "several targets driven at once, and the verdict" },
 };
+/* Figures' states are derived: set again from what was read. */
+static void
+report_schema_root_loaded(void *r)
+{
+	report_state_apply(r);
+}
+
 const struct report_schema report_schema_root =
-    TABLE("report", struct report, report_schema_root_keys, NULL, NULL);
+    TABLE("report", struct report, report_schema_root_keys, NULL,
+    report_schema_root_loaded);
 
 /* A JSON value's type for messages. */
 const char *

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "plan.h"
 #include "report.h"
 #include "units.h"
@@ -384,6 +385,11 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 		if (rt->md)
 			fputc('\n', rt->f);
 	}
+	if (*report_state_note(s->state) != '\0') {
+		report_text_kv(rt, "bucket state", report_state_note(s->state));
+		if (rt->md)
+			fputc('\n', rt->f);
+	}
 	if (!tr->analysed) {
 		report_text_sentence(rt, tr->nunexplained > 0 ? "Not analysed: "
 		    "a class of reads changes with the working set and no tier "
@@ -681,6 +687,9 @@ report_text_limits(struct report_text *rt, const struct report *r)
 	    r->config.write ? "writes" : "reads", report_text_size(
 	    l->ws_bytes, b1, sizeof b1));
 	report_text_heading(rt, title);
+	if (*report_state_note(l->iops_state) != '\0')
+		report_text_kv(rt, "bucket state", report_state_note(
+		    l->iops_state));
 	report_text_ceiling(UNITS_IOPS, l->iops_ceiling, l->iops_ceiling_low,
 	    l->iops_ceiling_high, l->iops_ceiling_at_least, line, sizeof line);
 	o = strlen(line);
@@ -1087,7 +1096,8 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		snprintf(s, sizeof s, "%s workload needing more than %s "
 		    "IOPS%s will queue: at iodepth %d, latency ~ %d/%s s = %s "
 		    "(Little's law).", isnan(l->long_run_iops) ?
-		    "While this rate holds, a" : "A", units_format_value(
+		    "While this rate holds, a" : l->iops_state == BUCKET_FULL ?
+		    "Until the bucket runs dry, a" : "A", units_format_value(
 		    UNITS_IOPS, l->iops_ceiling, b1, sizeof b1),
 		    l->iops_ceiling_corrected ?
 		    " from the store (reads the caches miss)" : "",
@@ -1226,8 +1236,8 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 	char				 align[16], line[sizeof rr->reason + 64];
 	const char			*label;
 	enum units_kind		 unit;
-	size_t				 nf, i, j, cols, moved = 0;
-	int				 trend = 0;
+	size_t				 nf, i, j, cols, moved = 0, lifted = 0;
+	int				 trend = 0, state;
 
 	nf = report_headlines(r, fig, REPORT_STATS_MAX);
 	snprintf(title, sizeof title, "Repeatability (%u runs)", rr->runs);
@@ -1249,17 +1259,21 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 	memset(align, 0, sizeof align);
 	memset(align, 'r', cols + 2);
 	align[0] = 'l';
-	report_table_init(&tab, "lrrrr");
+	report_table_init(&tab, "lrrrrl");
 	report_table_init(&runs, align);
-	report_table_add(&tab, "figure", "mean", "sd", "cv", "runs");
+	report_table_add(&tab, "figure", "mean", "sd", "cv", "runs", "state");
 	for (i = 0; i < rr->nstats; i++) {
 		st = &rr->stat[i];
 		label = st->name;
 		unit = UNITS_COUNT;
+		/* An older report's runs have no state: run 1's. */
+		state = st->state;
 		for (j = 0; j < nf; j++) {
 			if (strcmp(fig[j].name, st->name) == 0) {
 				label = fig[j].label;
 				unit = fig[j].unit;
+				if (state == BUCKET_UNKNOWN)
+					state = fig[j].state;
 			}
 		}
 		if (st->trend != REPORT_TREND_NONE ||
@@ -1274,11 +1288,23 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 		else
 			snprintf(cv, sizeof cv, "%s", REPORT_NA);
 		snprintf(n, sizeof n, "%u", st->n);
+		lifted += st->n >= 2 && bucket_state_lifted(state);
 		report_table_add(&tab, label, report_text_bounded(unit,
 		    st->mean, st->bound, m, sizeof m), report_text_cell(unit,
-		    st->sd, sd, sizeof sd), cv, n);
+		    st->sd, sd, sizeof sd), cv, n, st->n > 0 ?
+		    bucket_state_mark(state) : "");
 	}
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+	if (lifted > 0) {
+		if (rt->md)
+			fputc('\n', rt->f);
+		report_text_sentence(rt, "A state of full? or full says the "
+		    "runs measured the figure while a burst bucket may have "
+		    "been full (no run saw one run dry), or before one did: a "
+		    "small cv then says the runs agree while the bucket lasts, "
+		    "not that the volume keeps the rate. Only figures measured "
+		    "after a drop (empty) are long-run figures.");
+	}
 	if (moved > 0)
 		fputc('\n', rt->f);
 	report_table_write(&runs, rt->f, rt->md, TEXT_INDENT);
@@ -1450,38 +1476,57 @@ report_text_timeline(struct report_text *rt, const struct timeline *tl)
 	report_text_sentence(rt, line);
 }
 
-/* Text (markdown set: markdown) for people: summary first, then points. */
+/* A report after its header and verdict: the summary, then the points. */
+static void
+report_text_body(struct report_text *rt, const struct report *r)
+{
+	const struct limits_result *l = r->limits;
+
+	if (r->scan != NULL)
+		report_text_tiers(rt, r);
+	if (l != NULL)
+		report_text_limits(rt, r);
+	report_voltype_text(rt, r);
+	report_writes_text(rt, r);
+	report_sync_text(rt, r);
+	report_text_meaning(rt, r);
+	if (r->checks != NULL) {
+		report_text_heading(rt, "Expectations");
+		report_check_write(r, r->checks, rt->f, rt->md);
+	}
+	if (r->repeat != NULL && r->repeat->runs > 0)
+		report_text_repeat(rt, r);
+	report_text_context(rt, r);
+	if (r->scan != NULL)
+		report_text_points(rt, "Scan points", r->scan->points,
+		    r->scan->npoints, TEXT_KEY_WS, 0);
+	if (l != NULL) {
+		report_text_points(rt, "Queue-depth sweep", l->qd_points,
+		    l->nqd, TEXT_KEY_IODEPTH, l->iops_knee_iodepth);
+		report_text_points(rt, "Block-size sweep", l->bs_points,
+		    l->nbs, TEXT_KEY_BS, 0);
+		if (l->timeline.n > 0)
+			report_text_timeline(rt, &l->timeline);
+	}
+}
+
+/* Text (markdown set: markdown) for people: the verdict, then the rest. */
 void
 report_text_write(const struct report *r, FILE *f, int markdown)
 {
-	struct report_text	 rt = { f, markdown };
-	const struct limits_result *l = r->limits;
+	struct report_text	rt = { f, markdown };
 
 	report_text_header(&rt, r);
-	if (r->scan != NULL)
-		report_text_tiers(&rt, r);
-	if (l != NULL)
-		report_text_limits(&rt, r);
-	report_voltype_text(&rt, r);
-	report_writes_text(&rt, r);
-	report_sync_text(&rt, r);
-	report_text_meaning(&rt, r);
-	if (r->checks != NULL) {
-		report_text_heading(&rt, "Expectations");
-		report_check_write(r, r->checks, f, markdown);
-	}
-	if (r->repeat != NULL && r->repeat->runs > 0)
-		report_text_repeat(&rt, r);
-	report_text_context(&rt, r);
-	if (r->scan != NULL)
-		report_text_points(&rt, "Scan points", r->scan->points,
-		    r->scan->npoints, TEXT_KEY_WS, 0);
-	if (l != NULL) {
-		report_text_points(&rt, "Queue-depth sweep", l->qd_points,
-		    l->nqd, TEXT_KEY_IODEPTH, l->iops_knee_iodepth);
-		report_text_points(&rt, "Block-size sweep", l->bs_points,
-		    l->nbs, TEXT_KEY_BS, 0);
-		if (l->timeline.n > 0)
-			report_text_timeline(&rt, &l->timeline);
-	}
+	report_verdict_text(&rt, r);
+	report_text_body(&rt, r);
+}
+
+/* The same without the verdict, for a target of several. */
+void
+report_text_member(const struct report *r, FILE *f, int markdown)
+{
+	struct report_text	rt = { f, markdown };
+
+	report_text_header(&rt, r);
+	report_text_body(&rt, r);
 }

@@ -87,6 +87,8 @@ struct report_stat {
 	unsigned	n;		/* runs that established it */
 	int		trend;		/* enum report_trend */
 	int		bound;		/* enum report_bound of the mean */
+	int		state;		/* enum bucket_state of the runs
+					   counted, merged */
 	unsigned	nrun;		/* runs in run[] */
 	double		run[REPORT_RUNS_MAX]; /* per run; NAN: unknown */
 	unsigned char	run_bound[REPORT_RUNS_MAX]; /* per run */
@@ -112,6 +114,8 @@ struct report_figure {
 	double		 rel_noise;	/* 95% half-width / value, or NAN */
 	int		 at_least;	/* value is a lower bound */
 	int		 at_most;	/* value is an upper bound */
+	int		 state;		/* enum bucket_state it was measured
+					   in; 0: none applies */
 };
 
 /* Names the user gave a run for fleets (--host, --kind); "" if none. */
@@ -160,6 +164,13 @@ struct report {
 };
 
 /*
+ * Set the state a burst bucket may have been in (bucket.h) on every point
+ * and section of r, from where its run saw a drop: after a run and when a
+ * report is read.  Pure.
+ */
+void	report_state_apply(struct report *);
+
+/*
  * Release what a report owns (sections, path, expectations, the reports of
  * several targets); not the struct itself.
  */
@@ -191,8 +202,13 @@ int	report_output_check(const char *, const char *, int, char **);
 /* Read a report back.  Returns 0 or -1 with *cause (bad file: exit 2). */
 int	report_load(const char *, struct report *, char **);
 
-/* Text (markdown set: markdown) for people, of a report of one target. */
+/*
+ * Text (markdown set: markdown) for people, of a report of one target:
+ * the verdict first, then the detail.
+ */
 void	report_text_write(const struct report *, FILE *, int);
+/* The same without the verdict: one target of a report of several. */
+void	report_text_member(const struct report *, FILE *, int);
 
 struct check_expect;
 struct check_result;
@@ -241,10 +257,12 @@ int	report_check_load(const struct json_t *, struct check_list **,
 void	report_multi_write(const struct report *, FILE *, int);
 
 /*
- * The headline figures of a report (tiers, backing store, ceilings, burst;
- * of several targets: the sums together and alone, the shared limits, then
- * each target's) into fig[max].  Returns how many were filled; unknown
- * ones are NAN.
+ * The headline figures of a report (tiers, backing store, ceilings, burst,
+ * long-run IOPS, write ceilings, sequential writes, the 70/30 point,
+ * commits of one writer and of several; of several targets: the sums
+ * together and alone, the shared limits, then each target's) into
+ * fig[max], each with the bucket state it was measured in.  Returns how
+ * many were filled; unknown ones are NAN.
  */
 size_t	report_headlines(const struct report *, struct report_figure *,
 	    size_t);
@@ -295,6 +313,15 @@ void	report_text_p999_note(const struct report_text *, const char *,
 	    uint64_t, uint64_t);
 /* A figure for a table cell into buf (UNITS_BUFSZ): NAN is REPORT_NA. */
 char	*report_text_cell(enum units_kind, double, char *, size_t);
+
+/*
+ * The verdict of a report (verdict.h) for people: of one target, or of
+ * the targets together and of each (report-verdict.c).
+ */
+void	report_verdict_text(const struct report_text *,
+	    const struct report *);
+/* The "verdict" JSON section of r, derived from it (a new object). */
+struct json_t *report_verdict_json(const struct report *);
 
 /* The Writes section of a report with writes (report-sync.c). */
 void	report_writes_text(const struct report_text *,
@@ -353,6 +380,18 @@ const char *report_bound_name(int);
 const char *report_bound_prefix(int);
 /* The bound a headline figure's value is (enum report_bound). */
 int	report_figure_bound(const struct report_figure *);
+/*
+ * The IOPS limit r measured in bucket state s (enum bucket_state), so
+ * that figures of one state are compared only with a limit of the same:
+ * the write sweeps' ceiling, the read sweeps', or the baseline a bucket
+ * fell to; NAN when none was.
+ */
+double	report_iops_cap_in(const struct report *, int);
+/*
+ * What a section's figures' bucket state is, as a note for its lines:
+ * "before a bucket ran dry", ... (full, draining, empty); "" otherwise.
+ */
+const char *report_state_note(int);
 /*
  * Device time (seconds) and bytes the measurements of a report spent,
  * warm-ups included (random ones counted at the point's rate); pure.

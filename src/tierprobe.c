@@ -121,6 +121,7 @@ expectations(const struct cli_opts *o, uint32_t bs, struct check_list **out)
 		}
 	}
 	free(cause);
+	l->accept_burst = o->accept_burst;
 	if (rc != 0)
 		check_list_free(l);
 	else
@@ -144,8 +145,10 @@ expect_type(const struct cli_opts *o, double size, uint32_t bs,
 		return (0);
 	if (o->size > 0)
 		size = (double)o->size;
-	if (*l == NULL)
+	if (*l == NULL) {
 		*l = check_list_new();
+		(*l)->accept_burst = o->accept_burst;
+	}
 	if (report_profile_expect_type(o->type, size, bs, *l, &cause) != 0) {
 		log_warnx("--type %s", cause);
 		free(cause);
@@ -399,6 +402,7 @@ probe_target(const struct plan *pl, const struct plan_target *pt,
 	for (i = 0; i < pl->repeat; i++) {
 		report_begin(&reps[i], pl, pt, t, seed + i);
 		ret = probe_measure(pl, pt, t, seed + i, &reps[i]);
+		report_state_apply(&reps[i]);
 		report_utc_now(reps[i].finished_utc,
 		    sizeof(reps[i].finished_utc));
 		if (ret != 0)
@@ -518,6 +522,7 @@ probe_several(const struct plan *pl, struct target *t, struct report *rep,
 	}
 	if (!stop && (pl->phases & PLAN_LIMITS))
 		status |= probe_together(pl, t, rep);
+	report_state_apply(rep);
 	rep->interrupted = interrupt_requested();
 	report_utc_now(rep->finished_utc, sizeof(rep->finished_utc));
 	return (status);
@@ -925,7 +930,8 @@ check(struct cli_opts *o)
 			    "EXPR, --expect-profile NAME or --type TYPE",
 			    o->args[n]);
 			ret = EXIT_USAGE;
-		}
+		} else if (given[n] == NULL && o->accept_burst)
+			reps[n].checks->accept_burst = 1;
 	}
 	if (ret == 0 && o->format == CLI_FMT_JSON)
 		ret = report_check_json_dump(o->args, reps, use, n,

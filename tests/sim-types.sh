@@ -104,8 +104,15 @@ jq -e '.limits.burst.detected and .volume_types.apart == false and
     [ "$(standing "$dir/long3.json" gp3)" = true ] ||
     fail "2,100 s on a gp3 did not rule gp2 out"
 
-# --type: the type's figures become the expectations, documented.
+# --type: the type's figures become the expectations, documented.  The
+# run sees no bucket run dry, so they are met only while one may still be
+# full: exit 3, unless --accept-burst accepts that.
 "$TIERPROBE" limits sim:ebs-gp3 --type gp3 --seed 3 --quiet \
+    --json "$dir/t0.json" > "$dir/t0.txt"
+[ $? = 3 ] || fail "--type gp3 without --accept-burst: exit not 3"
+grep -q "met while a bucket may still be full" "$dir/t0.txt" ||
+    fail "--type gp3: its expectations not said met while a bucket may be full"
+"$TIERPROBE" limits sim:ebs-gp3 --type gp3 --accept-burst --seed 3 --quiet \
     --json "$dir/t.json" > "$dir/t.txt" || fail "--type gp3 exited $?"
 jq -e '.config.type == "gp3" and .volume_types.given_spec == "gp3" and
     .volume_types.given.consistent == true and
@@ -127,7 +134,8 @@ jq -e '.volume_types.given.consistent == false and
     "$dir/t2.json" > /dev/null ||
     fail "--type io1 on a gp3: $(jq -c .volume_types.given "$dir/t2.json")"
 # check --type judges a saved report at the size it gives.
-"$TIERPROBE" check "$dir/ebs-gp3.json" --type gp3 > "$dir/c.txt" ||
+"$TIERPROBE" check "$dir/ebs-gp3.json" --type gp3 --accept-burst \
+    > "$dir/c.txt" ||
     fail "check --type gp3 exited $?"
 grep -qF "gp3 at 100 GiB (iops=3000,throughput=125) (documented, not \
 measured)" "$dir/c.txt" ||
@@ -162,7 +170,7 @@ latency_us = 200
 concurrency = 8
 EOF
 "$TIERPROBE" limits "sim:$dir/mine.ini:10G" --seed 3 --quiet \
-    --type "$dir/mine.ini" --json "$dir/mine.json" > /dev/null ||
+    --type "$dir/mine.ini" --accept-burst --json "$dir/mine.json" > /dev/null ||
     fail "a user's type exited $?"
 jq -e '.context.device_model == "Test Disk" and
     .volume_types.given.consistent == true and
