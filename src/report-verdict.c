@@ -56,11 +56,12 @@ report_verdict_worse(int a, int b)
  */
 static void
 report_verdict_line(const struct report_text *rt, const struct verdict *v,
-    size_t i, size_t j)
+    size_t i, size_t j, int uniform)
 {
 	const struct verdict_item	*it;
+	const char			*why;
 	char				 line[1024], b[128];
-	size_t				 k, m, o = 0, nv = 0, nr = 0;
+	size_t				 k, m, n, o = 0, nv = 0, nr = 0;
 	int				 standing = VERDICT_MEASURED, seen;
 
 	line[0] = '\0';
@@ -75,8 +76,8 @@ report_verdict_line(const struct report_text *rt, const struct verdict *v,
 	}
 	for (k = i; k < j && o < sizeof line; k++)
 		if (v->item[k].detail[0] != '\0')
-			o += snprintf(line + o, sizeof line - o, "%s(%s)",
-			    nv > 0 ? " " : "", v->item[k].detail);
+			o += snprintf(line + o, sizeof line - o, nv > 0 ?
+			    " (%s)" : "%s", v->item[k].detail);
 	if (o < sizeof line)
 		o += snprintf(line + o, sizeof line - o, "%s%s", o > 0 ? ": " :
 		    "", verdict_standing_name(standing));
@@ -84,9 +85,15 @@ report_verdict_line(const struct report_text *rt, const struct verdict *v,
 		it = &v->item[k];
 		for (m = i, seen = 0; m < k; m++)
 			seen |= strcmp(v->item[m].reason, it->reason) == 0;
-		if (it->reason[0] != '\0' && !seen)
+		/* A state the bucket line says of every figure: not again. */
+		why = it->reason;
+		n = strlen(verdict_state_words(BUCKET_MAY_BE_FULL));
+		if (uniform && it->state == BUCKET_MAY_BE_FULL &&
+		    strncmp(why, verdict_state_words(it->state), n) == 0)
+			why += why[n] == ';' ? n + 2 : why[n] == '\0' ? n : 0;
+		if (why[0] != '\0' && !seen)
 			o += snprintf(line + o, sizeof line - o, "%s%s",
-			    nr++ == 0 ? ", " : "; ", it->reason);
+			    nr++ == 0 ? ", " : "; ", why);
 	}
 	report_text_kv(rt, v->item[i].line, line);
 }
@@ -133,7 +140,14 @@ report_verdict_block(const struct report_text *rt, const struct verdict *v,
     const char *title)
 {
 	size_t	i, j;
+	int	uniform = 1;
 
+	/* No bucket ran dry: the bucket line says what every state is. */
+	for (i = 0; i < v->nitems; i++)
+		if (v->item[i].state != 0 &&
+		    v->item[i].state != BUCKET_MAY_BE_FULL &&
+		    v->item[i].state != BUCKET_UNAFFECTED)
+			uniform = 0;
 	report_text_heading(rt, title);
 	if (v->bucket[0] != '\0')
 		report_text_kv(rt, "burst bucket", v->bucket);
@@ -141,7 +155,7 @@ report_verdict_block(const struct report_text *rt, const struct verdict *v,
 		for (j = i + 1; j < v->nitems &&
 		    strcmp(v->item[j].line, v->item[i].line) == 0; j++)
 			continue;
-		report_verdict_line(rt, v, i, j);
+		report_verdict_line(rt, v, i, j, uniform);
 	}
 	report_verdict_settle(rt, v);
 }
@@ -228,6 +242,10 @@ report_verdict_object(const struct verdict *v)
 		json_object_set_new(io, "state", bucket_state_name(it->state) !=
 		    NULL ? json_string(bucket_state_name(it->state)) :
 		    json_null());
+		json_object_set_new(io, "documented", isfinite(it->documented) ?
+		    json_real(it->documented) : json_null());
+		json_object_set_new(io, "documented_by",
+		    report_verdict_str(it->documented_by));
 		json_object_set_new(io, "detail",
 		    report_verdict_str(it->detail));
 		json_object_set_new(io, "reason",

@@ -9,8 +9,12 @@
  * VERDICT_SETTLE_FACTOR times as long (as the run's, or a default run's
  * when that is longer): it draws that many times the I/O, so a bucket up
  * to that size runs dry in it (nothing short of a drop rules them all
- * out).  Volume types that say what each would give in the long run can
- * later name a shorter run that tells them apart.
+ * out).  The documented volume types that fit what the run measured
+ * (report->voltypes, voltype.h) refine both: the long-run items say what
+ * each type would keep, and when they differ the settling run is at least
+ * as long as the one that tells them apart (their buckets run dry in it).
+ * With --type, that type's documented figure is the one to plan with,
+ * marked documented, not measured.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -20,6 +24,7 @@
 #include "bucket.h"
 #include "report.h"
 #include "verdict.h"
+#include "voltype.h"
 
 #define VERDICT_HELPS		1.1	/* writers together over one: more */
 #define VERDICT_AT_CAP		0.95	/* of an IOPS ceiling: held by it */
@@ -53,6 +58,7 @@ verdict_add(struct verdict *v, const char *name, const char *line,
 	snprintf(it->line, sizeof it->line, "%s", line);
 	it->unit = unit;
 	it->value = NAN;
+	it->documented = NAN;
 	return (it);
 }
 
@@ -144,14 +150,75 @@ verdict_sustained_s(const struct report *r)
  * is then measured after it), else limits; with what it would show in
  * settle_reason.  opts: more options, for a limits run only.
  */
+/*
+ * The documented volume types of r's judgement that fit what it measured,
+ * as "gp2 and gp3" into buf; 0 when none does (or none was judged).
+ */
+static size_t
+verdict_type_names(const struct report *r, char *buf, size_t len)
+{
+	const struct voltype_judgement	*j = r->voltypes;
+	size_t				 i, k = 0;
+
+	buf[0] = '\0';
+	if (j == NULL)
+		return (0);
+	for (i = 0; i < j->n; i++) {
+		if (j->result[i].consistent != 1)
+			continue;
+		k++;
+		verdict_append(buf, len, "%s%s", k == 1 ? "" : k ==
+		    j->nconsistent ? " and " : ", ", j->result[i].name);
+	}
+	return (k);
+}
+
+/*
+ * The documented volume types that fit r and have a bucket of the kind
+ * items settled with options opts drain (--bs: bytes, else I/O credits):
+ * the longest sustained run that sees one of them run dry at the rate
+ * measured (NAN: none has such a bucket), and in *who the type whose run
+ * that is.  With --type: that type's alone.
+ */
+static double
+verdict_types_settle(const struct report *r, const char *opts,
+    const char **who)
+{
+	const struct voltype_judgement	*j = r->voltypes;
+	const struct voltype_result	*x;
+	int				 bytes = strstr(opts, "--bs") != NULL;
+	double				 most = NAN;
+	size_t				 i;
+
+	*who = NULL;
+	if (j == NULL)
+		return (NAN);
+	for (i = 0; i < j->n + (j->given ? 1 : 0); i++) {
+		x = i < j->n ? &j->result[i] : &j->given_result;
+		if ((j->given && i < j->n) || x->consistent != 1 ||
+		    x->bucket != (bytes ? VOLTYPE_BUCKET_BANDWIDTH :
+		    VOLTYPE_BUCKET_IOPS) || !isfinite(x->settle_sustain_s))
+			continue;
+		if (!(x->settle_sustain_s <= most)) {
+			most = x->settle_sustain_s;
+			*who = x->name;
+		}
+	}
+	return (most);
+}
+
 static void
 verdict_settle(const struct report *r, const char *tgt, const char *opts,
     struct verdict_item *it)
 {
 	const struct burst	*b;
 	const char		*cmd = "limits";
-	char			 a[UNITS_BUFSZ], c[UNITS_BUFSZ];
-	double			 s = verdict_sustained_s(r);
+	const char		*who;
+	char			 a[UNITS_BUFSZ], c[UNITS_BUFSZ], names[128];
+	double			 s = verdict_sustained_s(r), typed;
+	size_t			 k;
+
+	typed = verdict_types_settle(r, opts, &who);
 
 	if (opts[0] == '\0' && (strcmp(r->config.command, "run") == 0 ||
 	    r->scan == NULL || (r->sync == NULL &&
@@ -168,17 +235,34 @@ verdict_settle(const struct report *r, const char *tgt, const char *opts,
 	}
 	b = &r->limits->burst;
 	s = verdict_settle_s(s);
+	if (isfinite(typed))
+		s = fmax(s, typed);
 	snprintf(it->settle, sizeof it->settle, "tierprobe %s %s%s --sustain "
 	    "%.0f", cmd, tgt, opts, s);
-	if (isfinite(b->ruled_out_below_ios) && isfinite(b->held_iops))
-		snprintf(it->settle_reason, sizeof it->settle_reason, "draws "
-		    "~%s I/Os (this run: %s): a bucket that large runs dry in "
-		    "it", units_format_value(UNITS_COUNT, s * b->held_iops, a,
+	it->settle_reason[0] = '\0';
+	k = verdict_type_names(r, names, sizeof names);
+	if (isfinite(typed) && k > 1 && r->voltypes->apart &&
+	    !r->voltypes->given)
+		snprintf(it->settle_reason, sizeof it->settle_reason, "tells "
+		    "%s apart (%s's bucket runs dry in it), and any up to ",
+		    names, who);
+	else if (isfinite(typed))
+		snprintf(it->settle_reason, sizeof it->settle_reason, "%s's "
+		    "bucket runs dry in it%s", who, opts[0] == '\0' ?
+		    ", and any up to " : "");
+	if (isfinite(typed) && opts[0] != '\0')
+		;	/* a bucket of bytes: no count of I/Os to say */
+	else if (isfinite(b->ruled_out_below_ios) && isfinite(b->held_iops))
+		verdict_append(it->settle_reason, sizeof it->settle_reason,
+		    isfinite(typed) ? "%s%s I/Os" : "%sdraws ~%s I/Os (this "
+		    "run: %s): a bucket that large runs dry in it", "",
+		    units_format_value(UNITS_COUNT, s * b->held_iops, a,
 		    sizeof a), units_format_value(UNITS_COUNT,
 		    b->ruled_out_below_ios, c, sizeof c));
 	else
-		snprintf(it->settle_reason, sizeof it->settle_reason, "a "
-		    "sustained run %dx as long", VERDICT_SETTLE_FACTOR);
+		verdict_append(it->settle_reason, sizeof it->settle_reason,
+		    "%sa sustained run %.0fx as long", isfinite(typed) ?
+		    "what " : "", s / fmax(verdict_sustained_s(r), 1));
 	if (strcmp(cmd, "run") == 0 && strcmp(r->target.type, "blockdev") != 0)
 		verdict_append(it->settle_reason, sizeof it->settle_reason,
 		    ", before the commits");
@@ -206,7 +290,7 @@ verdict_whole(const struct report *r, const char *tgt,
 }
 
 /* What state s means for a figure, in a few words; "" for none. */
-static const char *
+const char *
 verdict_state_words(int s)
 {
 	switch (s) {
@@ -326,6 +410,82 @@ verdict_drop_where(const struct burst *b, char *buf, size_t len)
 }
 
 /*
+ * What the documented volume types that fit r would keep for the long run
+ * (bw: bandwidth, else IOPS), appended to it's reason: "300 if gp2 (its
+ * bucket empty in ~2,000 s at this rate), 3,001 if gp3", or that every one
+ * keeps the same.  With --type: that type's documented figure, which the
+ * item carries as documented, not measured.
+ */
+static void
+verdict_types_long(const struct report *r, int bw, struct verdict_item *it)
+{
+	const struct voltype_judgement	*j = r->voltypes;
+	const struct voltype_result	*x;
+	char				 a[UNITS_BUFSZ], d[UNITS_BUFSZ];
+	char				 names[128], first[UNITS_BUFSZ];
+	enum units_kind			 u = bw ? UNITS_RATE : UNITS_IOPS;
+	double				 v;
+	size_t				 i, k = 0, same = 1;
+
+	if (j == NULL)
+		return;
+	if (j->given) {
+		x = &j->given_result;
+		if (x->consistent != 1)
+			return;
+		v = bw ? x->long_run_bandwidth : x->long_run_iops;
+		it->documented = v;
+		snprintf(it->documented_by, sizeof it->documented_by, "%.*s",
+		    (int)sizeof it->documented_by - 1, j->given_spec);
+		verdict_append(it->reason, sizeof it->reason, "; %s%s "
+		    "documented for %.64s (--type, not measured)", isfinite(v) ?
+		    units_format_value(u, v, a, sizeof a) : "no limit",
+		    isfinite(v) && !bw ? " IOPS" : "", j->given_spec);
+		return;
+	}
+	if (verdict_type_names(r, names, sizeof names) == 0)
+		return;
+	first[0] = '\0';
+	for (i = 0; i < j->n; i++) {
+		x = &j->result[i];
+		if (x->consistent != 1)
+			continue;
+		v = bw ? x->long_run_bandwidth : x->long_run_iops;
+		units_format_value(u, v, a, sizeof a);
+		if (!isfinite(v))
+			snprintf(a, sizeof a, "no limit");
+		if (k++ == 0)
+			snprintf(first, sizeof first, "%s", a);
+		else if (strcmp(first, a) != 0)
+			same = 0;
+	}
+	if (same) {
+		verdict_append(it->reason, sizeof it->reason, "; %s%s in the "
+		    "long run documented for %s, %s that fit%s", first,
+		    isfinite(bw ? j->result[0].long_run_bandwidth : 1) && !bw &&
+		    strcmp(first, "no limit") != 0 ? " IOPS" : "", names,
+		    k > 1 ? "the documented types" : "the one documented type",
+		    k > 1 ? "" : "s");
+		return;
+	}
+	verdict_append(it->reason, sizeof it->reason, "; documented: ");
+	for (i = 0, k = 0; i < j->n; i++) {
+		x = &j->result[i];
+		if (x->consistent != 1)
+			continue;
+		v = bw ? x->long_run_bandwidth : x->long_run_iops;
+		verdict_append(it->reason, sizeof it->reason, "%s%s if %s",
+		    k++ > 0 ? ", " : "", isfinite(v) ? units_format_value(u,
+		    v, a, sizeof a) : "no limit", x->name);
+		if (!bw && x->bucket != VOLTYPE_BUCKET_NONE &&
+		    isfinite(x->drain_s))
+			verdict_append(it->reason, sizeof it->reason, " (empty "
+			    "after ~%s here)", units_format_value(UNITS_SECONDS,
+			    x->drain_s, d, sizeof d));
+	}
+}
+
+/*
  * The long-run IOPS: the baseline a bucket fell to (in the reads, else
  * in the writes), or the rate the run held, the most it can be.
  */
@@ -394,9 +554,10 @@ verdict_long_iops(const struct report *r, const char *tgt, struct verdict *v)
 		    "bucket the targets share ran dry together");
 	else
 		snprintf(it->reason, sizeof it->reason, "a bucket lasting "
-		    "over %s could hold it as low as its baseline",
+		    "over %s could lower it",
 		    units_format_value(UNITS_SECONDS, l->sustain_s, c,
 		    sizeof c));
+	verdict_types_long(r, 0, it);
 	verdict_settle(r, tgt, "", it);
 }
 
@@ -422,6 +583,7 @@ verdict_long_bw(const struct report *r, const char *tgt, struct verdict *v)
 {
 	const struct limits_result	*l = r->limits;
 	struct verdict_item		*it;
+	const char			*who;
 	char				 a[UNITS_BUFSZ];
 	double				 most;
 
@@ -462,9 +624,11 @@ verdict_long_bw(const struct report *r, const char *tgt, struct verdict *v)
 	else
 		snprintf(it->reason, sizeof it->reason, "no bucket ran dry: "
 		    "one lasting longer could lower it");
+	verdict_types_long(r, 1, it);
 	verdict_settle(r, tgt, " --bs 1M", it);
-	snprintf(it->settle_reason, sizeof it->settle_reason, "for a bucket "
-	    "of bytes");
+	if (!isfinite(verdict_types_settle(r, " --bs 1M", &who)))
+		snprintf(it->settle_reason, sizeof it->settle_reason, "for a "
+		    "bucket of bytes");
 }
 
 /* A commit figure measured in the state of its row. */
@@ -602,6 +766,65 @@ verdict_bucket(const struct report *r, const struct report *top,
 		    a, sizeof a));
 }
 
+/*
+ * The volume type: the documented types that fit what the run measured,
+ * or --type's, judged; none when no type was judged, or none fits and
+ * none was given (a volume of no provider the types describe).
+ */
+static void
+verdict_type(const struct report *r, const char *tgt, struct verdict *v)
+{
+	const struct voltype_judgement	*j = r->voltypes;
+	const struct voltype_result	*g;
+	struct verdict_item		*it;
+	char				 names[128], a[UNITS_BUFSZ];
+	size_t				 k;
+
+	if (j == NULL || j->n == 0)
+		return;
+	k = verdict_type_names(r, names, sizeof names);
+	if ((k == 0 && !j->given) || (it = verdict_add(v, "volume_type",
+	    "volume type", UNITS_PLAIN)) == NULL)
+		return;
+	if (j->given) {
+		g = &j->given_result;
+		snprintf(it->detail, sizeof it->detail, "%.64s, as --type says",
+		    j->given_spec);
+		it->standing = g->consistent == 1 ? VERDICT_MEASURED :
+		    VERDICT_UNKNOWN;
+		snprintf(it->reason, sizeof it->reason, "%s%.200s",
+		    g->consistent == 1 ? "what was measured fits its "
+		    "documented figures" : g->consistent == 0 ? "ruled out by "
+		    "what was measured: " : "not judged: ", g->consistent ==
+		    1 ? "" : g->ruled_out_by);
+		return;
+	}
+	snprintf(it->detail, sizeof it->detail, "%.70s%s%s", names,
+	    j->size_bytes > 0 ? " at " : "", j->size_bytes > 0 ?
+	    units_format_size(j->size_bytes, a, sizeof a) : "");
+	if (k == 1) {
+		it->standing = VERDICT_MEASURED;
+		snprintf(it->reason, sizeof it->reason, "the one documented "
+		    "type that fits what was measured");
+		return;
+	}
+	it->standing = VERDICT_UNKNOWN;
+	if (!j->apart) {
+		snprintf(it->reason, sizeof it->reason, "these fit, and keep "
+		    "the same figures in the long run");
+		return;
+	}
+	if (!isfinite(j->settle_sustain_s)) {
+		snprintf(it->reason, sizeof it->reason, "these fit, and differ "
+		    "in the long run, but no longer run tells them apart here");
+		return;
+	}
+	snprintf(it->reason, sizeof it->reason, "these fit, and differ in "
+	    "the long run");
+	verdict_settle(r, tgt, strstr(j->settle, "--bs") != NULL ? " --bs 1M" :
+	    "", it);
+}
+
 /* The verdict of a report of one target; see verdict.h. */
 void
 verdict_build(const struct report *r, const struct report *top,
@@ -610,6 +833,7 @@ verdict_build(const struct report *r, const struct report *top,
 	memset(v, 0, sizeof *v);
 	verdict_target(r, v->target, sizeof v->target);
 	verdict_bucket(r, top, v);
+	verdict_type(r, v->target, v);
 	verdict_reads(r, v->target, v);
 	verdict_long_iops(r, v->target, v);
 	verdict_long_bw(r, v->target, v);

@@ -6,9 +6,10 @@
  * several), each figure with its standing (measured, bounded or unknown),
  * the bucket state it was measured in, why, and the command that would
  * settle it.  Pure: a report in, a struct out (report-verdict.c renders
- * it).  A list of what each volume type would give in the long run may
- * later refine the long-run items; until then they use the run's own
- * bound and a longer run computed from what it drew.
+ * it).  Where the run could not measure a long-run figure, the documented
+ * volume types that fit what it measured (report->voltypes) say what each
+ * would give and how long a run tells them apart; --type's documented
+ * figure is the one to plan with.
  */
 #ifndef VERDICT_H
 #define VERDICT_H
@@ -45,7 +46,10 @@ struct verdict_item {
 					   in; 0: none applies */
 	char		detail[96];	/* what the figure is of ("16 writers
 					   sharing a log"); "" */
-	char		reason[192];	/* why this standing, in a few words */
+	double		documented;	/* what --type's documentation gives
+					   for it (long-run items); NAN */
+	char		documented_by[96]; /* that type, as given; "" */
+	char		reason[256];	/* why this standing, in a few words */
 	char		settle[1024];	/* the command that would settle it;
 					   "" when none would */
 	char		settle_reason[192]; /* what that run would show */
@@ -71,6 +75,8 @@ void	verdict_build(const struct report *, const struct report *,
  * the long run, and its bandwidth.  Pure.
  */
 void	verdict_together(const struct report *, struct verdict *);
+/* What bucket state s means for a figure, in a few words; "" for none. */
+const char *verdict_state_words(int);
 /* "measured", "bounded", "unknown"; NULL past the last. */
 const char *verdict_standing_name(int);
 /*

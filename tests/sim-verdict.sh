@@ -61,23 +61,42 @@ is gp2 long_run.iops standing bounded
 is gp2 long_run.iops bound at_most
 is gp2 long_run.iops state may_be_full
 within gp2 long_run.iops 2900 3100
-# Ten times the run, with the target given, and why.
-is gp2 long_run.iops settle "tierprobe run sim:ebs-gp2-100g --sustain 1200"
-[ -n "$(item gp2 long_run.iops settle_reason)" ] || fail "gp2: no why"
+# The volume types that fit: gp2 and gp3 of 100 GiB, which differ in the
+# long run; the run that tells them apart is the one gp2's bucket runs
+# dry in (5.4M credits at 3,000 - 300 IOPS: 2,000 s), with the target
+# given, and why.
+is gp2 volume_type standing unknown
+is gp2 volume_type detail "gp2 and gp3 at 100 GiB"
+item gp2 long_run.iops reason | grep -q '300 if gp2 (empty after ~2000 s here), 3,001 if gp3' ||
+    fail "gp2: the long run of each type that fits: $(item gp2 long_run.iops reason)"
+is gp2 long_run.iops settle "tierprobe run sim:ebs-gp2-100g --sustain 2100"
+item gp2 long_run.iops settle_reason | grep -q '^tells gp2 and gp3 apart' ||
+    fail "gp2: no why: $(item gp2 long_run.iops settle_reason)"
+# The run the verdict names settles it: it sees the bucket run dry and
+# measures the baseline, and no other type fits any more.
+settle=$(item gp2 long_run.iops settle)
+# shellcheck disable=SC2086
+"$TIERPROBE" ${settle#tierprobe } --seed 1 --quiet --json "$dir/settled.json" \
+    > /dev/null 2>&1 || fail "the settling run ($settle) exited $?"
+is settled long_run.iops standing measured
+within settled long_run.iops 285 315
+is settled volume_type detail "gp2 at 100 GiB"
+is settled volume_type standing measured
 is gp2 long_run.bandwidth standing bounded
 is gp2 commit.rate standing measured
 is gp2 commit.rate state may_be_full
 is gp2 store.p50 state may_be_full
 head_has gp2 'burst bucket +none ran dry in 120 s at 3,000 IOPS'
 head_has gp2 'long-run IOPS +at most 3,000 IOPS \(held 117 s\): bounded'
-head_has gp2 'to settle +tierprobe run sim:ebs-gp2-100g --sustain 1200'
-[ "$(wc -l < "$dir/gp2.head")" -le 14 ] ||
+head_has gp2 'volume type +gp2 and gp3 at 100 GiB: unknown'
+head_has gp2 'to settle +tierprobe run sim:ebs-gp2-100g --sustain 2100'
+[ "$(wc -l < "$dir/gp2.head")" -le 16 ] ||
     fail "gp2: the verdict takes $(wc -l < "$dir/gp2.head") lines"
 
 # The quick preset: 8 s say even less, and no claim to answer it.
 run quick sim:ebs-gp2-100g --quick
 is quick long_run.iops standing bounded
-is quick long_run.iops settle "tierprobe run sim:ebs-gp2-100g --sustain 1200"
+is quick long_run.iops settle "tierprobe run sim:ebs-gp2-100g --sustain 2100"
 head_has quick 'at most 3,000 IOPS \(held 5.0 s\)'
 ! grep -q "answers whether a bucket ran dry" "$dir/quick.txt" ||
     fail "quick: the preset still claims to answer it"
@@ -136,7 +155,18 @@ is st1 long_run.bandwidth bound at_most
 within st1 long_run.bandwidth 500000000 550000000
 item st1 long_run.bandwidth reason | grep -q "in short runs only" ||
     fail "st1: bandwidth not said to come from short runs"
-is st1 long_run.bandwidth settle "tierprobe limits sim:ebs-st1 --bs 1M --sustain 1200"
+# The one type that fits, st1 of 2 TiB, documents 80 MiB/s for the long
+# run, and its bucket of 2 TiB runs dry at 500 - 80 MiB/s in ~5,000 s.
+is st1 volume_type detail "st1 at 2 TiB"
+item st1 long_run.bandwidth reason | grep -q '80 MiB/s in the long run documented for st1' ||
+    fail "st1: no documented long run: $(item st1 long_run.bandwidth reason)"
+is st1 long_run.bandwidth settle "tierprobe limits sim:ebs-st1 --bs 1M --sustain 5300"
+settle=$(item st1 long_run.bandwidth settle)
+# shellcheck disable=SC2086
+"$TIERPROBE" ${settle#tierprobe } --seed 1 --quiet --json "$dir/st1s.json" \
+    > /dev/null 2>&1 || fail "the settling run ($settle) exited $?"
+is st1s long_run.bandwidth standing measured
+within st1s long_run.bandwidth 79000000 89000000
 # A local NVMe: no cap, still no proof of the long run.
 run nvme sim:nvme-instance-store
 is nvme long_run.iops standing bounded
@@ -157,7 +187,8 @@ sed -e 's/^name = .*/name = gp2-250g/' -e 's/^size = .*/size = 250G/' \
     "$TOP_SRCDIR/profiles/ebs-gp2-100g.ini" > "$dir/gp2-250g.ini"
 run g250 "sim:$dir/gp2-250g.ini"
 is g250 long_run.iops standing bounded
-is g250 long_run.iops settle "tierprobe run sim:$dir/gp2-250g.ini --sustain 1200"
+# 5.4M credits at 3,000 - 750 IOPS: 2,400 s, and 5% more.
+is g250 long_run.iops settle "tierprobe run sim:$dir/gp2-250g.ini --sustain 2600"
 run g250s "sim:$dir/gp2-250g.ini" --sustain 3000
 is g250s long_run.iops standing measured
 within g250s long_run.iops 710 790
@@ -178,4 +209,25 @@ cmp -s "$dir/v1" "$dir/v2" || fail "the verdict read back differs"
 "$TIERPROBE" report "$dir/gp2s.json" | sed -n 5,20p > "$dir/t1"
 sed -n 5,20p "$dir/gp2s.txt" > "$dir/t2"
 cmp -s "$dir/t1" "$dir/t2" || fail "the re-rendered verdict differs"
+# A gp2 of 250 GiB made from the type's rules (sim:TYPE:SIZE), which no
+# built-in profile has: the same verdict as the profile written above.
+run t250 sim:gp2:250G
+is t250 volume_type detail "gp2 and gp3 at 250 GiB"
+is t250 long_run.iops settle "tierprobe run sim:gp2:250G --sustain 2600"
+# --type gp2: the user knows the type; its documented long run (750 IOPS,
+# 3 per GiB) is the figure to plan with, documented, not measured.
+# Exit 3: its baseline (an expectation) is unknown until the bucket runs dry.
+"$TIERPROBE" run sim:gp2:250G --type gp2 --accept-burst --seed 1 --quiet \
+    --json "$dir/given.json" > "$dir/given.txt" 2>&1
+[ $? = 3 ] || fail "run --type gp2 did not exit 3"
+item given long_run.iops settle_reason | grep -q "^gp2's bucket runs dry in it" ||
+    fail "--type gp2: $(item given long_run.iops settle_reason)"
+is given volume_type standing measured
+is given long_run.iops standing bounded
+is given long_run.iops documented 750
+is given long_run.iops documented_by gp2
+grep -q 'long-run IOPS .*750 IOPS documented for gp2 (--type, not measured)' \
+    "$dir/given.txt" || tr -s ' \n' ' ' < "$dir/given.txt" |
+    grep -q '750 IOPS documented for gp2 (--type, not measured)' ||
+    fail "--type gp2: the documented long run is not in the verdict"
 exit 0
