@@ -47,7 +47,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse.h>
-#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -125,6 +124,7 @@ t_sleep_until(uint64_t ns)
 		;
 }
 
+/* The histogram bucket of ns: exact below 32 ns, 32 an octave above. */
 static size_t
 t_bucket(uint64_t ns)
 {
@@ -154,6 +154,7 @@ t_bucket_mid(size_t b)
 	return (lo + w / 2);
 }
 
+/* The median of n values in hist, in us (0 if none). */
 static double
 t_p50_us(const uint64_t *hist, uint64_t n)
 {
@@ -170,6 +171,7 @@ t_p50_us(const uint64_t *hist, uint64_t n)
 	return (t_bucket_mid(b) / 1000);
 }
 
+/* Take block b out of list l. */
 static void
 t_unlink(struct t_list *l, uint32_t b)
 {
@@ -187,6 +189,7 @@ t_unlink(struct t_list *l, uint32_t b)
 	s->level[b] = 0;
 }
 
+/* Put block b at the front of list l, the list of level level. */
 static void
 t_push(struct t_list *l, uint32_t b, uint8_t level)
 {
