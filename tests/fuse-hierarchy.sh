@@ -143,9 +143,9 @@ fio_at() {
 		fail "fio: $(tail -n 1 "$work/$3.err")"
 	srv_stats "$3"
 	n=$(jq '.jobs[0].read.total_ios' "$work/$3.json")
-	[ "$n" = "$(stat_of "$3" block_reads)" ] ||
-		fail "fio read $n times, the server served" \
-		    "$(stat_of "$3" block_reads): a cache between them"
+	got=$(stat_of "$3" block_reads)
+	[ "$n" = "${got:-0}" ] || fail "fio read $n times, the server" \
+	    "served ${got:-0} reads: a cache between them"
 }
 
 # classes NAME: fio's reads in three classes parted at D2 and D2 + S:
