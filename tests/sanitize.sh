@@ -23,6 +23,7 @@ work=$(cd "$work" && pwd)
 slow="tests/safety-memory.sh tests/safety-valgrind.sh tests/scan-real.sh \
 tests/limits-real.sh \
 tests/cgroup-cache.sh tests/cgroup-throttle.sh tests/cgroup-hierarchy.sh \
+tests/fuse-hierarchy.sh \
 tests/cgroup-multi.sh tests/cgroup-capped.sh tests/cgroup-sync.sh \
 tests/writeback-buffer.sh \
 tests/ansible-fleet.sh \
