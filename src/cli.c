@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "log.h"
 #include "sync.h"
 #include "units.h"
 #include "xmalloc.h"
@@ -295,6 +296,10 @@ cli_store(struct cli_opts *o, const struct cli_option *opt, const char *arg,
 	case CLI_SIZE:
 		if (units_parse_size(arg, &v, &why) != 0)
 			break;
+		if (units_size_is_si(arg))
+			log_warnx("--%s %s: %" PRIu64 " bytes (KB, MB, ... are "
+			    "powers of 1000; K, M, ... alone or KiB, MiB, ... "
+			    "powers of 1024)", opt->name, arg, v);
 		if (v < opt->min || v > opt->max) {
 			xasprintf(cause, "--%s %s: out of range; use %" PRIu64
 			    " to %" PRIu64 " bytes", opt->name, arg, opt->min,
@@ -594,7 +599,8 @@ cli_usage(FILE *f, enum cli_cmd cmd)
 		    "(a simulated volume; sim:NAME@INSTANCE puts it on an\n"
 		    "instance; see tierprobe profiles).  Several targets are "
 		    "measured alone, then\ntogether (run, limits).\n"
-		    "Sizes take K, M, G, T, P (powers of 1024).\n\n"
+		    "Sizes take K, M, G, T, P (powers of 1024, as KiB, ...; "
+		    "KB, MB, ... are powers\nof 1000).\n\n"
 		    "'tierprobe COMMAND --help' lists a command's options:\n");
 		for (i = 0; i < CLI_NOPTIONS; i++) {
 			snprintf(left, sizeof(left), "--%s%s%s",

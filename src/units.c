@@ -22,7 +22,8 @@ struct units_num {
 };
 
 static const char *units_size_help =
-    "use a number with K, M, G, T or P (powers of 1024)";
+    "use a number with K, M, G, T or P (powers of 1024, as KiB, MiB, ...; "
+    "KB, MB, ... are powers of 1000)";
 static const char *units_time_help =
     "use a number with ns, us, ms, s, m or h";
 
@@ -74,40 +75,65 @@ units_skip_space(const char *p)
 }
 
 /*
- * Parse a size with a binary suffix into bytes; a decimal needs a suffix
- * ("1.5G") and is rounded to the nearest byte.
+ * The multiplier of the suffix at *pp, moving *pp past it: K, M, G, T, P
+ * alone or with iB are powers of 1024, with B alone (KB, kB) powers of
+ * 1000, as fio reads them with kb_base=1000; B alone is 1.  0 if the
+ * suffix is not one of these; *si says whether it was decimal.
+ */
+static unsigned __int128
+units_size_suffix(const char **pp, int *si)
+{
+	static const char	 letters[] = "KMGTP";
+	const char		*p = *pp, *l;
+	unsigned __int128	 mult = 1;
+	unsigned int		 i, base = 1024;
+
+	*si = 0;
+	if (*p != '\0' && (l = strchr(letters,
+	    toupper((unsigned char)*p))) != NULL) {
+		p++;
+		if (*p == 'i' || *p == 'I')
+			p++;
+		else if (*p == 'B' || *p == 'b') {
+			base = 1000;
+			*si = 1;
+		}
+		for (i = 0; i <= (unsigned int)(l - letters); i++)
+			mult *= base;
+	}
+	if (*p == 'B' || *p == 'b')
+		p++;
+	if (*p != '\0')
+		return (0);
+	*pp = p;
+	return (mult);
+}
+
+/*
+ * Parse a size with a suffix into bytes; a decimal needs a multiplying
+ * suffix ("1.5G") and is rounded to the nearest byte.
  */
 int
 units_parse_size(const char *s, uint64_t *out, char **cause)
 {
-	static const char	 letters[] = "KMGTP";
 	struct units_num	 num;
-	const char		*p, *l;
-	unsigned int		 shift = 0;
-	unsigned __int128	 v, f;
+	const char		*p;
+	unsigned __int128	 v, f, mult;
+	int			 si;
 
 	if (units_read_num(s, &num) != 0)
 		goto bad;
 	p = units_skip_space(num.end);
 	if (p != num.end && *p == '\0')
 		goto bad;
-	if (*p != '\0' && (l = strchr(letters,
-	    toupper((unsigned char)*p))) != NULL) {
-		shift = 10 * (unsigned int)(l - letters + 1);
-		p++;
-		if (*p == 'i' || *p == 'I')
-			p++;
-		if (*p == 'B' || *p == 'b')
-			p++;
-	} else if (*p == 'B' || *p == 'b')
-		p++;
-	if (*p != '\0' || (num.has_point && shift == 0))
+	if ((mult = units_size_suffix(&p, &si)) == 0 ||
+	    (num.has_point && mult == 1))
 		goto bad;
 	if (num.ip_overflow)
 		goto big;
 
-	v = (unsigned __int128)num.ip << shift;
-	f = ((unsigned __int128)num.frac << shift) + num.frac_den / 2;
+	v = (unsigned __int128)num.ip * mult;
+	f = (unsigned __int128)num.frac * mult + num.frac_den / 2;
 	v += f / num.frac_den;
 	if (v > UINT64_MAX)
 		goto big;
@@ -120,6 +146,20 @@ bad:
 big:
 	xasprintf(cause, "\"%s\" is too large a size", s);
 	return (-1);
+}
+
+/* Whether size s, as units_parse_size reads it, has a decimal suffix. */
+int
+units_size_is_si(const char *s)
+{
+	struct units_num	 num;
+	const char		*p;
+	int			 si;
+
+	if (units_read_num(s, &num) != 0)
+		return (0);
+	p = units_skip_space(num.end);
+	return (units_size_suffix(&p, &si) != 0 && si);
 }
 
 /* Parse a duration into seconds. */
@@ -191,11 +231,12 @@ units_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 
 /*
  * Print v scaled by base into the largest unit keeping it below base, to
- * three significant digits without trailing zeros: "1.25 GiB", "512 KiB".
+ * three significant digits (and extra more) without trailing zeros:
+ * "1.25 GiB", "512 KiB".
  */
 static char *
 units_format(double v, double base, const char *const *unit, size_t nunit,
-    const char *sep, char *buf, size_t len)
+    const char *sep, int extra, char *buf, size_t len)
 {
 	double	 a;
 	size_t	 u = 0;
@@ -218,6 +259,7 @@ units_format(double v, double base, const char *const *unit, size_t nunit,
 		prec = 1;
 	else
 		prec = 2;
+	prec += extra;
 	snprintf(buf, len, "%.*f", prec, v);
 	if (prec > 0) {
 		p = buf + strlen(buf) - 1;
@@ -235,66 +277,67 @@ units_format(double v, double base, const char *const *unit, size_t nunit,
 	return (buf);
 }
 
+static const char *const units_size_names[] = {
+	"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"
+};
+static const char *const units_lat_names[] = { "ns", "us", "ms", "s" };
+static const char *const units_rate_names[] = {
+	"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s", "PiB/s"
+};
+static const char *const units_count_names[] = { "", "k", "M", "G", "T" };
+
 /* Format bytes with a binary unit. */
 char *
 units_format_size(uint64_t bytes, char *buf, size_t len)
 {
-	static const char *const unit[] = {
-		"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"
-	};
-
 	if (bytes < 1024) {
 		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
 		return (buf);
 	}
-	return (units_format((double)bytes, 1024, unit, 7, " ", buf, len));
+	return (units_format((double)bytes, 1024, units_size_names, 7, " ",
+	    0, buf, len));
 }
 
 /* Format a latency in microseconds with ns, us, ms or s. */
 char *
 units_format_lat_us(double us, char *buf, size_t len)
 {
-	static const char *const unit[] = { "ns", "us", "ms", "s" };
-
-	return (units_format(us * 1000, 1000, unit, 4, " ", buf, len));
+	return (units_format(us * 1000, 1000, units_lat_names, 4, " ", 0,
+	    buf, len));
 }
 
 /* Format bytes per second with a binary unit. */
 char *
 units_format_rate(double bps, char *buf, size_t len)
 {
-	static const char *const unit[] = {
-		"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s", "PiB/s"
-	};
-
-	return (units_format(bps, 1024, unit, 6, " ", buf, len));
+	return (units_format(bps, 1024, units_rate_names, 6, " ", 0, buf,
+	    len));
 }
 
 /* Format a count with k, M, G or T. */
 char *
 units_format_count(double n, char *buf, size_t len)
 {
-	static const char *const unit[] = { "", "k", "M", "G", "T" };
-
-	return (units_format(n, 1000, unit, 5, "", buf, len));
+	return (units_format(n, 1000, units_count_names, 5, "", 0, buf, len));
 }
 
-/* An integer with thousands separators: 12,345. */
+/* A number with thousands separators and decimals: 12,345.6. */
 static char *
-units_format_thousands(double v, char *buf, size_t len)
+units_format_thousands(double v, int decimals, char *buf, size_t len)
 {
 	char		 tmp[UNITS_BUFSZ];
 	size_t		 n, i, o = 0;
-	const char	*s = tmp;
+	const char	*s = tmp, *point;
 
-	snprintf(tmp, sizeof tmp, "%.0f", v);
+	snprintf(tmp, sizeof tmp, "%.*f", decimals, v);
 	if (*s == '-' && o + 1 < len) {
 		buf[o++] = '-';
 		s++;
 	}
-	n = strlen(s);
-	for (i = 0; i < n && o + 2 < len; i++) {
-		if (i > 0 && (n - i) % 3 == 0)
+	point = strchr(s, '.');
+	n = point != NULL ? (size_t)(point - s) : strlen(s);
+	for (i = 0; s[i] != '\0' && o + 2 < len; i++) {
+		if (i > 0 && i < n && (n - i) % 3 == 0)
 			buf[o++] = ',';
 		buf[o++] = s[i];
 	}
@@ -302,9 +345,10 @@ units_format_thousands(double v, char *buf, size_t len)
 	return (buf);
 }
 
-/* Format a value of a kind for people into buf; NAN gives "unknown". */
-char *
-units_format_value(enum units_kind kind, double v, char *buf, size_t len)
+/* A value of a kind for people, with extra digits past the usual. */
+static char *
+units_format_digits(enum units_kind kind, double v, int extra, char *buf,
+    size_t len)
 {
 	if (!isfinite(v)) {
 		snprintf(buf, len, "unknown");
@@ -312,28 +356,63 @@ units_format_value(enum units_kind kind, double v, char *buf, size_t len)
 	}
 	switch (kind) {
 	case UNITS_BYTES:
-		return (units_format_size(v < 0 ? 0 : (uint64_t)llround(v),
-		    buf, len));
+		if (extra == 0)
+			return (units_format_size(v < 0 ? 0 :
+			    (uint64_t)llround(v), buf, len));
+		if (fabs(v) < 1024)
+			return (units_format(v, 1024, units_size_names, 1,
+			    " ", extra, buf, len));
+		return (units_format(v, 1024, units_size_names, 7, " ",
+		    extra, buf, len));
 	case UNITS_LAT_US:
-		return (units_format_lat_us(v, buf, len));
+		return (units_format(v * 1000, 1000, units_lat_names, 4, " ",
+		    extra, buf, len));
 	case UNITS_RATE:
-		return (units_format_rate(v, buf, len));
+		return (units_format(v, 1024, units_rate_names, 6, " ",
+		    extra, buf, len));
 	case UNITS_SECONDS:
 		if (v >= 3600)
-			snprintf(buf, len, "%.1f h", v / 3600);
+			snprintf(buf, len, "%.*f h", 1 + extra, v / 3600);
 		else if (v >= 100)
-			snprintf(buf, len, "%.0f s", v);
+			snprintf(buf, len, "%.*f s", extra, v);
 		else
-			snprintf(buf, len, "%.1f s", v);
+			snprintf(buf, len, "%.*f s", 1 + extra, v);
 		return (buf);
 	case UNITS_COUNT:
-		return (units_format_count(v, buf, len));
+		return (units_format(v, 1000, units_count_names, 5, "", extra,
+		    buf, len));
 	case UNITS_IOPS:
 		if (v >= 1e7)
-			return (units_format_count(v, buf, len));
+			return (units_format(v, 1000, units_count_names, 5,
+			    "", extra, buf, len));
 		/* FALLTHROUGH */
 	case UNITS_PLAIN:
 		break;
 	}
-	return (units_format_thousands(v, buf, len));
+	return (units_format_thousands(v, extra, buf, len));
+}
+
+/* Format a value of a kind for people into buf; NAN gives "unknown". */
+char *
+units_format_value(enum units_kind kind, double v, char *buf, size_t len)
+{
+	return (units_format_digits(kind, v, 0, buf, len));
+}
+
+/* Format v as units_format_value, with the digits that tell it from ref. */
+char *
+units_format_apart(enum units_kind kind, double v, double ref, char *buf,
+    size_t len)
+{
+	char	other[UNITS_BUFSZ];
+	int	extra;
+
+	for (extra = 0; extra < UNITS_APART_DIGITS && v != ref &&
+	    isfinite(ref); extra++) {
+		units_format_digits(kind, v, extra, buf, len);
+		units_format_digits(kind, ref, extra, other, sizeof other);
+		if (strcmp(buf, other) != 0)
+			return (buf);
+	}
+	return (units_format_digits(kind, v, extra, buf, len));
 }

@@ -42,6 +42,8 @@ static const struct t_parse t_parses[] = {
 	{ "iops>2.5k", "iops", 0, CHECK_GT, 2500, NULL },
 	{ "bandwidth>=125M", "bandwidth", 0, CHECK_GE, 125 << 20, NULL },
 	{ "bandwidth>=125MiB/s", "bandwidth", 0, CHECK_GE, 125 << 20, NULL },
+	{ "bandwidth>=100MB/s", "bandwidth", 0, CHECK_GE, 100e6, NULL },
+	{ "bandwidth>=1.5GB", "bandwidth", 0, CHECK_GE, 1.5e9, NULL },
 	{ "p99<=2ms", "p99", 0, CHECK_LE, 2000, NULL },
 	{ "p50<800us", "p50", 0, CHECK_LT, 800, NULL },
 	{ "tier2.capacity>=1.5G", "tierN.capacity", 2, CHECK_GE,
