@@ -845,6 +845,7 @@ report_figure_commit(const struct report *r, const struct figures_def *d,
     unsigned index, struct figures_value *fv)
 {
 	const struct point	*pt;
+	double			 ci;
 	long			 b;
 
 	(void)index;
@@ -856,12 +857,21 @@ report_figure_commit(const struct report *r, const struct figures_def *d,
 	}
 	figures_path(d, (unsigned)b + 1, fv->path, sizeof fv->path);
 	pt = &r->sync->rows[b].pt;
-	if (d->unit == UNITS_IOPS)
+	ci = isfinite(pt->ci95_rel) && pt->ci95_rel >= 0 &&
+	    pt->ci95_rel < 1 ? pt->ci95_rel : NAN;
+	if (d->unit == UNITS_IOPS) {
+		/* One writer: the rate is one over the mean latency. */
 		fv->value = pt->iops;
-	else if (strcmp(d->alias, "commit.p50") == 0)
+		fv->low = fv->value / (1 + ci);
+		fv->high = fv->value / (1 - ci);
+	} else if (strcmp(d->alias, "commit.p50") == 0) {
 		fv->value = pt->lat_us.p50;
-	else
+		fv->low = fv->value * (1 - ci);
+		fv->high = fv->value * (1 + ci);
+	} else {
 		fv->value = pt->lat_us.p99;
+		point_p99_interval(pt, &fv->low, &fv->high);
+	}
 }
 
 static void (*const report_figure_sources[])(const struct report *,
