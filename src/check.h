@@ -24,6 +24,7 @@ enum check_verdict {
 	CHECK_MET,
 	CHECK_MISSED,
 	CHECK_UNKNOWN,
+	CHECK_NVERDICTS
 };
 
 /* One expectation. */
@@ -34,6 +35,10 @@ struct check_expect {
 	unsigned		  index;	/* N of tierN, else 0 */
 	enum check_op		  op;
 	double			  threshold;	/* figure's unit */
+	double			  sustain_s;	/* a sustained run needs to
+						   be longer to settle it
+						   (a bucket lasts that
+						   long); 0: any */
 };
 
 /* An expectation judged against one report. */
@@ -42,6 +47,8 @@ struct check_result {
 	enum check_verdict	 verdict;
 	size_t			 target;	/* of several: 1 + the index of
 						   the one judged; 0: one */
+	int			 borderline;	/* the threshold lies inside
+						   the figure's interval */
 	char			 note[160];	/* why unknown, or */
 						/* a caveat */
 };
@@ -71,5 +78,13 @@ int	check_list_add(struct check_list *, const char *, const char *,
 
 /* "met", "missed", "unknown". */
 const char *check_verdict_name(enum check_verdict);
+
+/*
+ * Whether a run settles e: measured, whether it measures e's section;
+ * sustain_s, its sustained run.  If not, 0 with why and what run would in
+ * buf (a sentence without its subject, "is not measured by ...").
+ */
+int	check_settles(const struct check_expect *, int, double, char *,
+	    size_t);
 
 #endif

@@ -79,8 +79,9 @@ static const struct cli_option cli_options[] = {
 	  "report on stdout as text (default), json, markdown or csv (fleet "
 	  "only)" },
 	{ "quiet", 'q', CLI_FLAG, F(quiet), 0, 0, NULL,
-	  PROBE | SYNC | C(CLI_PREP) | C(CLI_PLOT), 0, NULL,
-	  "no progress or notices on stderr" },
+	  PROBE | SYNC | C(CLI_PREP) | C(CLI_PLOT) | C(CLI_CHECK), 0, NULL,
+	  "no progress or notices on stderr; check: print only what was not "
+	  "met and the summary" },
 	{ "keep", 0, CLI_FLAG, F(keep), 0, 0, NULL, C(CLI_RUN), 0, NULL,
 	  "keep ./tierprobe.dat after a run without TARGET" },
 	{ "quick", 0, CLI_FLAG, F(quick), 0, 0, NULL, C(CLI_RUN), 0, NULL,

@@ -9,13 +9,12 @@
 
 #include <stddef.h>
 
+#include "check.h"
 #include "figures.h"
 #include "report.h"
 
 #define FLEET_FIGURES	16
 #define FLEET_MIN_KIND	3	/* volumes of a kind to judge any */
-
-struct check_list;
 
 /* One volume: a report's figures and how they compare with its kind. */
 struct fleet_volume {
@@ -40,7 +39,7 @@ struct fleet_volume {
 	int		 flagged[FLEET_FIGURES];
 	int		 outlier;	/* any figure flagged */
 	int		 checked;	/* has expectations */
-	unsigned	 verdicts[3];	/* by enum check_verdict */
+	unsigned	 verdicts[CHECK_NVERDICTS]; /* by enum check_verdict */
 };
 
 struct fleet_kind {

@@ -278,7 +278,7 @@ static void
 t_check_round_trip(void **state)
 {
 	struct report		 r, back;
-	unsigned		 count[3];
+	unsigned		 count[CHECK_NVERDICTS];
 	char			*cause = NULL, *dir, path[256], *json;
 	FILE			*f;
 
