@@ -112,6 +112,9 @@ static const struct cli_option cli_options[] = {
 	{ "outlier", 0, CLI_PCT, F(outlier), 0, 0, NULL, C(CLI_FLEET), 0, "PCT",
 	  "flag a figure this many percent worse than its kind's median "
 	  "(default 20)" },
+	{ "fail-on-outlier", 0, CLI_FLAG, F(fail_on_outlier), 0, 0, NULL,
+	  C(CLI_FLEET), 0, NULL, "exit 3 when a volume is an outlier (after "
+	  "printing the fleet)" },
 	{ "min-ws", 0, CLI_SIZE, F(min_ws), 4096, UINT64_MAX, NULL, SCANS,
 	  CLI_SET_MIN_WS, "SIZE", "smallest working set (default 16M)" },
 	{ "max-ws", 0, CLI_SIZE, F(max_ws), 4096, UINT64_MAX, NULL, SCANS,

@@ -1510,6 +1510,9 @@ static const struct report_schema_key report_schema_target_keys[] = {
 	{ .name = "size_bytes", .type = REPORT_SCHEMA_UINT_NULL,
 	  AT(struct report_target, size_bytes), .unit = "bytes",
 	  .doc = "size of the file or device" },
+	{ .name = "profile", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_target, profile),
+	  .doc = "a simulated volume's profile name" },
 };
 static const struct report_schema report_schema_target =
     TABLE("target", struct report_target, report_schema_target_keys, NULL,

@@ -126,6 +126,7 @@ struct report_target {			/* what was measured */
 	char		 engine[16];
 	uint32_t	 bs;
 	uint64_t	 size_bytes;
+	char		 profile[128];	/* sim: its profile's name; "" */
 };
 
 struct report {
@@ -355,7 +356,10 @@ struct fleet;
  * the rule and why, the files skipped and why (markdown set: pipe tables).
  */
 void	report_fleet_write(const struct fleet *, FILE *, int);
-/* A fleet as CSV: a header row, then one row per volume. */
+/*
+ * A fleet as CSV: a header row (a figure's column named with its unit:
+ * p50_us, bandwidth_bytes_per_s), then one row per volume.
+ */
 void	report_fleet_csv(const struct fleet *, FILE *);
 /* A fleet as one JSON document (fleet.volumes[]).  Returns 0 or -1. */
 int	report_fleet_json(const struct fleet *, FILE *);

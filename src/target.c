@@ -412,7 +412,7 @@ out:
 	return ((int64_t)(pos < end ? pos : end));
 }
 
-/* What a simulated volume says of its write cache and FUA. */
+/* A simulated volume's name, and what it says of its write cache and FUA. */
 static void
 target_sim_claims(struct target *t)
 {
@@ -421,6 +421,7 @@ target_sim_claims(struct target *t)
 	snprintf(t->write_cache, sizeof(t->write_cache), "%s",
 	    p->write_cache != NULL ? p->write_cache : "");
 	t->fua = p->fua;
+	snprintf(t->profile, sizeof(t->profile), "%s", p->name);
 }
 
 static int

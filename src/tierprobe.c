@@ -33,7 +33,8 @@
 #include "xmalloc.h"
 
 #define EXIT_USAGE		2
-#define EXIT_MISSED		3	/* expectation missed, unknown */
+#define EXIT_MISSED		3	/* expectation missed, unknown; an
+						   outlier (fleet) */
 #define EXIT_INTERRUPTED	130
 #define WARM_BS			(1U << 20)	/* sequential warm-up reads */
 
@@ -82,6 +83,8 @@ report_begin(struct report *rep, const struct plan *pl,
 	    pt->engine);
 	rep->target.bs = pt->scan.bs;
 	rep->target.size_bytes = t->size;
+	snprintf(rep->target.profile, sizeof(rep->target.profile), "%s",
+	    t->profile);
 	if (t->type != TARGET_SIM)
 		context_fill(&rep->context, t->path);
 }
@@ -918,13 +921,19 @@ check(struct cli_opts *o)
 	return (ret);
 }
 
-/* fleet: many reports in one table; exit 1 if any file was skipped. */
+/*
+ * fleet: many reports in one table, and what it could not compare (on
+ * stderr too); exit 3 with --fail-on-outlier when a volume is an outlier,
+ * else 1 if any file was skipped.
+ */
 static int
 fleet(struct cli_opts *o)
 {
 	struct fleet		*fl;
 	struct check_list	*checks;
-	int			 ret = 0;
+	char			*caveat;
+	size_t			 i;
+	int			 ret = 0, outliers = 0;
 
 	if (expectations(o, 0, NULL, &checks) != 0)
 		return (EXIT_USAGE);
@@ -945,7 +954,17 @@ fleet(struct cli_opts *o)
 	if (fflush(stdout) != 0)
 		ret = -1;
 	fleet_log_skipped(fl);
-	if (ret != 0 || fl->nskip > 0)
+	for (i = 0; (caveat = fleet_caveat(fl, i)) != NULL; i++) {
+		log_warnx("warning: %s", caveat);
+		free(caveat);
+	}
+	for (i = 0; i < fl->nvol; i++)
+		outliers += fl->vol[i].outlier;
+	if (ret != 0)
+		ret = 1;
+	else if (o->fail_on_outlier && outliers > 0)
+		ret = EXIT_MISSED;
+	else if (fl->nskip > 0)
 		ret = 1;
 	fleet_free(fl);
 	check_list_free(checks);
