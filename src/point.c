@@ -67,8 +67,10 @@ point_tail_at(const struct point *pt, double p)
 /*
  * The 95% interval of pt's p99, from order statistics: the ranks of a
  * p99 of n reads lie within n (0.99 +- 1.96 sqrt(0.99 x 0.01 / n)), read
- * off the tail of point_tail_at; the high end is INFINITY when that rank
- * is past the slowest read.  NAN and NAN without a p90 and p99.
+ * off the tail of point_tail_at.  Past the slowest read, the slowest is
+ * the high end when it lies above the p99 97.5% of the time (0.99^n at
+ * most 0.025: 367 reads or more), read at its rank n / (n + 1); with fewer
+ * reads nothing bounds it (INFINITY).  NAN and NAN without a p90 and p99.
  */
 void
 point_p99_interval(const struct point *pt, double *lo, double *hi)
@@ -81,6 +83,10 @@ point_p99_interval(const struct point *pt, double *lo, double *hi)
 		return;
 	d = 1.96 * sqrt(0.99 * 0.01 / n);
 	*lo = fmax(point_tail_at(pt, 0.99 - d), pt->lat_us.p90);
-	*hi = 0.99 + d < n / (n + 1) ? point_tail_at(pt, 0.99 + d) :
-	    INFINITY;
+	if (0.99 + d < n / (n + 1))
+		*hi = point_tail_at(pt, 0.99 + d);
+	else if (pow(0.99, n) <= 0.025)
+		*hi = point_tail_at(pt, n / (n + 1));
+	else
+		*hi = INFINITY;
 }

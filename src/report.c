@@ -865,9 +865,13 @@ report_figure_commit(const struct report *r, const struct figures_def *d,
 		fv->low = fv->value / (1 + ci);
 		fv->high = fv->value / (1 - ci);
 	} else if (strcmp(d->alias, "commit.p50") == 0) {
+		/*
+		 * A median's standard error is sqrt(pi / 2) times a mean's
+		 * for normal latencies: the mean's interval, that wider.
+		 */
 		fv->value = pt->lat_us.p50;
-		fv->low = fv->value * (1 - ci);
-		fv->high = fv->value * (1 + ci);
+		fv->low = fv->value * (1 - ci * sqrt(M_PI / 2));
+		fv->high = fv->value * (1 + ci * sqrt(M_PI / 2));
 	} else {
 		fv->value = pt->lat_us.p99;
 		point_p99_interval(pt, &fv->low, &fv->high);
