@@ -69,7 +69,7 @@ point_tail_at(const struct point *pt, double p)
  * p99 of n reads lie within n (0.99 +- 1.96 sqrt(0.99 x 0.01 / n)), read
  * off the tail of point_tail_at.  Past the slowest read, the slowest is
  * the high end when it lies above the p99 97.5% of the time (0.99^n at
- * most 0.025: 367 reads or more), read at its rank n / (n + 1); with fewer
+ * most 0.025: 368 reads or more), read at its rank n / (n + 1); with fewer
  * reads nothing bounds it (INFINITY).  NAN and NAN without a p90 and p99.
  */
 void
