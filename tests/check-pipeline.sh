@@ -56,7 +56,9 @@ grep -q '//' "$dir/out" && fail "doubled slashes: $(grep // "$dir/out")"
     "$dir/out" || fail "check --quiet when all met: $(cat "$dir/out")"
 
 # A report interrupted during its sustained run (limits), before commits.
-timeout -s INT 2 "$TIERPROBE" run "sim:$dir/profiles/db01.ini" --seed 5 \
+# --foreground: the signal goes to tierprobe once (without it, timeout
+# also signals its process group, and a second SIGINT exits at once).
+timeout --foreground -s INT 2 "$TIERPROBE" run "sim:$dir/profiles/db01.ini" --seed 5 \
     --quiet --host db05 --max-ws 256M --points 4 --sustain 100000 \
     --expect 'iops>=2700' --expect 'p99<=2ms' --expect 'commit.p99<=1s' \
     --json "$dir/all/db05.json" > /dev/null 2>&1
