@@ -35,10 +35,9 @@ struct check_expect {
 	unsigned		  index;	/* N of tierN, else 0 */
 	enum check_op		  op;
 	double			  threshold;	/* figure's unit */
-	double			  sustain_s;	/* a sustained run needs to
-						   be longer to settle it
-						   (a bucket lasts that
-						   long); 0: any */
+	double			  sustain_s;	/* a sustained run must
+						   outlast this (a bucket);
+						   0: any run */
 };
 
 /* An expectation judged against one report. */
@@ -47,8 +46,8 @@ struct check_result {
 	enum check_verdict	 verdict;
 	size_t			 target;	/* of several: 1 + the index of
 						   the one judged; 0: one */
-	int			 borderline;	/* the threshold lies inside
-						   the figure's interval */
+	int			 borderline;	/* threshold inside the
+						   interval */
 	char			 note[160];	/* why unknown, or */
 						/* a caveat */
 };

@@ -15,7 +15,7 @@
 #include "report.h"
 #include "xmalloc.h"
 
-#define REPORT_FILES_DEPTH	16	/* directories below the one named */
+#define REPORT_FILES_DEPTH	16	/* levels below the one named */
 
 static void
 report_files_add(struct report_files *fs, char *path)

@@ -126,7 +126,7 @@ struct report_target {			/* what was measured */
 	char		 engine[16];
 	uint32_t	 bs;
 	uint64_t	 size_bytes;
-	char		 profile[128];	/* sim: its profile's name; "" */
+	char		 profile[128];	/* sim: the profile's name */
 };
 
 struct report {
@@ -185,14 +185,14 @@ int	report_load(const char *, struct report *, char **);
 
 /* The report files of check and fleet, and the paths that gave none. */
 struct report_files {
-	char		**path;		/* in the order to read them */
-	size_t		  n;
+	char	**path;		/* in the order to read them */
+	size_t	  n;
 	struct {
 		char	*path;
 		char	*why;
-	}		 *bad;		/* unreadable, or a directory without
-					   a report */
-	size_t		  nbad;
+	}	 *bad;		/* unreadable, or a directory without a
+				   report */
+	size_t	  nbad;
 };
 
 /*
@@ -236,16 +236,16 @@ void	report_check_heading(const char *, const struct report *, FILE *,
 /* One report file of a check: the report and what it is judged against. */
 struct report_check_file {
 	const char		*file;
-	struct report		 rep;		/* read, unless why is set */
-	const struct check_list	*list;		/* judged against */
-	char			*why;		/* skipped: why; NULL */
+	struct report		 rep;	/* read, unless why is set */
+	const struct check_list	*list;	/* judged against */
+	char			*why;	/* skipped: why; NULL */
 };
 
 /* How the checks of report files came out, the worst last. */
 enum report_check_outcome {
-	REPORT_CHECK_MET,		/* every expectation met */
-	REPORT_CHECK_SKIPPED,		/* a file could not be judged */
-	REPORT_CHECK_NOT_MET,		/* an expectation missed or unknown */
+	REPORT_CHECK_MET,	/* every expectation met */
+	REPORT_CHECK_SKIPPED,	/* a file could not be judged */
+	REPORT_CHECK_NOT_MET,	/* an expectation missed or unknown */
 };
 
 /* The worst outcome of the checks of files[n]. */

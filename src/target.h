@@ -36,7 +36,7 @@ struct target {
 					   queue/write_cache); "" unknown */
 	int		 fua;		/* sysfs queue/fua: 1, 0; -1 unknown */
 	struct sim	*sim;		/* TARGET_SIM */
-	char		 profile[128];	/* TARGET_SIM: its profile's name */
+	char		 profile[128];	/* TARGET_SIM: profile name */
 };
 
 struct target_params {

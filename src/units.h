@@ -63,7 +63,8 @@ char	*units_format_value(enum units_kind, double, char *, size_t);
  * UNITS_APART_DIGITS) as tell it from ref when the usual ones print both
  * alike: 2,999.6 beside a threshold of 3,000.
  */
-char	*units_format_apart(enum units_kind, double, double, char *, size_t);
+char	*units_format_apart(enum units_kind, double, double, char *,
+	    size_t);
 
 #define UNITS_BUFSZ 32
 #define UNITS_APART_DIGITS 6
