@@ -6,6 +6,7 @@
  * report can be checked again; and the check of many report files, with
  * a line for each expectation not met and a summary across them.
  */
+#include <ctype.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -574,7 +575,7 @@ report_check_problems(const struct report_check_file *cf, FILE *f,
 	const struct check_expect *e;
 	struct check_result	 res;
 	char			 where[32], m[UNITS_BUFSZ + 4], iv[80];
-	char			 label[48], partial[64];
+	char			 label[48], partial[64], state[32], *c;
 	const char		*host;
 	size_t			 i;
 
@@ -601,9 +602,14 @@ report_check_problems(const struct report_check_file *cf, FILE *f,
 			    cf->file, where, e->text, res.note);
 			continue;
 		}
+		/* MISSED, or another verdict short of met, in capitals. */
+		snprintf(state, sizeof state, "%s",
+		    check_verdict_name(res.verdict));
+		for (c = state; *c != '\0'; c++)
+			*c = toupper((unsigned char)*c);
 		figures_label(e->def, e->index, label, sizeof label);
-		fprintf(f, "%sMISSED %s %s%s: %s: %s %s (95%%: %s)%s\n",
-		    indent, host, cf->file, where, e->text, label,
+		fprintf(f, "%s%s %s %s%s: %s: %s %s (95%%: %s)%s\n", indent,
+		    state, host, cf->file, where, e->text, label,
 		    report_check_measured(e, &res, m, sizeof m),
 		    report_check_interval(e, &res, iv, sizeof iv),
 		    res.borderline ? ", the threshold inside" : "");
