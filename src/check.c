@@ -6,6 +6,7 @@
  * expectations; report-check.c judges them against a report.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,5 +233,64 @@ check_list_add(struct check_list *l, const char *text, const char *origin,
 	e.origin = xstrdup(origin);
 	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
 	l->v[l->n++] = e;
+	return (0);
+}
+
+/* The commands that measure a report section, for messages. */
+static const struct {
+	const char	*section;
+	const char	*by;
+} check_sections[] = {
+	{ "scan", "run or scan" },
+	{ "limits", "run or limits" },
+	{ "sync", "run or sync" },
+};
+
+/*
+ * A --sustain argument longer than a bucket lasting s seconds, with time
+ * for the baseline after it: s plus a tenth and a minute, rounded up.
+ */
+static void
+check_sustain_arg(double s, char *buf, size_t len)
+{
+	s = s * 1.1 + 60;
+	if (s >= 7200)
+		snprintf(buf, len, "%.0fh", ceil(s / 3600));
+	else if (s >= 120)
+		snprintf(buf, len, "%.0fm", ceil(s / 60));
+	else
+		snprintf(buf, len, "%.0f", ceil(s));
+}
+
+/* Whether a run settles e; if not, why and what would in buf. */
+int
+check_settles(const struct check_expect *e, int measured, double sustain_s,
+    char *buf, size_t len)
+{
+	const char	*by = "another command";
+	char		 had[UNITS_BUFSZ], lasts[UNITS_BUFSZ], arg[32];
+	size_t		 i;
+
+	buf[0] = '\0';
+	if (!measured) {
+		for (i = 0; i < sizeof check_sections /
+		    sizeof check_sections[0]; i++) {
+			if (strcmp(check_sections[i].section,
+			    e->def->section) == 0)
+				by = check_sections[i].by;
+		}
+		snprintf(buf, len, "this run has no %s phase: %s measures %s",
+		    e->def->section, by, e->def->label);
+		return (0);
+	}
+	if (!(e->sustain_s > 0) || sustain_s > e->sustain_s)
+		return (1);
+	check_sustain_arg(e->sustain_s, arg, sizeof arg);
+	snprintf(buf, len, "its sustained run (%s) is shorter than the "
+	    "bucket lasts from full (%s): a run with --sustain %s would "
+	    "settle it, or one that starts with the bucket nearly empty",
+	    units_format_value(UNITS_SECONDS, sustain_s, had, sizeof had),
+	    units_format_value(UNITS_SECONDS, e->sustain_s, lasts,
+	    sizeof lasts), arg);
 	return (0);
 }

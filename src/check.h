@@ -24,6 +24,7 @@ enum check_verdict {
 	CHECK_MET,
 	CHECK_MISSED,
 	CHECK_UNKNOWN,
+	CHECK_NVERDICTS
 };
 
 /* One expectation. */
@@ -34,6 +35,13 @@ struct check_expect {
 	unsigned		  index;	/* N of tierN, else 0 */
 	enum check_op		  op;
 	double			  threshold;	/* figure's unit */
+	double			  sustain_s;	/* a sustained run must
+						   outlast this (a bucket);
+						   0: any run */
+	int			  of_burst;	/* of a burst rate (a profile
+						   with a bucket): measured
+						   while it is full is what
+						   it asks */
 };
 
 /* An expectation judged against one report. */
@@ -45,6 +53,8 @@ struct check_result {
 	int			 lifted;	/* met on a figure measured
 						   while a burst bucket may
 						   have been full */
+	int			 borderline;	/* threshold inside the
+						   interval */
 	char			 note[160];	/* why unknown, or */
 						/* a caveat */
 };
@@ -76,5 +86,13 @@ int	check_list_add(struct check_list *, const char *, const char *,
 
 /* "met", "missed", "unknown". */
 const char *check_verdict_name(enum check_verdict);
+
+/*
+ * Whether a run settles e: measured, whether it measures e's section;
+ * sustain_s, its sustained run.  If not, 0 with why and what run would in
+ * buf (a sentence without its subject, "is not measured by ...").
+ */
+int	check_settles(const struct check_expect *, int, double, char *,
+	    size_t);
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "log.h"
 #include "sync.h"
 #include "units.h"
 #include "voltype.h"
@@ -86,8 +87,9 @@ static const struct cli_option cli_options[] = {
 	  "report on stdout as text (default), json, markdown or csv (fleet "
 	  "only)" },
 	{ "quiet", 'q', CLI_FLAG, F(quiet), 0, 0, NULL,
-	  PROBE | SYNC | C(CLI_PREP) | C(CLI_PLOT), 0, NULL,
-	  "no progress or notices on stderr" },
+	  PROBE | SYNC | C(CLI_PREP) | C(CLI_PLOT) | C(CLI_CHECK), 0, NULL,
+	  "no progress or notices on stderr; check: print only what was not "
+	  "met and the summary" },
 	{ "keep", 0, CLI_FLAG, F(keep), 0, 0, NULL, C(CLI_RUN), 0, NULL,
 	  "keep ./tierprobe.dat after a run without TARGET" },
 	{ "quick", 0, CLI_FLAG, F(quick), 0, 0, NULL, C(CLI_RUN), 0, NULL,
@@ -121,6 +123,9 @@ static const struct cli_option cli_options[] = {
 	{ "outlier", 0, CLI_PCT, F(outlier), 0, 0, NULL, C(CLI_FLEET), 0, "PCT",
 	  "flag a figure this many percent worse than its kind's median "
 	  "(default 20)" },
+	{ "fail-on-outlier", 0, CLI_FLAG, F(fail_on_outlier), 0, 0, NULL,
+	  C(CLI_FLEET), 0, NULL, "exit 3 when a volume is an outlier (after "
+	  "printing the fleet)" },
 	{ "min-ws", 0, CLI_SIZE, F(min_ws), 4096, UINT64_MAX, NULL, SCANS,
 	  CLI_SET_MIN_WS, "SIZE", "smallest working set (default 16M)" },
 	{ "max-ws", 0, CLI_SIZE, F(max_ws), 4096, UINT64_MAX, NULL, SCANS,
@@ -325,6 +330,10 @@ cli_store(struct cli_opts *o, const struct cli_option *opt, const char *arg,
 	case CLI_SIZE:
 		if (units_parse_size(arg, &v, &why) != 0)
 			break;
+		if (units_size_is_si(arg))
+			log_warnx("--%s %s: %" PRIu64 " bytes (KB, MB, ... are "
+			    "powers of 1000; K, M, ... alone or KiB, MiB, ... "
+			    "powers of 1024)", opt->name, arg, v);
 		if (v < opt->min || v > opt->max) {
 			xasprintf(cause, "--%s %s: out of range; use %" PRIu64
 			    " to %" PRIu64 " bytes", opt->name, arg, opt->min,
@@ -714,7 +723,8 @@ cli_usage(FILE *f, enum cli_cmd cmd)
 		    "(a simulated volume; sim:NAME@INSTANCE puts it on an\n"
 		    "instance; see tierprobe profiles).  Several targets are "
 		    "measured alone, then\ntogether (run, limits).\n"
-		    "Sizes take K, M, G, T, P (powers of 1024).\n\n"
+		    "Sizes take K, M, G, T, P (powers of 1024, as KiB, ...; "
+		    "KB, MB, ... are powers\nof 1000).\n\n"
 		    "'tierprobe COMMAND --help' lists a command's options:\n");
 		for (i = 0; i < CLI_NOPTIONS; i++) {
 			snprintf(left, sizeof(left), "--%s%s%s",

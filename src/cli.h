@@ -65,6 +65,7 @@ struct cli_opts {
 	const char	*host;		/* labels of the report */
 	const char	*kind;
 	double		 outlier;	/* fraction, from --outlier */
+	int		 fail_on_outlier;
 
 	/* scan */
 	uint64_t	 min_ws;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * A fleet of volumes compared by kind.  A volume's kind is, first found:
- * its --kind label, its --expect-profile name, its simulated profile, its
- * device model; volumes of unknown kind are listed but never compared.
+ * its --kind label, its --expect-profile name, its simulated profile's
+ * name, its device model; volumes of unknown kind are listed but never
+ * compared.
  *
  * The outlier rule: in a kind of FLEET_MIN_KIND volumes or more that have
  * a figure, a volume whose figure is worse than the kind's median by more
@@ -100,6 +101,11 @@ fleet_kind_of(const struct report *top, const struct report *r,
 		snprintf(buf, len, "%s", l->profile);
 		return ("--expect-profile");
 	}
+	if (r->target.profile[0] != '\0') {
+		snprintf(buf, len, "%s", r->target.profile);
+		return ("sim profile");
+	}
+	/* Reports from before target.profile: the name it was given. */
 	if (strcmp(r->target.type, "sim") == 0 && p != NULL && *p != '\0') {
 		b = strrchr(p, '/');
 		b = b != NULL ? b + 1 : p;
@@ -176,6 +182,8 @@ fleet_add_one(struct fleet *fl, const char *file, const struct report *top,
 	v.model = xstrdup(r->context.device_model);
 	snprintf(v.when, sizeof v.when, "%s", top->finished_utc[0] != '\0' ?
 	    top->finished_utc : top->started_utc);
+	snprintf(v.started, sizeof v.started, "%s", top->started_utc);
+	v.seed = top->config.seed;
 	v.interrupted = top->interrupted;
 	fleet_caches(r, v.caches, sizeof v.caches);
 	v.has_limits = r->limits != NULL;
@@ -193,7 +201,19 @@ fleet_add_one(struct fleet *fl, const char *file, const struct report *top,
 		report_check_tally(checks, r, v.verdicts);
 	}
 
-	if ((old = fleet_same(fl, &v)) != NULL) {
+	if ((old = fleet_same(fl, &v)) != NULL && strcmp(v.when,
+	    old->when) == 0 && strcmp(v.started, old->started) == 0 &&
+	    v.seed == old->seed) {
+		/* A copy of one run: keep the first, in name order. */
+		xasprintf(&why, "a duplicate of %s: the same run (host %s, "
+		    "target %s, seed %llu, %s)", old->file, v.host, v.target,
+		    (unsigned long long)v.seed, v.when);
+		fleet_skip(fl, v.file, why);
+		free(why);
+		fleet_volume_free(&v);
+		return;
+	}
+	if (old != NULL) {
 		newer = strcmp(v.when, old->when) >= 0;
 		xasprintf(&why, "older than %s, a report of the same host (%s) "
 		    "and target (%s)", newer ? v.file : old->file, v.host,
@@ -281,8 +301,10 @@ fleet_analyse(struct fleet *fl)
 	size_t			 i, j, f;
 
 	x = xcalloc(fl->nvol + 1, sizeof *x);
-	for (j = 0; j < fl->nkinds; j++)
+	for (j = 0; j < fl->nkinds; j++) {
 		fl->kinds[j].nvolumes = 0;
+		fl->kinds[j].compared = 0;
+	}
 	for (i = 0; i < fl->nvol; i++) {
 		if (fl->vol[i].kind[0] != '\0')
 			fleet_kind(fl, fl->vol[i].kind)->nvolumes++;
@@ -297,8 +319,55 @@ fleet_analyse(struct fleet *fl)
 					x[k->n[f]++] = fl->vol[i].value[f];
 			}
 			k->median[f] = stats_median(x, k->n[f]);
+			if (fl->fig[f]->better != 0 &&
+			    k->n[f] >= FLEET_MIN_KIND)
+				k->compared = 1;
 			fleet_judge(fl, k, f);
 		}
 	}
 	free(x);
+}
+
+/* The i-th sentence on what fl could not compare; NULL past the last. */
+char *
+fleet_caveat(const struct fleet *fl, size_t i)
+{
+	const struct fleet_kind	*k;
+	char			*s;
+	size_t			 j, n = 0, nokind = 0, compared = 0;
+
+	for (j = 0; j < fl->nvol; j++)
+		nokind += fl->vol[j].kind[0] == '\0';
+	for (j = 0; j < fl->nkinds; j++)
+		compared += fl->kinds[j].compared;
+	if (fl->nvol > 0 && compared == 0) {
+		if (i > 0)
+			return (NULL);
+		xasprintf(&s, "nothing compared: no kind has %d volumes "
+		    "with a figure (%zu volume%s of %zu kind%s%s); a volume's "
+		    "kind is its --kind, else its --expect-profile name, its "
+		    "simulated profile's name or its device model: give the "
+		    "runs of one type of volume the same --kind",
+		    FLEET_MIN_KIND, fl->nvol, fl->nvol == 1 ? "" : "s",
+		    fl->nkinds, fl->nkinds == 1 ? "" : "s", nokind > 0 ?
+		    ", some of none" : "");
+		return (s);
+	}
+	for (j = 0; j < fl->nkinds; j++) {
+		k = &fl->kinds[j];
+		if (k->compared || n++ != i)
+			continue;
+		xasprintf(&s, "kind %s: %zu volume%s, too few to compare (%d "
+		    "needed)", k->kind, k->nvolumes, k->nvolumes == 1 ? "" :
+		    "s", FLEET_MIN_KIND);
+		return (s);
+	}
+	if (nokind > 0 && n == i) {
+		xasprintf(&s, "%zu volume%s of no known kind %s not compared: "
+		    "give %s runs --kind", nokind, nokind == 1 ? "" : "s",
+		    nokind == 1 ? "is" : "are", nokind == 1 ? "its" :
+		    "their");
+		return (s);
+	}
+	return (NULL);
 }

@@ -8,14 +8,14 @@
 #define FLEET_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "check.h"
 #include "figures.h"
 #include "report.h"
 
 #define FLEET_FIGURES	16
 #define FLEET_MIN_KIND	3	/* volumes of a kind to judge any */
-
-struct check_list;
 
 /* One volume: a report's figures and how they compare with its kind. */
 struct fleet_volume {
@@ -26,6 +26,8 @@ struct fleet_volume {
 	const char	*kind_source;	/* how it was found; NULL */
 	char		*model;		/* device model, "" */
 	char		 when[32];	/* finished (else started) UTC */
+	char		 started[32];	/* started UTC */
+	uint64_t	 seed;		/* of the run */
 	int		 interrupted;
 	char		 caches[128];	/* tier capacities */
 	int		 has_limits;
@@ -40,12 +42,13 @@ struct fleet_volume {
 	int		 flagged[FLEET_FIGURES];
 	int		 outlier;	/* any figure flagged */
 	int		 checked;	/* has expectations */
-	unsigned	 verdicts[3];	/* by enum check_verdict */
+	unsigned	 verdicts[CHECK_NVERDICTS]; /* by enum check_verdict */
 };
 
 struct fleet_kind {
 	char		*kind;
 	size_t		 nvolumes;
+	int		 compared;	/* a figure had FLEET_MIN_KIND */
 	size_t		 n[FLEET_FIGURES];	/* volumes with it */
 	double		 median[FLEET_FIGURES];	/* NAN: none */
 };
@@ -80,7 +83,8 @@ void		 fleet_free(struct fleet *);
  * targets, each judged on its own.  Its expectations are checks when not
  * NULL, else those it records.  A report of the same known host and target
  * as one already added keeps only the newer (finished_utc; the later added
- * on a tie) and notes the other as skipped.
+ * on a tie) and notes the other as skipped; a copy of one run (the same
+ * start, finish and seed) keeps the first added.
  */
 void		 fleet_add(struct fleet *, const char *,
 		    const struct report *, const struct check_list *);
@@ -90,6 +94,13 @@ void		 fleet_skip(struct fleet *, const char *, const char *);
 
 /* Medians per kind, each volume's ratios, the outliers. */
 void		 fleet_analyse(struct fleet *);
+
+/*
+ * The i-th sentence on what an analysed fleet could not compare (kinds
+ * too small, volumes of no kind, nothing compared at all), allocated
+ * (caller frees); NULL past the last.
+ */
+char		*fleet_caveat(const struct fleet *, size_t);
 
 /*
  * Load files and directories (searched for *.json, recursively, in name

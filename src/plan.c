@@ -691,3 +691,20 @@ plan_writes(const struct plan_target *pt, const struct target *t,
 	if (limits != NULL)
 		ws->mixed_iodepth = limits->iops_knee_iodepth;
 }
+
+/* Whether the plan writes report section (scan, limits, sync) for pt. */
+int
+plan_measures(const struct plan *pl, const struct plan_target *pt,
+    const char *section)
+{
+	unsigned	phases = pl->phases & ~pt->skip;
+
+	if (strcmp(section, "scan") == 0)
+		return ((phases & PLAN_SCAN) != 0);
+	if (strcmp(section, "limits") == 0)
+		return ((phases & PLAN_LIMITS) != 0);
+	/* Several targets are measured for reads only. */
+	if (strcmp(section, "sync") == 0)
+		return ((phases & PLAN_SYNC) != 0 && pl->ntargets == 1);
+	return (0);
+}

@@ -92,6 +92,13 @@ void	plan_free(struct plan *);
 const char	*plan_scan_caveat(const struct plan *, const struct plan_target *,
 		    const char *);
 
+/*
+ * Whether the plan writes the report section named ("scan", "limits",
+ * "sync") for target pt.
+ */
+int	plan_measures(const struct plan *, const struct plan_target *,
+	    const char *);
+
 /* A cut's JSON word ("write_sustain", ...); NULL past the last. */
 const char	*plan_cut_name(int);
 /* A cut in words, for the text report; NULL past the last. */

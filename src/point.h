@@ -56,5 +56,12 @@ void	point_summarise(struct point *);
 void	point_free(struct point *);
 /* Bytes a point read or wrote, its warm-up counted at its rate. */
 double	point_bytes(const struct point *);
+/*
+ * The 95% interval of a point's p99 into *lo and *hi (microseconds), from
+ * order statistics of its ios reads and its p90, p99 and p99.9 (point.c
+ * says how); *hi is INFINITY when too few reads bound it, both NAN when
+ * the point has no p90 or p99.
+ */
+void	point_p99_interval(const struct point *, double *, double *);
 
 #endif

@@ -3,8 +3,10 @@
  * Expectations judged against a report, for people (a table of
  * expectation, measured figure, interval, verdict) and as the
  * "expectations" JSON section, which keeps the expressions so a saved
- * report can be checked again.
+ * report can be checked again; and the check of many report files, with
+ * a line for each expectation not met and a summary across them.
  */
+#include <ctype.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +16,10 @@
 #include "bucket.h"
 #include "check.h"
 #include "figures.h"
+#include "limits.h"
 #include "report.h"
+#include "scan.h"
+#include "sync.h"
 #include "units.h"
 #include "xmalloc.h"
 
@@ -40,26 +45,144 @@ report_check_holds(enum check_op op, double a, double b)
 }
 
 /* How bad a verdict is, to judge several targets by the worst. */
-static const int report_check_badness[] = {
+static const int report_check_badness[CHECK_NVERDICTS] = {
 	[CHECK_MET] = 0,
 	[CHECK_UNKNOWN] = 1,
 	[CHECK_MISSED] = 2,
 };
 
+/* The sections figures come from: the phase, the commands that run it. */
+static const struct {
+	const char	*section;
+	const char	*phase;		/* for people */
+	const char	*commands;	/* config.command values, spaced */
+} report_check_phases[] = {
+	{ "scan", "scan", " run scan " },
+	{ "limits", "limits", " run limits " },
+	{ "sync", "commit", " run sync " },
+};
+
+/* Whether section of r is present (*present), and if so stopped early. */
+static int
+report_check_stopped(const struct report *r, const char *section,
+    int *present)
+{
+	int	stopped = 0;
+
+	*present = 0;
+	if (strcmp(section, "scan") == 0 && r->scan != NULL) {
+		*present = 1;
+		stopped = r->scan->interrupted;
+	} else if (strcmp(section, "limits") == 0 && r->limits != NULL) {
+		*present = 1;
+		stopped = r->limits->interrupted;
+	} else if (strcmp(section, "sync") == 0 && r->sync != NULL) {
+		*present = 1;
+		stopped = r->sync->interrupted;
+	}
+	return (stopped);
+}
+
 /*
- * Judge e against each target of a report of several, keeping the worst
- * verdict (missed, then unknown), the first target that gave it.
+ * On an interrupted run (top), an expectation on a figure of a phase that
+ * stopped early, or never began, is unknown: what that phase measured so
+ * far may be short of what it would have found.  The figures of phases
+ * that finished stand.
  */
 static void
-report_check_several(const struct check_expect *e, const struct report *r,
+report_check_interrupted(const struct check_expect *e,
+    const struct report *top, const struct report *r,
+    struct check_result *res)
+{
+	const char	*phase = e->def->section, *cmds = "";
+	char		 word[24];
+	size_t		 i;
+	int		 present, stopped;
+
+	if (!top->interrupted)
+		return;
+	for (i = 0; i < sizeof report_check_phases /
+	    sizeof report_check_phases[0]; i++) {
+		if (strcmp(report_check_phases[i].section, phase) == 0) {
+			phase = report_check_phases[i].phase;
+			cmds = report_check_phases[i].commands;
+		}
+	}
+	stopped = report_check_stopped(r, e->def->section, &present);
+	snprintf(word, sizeof word, " %s ", top->config.command);
+	if ((present && !stopped) || (!present && strstr(cmds, word) == NULL))
+		return;
+	res->verdict = CHECK_UNKNOWN;
+	res->borderline = 0;
+	snprintf(res->note, sizeof res->note, "the run was interrupted %s "
+	    "its %s phase: run it again", present ? "during" : "before",
+	    phase);
+}
+
+/*
+ * Judge e against r, which is top or one of its targets: a figure the run
+ * could not establish makes it unknown, never met; a figure known only as
+ * a lower bound is met or missed only when every value above the bound
+ * agrees; a threshold inside the figure's interval is borderline.
+ */
+static void
+report_check_one(const struct check_expect *e, const struct report *top,
+    const struct report *r, struct check_result *res)
+{
+	const struct figures_value	*fv = &res->fv;
+	int				 at_v, above;
+
+	memset(res, 0, sizeof *res);
+	report_figure(r, e->def, e->index, &res->fv);
+	if (!isfinite(fv->value)) {
+		res->verdict = CHECK_UNKNOWN;
+		snprintf(res->note, sizeof res->note, "%s", fv->why);
+	} else if (fv->at_least) {
+		/* The true value is anywhere from the bound up. */
+		at_v = report_check_holds(e->op, fv->value, e->threshold);
+		above = report_check_holds(e->op, INFINITY, e->threshold);
+		res->verdict = at_v && above ? CHECK_MET : !at_v && !above ?
+		    CHECK_MISSED : CHECK_UNKNOWN;
+		if (res->verdict == CHECK_UNKNOWN)
+			snprintf(res->note, sizeof res->note, "only a lower "
+			    "bound is known: the cache is larger than the "
+			    "largest working set scanned");
+	} else {
+		res->verdict = report_check_holds(e->op, fv->value,
+		    e->threshold) ? CHECK_MET : CHECK_MISSED;
+		if (isfinite(fv->low) && !isnan(fv->high) &&
+		    e->threshold >= fv->low && e->threshold <= fv->high) {
+			res->borderline = 1;
+			snprintf(res->note, sizeof res->note, "the threshold "
+			    "lies inside the interval: another run may judge "
+			    "otherwise");
+		}
+	}
+	report_check_interrupted(e, top, r, res);
+	/* Met while a bucket may have lifted it: it may not stay met. */
+	res->lifted = res->verdict == CHECK_MET && !fv->at_least &&
+	    !e->of_burst && bucket_state_lifted(fv->state);
+}
+
+/*
+ * Judge expectation e against report r (of several targets: against each,
+ * the worst verdict, missed then unknown, the first target that gave it).
+ */
+void
+report_check_evaluate(const struct check_expect *e, const struct report *r,
     struct check_result *res)
 {
 	struct check_result	one;
 	char			path[FIGURES_PATHSZ];
 	size_t			i;
 
+	if (r->ntargets == 0) {
+		report_check_one(e, r, r, res);
+		return;
+	}
+	memset(res, 0, sizeof *res);
 	for (i = 0; i < r->ntargets; i++) {
-		report_check_evaluate(e, &r->targets[i], &one);
+		report_check_one(e, r, &r->targets[i], &one);
 		if (i > 0 && report_check_badness[one.verdict] <=
 		    report_check_badness[res->verdict])
 			continue;
@@ -71,70 +194,23 @@ report_check_several(const struct check_expect *e, const struct report *r,
 	}
 }
 
-/*
- * Judge expectation e against report r (of several targets: against each,
- * the worst verdict).  A figure the run could not establish makes it
- * unknown, never met; a figure known only as a lower bound is met or
- * missed only when every value above the bound agrees.
- */
-void
-report_check_evaluate(const struct check_expect *e, const struct report *r,
-    struct check_result *res)
-{
-	const struct figures_value	*fv = &res->fv;
-	int				 at_v, above;
-
-	memset(res, 0, sizeof *res);
-	if (r->ntargets > 0) {
-		report_check_several(e, r, res);
-		return;
-	}
-	report_figure(r, e->def, e->index, &res->fv);
-	if (!isfinite(fv->value)) {
-		res->verdict = CHECK_UNKNOWN;
-		snprintf(res->note, sizeof res->note, "%s", fv->why);
-		return;
-	}
-	at_v = report_check_holds(e->op, fv->value, e->threshold);
-	if (fv->at_least) {
-		/* The true value is anywhere from the bound up. */
-		above = report_check_holds(e->op, INFINITY, e->threshold);
-		res->verdict = at_v && above ? CHECK_MET : !at_v && !above ?
-		    CHECK_MISSED : CHECK_UNKNOWN;
-		if (res->verdict == CHECK_UNKNOWN)
-			snprintf(res->note, sizeof res->note, "only a lower "
-			    "bound is known: the cache is larger than the "
-			    "largest working set scanned");
-		return;
-	}
-	res->verdict = at_v ? CHECK_MET : CHECK_MISSED;
-	/* Met while a bucket may have lifted it: it may not stay met. */
-	res->lifted = at_v && bucket_state_lifted(fv->state);
-	if (isfinite(fv->low) && isfinite(fv->high) &&
-	    e->threshold >= fv->low && e->threshold <= fv->high)
-		snprintf(res->note, sizeof res->note, "the threshold lies "
-		    "inside the interval: another run may judge otherwise");
-}
-
-/*
- * Judge every expectation of l against r and count the verdicts; one met
- * only while a bucket may have been full fails the tally unless l accepts
- * that (--accept-burst).
- */
+/* Judge every expectation of l against r and count the verdicts. */
 int
 report_check_tally(const struct check_list *l, const struct report *r,
-    unsigned count[3])
+    unsigned *count)
 {
 	struct check_result	res;
 	size_t			i, lifted = 0;
+	int			v;
 
-	count[CHECK_MET] = count[CHECK_MISSED] = count[CHECK_UNKNOWN] = 0;
+	for (v = 0; v < CHECK_NVERDICTS; v++)
+		count[v] = 0;
 	for (i = 0; l != NULL && i < l->n; i++) {
 		report_check_evaluate(&l->v[i], r, &res);
 		count[res.verdict]++;
 		lifted += res.lifted;
 	}
-	return (count[CHECK_MISSED] == 0 && count[CHECK_UNKNOWN] == 0 &&
+	return (count[CHECK_MET] == (l != NULL ? l->n : 0) &&
 	    (lifted == 0 || l->accept_burst));
 }
 
@@ -151,19 +227,37 @@ report_check_lifted(int state)
 	return ("met while a bucket may still be full");
 }
 
-/* The measured figure as a cell: ">= 4 GiB" for a lower bound. */
+/* The count of each verdict for people: "2 met, 1 missed, 0 unknown". */
+static char *
+report_check_counts(const unsigned *count, char *buf, size_t len)
+{
+	size_t	o = 0;
+	int	v;
+
+	buf[0] = '\0';
+	for (v = 0; v < CHECK_NVERDICTS && o < len; v++)
+		o += snprintf(buf + o, len - o, "%s%u %s", v > 0 ? ", " : "",
+		    count[v], check_verdict_name(v));
+	return (buf);
+}
+
+/*
+ * The measured figure as a cell: ">= 4 GiB" for a lower bound, with the
+ * digits that tell it from the threshold (2,999.6 against 3,000).
+ */
 static char *
 report_check_measured(const struct check_expect *e,
     const struct check_result *res, char *buf, size_t len)
 {
 	char	v[UNITS_BUFSZ];
 
-	units_format_value(e->def->unit, res->fv.value, v, sizeof v);
+	units_format_apart(e->def->unit, res->fv.value, e->threshold, v,
+	    sizeof v);
 	snprintf(buf, len, "%s%s", res->fv.at_least ? ">= " : "", v);
 	return (buf);
 }
 
-/* The interval as a cell: "2,994 to 3,006", "n/a". */
+/* The interval as a cell: "2,994 to 3,006", "1.4 ms and up", "n/a". */
 static char *
 report_check_interval(const struct check_expect *e,
     const struct check_result *res, char *buf, size_t len)
@@ -171,6 +265,11 @@ report_check_interval(const struct check_expect *e,
 	char	lo[UNITS_BUFSZ], hi[UNITS_BUFSZ];
 	double	v = res->fv.value;
 
+	if (isfinite(res->fv.low) && res->fv.high == INFINITY) {
+		snprintf(buf, len, "%s and up", units_format_value(
+		    e->def->unit, res->fv.low, lo, sizeof lo));
+		return (buf);
+	}
 	if (!isfinite(res->fv.low) || !isfinite(res->fv.high)) {
 		snprintf(buf, len, "n/a");
 		return (buf);
@@ -186,7 +285,24 @@ report_check_interval(const struct check_expect *e,
 	return (buf);
 }
 
-/* Print the expectations of l judged against r, and the tally. */
+/*
+ * Whether the run of report r settles expectation e (judged res); if not,
+ * why and what run would in buf.  Only an unknown verdict can be unsettled:
+ * a bucket that did run dry settled it however short the run.
+ */
+static int
+report_check_settled(const struct check_expect *e, const struct report *r,
+    const struct check_result *res, char *buf, size_t len)
+{
+	if (res->verdict != CHECK_UNKNOWN)
+		return (1);
+	return (check_settles(e, 1, r->config.sustain_s, buf, len));
+}
+
+/*
+ * Print the expectations of l judged against r: first those this run
+ * cannot settle and what run would, then the table and the tally.
+ */
 void
 report_check_write(const struct report *r, const struct check_list *l,
     FILE *f, int markdown)
@@ -195,22 +311,27 @@ report_check_write(const struct report *r, const struct check_list *l,
 	struct check_result	 res;
 	const struct check_expect *e;
 	char			 label[48], m[UNITS_BUFSZ + 4], iv[80];
-	char			 figure[80];
+	char			 figure[80], why[320], counts[96];
 	char			 verdict[192];
 	const char		*indent = markdown ? "" : "  ";
-	unsigned		 count[3] = { 0, 0, 0 }, notes = 0, lifted = 0;
+	unsigned		 count[CHECK_NVERDICTS], notes = 0;
+	unsigned		 lifted = 0;
 	size_t			 i;
 
 	if (l->promise != NULL)
 		fprintf(f, "%s%s\n", markdown ? "- " : indent, l->promise);
+	for (i = 0; i < l->n; i++) {
+		report_check_evaluate(&l->v[i], r, &res);
+		if (!report_check_settled(&l->v[i], r, &res, why, sizeof why))
+			fprintf(f, "%s%s cannot be settled by this run: %s\n",
+			    markdown ? "- " : indent, l->v[i].text, why);
+	}
 	report_table_init(&tab, "llrll");
 	report_table_add(&tab, "expectation", "figure", "measured",
 	    "interval", "verdict");
 	for (i = 0; i < l->n; i++) {
 		e = &l->v[i];
 		report_check_evaluate(e, r, &res);
-		count[res.verdict]++;
-		lifted += res.lifted;
 		if (res.verdict == CHECK_UNKNOWN)
 			snprintf(verdict, sizeof verdict, "unknown: %s",
 			    res.note);
@@ -218,13 +339,13 @@ report_check_write(const struct report *r, const struct check_list *l,
 			snprintf(verdict, sizeof verdict, "%s%s%s",
 			    report_check_lifted(res.fv.state),
 			    l->accept_burst ? " (accepted)" : "",
-			    res.note[0] != '\0' ? " *" : "");
+			    res.borderline ? " *" : "");
 		else
 			snprintf(verdict, sizeof verdict, "%s%s",
 			    res.verdict == CHECK_MET ? "met" : "MISSED",
-			    res.note[0] != '\0' ? " *" : "");
-		if (res.verdict != CHECK_UNKNOWN && res.note[0] != '\0')
-			notes++;
+			    res.borderline ? " *" : "");
+		notes += res.borderline;
+		lifted += res.lifted;
 		figures_label(e->def, e->index, label, sizeof label);
 		if (res.target > 0)
 			snprintf(figure, sizeof figure, "%zu: %s", res.target,
@@ -238,9 +359,10 @@ report_check_write(const struct report *r, const struct check_list *l,
 	report_table_write(&tab, f, markdown, indent);
 	if (markdown)
 		fputc('\n', f);
-	fprintf(f, "%s%zu expectation%s: %u met, %u missed, %u unknown\n",
-	    indent, l->n, l->n == 1 ? "" : "s", count[CHECK_MET],
-	    count[CHECK_MISSED], count[CHECK_UNKNOWN]);
+	report_check_tally(l, r, count);
+	fprintf(f, "%s%zu expectation%s: %s\n", indent, l->n,
+	    l->n == 1 ? "" : "s", report_check_counts(count, counts,
+	    sizeof counts));
 	if (lifted > 0)
 		fprintf(f, "%s%u met on figures a burst bucket may have "
 		    "lifted: %s\n", indent, lifted,
@@ -275,9 +397,12 @@ report_check_json(const struct report *r, const struct check_list *l)
 	struct check_result	 res;
 	const struct check_expect *e;
 	json_t			*o, *a, *io;
-	unsigned		 count[3] = { 0, 0, 0 };
+	unsigned		 count[CHECK_NVERDICTS];
 	size_t			 i, lifted = 0;
+	int			 v;
 
+	for (v = 0; v < CHECK_NVERDICTS; v++)
+		count[v] = 0;
 	o = json_object();
 	json_object_set_new(o, "profile", report_check_str(l->profile));
 	json_object_set_new(o, "promise", report_check_str(l->promise));
@@ -306,14 +431,20 @@ report_check_json(const struct report *r, const struct check_list *l)
 		lifted += res.lifted;
 		json_object_set_new(io, "verdict",
 		    json_string(check_verdict_name(res.verdict)));
+		json_object_set_new(io, "borderline",
+		    json_boolean(res.borderline));
 		json_object_set_new(io, "note", res.note[0] != '\0' ?
 		    json_string(res.note) : json_null());
+		json_object_set_new(io, "sustain_needed_s", e->sustain_s > 0 ?
+		    report_check_real(e->sustain_s) : json_null());
+		json_object_set_new(io, "of_burst",
+		    json_boolean(e->of_burst));
 		json_array_append_new(a, io);
 	}
 	json_object_set_new(o, "items", a);
-	json_object_set_new(o, "met", json_integer(count[CHECK_MET]));
-	json_object_set_new(o, "missed", json_integer(count[CHECK_MISSED]));
-	json_object_set_new(o, "unknown", json_integer(count[CHECK_UNKNOWN]));
+	for (v = 0; v < CHECK_NVERDICTS; v++)
+		json_object_set_new(o, check_verdict_name(v),
+		    json_integer(count[v]));
 	json_object_set_new(o, "lifted", json_integer(lifted));
 	json_object_set_new(o, "accept_burst", json_boolean(l->accept_burst));
 	return (o);
@@ -345,7 +476,7 @@ report_check_load(const struct json_t *o, struct check_list **out,
 {
 	struct check_list	*l;
 	const char		*s, *origin;
-	json_t			*a, *io;
+	json_t			*a, *io, *sus;
 	char			*why;
 	size_t			 i;
 
@@ -385,8 +516,47 @@ report_check_load(const struct json_t *o, struct check_list **out,
 			free(why);
 			return (-1);
 		}
+		sus = json_object_get(io, "sustain_needed_s");
+		if (sus != NULL && !json_is_null(sus) &&
+		    (!json_is_number(sus) || !(json_number_value(sus) > 0))) {
+			xasprintf(cause, "items[%zu].sustain_needed_s: "
+			    "expected seconds (more than 0) or null", i);
+			return (-1);
+		}
+		if (sus != NULL && json_is_number(sus))
+			l->v[l->n - 1].sustain_s = json_number_value(sus);
+		l->v[l->n - 1].of_burst =
+		    json_is_true(json_object_get(io, "of_burst"));
 	}
 	return (0);
+}
+
+/* The host a report names: --host, else the machine's; "" if neither. */
+static const char *
+report_check_host(const struct report *r)
+{
+	return (r->labels.host[0] != '\0' ? r->labels.host :
+	    r->context.hostname);
+}
+
+/* When an interrupted run stopped: " during its limits phase", or "". */
+static char *
+report_check_partial(const struct report *r, char *buf, size_t len)
+{
+	size_t	i;
+	int	present;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof report_check_phases /
+	    sizeof report_check_phases[0]; i++) {
+		if (report_check_stopped(r, report_check_phases[i].section,
+		    &present)) {
+			snprintf(buf, len, " during its %s phase",
+			    report_check_phases[i].phase);
+			break;
+		}
+	}
+	return (buf);
 }
 
 /* The line that opens the check of one report: file, target, host. */
@@ -394,59 +564,243 @@ void
 report_check_heading(const char *file, const struct report *r, FILE *f,
     int markdown)
 {
-	const char	*host = r->labels.host[0] != '\0' ? r->labels.host :
-	    r->context.hostname;
-	char		 what[32];
+	const char	*host = report_check_host(r);
+	char		 what[32], partial[64];
 
 	if (r->ntargets > 0)
 		snprintf(what, sizeof what, "%zu targets", r->ntargets);
-	fprintf(f, "%s%s: %s%s%s%s\n", markdown ? "\n## " : "", file,
+	fprintf(f, "%s%s: %s%s%s%s%s%s\n", markdown ? "\n## " : "", file,
 	    r->ntargets > 0 ? what : r->target.path != NULL ?
 	    r->target.path : "?", host[0] != '\0' ? " on " : "", host,
-	    markdown ? "\n" : "");
+	    r->interrupted ? " (INTERRUPTED" : "", r->interrupted ?
+	    report_check_partial(r, partial, sizeof partial) : "",
+	    r->interrupted ? ": a partial report)" : "");
+	if (markdown)
+		fputc('\n', f);
+}
+
+/* How the check of one file came out (report_check_files_outcome). */
+static enum report_check_outcome
+report_check_file_outcome(const struct report_check_file *cf)
+{
+	unsigned	count[CHECK_NVERDICTS];
+
+	if (cf->why != NULL)
+		return (REPORT_CHECK_SKIPPED);
+	return (report_check_tally(cf->list, &cf->rep, count) ?
+	    REPORT_CHECK_MET : REPORT_CHECK_NOT_MET);
+}
+
+/* The worst outcome of the checks of fs[n]. */
+enum report_check_outcome
+report_check_files_outcome(const struct report_check_file *fs, size_t n)
+{
+	enum report_check_outcome	worst = REPORT_CHECK_MET, o;
+	size_t				i;
+
+	for (i = 0; i < n; i++) {
+		o = report_check_file_outcome(&fs[i]);
+		if (o > worst)
+			worst = o;
+	}
+	return (worst);
 }
 
 /*
- * The checks of n reports as one JSON document: checks[] (file, host,
- * target, expectations) and the count of each verdict.  Returns 0 or -1.
+ * One line for each thing of cf that was not met: SKIPPED, INTERRUPTED,
+ * and each expectation MISSED or UNKNOWN, naming the host and file.
+ */
+static void
+report_check_problems(const struct report_check_file *cf, FILE *f,
+    const char *indent)
+{
+	const struct report	*r = &cf->rep;
+	const struct check_expect *e;
+	struct check_result	 res;
+	char			 where[32], m[UNITS_BUFSZ + 4], iv[80];
+	char			 label[48], partial[64], state[32], *c;
+	const char		*host;
+	size_t			 i;
+
+	if (cf->why != NULL) {
+		fprintf(f, "%sSKIPPED - %s: %s\n", indent, cf->file, cf->why);
+		return;
+	}
+	host = report_check_host(r)[0] != '\0' ? report_check_host(r) : "-";
+	if (r->interrupted)
+		fprintf(f, "%sINTERRUPTED %s %s: a partial report: the run "
+		    "was interrupted%s\n", indent, host, cf->file,
+		    report_check_partial(r, partial, sizeof partial));
+	for (i = 0; i < cf->list->n; i++) {
+		e = &cf->list->v[i];
+		report_check_evaluate(e, r, &res);
+		if (res.verdict == CHECK_MET && (!res.lifted ||
+		    cf->list->accept_burst))
+			continue;
+		where[0] = '\0';
+		if (res.target > 0)
+			snprintf(where, sizeof where, " (target %zu)",
+			    res.target);
+		if (res.verdict == CHECK_UNKNOWN) {
+			fprintf(f, "%sUNKNOWN %s %s%s: %s: %s\n", indent, host,
+			    cf->file, where, e->text, res.note);
+			continue;
+		}
+		if (res.verdict == CHECK_MET) {
+			/* Met only while a bucket may have lifted it. */
+			fprintf(f, "%sLIFTED %s %s%s: %s: %s (--accept-burst "
+			    "accepts it)\n", indent, host, cf->file, where,
+			    e->text, report_check_lifted(res.fv.state));
+			continue;
+		}
+		/* MISSED, or another verdict short of met, in capitals. */
+		snprintf(state, sizeof state, "%s",
+		    check_verdict_name(res.verdict));
+		for (c = state; *c != '\0'; c++)
+			*c = toupper((unsigned char)*c);
+		figures_label(e->def, e->index, label, sizeof label);
+		fprintf(f, "%s%s %s %s%s: %s: %s %s (95%%: %s)%s\n", indent,
+		    state, host, cf->file, where, e->text, label,
+		    report_check_measured(e, &res, m, sizeof m),
+		    report_check_interval(e, &res, iv, sizeof iv),
+		    res.borderline ? ", the threshold inside" : "");
+	}
+}
+
+/*
+ * The summary across fs[n]: how many reports passed (every expectation
+ * met), missed one or more, had unknowns (and none missed), were skipped
+ * or interrupted; how many expectations had each verdict.
+ */
+static void
+report_check_summary(const struct report_check_file *fs, size_t n, FILE *f,
+    const char *indent)
+{
+	unsigned	count[CHECK_NVERDICTS], total[CHECK_NVERDICTS];
+	unsigned	met = 0, missed = 0, unknown = 0, skipped = 0;
+	unsigned	partial = 0, expect = 0, lifted = 0;
+	char		counts[96], parts[32], lift[64];
+	int		pass;
+	size_t		i;
+	int		v;
+
+	for (v = 0; v < CHECK_NVERDICTS; v++)
+		total[v] = 0;
+	for (i = 0; i < n; i++) {
+		if (fs[i].why != NULL) {
+			skipped++;
+			continue;
+		}
+		partial += fs[i].rep.interrupted != 0;
+		pass = report_check_tally(fs[i].list, &fs[i].rep, count);
+		for (v = 0; v < CHECK_NVERDICTS; v++) {
+			total[v] += count[v];
+			expect += count[v];
+		}
+		if (count[CHECK_MISSED] > 0)
+			missed++;
+		else if (count[CHECK_MET] < fs[i].list->n)
+			unknown++;
+		else if (!pass)
+			lifted++;
+		else
+			met++;
+	}
+	parts[0] = lift[0] = '\0';
+	if (lifted > 0)
+		snprintf(lift, sizeof lift, ", %u met only while a bucket may "
+		    "be full", lifted);
+	if (partial > 0)
+		snprintf(parts, sizeof parts, " (%u interrupted)", partial);
+	fprintf(f, "%s%zu report%s: %u passed, %u missed, %u unknown%s, %u "
+	    "skipped%s; %u expectation%s: %s\n", indent, n, n == 1 ? "" : "s",
+	    met, missed, unknown, lift, skipped, parts, expect, expect == 1 ?
+	    "" : "s", report_check_counts(total, counts, sizeof counts));
+}
+
+/*
+ * Print the checks of fs[n] for people (markdown: pipe tables): each
+ * report's table, or why it was skipped, then a summary (the lines of what
+ * was not met and the counts).  quiet: the summary only.
+ */
+void
+report_check_files_write(const struct report_check_file *fs, size_t n,
+    FILE *f, int markdown, int quiet)
+{
+	const char	*indent = quiet ? "" : markdown ? "- " : "  ";
+	size_t		 i;
+
+	for (i = 0; !quiet && i < n; i++) {
+		if (i > 0 && !markdown)
+			fputc('\n', f);
+		if (fs[i].why != NULL) {
+			fprintf(f, "%s%s: skipped: %s\n", markdown ? "\n## " :
+			    "", fs[i].file, fs[i].why);
+			continue;
+		}
+		report_check_heading(fs[i].file, &fs[i].rep, f, markdown);
+		report_check_write(&fs[i].rep, fs[i].list, f, markdown);
+	}
+	if (!quiet && n == 1)
+		return;
+	if (!quiet)
+		fprintf(f, markdown ? "\n## Summary\n\n" : "\nSummary\n");
+	for (i = 0; i < n; i++)
+		report_check_problems(&fs[i], f, indent);
+	report_check_summary(fs, n, f, indent);
+}
+
+/*
+ * The checks of fs[n] as one JSON document: checks[] (file, host, target,
+ * interrupted, expectations), skipped[] (file, reason) and the count of
+ * each verdict.  Returns 0 or -1.
  */
 int
-report_check_json_dump(char *const *files, const struct report *reps,
-    const struct check_list *const *lists, int n, FILE *f)
+report_check_files_json(const struct report_check_file *fs, size_t n,
+    FILE *f)
 {
-	json_t		*root, *a, *o, *e;
-	json_int_t	 count[3] = { 0, 0, 0 }, lifted = 0;
-	int		 i, rc;
+	const struct report	*r;
+	json_t			*root, *a, *skip, *o, *e;
+	json_int_t		 count[CHECK_NVERDICTS], lifted = 0;
+	size_t			 i;
+	int			 rc, v;
 
+	for (v = 0; v < CHECK_NVERDICTS; v++)
+		count[v] = 0;
 	root = json_object();
 	json_object_set_new(root, "schema_version",
 	    json_integer(REPORT_SCHEMA_VERSION));
 	a = json_array();
+	skip = json_array();
 	for (i = 0; i < n; i++) {
 		o = json_object();
-		json_object_set_new(o, "file", json_string(files[i]));
-		json_object_set_new(o, "host", report_check_str(
-		    reps[i].labels.host[0] != '\0' ? reps[i].labels.host :
-		    reps[i].context.hostname[0] != '\0' ?
-		    reps[i].context.hostname : NULL));
+		json_object_set_new(o, "file", json_string(fs[i].file));
+		if (fs[i].why != NULL) {
+			json_object_set_new(o, "reason",
+			    json_string(fs[i].why));
+			json_array_append_new(skip, o);
+			continue;
+		}
+		r = &fs[i].rep;
+		json_object_set_new(o, "host", report_check_host(r)[0] !=
+		    '\0' ? json_string(report_check_host(r)) : json_null());
 		json_object_set_new(o, "target",
-		    report_check_str(reps[i].target.path));
-		e = report_check_json(&reps[i], lists[i]);
-		count[CHECK_MET] += json_integer_value(json_object_get(e,
-		    "met"));
-		count[CHECK_MISSED] += json_integer_value(json_object_get(e,
-		    "missed"));
-		count[CHECK_UNKNOWN] += json_integer_value(json_object_get(e,
-		    "unknown"));
+		    report_check_str(r->target.path));
+		json_object_set_new(o, "interrupted",
+		    json_boolean(r->interrupted));
+		e = report_check_json(r, fs[i].list);
+		for (v = 0; v < CHECK_NVERDICTS; v++)
+			count[v] += json_integer_value(json_object_get(e,
+			    check_verdict_name(v)));
 		lifted += json_integer_value(json_object_get(e, "lifted"));
 		json_object_set_new(o, "expectations", e);
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(root, "checks", a);
-	json_object_set_new(root, "met", json_integer(count[CHECK_MET]));
-	json_object_set_new(root, "missed", json_integer(count[CHECK_MISSED]));
-	json_object_set_new(root, "unknown",
-	    json_integer(count[CHECK_UNKNOWN]));
+	json_object_set_new(root, "skipped", skip);
+	for (v = 0; v < CHECK_NVERDICTS; v++)
+		json_object_set_new(root, check_verdict_name(v),
+		    json_integer(count[v]));
 	json_object_set_new(root, "lifted", json_integer(lifted));
 	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6) |
 	    JSON_ENSURE_ASCII);

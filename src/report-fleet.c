@@ -251,8 +251,8 @@ void
 report_fleet_write(const struct fleet *fl, FILE *f, int markdown)
 {
 	const char	*item = markdown ? "- " : "  - ";
-	char		 reason[1024];
-	size_t		 i, n = 0;
+	char		 reason[1024], *caveat;
+	size_t		 i, n = 0, caveats, compared = 0;
 
 	fprintf(f, "%stierprobe fleet: %zu volume%s of %zu kind%s%s\n",
 	    markdown ? "# " : "", fl->nvol, fl->nvol == 1 ? "" : "s",
@@ -270,6 +270,14 @@ report_fleet_write(const struct fleet *fl, FILE *f, int markdown)
 	    "noise when that is wider), in kinds of %d volumes or more "
 	    "with that figure.\n", markdown ? "" : "  ", fl->outlier * 100,
 	    FLEET_MIN_KIND);
+	for (i = 0; (caveat = fleet_caveat(fl, i)) != NULL; i++) {
+		fprintf(f, "%s%s\n", item, caveat);
+		free(caveat);
+		n++;
+	}
+	caveats = n;
+	for (i = 0; i < fl->nkinds; i++)
+		compared += fl->kinds[i].compared;
 	for (i = 0; i < fl->nvol; i++) {
 		if (!fl->vol[i].outlier)
 			continue;
@@ -279,8 +287,9 @@ report_fleet_write(const struct fleet *fl, FILE *f, int markdown)
 		    sizeof reason));
 		n++;
 	}
-	if (n == 0)
-		fprintf(f, "%snone\n", item);
+	if (n == caveats && (compared > 0 || fl->nvol == 0))
+		fprintf(f, "%snone%s\n", item, caveats > 0 ? " among the "
+		    "volumes compared" : "");
 	if (fl->nskip > 0) {
 		report_fleet_heading(f, markdown, "Skipped");
 		for (i = 0; i < fl->nskip; i++)
@@ -315,17 +324,52 @@ report_fleet_csv_num(FILE *f, double v)
 		fputc(',', f);
 }
 
+/*
+ * A figure's CSV column: its name with its unit, "p50_us",
+ * "bandwidth_bytes_per_s", "commit.rate_per_s"; "iops" is one already.
+ */
+static char *
+report_fleet_csv_name(const struct figures_def *d, char *buf, size_t len)
+{
+	const char	*unit = "";
+
+	switch (d->unit) {
+	case UNITS_LAT_US:
+		unit = "_us";
+		break;
+	case UNITS_RATE:
+		unit = "_bytes_per_s";
+		break;
+	case UNITS_BYTES:
+		unit = "_bytes";
+		break;
+	case UNITS_SECONDS:
+		unit = "_s";
+		break;
+	case UNITS_IOPS:
+		if (strstr(d->alias, "iops") == NULL)
+			unit = "_per_s";
+		break;
+	case UNITS_COUNT:
+	case UNITS_PLAIN:
+		break;
+	}
+	snprintf(buf, len, "%s%s", d->alias, unit);
+	return (buf);
+}
+
 /* Print a fleet as CSV: a header row, then one row per volume. */
 void
 report_fleet_csv(const struct fleet *fl, FILE *f)
 {
 	const struct fleet_volume *v;
-	char			 reason[1024];
+	char			 reason[1024], name[64];
 	size_t			 i, j;
 
 	fputs("file,host,target,kind,kind_source,device_model,burst,", f);
 	for (j = 0; j < fl->nfig; j++)
-		fprintf(f, "%s,", fl->fig[j]->alias);
+		fprintf(f, "%s,", report_fleet_csv_name(fl->fig[j], name,
+		    sizeof name));
 	for (j = 0; j < fl->nfig; j++) {
 		if (fl->fig[j]->better != 0)
 			fprintf(f, "ratio_%s,", fl->fig[j]->alias);
@@ -425,6 +469,7 @@ report_fleet_json(const struct fleet *fl, FILE *f)
 {
 	const struct fleet_kind	*k;
 	json_t			*root, *o, *a, *ko, *m;
+	char			*caveat;
 	size_t			 i, j;
 	int			 rc;
 
@@ -447,6 +492,7 @@ report_fleet_json(const struct fleet *fl, FILE *f)
 		ko = json_object();
 		json_object_set_new(ko, "kind", json_string(k->kind));
 		json_object_set_new(ko, "volumes", json_integer(k->nvolumes));
+		json_object_set_new(ko, "compared", json_boolean(k->compared));
 		m = json_object();
 		for (j = 0; j < fl->nfig; j++)
 			json_object_set_new(m, fl->fig[j]->alias,
@@ -455,6 +501,12 @@ report_fleet_json(const struct fleet *fl, FILE *f)
 		json_array_append_new(a, ko);
 	}
 	json_object_set_new(o, "kinds", a);
+	a = json_array();
+	for (i = 0; (caveat = fleet_caveat(fl, i)) != NULL; i++) {
+		json_array_append_new(a, json_string(caveat));
+		free(caveat);
+	}
+	json_object_set_new(o, "not_compared", a);
 	a = json_array();
 	for (i = 0; i < fl->nskip; i++) {
 		ko = json_object();

@@ -916,6 +916,73 @@ report_plot(const struct report *r, const char *outdir, const char *format,
 	return (rc);
 }
 
+/*
+ * The length of the domain all hosts of fl end with (".prod.example"), to
+ * leave out of their labels; 0 when some volume has no host or it would
+ * leave a host empty.
+ */
+static size_t
+report_plot_fleet_domain(const struct fleet *fl)
+{
+	const char	*a, *b, *dot;
+	size_t		 i, n, la, lb;
+
+	if (fl->nvol < 2)
+		return (0);
+	a = fl->vol[0].host;
+	n = la = strlen(a);
+	for (i = 1; i < fl->nvol && n > 0; i++) {
+		b = fl->vol[i].host;
+		lb = strlen(b);
+		if (lb == 0)
+			return (0);
+		while (n > 0 && (n > lb || strcmp(a + la - n, b + lb - n) != 0))
+			n--;
+	}
+	/* Cut at a dot, and keep a name before it in every host. */
+	dot = strchr(a + la - n, '.');
+	if (n == 0 || dot == NULL)
+		return (0);
+	n = strlen(dot);
+	for (i = 0; i < fl->nvol; i++) {
+		if (strlen(fl->vol[i].host) <= n)
+			return (0);
+	}
+	return (n);
+}
+
+/*
+ * Volume i's bar label into buf: its host, without the domain all share,
+ * alone when every volume has a host of its own, else host and target
+ * (its last path part); quotes and control characters made harmless for
+ * gnuplot.
+ */
+static void
+report_plot_fleet_label(const struct fleet *fl, size_t i, char *buf,
+    size_t len)
+{
+	const struct fleet_volume	*v = &fl->vol[i];
+	const char			*base = strrchr(v->target, '/');
+	char				*c;
+	size_t				 j, hl;
+	int				 unique = v->host[0] != '\0';
+
+	for (j = 0; unique && j < fl->nvol; j++) {
+		if (j != i && strcmp(fl->vol[j].host, v->host) == 0)
+			unique = 0;
+	}
+	hl = strlen(v->host) - report_plot_fleet_domain(fl);
+	if (unique)
+		snprintf(buf, len, "%.*s", (int)hl, v->host);
+	else
+		snprintf(buf, len, "%.*s%s%s", (int)hl, v->host,
+		    hl > 0 ? " " : "", base != NULL ? base + 1 : v->target);
+	for (c = buf; *c != '\0'; c++) {
+		if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
+			*c = '\'';
+	}
+}
+
 /* A fleet panel's data: index, label, value, flagged, kind median. */
 static int
 report_plot_fleet_panel(struct report_plot *rp, const struct fleet *fl,
@@ -924,8 +991,7 @@ report_plot_fleet_panel(struct report_plot *rp, const struct fleet *fl,
 	const struct fleet_volume	*v;
 	const struct fleet_kind		*k;
 	FILE				*f;
-	char				 name[32], label[160], *c;
-	const char			*base;
+	char				 name[32], label[160];
 	double				 median;
 	size_t				 i, j;
 
@@ -941,19 +1007,45 @@ report_plot_fleet_panel(struct report_plot *rp, const struct fleet *fl,
 			if (strcmp(k->kind, v->kind) == 0)
 				median = k->median[fig];
 		}
-		base = strrchr(v->target, '/');
-		snprintf(label, sizeof label, "%s%s%s", v->host,
-		    v->host[0] ? " " : "", base != NULL ? base + 1 :
-		    v->target);
-		for (c = label; *c != '\0'; c++) {
-			if (*c == '"' || (unsigned char)*c < 0x20)
-				*c = '\'';
-		}
+		report_plot_fleet_label(fl, i, label, sizeof label);
 		fprintf(f, "%zu \"%s\" %.6g %d %.6g\n", i, label,
 		    v->value[fig] / scale, v->flagged[fig], median / scale);
 	}
 	fclose(f);
 	return (0);
+}
+
+/*
+ * How far to turn the bar labels so none overlaps the next: 0 degrees
+ * when they fit across; 45 when they are short and a red bar's name fits
+ * above it (*across); else 90, each label upright under its bar.  *extra:
+ * the height turned labels take (pixels).  A panel is ~520 pixels wide, a
+ * label character ~7.
+ */
+static int
+report_plot_fleet_rotation(const struct fleet *fl, size_t *extra,
+    int *across)
+{
+	char	label[160];
+	size_t	i, longest = 0, room;
+
+	for (i = 0; i < fl->nvol; i++) {
+		report_plot_fleet_label(fl, i, label, sizeof label);
+		if (strlen(label) > longest)
+			longest = strlen(label);
+	}
+	room = fl->nvol > 0 ? 520 / fl->nvol : 520;
+	*across = longest * 7 <= 3 * room;
+	*extra = 0;
+	if ((longest + 1) * 7 <= room)
+		return (0);
+	if (longest <= 12 && *across) {
+		*extra = longest * 5;
+		return (45);
+	}
+	*across = 0;
+	*extra = longest * 7;
+	return (90);
 }
 
 /* Plot the fleet chart into outdir: one bar per volume per figure. */
@@ -966,8 +1058,8 @@ report_plot_fleet(const struct fleet *fl, const char *outdir,
 	FILE			*f;
 	double			 scale;
 	const char		*unit;
-	size_t			 i, j, n = 0;
-	int			 rc = -1;
+	size_t			 i, j, n = 0, extra, domain;
+	int			 rc = -1, rotate, across;
 
 	if (report_plot_begin(&rp, outdir, format, cause) != 0)
 		return (-1);
@@ -976,6 +1068,10 @@ report_plot_fleet(const struct fleet *fl, const char *outdir,
 	    fl->nkinds == 1 ? "" : "s");
 	snprintf(rp.subtitle, sizeof rp.subtitle, "red: more than %.0f%% "
 	    "worse than the median of its kind (black)", fl->outlier * 100);
+	if ((domain = report_plot_fleet_domain(fl)) > 0)
+		snprintf(rp.subtitle + strlen(rp.subtitle),
+		    sizeof rp.subtitle - strlen(rp.subtitle), "; hosts of %s",
+		    fl->vol[0].host + strlen(fl->vol[0].host) - domain + 1);
 	if ((f = report_plot_vars(&rp, "Fleet")) == NULL)
 		goto fail;
 	fprintf(f, "array ptitle[%zu]\narray punit[%zu]\n", fl->nfig,
@@ -999,8 +1095,10 @@ report_plot_fleet(const struct fleet *fl, const char *outdir,
 		report_plot_quote(f, d->label);
 		fprintf(f, "\npunit[%zu] = '%s'\n", n, unit);
 	}
-	fprintf(f, "npanels = %zu\nnvol = %zu\nplot_height = %zu\n", n,
-	    fl->nvol, 120 + 300 * ((n + 1) / 2));
+	rotate = report_plot_fleet_rotation(fl, &extra, &across);
+	fprintf(f, "npanels = %zu\nnvol = %zu\nxrot = %d\nname_across = %d\n"
+	    "plot_height = %zu\n", n, fl->nvol, rotate, across,
+	    120 + (300 + extra) * ((n + 1) / 2));
 	fclose(f);
 	if (n == 0) {
 		xasprintf(cause, "nothing to plot: no volume has a figure to "

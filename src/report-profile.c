@@ -514,11 +514,12 @@ report_profile_show(const char *name, FILE *out, char **cause)
  */
 static int
 report_profile_expect_from(const struct profile *p, double iops, double bw,
-    double baseline, const char *what, const char *note, const char *origin,
-    struct check_list *l, char **cause)
+    double baseline, double baseline_s, const char *what, const char *note,
+    const char *origin, struct check_list *l, char **cause)
 {
 	char		*text[3];
-	double		 pct, keep;
+	double		 pct, keep, sustain[3] = { NAN, NAN, NAN };
+	int		 of_burst = isfinite(baseline);
 	size_t		 i, n = 0;
 	int		 rc = 0;
 
@@ -548,12 +549,20 @@ report_profile_expect_from(const struct profile *p, double iops, double bw,
 	if (isfinite(bw))
 		xasprintf(&text[n++], "bandwidth>=%.1fM",
 		    floor(keep * bw / 1048576 * 10) / 10);
-	if (isfinite(baseline))
+	if (isfinite(baseline)) {
+		/* Only a sustained run that empties the bucket shows it. */
+		sustain[n] = baseline_s;
 		xasprintf(&text[n++], "burst.baseline_iops>=%.0f",
 		    floor(keep * baseline));
+	}
 	for (i = 0; i < n; i++) {
 		if (rc == 0 && check_list_add(l, text[i], origin, cause) != 0)
 			rc = -1;
+		if (rc == 0 && isfinite(sustain[i]))
+			l->v[l->n - 1].sustain_s = sustain[i];
+		/* With a bucket, the ceilings promised are its burst's. */
+		if (rc == 0 && !isfinite(sustain[i]))
+			l->v[l->n - 1].of_burst = of_burst;
 		free(text[i]);
 	}
 	return (rc);
@@ -577,8 +586,8 @@ report_profile_expect(const char *name, uint32_t bs, struct check_list *l,
 	sim_truth_profile(p, bs, &t);
 	xasprintf(&origin, "--expect-profile %s", p->name);
 	rc = report_profile_expect_from(p, t.iops_ceiling, t.bandwidth_ceiling,
-	    t.burst_detected ? t.baseline_iops : NAN, p->name, "", origin, l,
-	    cause);
+	    t.burst_detected ? t.baseline_iops : NAN, t.burst_duration_s,
+	    p->name, "", origin, l, cause);
 	free(origin);
 	profiles_free(p);
 	return (rc);
@@ -632,7 +641,9 @@ report_profile_expect_type(const char *spec_text, double size, uint32_t bs,
 	voltype_free(t);
 	xasprintf(&origin, "--type %s", spec_text);
 	rc = report_profile_expect_from(p, f.fresh_iops, f.fresh_bandwidth,
-	    isfinite(f.burst_iops) ? f.long_iops : NAN, what,
+	    isfinite(f.burst_iops) ? f.long_iops : NAN, isfinite(
+	    f.burst_iops) && f.burst_iops > f.long_iops ? f.burst_credits /
+	    (f.burst_iops - f.long_iops) : NAN, what,
 	    " (documented, not measured)", origin, l, cause);
 	free(what);
 	free(origin);

@@ -1583,6 +1583,9 @@ static const struct report_schema_key report_schema_target_keys[] = {
 	{ .name = "instance", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct report_target, instance),
 	  .doc = "the simulated instance a simulated volume is on" },
+	{ .name = "profile", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_target, profile),
+	  .doc = "a simulated volume's profile name" },
 };
 static const struct report_schema report_schema_target =
     TABLE("target", struct report_target, report_schema_target_keys, NULL,

@@ -1015,6 +1015,7 @@ report_figure_commit(const struct report *r, const struct figures_def *d,
     unsigned index, struct figures_value *fv)
 {
 	const struct point	*pt;
+	double			 ci;
 	long			 b;
 
 	(void)index;
@@ -1027,12 +1028,25 @@ report_figure_commit(const struct report *r, const struct figures_def *d,
 	figures_path(d, (unsigned)b + 1, fv->path, sizeof fv->path);
 	pt = &r->sync->rows[b].pt;
 	fv->state = pt->state;
-	if (d->unit == UNITS_IOPS)
+	ci = isfinite(pt->ci95_rel) && pt->ci95_rel >= 0 &&
+	    pt->ci95_rel < 1 ? pt->ci95_rel : NAN;
+	if (d->unit == UNITS_IOPS) {
+		/* One writer: the rate is one over the mean latency. */
 		fv->value = pt->iops;
-	else if (strcmp(d->alias, "commit.p50") == 0)
+		fv->low = fv->value / (1 + ci);
+		fv->high = fv->value / (1 - ci);
+	} else if (strcmp(d->alias, "commit.p50") == 0) {
+		/*
+		 * A median's standard error is sqrt(pi / 2) times a mean's
+		 * for normal latencies: the mean's interval, that wider.
+		 */
 		fv->value = pt->lat_us.p50;
-	else
+		fv->low = fv->value * (1 - ci * sqrt(M_PI / 2));
+		fv->high = fv->value * (1 + ci * sqrt(M_PI / 2));
+	} else {
 		fv->value = pt->lat_us.p99;
+		point_p99_interval(pt, &fv->low, &fv->high);
+	}
 }
 
 static void (*const report_figure_sources[])(const struct report *,

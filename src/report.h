@@ -136,6 +136,7 @@ struct report_target {			/* what was measured */
 	uint32_t	 bs;
 	uint64_t	 size_bytes;
 	char		 instance[64];	/* a simulated volume's; "" */
+	char		 profile[128];	/* sim: the profile's name */
 };
 
 struct report {
@@ -202,6 +203,26 @@ int	report_output_check(const char *, const char *, int, char **);
 /* Read a report back.  Returns 0 or -1 with *cause (bad file: exit 2). */
 int	report_load(const char *, struct report *, char **);
 
+/* The report files of check and fleet, and the paths that gave none. */
+struct report_files {
+	char	**path;		/* in the order to read them */
+	size_t	  n;
+	struct {
+		char	*path;
+		char	*why;
+	}	 *bad;		/* unreadable, or a directory without a
+				   report */
+	size_t	  nbad;
+};
+
+/*
+ * The report files named by paths[n] into fs: each file named, and the
+ * *.json files (not hidden) under each directory, recursively, in name
+ * order, written without doubled slashes.  Free with report_files_free.
+ */
+void	report_files_find(struct report_files *, char *const *, int);
+void	report_files_free(struct report_files *);
+
 /*
  * Text (markdown set: markdown) for people, of a report of one target:
  * the verdict first, then the detail.
@@ -216,11 +237,12 @@ struct check_result;
 void	report_check_evaluate(const struct check_expect *,
 	    const struct report *, struct check_result *);
 /*
- * Judge every expectation of l against r; count[] gets how many were met,
- * missed and unknown (by enum check_verdict).  Returns 1 if all were met.
+ * Judge every expectation of l against r; count[CHECK_NVERDICTS] gets how
+ * many had each verdict (by enum check_verdict).  Returns 1 if all were
+ * met.
  */
 int	report_check_tally(const struct check_list *, const struct report *,
-	    unsigned[3]);
+	    unsigned *);
 
 /*
  * The expectations l judged against report r as a table (markdown set: a
@@ -229,15 +251,45 @@ int	report_check_tally(const struct check_list *, const struct report *,
 void	report_check_write(const struct report *, const struct check_list *,
 	    FILE *, int);
 
-/* The line that opens the check of one report (file, target, host). */
+/*
+ * The line that opens the check of one report (file, target, host, and
+ * whether it was interrupted).
+ */
 void	report_check_heading(const char *, const struct report *, FILE *,
 	    int);
+
+/* One report file of a check: the report and what it is judged against. */
+struct report_check_file {
+	const char		*file;
+	struct report		 rep;	/* read, unless why is set */
+	const struct check_list	*list;	/* judged against */
+	char			*why;	/* skipped: why; NULL */
+};
+
+/* How the checks of report files came out, the worst last. */
+enum report_check_outcome {
+	REPORT_CHECK_MET,	/* every expectation met */
+	REPORT_CHECK_SKIPPED,	/* a file could not be judged */
+	REPORT_CHECK_NOT_MET,	/* an expectation missed or unknown */
+};
+
+/* The worst outcome of the checks of files[n]. */
+enum report_check_outcome report_check_files_outcome(
+	    const struct report_check_file *, size_t);
 /*
- * The checks of reps[n] (read from files[n]) against lists[n] as one JSON
- * document.  Returns 0 or -1.
+ * The checks of files[n] for people (markdown set: pipe tables): each
+ * report's table, or why it was skipped; then, of several (or quiet set,
+ * alone), a line for each report skipped or interrupted and each
+ * expectation missed or unknown, naming host and file, and a summary line.
  */
-int	report_check_json_dump(char *const *, const struct report *,
-	    const struct check_list *const *, int, FILE *);
+void	report_check_files_write(const struct report_check_file *, size_t,
+	    FILE *, int, int);
+/*
+ * The checks of files[n] as one JSON document: checks[], skipped[] and the
+ * count of each verdict.  Returns 0 or -1.
+ */
+int	report_check_files_json(const struct report_check_file *, size_t,
+	    FILE *);
 
 struct json_t;
 /* The "expectations" JSON section of l judged against r (a new object). */
@@ -357,7 +409,10 @@ struct fleet;
  * the rule and why, the files skipped and why (markdown set: pipe tables).
  */
 void	report_fleet_write(const struct fleet *, FILE *, int);
-/* A fleet as CSV: a header row, then one row per volume. */
+/*
+ * A fleet as CSV: a header row (a figure's column named with its unit:
+ * p50_us, bandwidth_bytes_per_s), then one row per volume.
+ */
 void	report_fleet_csv(const struct fleet *, FILE *);
 /* A fleet as one JSON document (fleet.volumes[]).  Returns 0 or -1. */
 int	report_fleet_json(const struct fleet *, FILE *);
@@ -468,8 +523,10 @@ int	report_profile_show(const char *, FILE *, char **);
  * Append to l what a volume of profile name (or path) promises for I/Os of
  * bs bytes (0: 4 KiB): its IOPS and bandwidth ceilings and burst baseline,
  * less the tolerance of its [promise] section (10% assumed when it has
- * none); sets l's profile and promise sentence.  Returns 0, or -1 with
- * *cause when the profile cannot be read (a usage error).
+ * none), the baseline with the sustained run that settles it (longer than
+ * the bucket lasts from full); sets l's profile and promise sentence.
+ * Returns 0, or -1 with *cause when the profile cannot be read (a usage
+ * error).
  */
 int	report_profile_expect(const char *, uint32_t, struct check_list *,
 	    char **);

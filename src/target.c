@@ -413,8 +413,9 @@ out:
 }
 
 /*
- * What a simulated volume says of its write cache, FUA and model, and the
- * instance it was put on (VOLUME@INSTANCE, or its profile's own).
+ * A simulated volume's name, what it says of its write cache, FUA and
+ * model, and the instance it was put on (VOLUME@INSTANCE, or its
+ * profile's own).
  */
 static void
 target_sim_claims(struct target *t)
@@ -428,6 +429,7 @@ target_sim_claims(struct target *t)
 	    p->model != NULL ? p->model : "");
 	snprintf(t->instance, sizeof(t->instance), "%s",
 	    p->instance_name != NULL ? p->instance_name : "");
+	snprintf(t->profile, sizeof(t->profile), "%s", p->name);
 }
 
 static int

@@ -41,6 +41,7 @@ struct target {
 	char		 instance[64];	/* the simulated instance a simulated
 					   volume is on, as asked; "" */
 	struct sim	*sim;		/* TARGET_SIM */
+	char		 profile[128];	/* TARGET_SIM: profile name */
 };
 
 struct target_params {

@@ -35,7 +35,8 @@
 #include "xmalloc.h"
 
 #define EXIT_USAGE		2
-#define EXIT_MISSED		3	/* expectation missed, unknown */
+#define EXIT_MISSED		3	/* expectation missed, unknown; an
+						   outlier (fleet) */
 #define EXIT_INTERRUPTED	130
 #define WARM_BS			(1U << 20)	/* sequential warm-up reads */
 
@@ -86,6 +87,8 @@ report_begin(struct report *rep, const struct plan *pl,
 	rep->target.size_bytes = t->size;
 	snprintf(rep->target.instance, sizeof(rep->target.instance), "%s",
 	    t->instance);
+	snprintf(rep->target.profile, sizeof(rep->target.profile), "%s",
+	    t->profile);
 	if (t->type != TARGET_SIM)
 		context_fill(&rep->context, t->path);
 	else
@@ -93,26 +96,50 @@ report_begin(struct report *rep, const struct plan *pl,
 }
 
 /*
+ * The instance a simulated volume is on: what follows the last @ of its
+ * name (path as given, "sim:" prefix or not); NULL for other targets.
+ */
+static const char *
+expect_instance(const char *path, int sim)
+{
+	const char	*at;
+
+	if (!sim || path == NULL || (at = strrchr(path, '@')) == NULL)
+		return (NULL);
+	return (at + 1);
+}
+
+/*
  * The expectations of --expect and --expect-profile (for I/Os of bs
- * bytes) into *out, NULL when none were given.  Returns 0, or -1 when one
- * is malformed (said on stderr: a usage error).
+ * bytes, of a simulated volume on instance on, or NULL) into *out, NULL
+ * when none were given.  A profile named without an instance is taken on
+ * the volume's: what it promises there.  Returns 0, or -1 when one is
+ * malformed (said on stderr: a usage error).
  */
 static int
-expectations(const struct cli_opts *o, uint32_t bs, struct check_list **out)
+expectations(const struct cli_opts *o, uint32_t bs, const char *on,
+    struct check_list **out)
 {
 	struct check_list	*l;
-	char			*cause = NULL;
+	char			*cause = NULL, *name = NULL;
 	int			 i, rc = 0;
 
 	*out = NULL;
 	if (o->expect.n == 0 && o->expect_profile == NULL)
 		return (0);
 	l = check_list_new();
-	if (o->expect_profile != NULL && report_profile_expect(
-	    o->expect_profile, bs, l, &cause) != 0) {
+	if (o->expect_profile != NULL && on != NULL &&
+	    strchr(o->expect_profile, '@') == NULL) {
+		xasprintf(&name, "%s@%s", o->expect_profile, on);
+		log_info("--expect-profile %s: what it promises on %s, the "
+		    "instance the volume is on", o->expect_profile, on);
+	}
+	if (o->expect_profile != NULL && report_profile_expect(name != NULL ?
+	    name : o->expect_profile, bs, l, &cause) != 0) {
 		log_warnx("--expect-profile: %s", cause);
 		rc = -1;
 	}
+	free(name);
 	for (i = 0; rc == 0 && i < o->expect.n; i++) {
 		if (check_list_add(l, o->expect.v[i], "--expect",
 		    &cause) != 0) {
@@ -197,6 +224,52 @@ judge_types(struct report *rep, const struct cli_opts *o)
 	if (report_voltype_judge(rep, &cause) != 0) {
 		log_warnx("--type %s", cause);
 		free(cause);
+	}
+}
+
+/*
+ * The instance the simulated targets of a plan are on, when they share
+ * one; NULL otherwise.
+ */
+static const char *
+probe_instance(const struct plan *pl)
+{
+	const char	*on = NULL, *at;
+	size_t		 i;
+
+	for (i = 0; i < pl->ntargets; i++) {
+		at = expect_instance(pl->target[i].spec,
+		    pl->target[i].type == TARGET_SIM);
+		if (at == NULL || (on != NULL && strcmp(on, at) != 0))
+			return (NULL);
+		on = at;
+	}
+	return (on);
+}
+
+/*
+ * Say, before measuring, which expectations the plan cannot settle (a
+ * phase it does not run, a sustained run shorter than a bucket lasts) and
+ * what run would.
+ */
+static void
+probe_unsettled(const struct plan *pl, const struct check_list *l)
+{
+	const struct plan_target	*pt;
+	char				 why[320];
+	size_t				 i, j;
+
+	for (i = 0; l != NULL && i < l->n; i++) {
+		for (j = 0; j < pl->ntargets; j++) {
+			pt = &pl->target[j];
+			if (check_settles(&l->v[i], plan_measures(pl, pt,
+			    l->v[i].def->section), pt->limits.sustain_s,
+			    why, sizeof why))
+				continue;
+			log_warnx("warning: %s cannot be settled by this run: "
+			    "%s", l->v[i].text, why);
+			break;
+		}
 	}
 }
 
@@ -656,16 +729,18 @@ probe(const struct cli_opts *o)
 	struct check_list	*checks;
 	const char		*caveat;
 	char			*cause = NULL, removed[1024], kept[1024];
-	unsigned		 verdicts[3];
+	unsigned		 verdicts[CHECK_NVERDICTS];
 	size_t			 i;
 	int			*open, status, interrupted = 0, measured = 0;
 	int			 full = 0;
 
 	if (probe_outputs(o) != 0)
 		return (EXIT_USAGE);
-	if (expectations(o, o->bs, &checks) != 0)
-		return (EXIT_USAGE);
 	plan_make(&pl, o);
+	if (expectations(o, o->bs, probe_instance(&pl), &checks) != 0) {
+		plan_free(&pl);
+		return (EXIT_USAGE);
+	}
 	if (plan_check(&pl, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
@@ -709,6 +784,7 @@ probe(const struct cli_opts *o)
 			log_info("%s", pl.target[i].note);
 		probe_cost(&pl, &pl.target[i], &t[i]);
 	}
+	probe_unsettled(&pl, checks);
 	measured = 1;
 	if (pl.ntargets == 1)
 		status = probe_target(&pl, &pl.target[0], &t[0], pl.seed, &rep,
@@ -901,70 +977,113 @@ profiles(struct cli_opts *o)
 	return (0);
 }
 
-/* check: judge saved reports against expectations. */
+/*
+ * Read file into cf and choose what it is judged against (given, else
+ * what it records); if it cannot be judged, say why in cf->why.
+ */
+static void
+check_file(const struct cli_opts *o, const char *file,
+    struct report_check_file *cf, struct check_list **given)
+{
+	char	*cause = NULL;
+	size_t	 len = strlen(file);
+
+	cf->file = file;
+	if (report_load(file, &cf->rep, &cause) != 0) {
+		cf->why = xstrdup(strncmp(cause, file, len) == 0 &&
+		    cause[len] == ':' ? cause + len + 2 : cause);
+		free(cause);
+		return;
+	}
+	if (expectations(o, cf->rep.target.bs, expect_instance(
+	    cf->rep.target.path, strcmp(cf->rep.target.type, "sim") == 0),
+	    given) != 0)
+		xasprintf(&cf->why, "--expect-profile %s does not apply to "
+		    "it (said above)", o->expect_profile);
+	else if (expect_type(o, report_voltype_size(&cf->rep),
+	    cf->rep.target.bs, given) != 0)
+		xasprintf(&cf->why, "--type %s does not apply to it (said "
+		    "above)", o->type);
+	else if ((cf->list = *given != NULL ? *given : cf->rep.checks) ==
+	    NULL)
+		xasprintf(&cf->why, "records no expectations: give --expect "
+		    "EXPR, --expect-profile NAME or --type TYPE");
+	else if (*given == NULL && o->accept_burst)
+		cf->rep.checks->accept_burst = 1;
+}
+
+/*
+ * check: judge saved reports (files, directories of them) against
+ * expectations; every file is judged, and the exit status is the worst:
+ * 3 an expectation missed or unknown, else 2 a file skipped, else 0.
+ */
 static int
 check(struct cli_opts *o)
 {
-	struct report		 *reps;
-	struct check_list	**given;
-	const struct check_list	**use;
-	char			 *cause = NULL;
-	unsigned		  verdicts[3];
-	int			  i, n, ret = 0;
+	struct report_files	  found;
+	struct report_check_file *cf;
+	struct check_list	**given, *first;
+	size_t			  i, n;
+	int			  ret;
 
-	reps = xcalloc(o->nargs, sizeof *reps);
-	given = xcalloc(o->nargs, sizeof *given);
-	use = xcalloc(o->nargs, sizeof *use);
-	for (n = 0; n < o->nargs && ret == 0; n++) {
-		if (report_load(o->args[n], &reps[n], &cause) != 0) {
-			log_warnx("%s", cause);
-			free(cause);
-			ret = EXIT_USAGE;
-		} else if (expectations(o, reps[n].target.bs, &given[n]) != 0 ||
-		    expect_type(o, report_voltype_size(&reps[n]),
-		    reps[n].target.bs, &given[n]) != 0)
-			ret = EXIT_USAGE;
-		else if ((use[n] = given[n] != NULL ? given[n] :
-		    reps[n].checks) == NULL) {
-			log_warnx("%s records no expectations: give --expect "
-			    "EXPR, --expect-profile NAME or --type TYPE",
-			    o->args[n]);
-			ret = EXIT_USAGE;
-		} else if (given[n] == NULL && o->accept_burst)
-			reps[n].checks->accept_burst = 1;
+	/* A malformed expectation is refused before any file is read. */
+	if (expectations(o, 0, NULL, &first) != 0)
+		return (EXIT_USAGE);
+	check_list_free(first);
+	report_files_find(&found, o->args, o->nargs);
+	n = found.nbad + found.n;
+	cf = xcalloc(n, sizeof *cf);
+	given = xcalloc(n, sizeof *given);
+	for (i = 0; i < found.nbad; i++) {
+		cf[i].file = found.bad[i].path;
+		cf[i].why = xstrdup(found.bad[i].why);
 	}
-	if (ret == 0 && o->format == CLI_FMT_JSON)
-		ret = report_check_json_dump(o->args, reps, use, n,
-		    stdout) != 0;
-	for (i = 0; ret == 0 && o->format != CLI_FMT_JSON && i < n; i++) {
-		report_check_heading(o->args[i], &reps[i], stdout,
-		    o->format == CLI_FMT_MARKDOWN);
-		report_check_write(&reps[i], use[i], stdout,
-		    o->format == CLI_FMT_MARKDOWN);
-	}
-	for (i = 0; ret == 0 && i < n; i++) {
-		if (!report_check_tally(use[i], &reps[i], verdicts))
-			ret = EXIT_MISSED;
-	}
+	for (i = 0; i < found.n; i++)
+		check_file(o, found.path[i], &cf[found.nbad + i],
+		    &given[found.nbad + i]);
 	for (i = 0; i < n; i++) {
-		report_free(&reps[i]);
+		if (cf[i].why != NULL)
+			log_warnx("skipped %s: %s", cf[i].file, cf[i].why);
+	}
+	if (o->format == CLI_FMT_JSON)
+		ret = report_check_files_json(cf, n, stdout);
+	else {
+		report_check_files_write(cf, n, stdout,
+		    o->format == CLI_FMT_MARKDOWN, o->quiet);
+		ret = fflush(stdout);
+	}
+	if (ret != 0)
+		ret = 1;
+	else if (report_check_files_outcome(cf, n) == REPORT_CHECK_NOT_MET)
+		ret = EXIT_MISSED;
+	else if (report_check_files_outcome(cf, n) == REPORT_CHECK_SKIPPED)
+		ret = EXIT_USAGE;
+	for (i = 0; i < n; i++) {
+		report_free(&cf[i].rep);
+		free(cf[i].why);
 		check_list_free(given[i]);
 	}
-	free(reps);
+	free(cf);
 	free(given);
-	free(use);
+	report_files_free(&found);
 	return (ret);
 }
 
-/* fleet: many reports in one table; exit 1 if any file was skipped. */
+/*
+ * fleet: many reports in one table, and what it could not compare (on
+ * stderr too); exit 3 with --fail-on-outlier when a volume is an outlier,
+ * else 1 if any file was skipped.
+ */
 static int
 fleet(struct cli_opts *o)
 {
 	struct fleet		*fl;
 	struct check_list	*checks;
-	int			 ret = 0;
+	char			*caveat;
+	size_t			 i;
+	int			 ret = 0, outliers = 0;
 
-	if (expectations(o, 0, &checks) != 0)
+	if (expectations(o, 0, NULL, &checks) != 0)
 		return (EXIT_USAGE);
 	fl = fleet_new(o->outlier);
 	fleet_load(fl, o->args, o->nargs, checks);
@@ -983,7 +1102,17 @@ fleet(struct cli_opts *o)
 	if (fflush(stdout) != 0)
 		ret = -1;
 	fleet_log_skipped(fl);
-	if (ret != 0 || fl->nskip > 0)
+	for (i = 0; (caveat = fleet_caveat(fl, i)) != NULL; i++) {
+		log_warnx("warning: %s", caveat);
+		free(caveat);
+	}
+	for (i = 0; i < fl->nvol; i++)
+		outliers += fl->vol[i].outlier;
+	if (ret != 0)
+		ret = 1;
+	else if (o->fail_on_outlier && outliers > 0)
+		ret = EXIT_MISSED;
+	else if (fl->nskip > 0)
 		ret = 1;
 	fleet_free(fl);
 	check_list_free(checks);

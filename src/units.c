@@ -22,7 +22,8 @@ struct units_num {
 };
 
 static const char *units_size_help =
-    "use a number with K, M, G, T or P (powers of 1024)";
+    "use a number with K, M, G, T or P (powers of 1024, as KiB, MiB, ...; "
+    "KB, MB, ... are powers of 1000)";
 static const char *units_time_help =
     "use a number with ns, us, ms, s, m or h";
 
@@ -74,40 +75,65 @@ units_skip_space(const char *p)
 }
 
 /*
- * Parse a size with a binary suffix into bytes; a decimal needs a suffix
- * ("1.5G") and is rounded to the nearest byte.
+ * The multiplier of the suffix at *pp, moving *pp past it: K, M, G, T, P
+ * alone or with iB are powers of 1024, with B alone (KB, kB) powers of
+ * 1000, as fio reads them with kb_base=1000; B alone is 1.  0 if the
+ * suffix is not one of these; *si says whether it was decimal.
+ */
+static unsigned __int128
+units_size_suffix(const char **pp, int *si)
+{
+	static const char	 letters[] = "KMGTP";
+	const char		*p = *pp, *l;
+	unsigned __int128	 mult = 1;
+	unsigned int		 i, base = 1024;
+
+	*si = 0;
+	if (*p != '\0' && (l = strchr(letters,
+	    toupper((unsigned char)*p))) != NULL) {
+		p++;
+		if (*p == 'i' || *p == 'I')
+			p++;
+		else if (*p == 'B' || *p == 'b') {
+			base = 1000;
+			*si = 1;
+		}
+		for (i = 0; i <= (unsigned int)(l - letters); i++)
+			mult *= base;
+	}
+	if (*p == 'B' || *p == 'b')
+		p++;
+	if (*p != '\0')
+		return (0);
+	*pp = p;
+	return (mult);
+}
+
+/*
+ * Parse a size with a suffix into bytes; a decimal needs a multiplying
+ * suffix ("1.5G") and is rounded to the nearest byte.
  */
 int
 units_parse_size(const char *s, uint64_t *out, char **cause)
 {
-	static const char	 letters[] = "KMGTP";
 	struct units_num	 num;
-	const char		*p, *l;
-	unsigned int		 shift = 0;
-	unsigned __int128	 v, f;
+	const char		*p;
+	unsigned __int128	 v, f, mult;
+	int			 si;
 
 	if (units_read_num(s, &num) != 0)
 		goto bad;
 	p = units_skip_space(num.end);
 	if (p != num.end && *p == '\0')
 		goto bad;
-	if (*p != '\0' && (l = strchr(letters,
-	    toupper((unsigned char)*p))) != NULL) {
-		shift = 10 * (unsigned int)(l - letters + 1);
-		p++;
-		if (*p == 'i' || *p == 'I')
-			p++;
-		if (*p == 'B' || *p == 'b')
-			p++;
-	} else if (*p == 'B' || *p == 'b')
-		p++;
-	if (*p != '\0' || (num.has_point && shift == 0))
+	if ((mult = units_size_suffix(&p, &si)) == 0 ||
+	    (num.has_point && mult == 1))
 		goto bad;
 	if (num.ip_overflow)
 		goto big;
 
-	v = (unsigned __int128)num.ip << shift;
-	f = ((unsigned __int128)num.frac << shift) + num.frac_den / 2;
+	v = (unsigned __int128)num.ip * mult;
+	f = (unsigned __int128)num.frac * mult + num.frac_den / 2;
 	v += f / num.frac_den;
 	if (v > UINT64_MAX)
 		goto big;
@@ -120,6 +146,20 @@ bad:
 big:
 	xasprintf(cause, "\"%s\" is too large a size", s);
 	return (-1);
+}
+
+/* Whether size s, as units_parse_size reads it, has a decimal suffix. */
+int
+units_size_is_si(const char *s)
+{
+	struct units_num	 num;
+	const char		*p;
+	int			 si;
+
+	if (units_read_num(s, &num) != 0)
+		return (0);
+	p = units_skip_space(num.end);
+	return (units_size_suffix(&p, &si) != 0 && si);
 }
 
 /* Parse a duration into seconds. */
@@ -320,11 +360,11 @@ units_format_more(enum units_kind kind, double v, int more, char *buf,
 	case UNITS_BYTES:
 		if (v < 0)
 			v = 0;
-		if (more == 0 || v < 1024)
+		if (more == 0)
 			return (units_format_size((uint64_t)llround(v), buf,
 			    len));
-		return (units_format(v, 1024, units_size_names, 7, " ", more,
-		    buf, len));
+		return (units_format(v, 1024, units_size_names,
+		    v < 1024 ? 1 : 7, " ", more, buf, len));
 	case UNITS_LAT_US:
 		return (units_format(v * 1000, 1000, units_lat_names, 4, " ",
 		    more, buf, len));
@@ -381,4 +421,22 @@ units_format_interval(enum units_kind kind, double lo, double hi, char *buf,
 	}
 	snprintf(buf, len, "%s to %s", a, b);
 	return (buf);
+}
+
+/* Format v as units_format_value, with the digits that tell it from ref. */
+char *
+units_format_apart(enum units_kind kind, double v, double ref, char *buf,
+    size_t len)
+{
+	char	other[UNITS_BUFSZ];
+	int	more;
+
+	for (more = 0; more < UNITS_APART_MAX && v != ref && isfinite(ref);
+	    more++) {
+		units_format_more(kind, v, more, buf, len);
+		units_format_more(kind, ref, more, other, sizeof other);
+		if (strcmp(buf, other) != 0)
+			return (buf);
+	}
+	return (units_format_more(kind, v, more, buf, len));
 }

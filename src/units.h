@@ -8,11 +8,15 @@
 
 /*
  * Parse a size: a non-negative number (integer, or decimal with a suffix)
- * with an optional suffix K, M, G, T, P (powers of 1024; "KiB", "k", "KB"
- * accepted alike) or B.  Returns 0 and sets *out, or -1 and an allocated
- * message in *cause (caller frees) naming what was wrong.
+ * with an optional suffix: K, M, G, T, P alone or with iB ("k", "KiB") are
+ * powers of 1024, with B alone ("KB", "kB") powers of 1000; B is bytes.
+ * Returns 0 and sets *out, or -1 and an allocated message in *cause
+ * (caller frees) naming what was wrong.
  */
 int	 units_parse_size(const char *, uint64_t *, char **);
+
+/* Whether a size has a decimal suffix (KB, MB, ...: powers of 1000). */
+int	 units_size_is_si(const char *);
 
 /*
  * Parse a duration into seconds: a number with optional suffix ns, us, ms,
@@ -63,9 +67,17 @@ char	*units_format_value(enum units_kind, double, char *, size_t);
  */
 char	*units_format_interval(enum units_kind, double, double, char *,
 	    size_t);
+/*
+ * Format v as units_format_value does, with as many more digits (up to
+ * UNITS_APART_MAX) as tell it from ref when the usual ones print both
+ * alike: 2,999.6 beside a threshold of 3,000.
+ */
+char	*units_format_apart(enum units_kind, double, double, char *,
+	    size_t);
 
 #define UNITS_BUFSZ 32
 #define UNITS_INTERVAL_BUFSZ	(2 * UNITS_BUFSZ + 4)
 #define UNITS_MORE_MAX		3
+#define UNITS_APART_MAX		6
 
 #endif

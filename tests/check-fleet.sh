@@ -8,7 +8,11 @@
 # and a slow one names the slow one (text, JSON, CSV, chart), and bad input
 # (truncated report, newer schema, duplicate host and target, empty
 # directory) is skipped with the reason, the rest reported, exit 1.
-# commit.p99 is the p99 of the report's fastest commit method.
+# commit.p99 is the p99 of the report's fastest commit method, with an
+# interval.  Near a threshold, the figure shows the digits that tell it
+# from it; MB/s and MiB/s are read as written; --expect-profile on
+# sim:VOL@INSTANCE expects what the profile promises on that instance, and
+# what a run cannot settle is said before measuring and in the report.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 TIERPROBE_DATADIR=$TOP_SRCDIR
@@ -153,6 +157,79 @@ if command -v gnuplot >/dev/null; then
 	    fail "the commits fleet chart's axes: $(grep -o \
 	    '>[a-zA-Z/]*<' "$dir/commits-plot/fleet.svg" | sort -u | tr '\n' ' ')"
 fi
+# Near the threshold: the measured figure printed with the digits that
+# show why (the IOPS ceiling just under a whole number, against it), and
+# a commit p99 with an interval, marked when the threshold lies inside.
+v=$(jq '.limits.iops_ceiling' "$dir/fleet/h1.json")
+t=$(awk -v v="$v" 'BEGIN { printf "%.2f", v + 0.01 }')
+"$TIERPROBE" check "$dir/fleet/h1.json" --expect "iops>=$t" > "$dir/out"
+[ $? = 3 ] || fail "iops>=$t on an IOPS ceiling of $v: not exit 3"
+shown=$(awk -v e="iops>=$t" '$1 == e { print $4 }' "$dir/out" | tr -d ,)
+awk -v s="$shown" -v t="$t" 'BEGIN { exit !(s != "" && s + 0 < t + 0) }' ||
+    fail "iops>=$t missed on $v, shown as \"$shown\": $(cat "$dir/out")"
+"$TIERPROBE" check "$dir/sync.json" --expect "commit.p99<=${above}us" \
+    --accept-burst > "$dir/out" || fail "commit.p99<=${above}us not met"
+grep "commit.p99<=" "$dir/out" | grep -q "n/a" &&
+    fail "commit p99 without an interval: $(cat "$dir/out")"
+grep "commit.p99<=" "$dir/out" | grep -q "met.* \*$" ||
+    fail "a threshold 1% above the p99 not marked: $(cat "$dir/out")"
+"$TIERPROBE" check "$dir/sync.json" --expect "commit.p99<=1s" \
+    --accept-burst > "$dir/out" || fail "commit.p99<=1s not met"
+grep "commit.p99<=" "$dir/out" | grep -q "met.* \*$" &&
+    fail "a threshold far above the p99 marked: $(cat "$dir/out")"
+
+# SI units as written: MB/s is 10^6 bytes a second, MiB/s 2^20.
+"$TIERPROBE" check "$dir/fleet/h1.json" --expect 'bandwidth>=100MB/s' \
+    --expect 'bandwidth>=100MiB/s' --accept-burst --output-format json \
+    > "$dir/out" ||
+    fail "bandwidth>=100MB/s on a 125 MiB/s volume exited $?"
+[ "$(jq -c '[.checks[0].expectations.items[].threshold]' "$dir/out")" = \
+    "[100000000,104857600]" ] || fail "MB/s and MiB/s thresholds: \
+    $(jq -c '[.checks[0].expectations.items[].threshold]' "$dir/out")"
+
+# --expect-profile on an instance: what the profile promises on the one
+# the volume is on (500 MiB/s of io1 on m5.large, not the 59.6 MiB/s of
+# the profile's own m1.xlarge link); what the run cannot settle (the
+# instance's bucket lasts ~19 h) said before measuring and in the report.
+"$TIERPROBE" limits sim:ebs-io1-4000@m5.large --seed 1 --sustain 10 \
+    --expect-profile ebs-io1-4000 --json "$dir/io1.json" > "$dir/out" \
+    2> "$dir/err"
+rc=$?
+[ $rc = 3 ] || fail "io1 on m5.large: exit $rc, want 3 (an unknown)"
+[ "$(jq '.expectations.items[] | select(.figure ==
+    "limits.bandwidth_ceiling_bytes_per_s") | .threshold >= 400 * 1048576' \
+    "$dir/io1.json")" = true ] ||
+    fail "bandwidth expected of io1 on m5.large is not the volume's"
+first=$(grep -n "burst.baseline_iops>=3240 cannot be settled" "$dir/err" |
+    cut -d: -f1)
+point=$(grep -n "^iodepth 1/" "$dir/err" | cut -d: -f1)
+[ -n "$first" ] && [ -n "$point" ] && [ "$first" -lt "$point" ] ||
+    fail "no word before measuring of what cannot be settled: \
+    $(cat "$dir/err")"
+grep -q "cannot be settled by this run: .*--sustain 21h" "$dir/out" ||
+    fail "the Expectations block does not say what run would settle it"
+jq -e '.expectations.items[] | select(.expression ==
+    "burst.baseline_iops>=3240") | .sustain_needed_s > 18 * 3600' \
+    "$dir/io1.json" > /dev/null || fail "sustain_needed_s not recorded"
+"$TIERPROBE" check "$dir/io1.json" | grep -q "cannot be settled" ||
+    fail "check of the saved report does not say it"
+# A sustained run longer than the bucket settles it, and says nothing.
+"$TIERPROBE" limits sim:ebs-gp2-100g --seed 1 --sustain 2300 \
+    --expect-profile ebs-gp2-100g > "$dir/out" 2> "$dir/err" ||
+    fail "gp2 with --sustain 2300 against its profile exited $?"
+grep -q "cannot be settled" "$dir/out" "$dir/err" &&
+    fail "a run long enough still said it cannot settle"
+# Its burst ceiling met while the bucket is full is what the profile
+# promises (of_burst), but a short run does not pass: the baseline is
+# unknown until the bucket runs dry.
+"$TIERPROBE" limits sim:ebs-gp2-100g --seed 1 --sustain 10 \
+    --expect-profile ebs-gp2-100g --json "$dir/gp2.json" > /dev/null 2>&1
+[ $? = 3 ] || fail "gp2 with --sustain 10 against its profile passed"
+[ "$(jq -c '[.expectations.items[] | [.of_burst, .lifted]]' \
+    "$dir/gp2.json")" = '[[true,false],[true,false],[false,false]]' ] ||
+    fail "gp2's profile expectations: $(jq -c '[.expectations.items[] |
+    [.expression, .of_burst, .lifted, .verdict]]' "$dir/gp2.json")"
+
 jq 'del(.sync)' "$dir/sync.json" > "$dir/nosync.json"
 "$TIERPROBE" check "$dir/nosync.json" --expect 'commit.p99<=1s' \
     > "$dir/out"

@@ -27,7 +27,7 @@ plan		cli plan
 report		report report-state verdict report-verdict report-schema report-json report-load report-text report-sync
 report		report-multi report-plot
 report		report-voltype report-profile compare context fiojob
-report		report-check fleet fleet-load report-fleet
+report		report-files report-check fleet fleet-load report-fleet
 EOF
 # Who may use the simulator's symbols (sim.o).
 sim_users="engine-sim target report-profile"

@@ -5,8 +5,12 @@
  * unknown with why, lower bounds, intervals, repeated runs); expectations
  * survive a JSON round trip; --expect-profile derives its thresholds from
  * the profile's truth and the tolerance of its [promise]; commit figures
- * come from the fastest method at one writer; a report of several targets
- * is judged by its worst target.
+ * come from the fastest method at one writer, with intervals (order
+ * statistics for p99); a report of several targets is judged by its worst
+ * target; an interrupted run settles nothing of a phase it did not finish;
+ * the measured figure prints the digits that tell it from its threshold;
+ * which expectations a run cannot settle; the checks of many files, their
+ * worst outcome and summary.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -42,6 +46,8 @@ static const struct t_parse t_parses[] = {
 	{ "iops>2.5k", "iops", 0, CHECK_GT, 2500, NULL },
 	{ "bandwidth>=125M", "bandwidth", 0, CHECK_GE, 125 << 20, NULL },
 	{ "bandwidth>=125MiB/s", "bandwidth", 0, CHECK_GE, 125 << 20, NULL },
+	{ "bandwidth>=100MB/s", "bandwidth", 0, CHECK_GE, 100e6, NULL },
+	{ "bandwidth>=1.5GB", "bandwidth", 0, CHECK_GE, 1.5e9, NULL },
 	{ "p99<=2ms", "p99", 0, CHECK_LE, 2000, NULL },
 	{ "p50<800us", "p50", 0, CHECK_LT, 800, NULL },
 	{ "tier2.capacity>=1.5G", "tierN.capacity", 2, CHECK_GE,
@@ -276,7 +282,7 @@ static void
 t_check_round_trip(void **state)
 {
 	struct report		 r, back;
-	unsigned		 count[3];
+	unsigned		 count[CHECK_NVERDICTS];
 	char			*cause = NULL, *dir, path[256], *json;
 	FILE			*f;
 
@@ -494,6 +500,281 @@ t_check_several(void **state)
 	report_free(&r);
 }
 
+/*
+ * An interrupted run: an expectation on a phase that stopped early, or
+ * never began, is unknown, not met (nor missed); phases that finished are
+ * judged; a phase the command never runs keeps its own reason.
+ */
+static void
+t_check_interrupted(void **state)
+{
+	struct check_result	 res;
+	struct report		 r;
+
+	(void)state;
+	t_report_make(&r);
+	r.interrupted = 1;
+	r.limits->interrupted = 1;
+	assert_int_equal(t_judge("iops>=4000", &r, &res), CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "interrupted during its limits"));
+	assert_int_equal(t_judge("iops>=6000", &r, &res), CHECK_UNKNOWN);
+	assert_int_equal(t_judge("p99<=1ms", &r, &res), CHECK_MET);
+	assert_int_equal(t_judge("commit.p99<=1s", &r, &res), CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "interrupted before its commit"));
+	snprintf(r.config.command, sizeof r.config.command, "limits");
+	assert_int_equal(t_judge("commit.p99<=1s", &r, &res), CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "no sync section"));
+	r.scan->interrupted = 1;
+	assert_int_equal(t_judge("p99<=1ms", &r, &res), CHECK_UNKNOWN);
+	assert_non_null(strstr(res.note, "interrupted during its scan"));
+
+	/* Finished phases of a run that was not interrupted: as ever. */
+	r.interrupted = 0;
+	assert_int_equal(t_judge("iops>=4000", &r, &res), CHECK_MET);
+	report_free(&r);
+}
+
+/* The p-quantile of an exponential distribution of rate 1/mean. */
+static double
+t_exp_quantile(double p, double mean)
+{
+	return (-log(1 - p) * mean);
+}
+
+/*
+ * The commit figures' intervals: a p99 read off an exponential tail is
+ * exact on an exponential distribution, at the order-statistic levels
+ * 0.99 +- 1.96 sqrt(0.99 x 0.01 / n); it is unbounded above with fewer
+ * than 368 commits, ends at the slowest commit's rank from there until
+ * the level fits below it; p50 and the rate come from the mean's
+ * interval; a threshold inside an interval is borderline.
+ */
+static void
+t_check_commit_interval(void **state)
+{
+	static const double	 ns[] = { 100, 367, 368, 500, 1000, 20000 };
+	struct check_result	 res;
+	struct report		 r;
+	struct point		*pt;
+	double			 n, d, lo, hi;
+	size_t			 i;
+
+	(void)state;
+	t_report_make(&r);
+	r.sync = xcalloc(1, sizeof *r.sync);
+	sync_result_init(r.sync);
+	r.sync->best_bs = 8192;
+	r.sync->nrows = 1;
+	r.sync->rows = xcalloc(1, sizeof *r.sync->rows);
+	r.sync->rows[0].writers = 1;
+	r.sync->rows[0].bs = 8192;
+	pt = &r.sync->rows[0].pt;
+	pt->iops = 1000;
+	pt->ci95_rel = 0.02;
+	pt->lat_us.p50 = t_exp_quantile(0.5, 1000);
+	pt->lat_us.p90 = t_exp_quantile(0.9, 1000);
+	pt->lat_us.p99 = t_exp_quantile(0.99, 1000);
+	pt->lat_us.p999 = NAN;
+	for (i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+		n = ns[i];
+		pt->ios = (uint64_t)n;
+		t_judge("commit.p99<=1s", &r, &res);
+		d = 1.96 * sqrt(0.99 * 0.01 / n);
+		assert_true(fabs(res.fv.low - t_exp_quantile(0.99 - d,
+		    1000)) < 1e-6);
+		if (n < 368)
+			assert_true(res.fv.high == INFINITY);
+		else if (0.99 + d >= n / (n + 1))
+			assert_true(fabs(res.fv.high - t_exp_quantile(n /
+			    (n + 1), 1000)) < 1e-6);
+		else
+			assert_true(fabs(res.fv.high - t_exp_quantile(0.99 +
+			    d, 1000)) < 1e-6);
+		assert_true(res.fv.low < res.fv.value &&
+		    res.fv.value < res.fv.high);
+	}
+	/* Narrower the more commits. */
+	pt->ios = 1000;
+	t_judge("commit.p99<=1s", &r, &res);
+	lo = res.fv.low;
+	hi = res.fv.high;
+	pt->ios = 20000;
+	t_judge("commit.p99<=1s", &r, &res);
+	assert_true(res.fv.low > lo && res.fv.high < hi);
+
+	/* Borderline: met or missed, the threshold inside the interval. */
+	pt->ios = 1000;
+	assert_int_equal(t_judge("commit.p99<=4.7ms", &r, &res), CHECK_MET);
+	assert_true(res.borderline);
+	assert_int_equal(t_judge("commit.p99<=4.5ms", &r, &res),
+	    CHECK_MISSED);
+	assert_true(res.borderline);
+	assert_int_equal(t_judge("commit.p99<=10ms", &r, &res), CHECK_MET);
+	assert_false(res.borderline);
+
+	/* The rate is one over the mean latency: its interval, inverted. */
+	t_judge("commit.rate>=1", &r, &res);
+	assert_true(fabs(res.fv.low - 1000 / 1.02) < 1e-9 &&
+	    fabs(res.fv.high - 1000 / 0.98) < 1e-9);
+	t_judge("commit.p50<=1s", &r, &res);
+	assert_true(res.fv.low < res.fv.value * 0.98 &&
+	    res.fv.high > res.fv.value * 1.02);
+	report_free(&r);
+}
+
+/*
+ * The measured figure beside its threshold: the digits that show why it
+ * missed, and the borderline mark.
+ */
+static void
+t_check_digits(void **state)
+{
+	struct report	 r;
+	struct check_list *l;
+	char		*out = NULL, *cause = NULL;
+	size_t		 len;
+	FILE		*f;
+
+	(void)state;
+	t_report_make(&r);
+	r.limits->iops_ceiling = 4999.6;
+	l = check_list_new();
+	assert_int_equal(check_list_add(l, "iops>=5k", "--expect", &cause),
+	    0);
+	f = open_memstream(&out, &len);
+	report_check_write(&r, l, f, 0);
+	fclose(f);
+	if (strstr(out, "4,999.6") == NULL || strstr(out, "MISSED *") ==
+	    NULL)
+		fail_msg("%s", out);
+	free(out);
+	check_list_free(l);
+	report_free(&r);
+}
+
+/*
+ * What settles an expectation: a run that measures its phase, with a
+ * sustained run longer than the bucket --expect-profile knows of; a
+ * baseline of a profile's bucket carries its duration, also through JSON.
+ */
+static void
+t_check_settles(void **state)
+{
+	struct check_list	*l;
+	struct check_expect	*e = NULL;
+	struct report		 r, back;
+	char			 why[320], *cause = NULL, *dir, path[256];
+	char			*json;
+	size_t			 i;
+	FILE			*f;
+
+	(void)state;
+	l = check_list_new();
+	if (report_profile_expect("ebs-gp2-100g", 4096, l, &cause) != 0)
+		fail_msg("%s", cause);
+	for (i = 0; i < l->n; i++) {
+		if (strcmp(l->v[i].def->alias, "burst.baseline_iops") == 0)
+			e = &l->v[i];
+		else
+			assert_true(l->v[i].sustain_s == 0);
+	}
+	assert_non_null(e);
+	/* 5.4M credits drained at 3,000 - 300 IOPS. */
+	assert_true(fabs(e->sustain_s - 5.4e6 / 2700) < 1);
+	assert_int_equal(check_settles(e, 1, 120, why, sizeof why), 0);
+	assert_non_null(strstr(why, "--sustain 38m"));
+	assert_int_equal(check_settles(e, 1, 2100, why, sizeof why), 1);
+	assert_int_equal(check_settles(&l->v[0], 0, 2100, why, sizeof why),
+	    0);
+	assert_non_null(strstr(why, "no limits phase"));
+	assert_int_equal(check_settles(&l->v[0], 1, 1, why, sizeof why), 1);
+
+	/* The instance's bucket, about 19 hours from full. */
+	check_list_free(l);
+	l = check_list_new();
+	if (report_profile_expect("ebs-io1-4000@m5.large", 4096, l,
+	    &cause) != 0)
+		fail_msg("%s", cause);
+	assert_true(l->v[l->n - 1].sustain_s > 18 * 3600 &&
+	    l->v[l->n - 1].sustain_s < 20 * 3600);
+
+	t_report_make(&r);
+	r.checks = l;
+	dir = t_tmpdir();
+	snprintf(path, sizeof path, "%s/r.json", dir);
+	json = t_json(&r);
+	f = fopen(path, "w");
+	fputs(json, f);
+	fclose(f);
+	free(json);
+	if (report_load(path, &back, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_true(back.checks->v[back.checks->n - 1].sustain_s ==
+	    l->v[l->n - 1].sustain_s);
+	assert_true(back.checks->v[0].sustain_s == 0);
+	report_free(&back);
+	t_rmdir(dir);
+	free(dir);
+	report_free(&r);
+}
+
+/*
+ * Checks of several files: the worst outcome (an expectation not met over
+ * a file skipped over all met), and the summary's lines naming host and
+ * file of what was not met.
+ */
+static void
+t_check_files(void **state)
+{
+	struct report_check_file cf[3];
+	struct check_list	*l;
+	char			*out = NULL, *cause = NULL;
+	size_t			 len;
+	FILE			*f;
+
+	(void)state;
+	memset(cf, 0, sizeof cf);
+	l = check_list_new();
+	assert_int_equal(check_list_add(l, "iops>=4000", "--expect", &cause),
+	    0);
+	assert_int_equal(check_list_add(l, "p99<=1ms", "--expect", &cause),
+	    0);
+	cf[0].file = "a.json";
+	t_report_make(&cf[0].rep);
+	snprintf(cf[0].rep.labels.host, sizeof cf[0].rep.labels.host, "hosta");
+	cf[0].list = l;
+	cf[1].file = "b.json";
+	cf[1].why = xstrdup("line 1: not a JSON report");
+	cf[2].file = "c.json";
+	t_report_make(&cf[2].rep);
+	snprintf(cf[2].rep.labels.host, sizeof cf[2].rep.labels.host, "hostc");
+	cf[2].rep.limits->iops_ceiling = 3000;
+	cf[2].list = l;
+
+	assert_int_equal(report_check_files_outcome(cf, 1), REPORT_CHECK_MET);
+	assert_int_equal(report_check_files_outcome(cf, 2),
+	    REPORT_CHECK_SKIPPED);
+	assert_int_equal(report_check_files_outcome(cf, 3),
+	    REPORT_CHECK_NOT_MET);
+	assert_int_equal(report_check_files_outcome(cf + 2, 1),
+	    REPORT_CHECK_NOT_MET);
+
+	f = open_memstream(&out, &len);
+	report_check_files_write(cf, 3, f, 0, 1);
+	fclose(f);
+	if (strcmp(out, "SKIPPED - b.json: line 1: not a JSON report\n"
+	    "MISSED hostc c.json: iops>=4000: IOPS ceiling 3,000 (95%: 2,940 "
+	    "to 3,060)\n"
+	    "3 reports: 1 passed, 1 missed, 0 unknown, 1 skipped; 4 "
+	    "expectations: 3 met, 1 missed, 0 unknown\n") != 0)
+		fail_msg("%s", out);
+	free(out);
+	report_free(&cf[0].rep);
+	report_free(&cf[2].rep);
+	free(cf[1].why);
+	check_list_free(l);
+}
+
 int
 main(void)
 {
@@ -506,6 +787,11 @@ main(void)
 		cmocka_unit_test(t_check_promise),
 		cmocka_unit_test(t_check_commit),
 		cmocka_unit_test(t_check_several),
+		cmocka_unit_test(t_check_interrupted),
+		cmocka_unit_test(t_check_commit_interval),
+		cmocka_unit_test(t_check_digits),
+		cmocka_unit_test(t_check_settles),
+		cmocka_unit_test(t_check_files),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

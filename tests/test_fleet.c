@@ -4,8 +4,10 @@
  * worse, in both directions of "worse", widened by run-to-run noise, only
  * in kinds of 3 or more, never for unknown kinds), duplicates keeping the
  * newer report whatever the order, how a kind is found, verdict counts,
- * the JSON and CSV renderings of the same fleet, the burst column, and a
- * report of several targets as a volume each.
+ * the JSON and CSV renderings of the same fleet, the burst column, a
+ * report of several targets as a volume each; copies of one run skipped as
+ * duplicates, a simulated volume's kind from its profile's name, what a
+ * fleet could not compare said, the CSV's units.
  */
 #include <jansson.h>
 #include <math.h>
@@ -457,6 +459,161 @@ t_fleet_several(void **state)
 	fleet_free(fl);
 }
 
+/*
+ * Copies of one run (same host, target, start, finish and seed) keep the
+ * first, the other skipped as a duplicate, never "older than" it; another
+ * run of the same times but another seed is no copy.
+ */
+static void
+t_fleet_copies(void **state)
+{
+	struct fleet	*fl;
+	struct report	 r;
+
+	(void)state;
+	fl = fleet_new(0.20);
+	t_report_make(&r);
+	snprintf(r.labels.host, sizeof r.labels.host, "h1");
+	snprintf(r.finished_utc, sizeof r.finished_utc,
+	    "2024-01-01T00:10:00Z");
+	fleet_add(fl, "a.json", &r, NULL);
+	fleet_add(fl, "b.json", &r, NULL);
+	assert_int_equal(fl->nvol, 1);
+	assert_string_equal(fl->vol[0].file, "a.json");
+	assert_int_equal(fl->nskip, 1);
+	assert_string_equal(fl->skip[0].file, "b.json");
+	assert_non_null(strstr(fl->skip[0].why, "a duplicate of a.json"));
+	assert_null(strstr(fl->skip[0].why, "older"));
+	r.config.seed = 7;
+	fleet_add(fl, "c.json", &r, NULL);
+	assert_int_equal(fl->nskip, 2);
+	assert_non_null(strstr(fl->skip[1].why, "older than"));
+	report_free(&r);
+	fleet_free(fl);
+}
+
+/*
+ * A simulated volume's kind is its profile's name (target.profile), the
+ * name it was given only in a report without one.
+ */
+static void
+t_fleet_profile_kind(void **state)
+{
+	struct fleet	*fl;
+	struct report	 r;
+
+	(void)state;
+	fl = fleet_new(0.20);
+	t_report_make(&r);
+	free(r.target.path);
+	r.target.path = xstrdup("/etc/tierprobe/db01.ini");
+	snprintf(r.target.type, sizeof r.target.type, "sim");
+	snprintf(r.target.profile, sizeof r.target.profile, "ebs-gp3");
+	fleet_add(fl, "a.json", &r, NULL);
+	r.target.profile[0] = '\0';
+	fleet_add(fl, "b.json", &r, NULL);
+	report_free(&r);
+	assert_string_equal(fl->vol[0].kind, "ebs-gp3");
+	assert_string_equal(fl->vol[0].kind_source, "sim profile");
+	assert_string_equal(fl->vol[1].kind, "db01");
+	fleet_free(fl);
+}
+
+/* All caveats of fl, one a line, into an allocated string. */
+static char *
+t_caveats(const struct fleet *fl)
+{
+	char	*out = NULL, *c;
+	size_t	 len, i;
+	FILE	*f;
+
+	f = open_memstream(&out, &len);
+	for (i = 0; (c = fleet_caveat(fl, i)) != NULL; i++) {
+		fprintf(f, "%s\n", c);
+		free(c);
+	}
+	fclose(f);
+	return (out);
+}
+
+/*
+ * What a fleet cannot compare is said: each kind too small, volumes of no
+ * kind, and a fleet where nothing at all was compared (one sentence, with
+ * what gives kinds), never a bare "none".
+ */
+static void
+t_fleet_caveats(void **state)
+{
+	struct fleet	*fl;
+	struct report	 r;
+	char		*c, *out = NULL;
+	size_t		 len;
+	FILE		*f;
+
+	(void)state;
+	fl = fleet_new(0.20);
+	t_add(fl, "a", "a", 3000, 280);
+	t_add(fl, "b", "b", 3000, 280);
+	t_add(fl, "c", "c", 1000, 280);
+	fleet_analyse(fl);
+	c = t_caveats(fl);
+	assert_non_null(strstr(c, "nothing compared"));
+	assert_non_null(strstr(c, "--kind"));
+	assert_string_equal(strchr(c, '\n'), "\n");	/* one sentence */
+	free(c);
+	assert_false(fl->kinds[0].compared);
+	f = open_memstream(&out, &len);
+	report_fleet_write(fl, f, 0);
+	fclose(f);
+	assert_non_null(strstr(out, "nothing compared"));
+	assert_null(strstr(out, "  - none"));
+	free(out);
+	fleet_free(fl);
+
+	fl = fleet_new(0.20);
+	t_add(fl, "a", "gp3", 3000, 280);
+	t_add(fl, "b", "gp3", 3000, 280);
+	t_add(fl, "c", "gp3", 3000, 280);
+	t_add(fl, "d", "io1", 4000, 280);
+	t_add(fl, "e", "io1", 4000, 280);
+	t_report_make(&r);
+	fleet_add(fl, "nokind.json", &r, NULL);
+	report_free(&r);
+	fleet_analyse(fl);
+	c = t_caveats(fl);
+	assert_string_equal(c, "kind io1: 2 volumes, too few to compare (3 "
+	    "needed)\n1 volume of no known kind is not compared: give its "
+	    "runs --kind\n");
+	free(c);
+	assert_true(fl->kinds[0].compared);
+	assert_false(fl->kinds[1].compared);
+	fleet_free(fl);
+}
+
+/* The CSV's figure columns carry their unit; ratios have none. */
+static void
+t_fleet_csv_units(void **state)
+{
+	struct fleet	*fl;
+	char		*buf = NULL;
+	size_t		 len;
+	FILE		*f;
+
+	(void)state;
+	fl = fleet_new(0.20);
+	t_add(fl, "a", "gp3", 3000, 280);
+	fleet_analyse(fl);
+	f = open_memstream(&buf, &len);
+	report_fleet_csv(fl, f);
+	fclose(f);
+	*strchr(buf, '\n') = '\0';
+	assert_non_null(strstr(buf, ",tiers,p50_us,p99_us,iops,"
+	    "bandwidth_bytes_per_s,burst.iops,burst.baseline_iops,"
+	    "commit.p50_us,commit.p99_us,commit.rate_per_s,ratio_p50,"));
+	free(buf);
+	fleet_free(fl);
+}
+
 int
 main(void)
 {
@@ -468,6 +625,10 @@ main(void)
 		cmocka_unit_test(t_fleet_render),
 		cmocka_unit_test(t_fleet_burst),
 		cmocka_unit_test(t_fleet_several),
+		cmocka_unit_test(t_fleet_copies),
+		cmocka_unit_test(t_fleet_profile_kind),
+		cmocka_unit_test(t_fleet_caveats),
+		cmocka_unit_test(t_fleet_csv_units),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -34,7 +34,14 @@ static const struct {
 	{ "4k", 4 * KiB },
 	{ "4K", 4 * KiB },
 	{ "4KiB", 4 * KiB },
-	{ "4KB", 4 * KiB },
+	{ "4KB", 4000 },		/* SI as written, as fio reads it */
+	{ "4kB", 4000 },
+	{ "100MB", 100000000 },
+	{ "1.5GB", 1500000000 },
+	{ "2TB", 2000000000000ULL },
+	{ "3PB", 3000000000000000ULL },
+	{ "100MiB", 100 * MiB },
+	{ "4Ki", 4 * KiB },
 	{ "4kib", 4 * KiB },
 	{ "4 KiB", 4 * KiB },
 	{ "1.5G", GiB + GiB / 2 },
@@ -54,7 +61,7 @@ static const struct {
 static const char *t_bad_sizes[] = {
 	"", " ", "k", "KiB", "-1", "-4k", "+4k", "1x", "4kk", "4KiBs", "4 ",
 	" 4", "4k ", "1.5", "1.5B", "1.", "1.k", ".", "1e3", "0x10", "4E",
-	"4Q", "nan", "inf", "4 k B", "1,5G", "4iB",
+	"4Q", "nan", "inf", "4 k B", "1,5G", "4iB", "4KBi", "4KiBB", "4BB",
 };
 
 static const char *t_big_sizes[] = {
@@ -368,6 +375,59 @@ t_format_interval(void **state)
 		    cases[i].lo, cases[i].hi, buf, sizeof buf), cases[i].want);
 }
 
+/*
+ * A value beside a threshold it would print alike: the digits that tell
+ * them apart, no more; values printed apart already are printed as usual.
+ */
+static void
+t_format_apart(void **state)
+{
+	static const struct {
+		enum units_kind	 kind;
+		double		 v, ref;
+		const char	*want;
+	} cases[] = {
+		{ UNITS_IOPS, 2999.6, 3000, "2,999.6" },
+		{ UNITS_IOPS, 2999.96, 3000, "2,999.96" },
+		{ UNITS_IOPS, 3000.4, 3000, "3,000.4" },
+		{ UNITS_IOPS, 2990, 3000, "2,990" },
+		{ UNITS_IOPS, 3000, 3000, "3,000" },
+		{ UNITS_IOPS, 2999.6, NAN, "3,000" },
+		{ UNITS_LAT_US, 1996.96, 2000, "1.997 ms" },
+		{ UNITS_LAT_US, 2000.4, 2000, "2.0004 ms" },
+		{ UNITS_LAT_US, 1500, 2000, "1.5 ms" },
+		{ UNITS_RATE, 131071000, 131072000, "124.999 MiB/s" },
+		{ UNITS_BYTES, 1023.5, 1024, "1023.5 B" },
+		{ UNITS_SECONDS, 29.96, 30, "29.96 s" },
+	};
+	char	buf[UNITS_BUFSZ];
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_string_equal(units_format_apart(cases[i].kind,
+		    cases[i].v, cases[i].ref, buf, sizeof buf), cases[i].want);
+}
+
+/* Decimal suffixes are told from binary ones. */
+static void
+t_size_is_si(void **state)
+{
+	static const char *const si[] = { "4KB", "4kB", "1.5GB", "100MB" };
+	static const char *const bin[] = {
+		"4K", "4k", "4KiB", "4Ki", "512", "512B", "4x", ""
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof si / sizeof si[0]; i++)
+		if (!units_size_is_si(si[i]))
+			fail_msg("%s: not decimal", si[i]);
+	for (i = 0; i < sizeof bin / sizeof bin[0]; i++)
+		if (units_size_is_si(bin[i]))
+			fail_msg("%s: decimal", bin[i]);
+}
+
 /* What the size formatter prints parses back to within its precision. */
 static void
 t_format_roundtrip(void **state)
@@ -398,6 +458,8 @@ main(void)
 		cmocka_unit_test(t_format_value),
 		cmocka_unit_test(t_format_interval),
 		cmocka_unit_test(t_format_roundtrip),
+		cmocka_unit_test(t_format_apart),
+		cmocka_unit_test(t_size_is_si),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
