@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "bucket.h"
+#include "point.h"
 #include "report.h"
 #include "t_report.h"
 #include "verdict.h"
@@ -73,6 +74,8 @@ t_run(struct report *r, size_t n, double drop_at, double base)
 	r->target.path = xstrdup("ebs-gp2-100g");
 	snprintf(r->target.type, sizeof r->target.type, "sim");
 	l = r->limits;
+	for (i = 0; i < l->nqd; i++)
+		point_free(&l->qd_points[i]);
 	free(l->qd_points);
 	timeline_free(&l->timeline);
 	l->nqd = 3;
