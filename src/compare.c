@@ -226,7 +226,7 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 			char *cp = cells[2 * k];
 
 			if (!cell[k].present)
-				snprintf(cp, sizeof cells[0], "-");
+				snprintf(cp, sizeof cells[0], "n/a");
 			else {
 				units_format_value(units[i], cell[k].value, v,
 				    sizeof v);

@@ -262,8 +262,7 @@ static char *
 report_check_interval(const struct check_expect *e,
     const struct check_result *res, char *buf, size_t len)
 {
-	char	lo[UNITS_BUFSZ], hi[UNITS_BUFSZ];
-	double	v = res->fv.value;
+	char	lo[UNITS_BUFSZ], iv[UNITS_INTERVAL_BUFSZ];
 
 	if (isfinite(res->fv.low) && res->fv.high == INFINITY) {
 		snprintf(buf, len, "%s and up", units_format_value(
@@ -274,14 +273,9 @@ report_check_interval(const struct check_expect *e,
 		snprintf(buf, len, "n/a");
 		return (buf);
 	}
-	units_format_value(e->def->unit, res->fv.low, lo, sizeof lo);
-	units_format_value(e->def->unit, res->fv.high, hi, sizeof hi);
-	if (strcmp(lo, hi) == 0 && v != 0)
-		snprintf(buf, len, "+-%.2g%%%s", (res->fv.high - res->fv.low) /
-		    2 / fabs(v) * 100, res->fv.repeated ? " (runs)" : "");
-	else
-		snprintf(buf, len, "%s to %s%s", lo, hi, res->fv.repeated ?
-		    " (runs)" : "");
+	units_format_interval(e->def->unit, res->fv.low, res->fv.high, iv,
+	    sizeof iv);
+	snprintf(buf, len, "%s%s", iv, res->fv.repeated ? " (runs)" : "");
 	return (buf);
 }
 

@@ -72,7 +72,7 @@ report_fleet_reason(const struct fleet *fl, const struct fleet_volume *v,
 	return (buf);
 }
 
-/* A figure cell: value, "!" when flagged, "-" when unknown. */
+/* A figure cell: value, "!" when flagged, "n/a" when unknown. */
 static char *
 report_fleet_value(const struct fleet *fl, const struct fleet_volume *v,
     int i, char *buf, size_t len)
@@ -80,7 +80,7 @@ report_fleet_value(const struct fleet *fl, const struct fleet_volume *v,
 	char	s[UNITS_BUFSZ];
 
 	if (i < 0 || !isfinite(v->value[i]))
-		snprintf(buf, len, "-");
+		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%s%s", units_format_value(
 		    fl->fig[i]->unit, v->value[i], s, sizeof s),
@@ -93,7 +93,7 @@ report_fleet_ratio(const struct fleet_volume *v, int i, char *buf,
     size_t len)
 {
 	if (i < 0 || !isfinite(v->ratio[i]))
-		snprintf(buf, len, "-");
+		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%.2f", v->ratio[i]);
 	return (buf);
@@ -106,7 +106,7 @@ report_fleet_checks(const struct fleet_volume *v, char *buf, size_t len)
 	unsigned	n = v->verdicts[0] + v->verdicts[1] + v->verdicts[2];
 
 	if (!v->checked)
-		snprintf(buf, len, "-");
+		snprintf(buf, len, "n/a");
 	else if (v->verdicts[CHECK_MET] == n)
 		snprintf(buf, len, "%u/%u met", n, n);
 	else if (v->verdicts[CHECK_UNKNOWN] == 0)
@@ -117,7 +117,7 @@ report_fleet_checks(const struct fleet_volume *v, char *buf, size_t len)
 	return (buf);
 }
 
-/* Tiers: "0", "2: 64 MiB, 1 GiB", "-" without a scan. */
+/* Tiers: "0", "2: 64 MiB, 1 GiB", "n/a" without a scan. */
 static char *
 report_fleet_tiers(const struct fleet *fl, const struct fleet_volume *v,
     char *buf, size_t len)
@@ -125,7 +125,7 @@ report_fleet_tiers(const struct fleet *fl, const struct fleet_volume *v,
 	int	i = report_fleet_fig(fl, "tiers");
 
 	if (i < 0 || !isfinite(v->value[i]))
-		snprintf(buf, len, "-");
+		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%.0f%s%s", v->value[i],
 		    v->caches[0] ? ": " : "", v->caches);
@@ -134,7 +134,7 @@ report_fleet_tiers(const struct fleet *fl, const struct fleet_volume *v,
 
 /*
  * Burst: "3,000 -> 300", "none seen" when no bucket ran dry over the run,
- * "unknown" when the run was too short to tell, "-" without limits.
+ * "unknown" when the run was too short to tell, "n/a" without limits.
  */
 static char *
 report_fleet_burst(const struct fleet *fl, const struct fleet_volume *v,
@@ -145,7 +145,7 @@ report_fleet_burst(const struct fleet *fl, const struct fleet_volume *v,
 	int	ba = report_fleet_fig(fl, "burst.baseline_iops");
 
 	if (!v->has_limits)
-		snprintf(buf, len, "-");
+		snprintf(buf, len, "n/a");
 	else if (isnan(v->burst))
 		snprintf(buf, len, "unknown");
 	else if (v->burst == 0 || bi < 0 || !isfinite(v->value[bi]))
@@ -187,9 +187,9 @@ report_fleet_volumes(const struct fleet *fl, FILE *f, int markdown)
 	    "commit p99", "checks", "outlier", "file");
 	for (i = 0; i < fl->nvol; i++) {
 		v = &fl->vol[i];
-		report_table_add(&tab, v->host[0] ? v->host : "-",
-		    v->target, v->model[0] ? v->model : "-",
-		    v->kind[0] ? v->kind : "-",
+		report_table_add(&tab, v->host[0] ? v->host : "n/a",
+		    v->target, v->model[0] ? v->model : "n/a",
+		    v->kind[0] ? v->kind : "n/a",
 		    report_fleet_tiers(fl, v, tiers, sizeof tiers),
 		    report_fleet_value(fl, v, ip99, p99, sizeof p99),
 		    report_fleet_value(fl, v, iiops, iops, sizeof iops),
@@ -239,7 +239,7 @@ report_fleet_kinds(const struct fleet *fl, FILE *f, int markdown)
 		for (j = 0; j < fl->nfig && j < 13; j++)
 			c[2 + j] = isfinite(k->median[j]) ?
 			    units_format_value(fl->fig[j]->unit,
-			    k->median[j], cell[j], sizeof cell[j]) : "-";
+			    k->median[j], cell[j], sizeof cell[j]) : "n/a";
 		report_table_add(&tab, c[0], c[1], c[2], c[3], c[4], c[5],
 		    c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
 	}
@@ -282,7 +282,7 @@ report_fleet_write(const struct fleet *fl, FILE *f, int markdown)
 		if (!fl->vol[i].outlier)
 			continue;
 		fprintf(f, "%s%s %s: %s\n", item, fl->vol[i].host[0] ?
-		    fl->vol[i].host : "-", fl->vol[i].target,
+		    fl->vol[i].host : "n/a", fl->vol[i].target,
 		    report_fleet_reason(fl, &fl->vol[i], reason,
 		    sizeof reason));
 		n++;

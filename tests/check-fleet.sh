@@ -219,6 +219,11 @@ jq -e '.expectations.items[] | select(.expression ==
     fail "gp2 with --sustain 2300 against its profile exited $?"
 grep -q "cannot be settled" "$dir/out" "$dir/err" &&
     fail "a run long enough still said it cannot settle"
+# Its bandwidth's interval (ends that print alike at the usual digits)
+# in the one convention: LOW to HIGH, with the digits that tell them apart.
+grep '^ *bandwidth>=' "$dir/out" | grep -q 'MiB/s to [0-9.]* MiB/s' &&
+    ! grep '^ *[a-z._]*[<>]=' "$dir/out" | grep -q '+-' ||
+    fail "intervals: $(grep '^ *[a-z.]*[<>]=' "$dir/out")"
 # Its burst ceiling met while the bucket is full is what the profile
 # promises (of_burst), but a short run does not pass: the baseline is
 # unknown until the bucket runs dry.
