@@ -424,7 +424,7 @@ report_profile_show(const char *name, FILE *out, char **cause)
 	struct profile	*p;
 	struct sim_truth t;
 	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
-	char		*why = NULL, *why_type = NULL;
+	char		*why = NULL, *why_type = NULL, *both;
 	unsigned	 i;
 
 	if ((p = profiles_load(name, cause)) == NULL) {
@@ -438,10 +438,9 @@ report_profile_show(const char *name, FILE *out, char **cause)
 		}
 		if (why_type != NULL && strchr(name, ':') == NULL) {
 			/* Neither a profile nor a type: say both lists. */
-			xasprintf(&why, "%s; %s", *cause, why_type);
+			xasprintf(&both, "%s; %s", *cause, why_type);
 			free(*cause);
-			*cause = why;
-			why = NULL;
+			*cause = both;
 		}
 		free(why);
 		free(why_type);
