@@ -372,7 +372,7 @@ echo "fio over $maxws MiB: $nfio reads, $(awk -v f="$f1" 'BEGIN {
 # nothing; what the cgroup holds besides the file into NAME.other.
 # A point gets 3 s at most (--max-time), which bounds the test's time
 # under load: reads preempted for milliseconds now and then hold a mean
-# back (README, "Known gaps").
+# back (doc/measurements.md, "Known gaps").
 scan() {
 	t0=$(date +%s)
 	uncache
