@@ -3,7 +3,6 @@
  * The simulated volume: cache tiers, a backing store and ceilings, run in
  * virtual time so that a ten-minute scan costs a fraction of a CPU second.
  */
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1127,10 +1126,13 @@ sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 	    &t->iops_sustained_limiter, &t->bandwidth_sustained,
 	    &t->bandwidth_sustained_limiter,
 	    &t->io_accounting_observable_sustained);
-	/* A latency near 0 or a ceiling of no limit makes this 0 x inf. */
+	/*
+	 * A latency near 0 or a ceiling of no limit makes this 0 x inf.
+	 * UINT32_MAX: <limits.h> would reach src/limits.h (engine-uring.c).
+	 */
 	knee = ceil(t->iops_ceiling * mean_s - 1e-9);
-	t->knee_iodepth = !(knee >= 1) ? 1 : knee < UINT_MAX ?
-	    (unsigned)knee : UINT_MAX;
+	t->knee_iodepth = !(knee >= 1) ? 1 : knee < UINT32_MAX ?
+	    (unsigned)knee : UINT32_MAX;
 	t->io_accounting_bytes = p->io_accounting;
 	/* Only imposed ceilings make an "optimal I/O size". */
 	t->optimal_io_bytes = NAN;
