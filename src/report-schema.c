@@ -1211,13 +1211,27 @@ static const struct report_schema_key report_schema_sync_keys[] = {
 	{ .name = "flush_us", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct sync_result, flush.flush_us), .unit = "us",
-	  .doc = "what O_DSYNC adds to an O_DIRECT write: a flush" },
+	  .doc = "what O_DSYNC adds to an O_DIRECT write: a flush; the "
+	  "paced pair's when flush_queued" },
 	{ .name = "write_us", .type = REPORT_SCHEMA_REAL,
 	  AT(struct sync_result, flush.write_us), .unit = "us",
 	  .doc = "median of a plain O_DIRECT write" },
 	{ .name = "dsync_write_us", .type = REPORT_SCHEMA_REAL,
 	  AT(struct sync_result, flush.dsync_write_us), .unit = "us",
 	  .doc = "median of an O_DIRECT|O_DSYNC write" },
+	{ .name = "paced_write_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.paced_write_us), .unit = "us",
+	  .doc = "median of a plain O_DIRECT write one at a time, paced at "
+	  "a quarter of the rate of write_us; null unless the flush looked "
+	  "cheap" },
+	{ .name = "paced_dsync_write_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.paced_dsync_write_us), .unit = "us",
+	  .doc = "median of an O_DIRECT|O_DSYNC write so paced" },
+	{ .name = "flush_queued", .type = REPORT_SCHEMA_BOOL_NULL,
+	  AT(struct sync_result, flush.queued),
+	  .doc = "writes back to back waited for a rate cap (write_us 1.2 "
+	  "times paced_write_us or more), which hides a flush; null when "
+	  "no paced pair was measured" },
 	{ .name = "fdatasync_us", .type = REPORT_SCHEMA_REAL,
 	  AT(struct sync_result, flush.fdatasync_us), .unit = "us",
 	  .doc = "median of a write then fdatasync" },
@@ -1234,7 +1248,8 @@ static const struct report_schema_key report_schema_sync_keys[] = {
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct sync_result, flush.suspect),
 	  .doc = "a write-back cache whose flush costs under a tenth of a "
-	  "write; null when timing cannot tell" },
+	  "write that waited for no rate cap; null when timing cannot "
+	  "tell" },
 	{ .name = "files", .type = REPORT_SCHEMA_BOOL,
 	  AT(struct sync_result, files),
 	  .doc = "writers had files of their own, not parts of a device" },

@@ -129,20 +129,34 @@ report_sync_flush(const struct report_text *rt, const struct sync_result *s,
     unsigned cuts)
 {
 	const struct writepath_flush	*fl = &s->flush;
-	char				 line[256], a[UNITS_BUFSZ];
+	char				 line[320], a[UNITS_BUFSZ];
 	char				 b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	char				 d[UNITS_BUFSZ], e[UNITS_BUFSZ];
 
 	snprintf(line, sizeof line, "%s, FUA %s (as sysfs says)",
 	    s->write_cache[0] ? s->write_cache : "unknown",
 	    s->fua < 0 ? "unknown" : s->fua ? "yes" : "no");
 	report_text_kv(rt, "write cache", line);
-	if (isfinite(fl->flush_us)) {
+	if (isfinite(fl->flush_us) && fl->queued == 1) {
+		snprintf(line, sizeof line, "%s: one at a time, paced, an "
+		    "O_DIRECT write takes %s, with O_DSYNC %s; back to back "
+		    "they wait for a rate cap (%s, %s), which hides a flush or "
+		    "swells it", units_format_value(UNITS_LAT_US,
+		    fl->flush_us, a, sizeof a), units_format_value(
+		    UNITS_LAT_US, fl->paced_write_us, b, sizeof b),
+		    units_format_value(UNITS_LAT_US, fl->paced_dsync_write_us,
+		    c, sizeof c), units_format_value(UNITS_LAT_US,
+		    fl->write_us, d, sizeof d), units_format_value(
+		    UNITS_LAT_US, fl->dsync_write_us, e, sizeof e));
+		report_text_kv(rt, "a flush costs", line);
+	} else if (isfinite(fl->flush_us)) {
 		snprintf(line, sizeof line, "%s: an O_DIRECT write takes %s, "
-		    "with O_DSYNC %s", units_format_value(UNITS_LAT_US,
+		    "with O_DSYNC %s%s", units_format_value(UNITS_LAT_US,
 		    fl->flush_us, a, sizeof a), units_format_value(
 		    UNITS_LAT_US, fl->write_us, b, sizeof b),
 		    units_format_value(UNITS_LAT_US, fl->dsync_write_us, c,
-		    sizeof c));
+		    sizeof c), fl->queued == 0 ? " (one at a time, paced, "
+		    "too)" : "");
 		report_text_kv(rt, "a flush costs", line);
 	} else
 		report_text_kv(rt, "a flush costs", cuts & 1U << PLAN_CUT_FLUSH ?
@@ -289,30 +303,46 @@ report_sync_evidence(const struct report_text *rt, const struct sync_result *s)
 {
 	const struct writepath_flush	*fl = &s->flush;
 	char				 t[640], a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	double				 w = writepath_flush_write_us(fl);
 
 	if (fl->suspect == 1) {
 		snprintf(t, sizeof t, "The device says its write cache is "
 		    "volatile (write back), yet a flush adds only %s to a "
-		    "write of %s: either the cache is protected against power "
-		    "loss, or flushes do not reach stable storage and "
+		    "write of %s%s: either the cache is protected against "
+		    "power loss, or flushes do not reach stable storage and "
 		    "transactions committed before a power failure can be "
 		    "lost. Timing cannot tell which.", units_format_value(
 		    UNITS_LAT_US, fl->flush_us, a, sizeof a),
-		    units_format_value(UNITS_LAT_US, fl->write_us, b,
-		    sizeof b));
+		    units_format_value(UNITS_LAT_US, w, b, sizeof b),
+		    fl->queued == 1 ? " (one at a time, below the rate cap "
+		    "that writes back to back wait for)" : "");
 		report_text_sentence(rt, t);
 	} else if (fl->suspect == 0) {
 		snprintf(t, sizeof t, "A flush costs %s, %.1f times a plain "
-		    "write: flushes do work on this device (whether the data "
+		    "write%s: flushes do work on this device (whether the data "
 		    "survives a power failure cannot be seen from timing).",
 		    units_format_value(UNITS_LAT_US, fl->flush_us, a,
-		    sizeof a), fl->flush_us / fl->write_us);
+		    sizeof a), fl->flush_us / w, fl->queued == 1 ? " (both "
+		    "one at a time: back to back, writes wait for a rate cap, "
+		    "which hides a flush or swells it)" : "");
 		report_text_sentence(rt, t);
 	} else if (strcmp(s->write_cache, "write through") == 0)
 		report_text_sentence(rt, "The device says it has no volatile "
 		    "write cache (write through), so Linux sends it no "
 		    "flushes: a durable write costs what a write costs, and "
 		    "timing says nothing more.");
+	else if (isfinite(fl->flush_us) && fl->queued < 0 &&
+	    strcmp(s->write_cache, "write back") == 0) {
+		snprintf(t, sizeof t, "The device says its write cache is "
+		    "volatile (write back); back to back, a flush added only "
+		    "%s to a write of %s, but a rate cap the writes waited "
+		    "for can hide a flush, and no paced writes were measured "
+		    "to rule that out: what a flush costs is unknown.",
+		    units_format_value(UNITS_LAT_US, fl->flush_us, a,
+		    sizeof a), units_format_value(UNITS_LAT_US, fl->write_us,
+		    b, sizeof b));
+		report_text_sentence(rt, t);
+	}
 }
 
 /* The write buffer in a sentence; returns whether one was written. */
