@@ -12,15 +12,17 @@
  *    skipped with a note.
  * 2. Unless no_evidence, the flush evidence at 4 KiB (or the logical
  *    block): a plain O_DIRECT write, an O_DIRECT|O_DSYNC write, a write
- *    then fdatasync, and an fdatasync with nothing written; then, on a
+ *    then fdatasync, and an fdatasync with nothing written; and, on a
  *    device that may get flushes, the first two again one at a time, each
  *    paced below its rate back to back (a rate cap they waited for hides
- *    the flush, or counts it as one more I/O).
+ *    the flush, or counts it as one more I/O), in step 4.
  * 3. The fastest method at writers_bs with each count of writers: first
  *    each in a log of its own (files created beside a file target, parts
  *    of a device or simulated volume), then all appending to one shared
  *    log (each takes the next offset, as a shared WAL's writers do);
  *    shared_only: the shared log alone.
+ * 4. The paced writes of the flush evidence, last: between them a burst
+ *    bucket refills, which would change the state the writers ran in.
  *
  * System-call methods go through the psync engine (pwrite, then fdatasync
  * or fsync; a thread per writer), uring-datasync through io_uring, and a
@@ -94,6 +96,8 @@ struct sync_run {
 	unsigned		 nfiles;	/* file[1 .. nfiles] open */
 	uint64_t		 base;		/* first log on the target */
 	uint64_t		 span;
+	double			 pace[2];	/* plain and O_DSYNC writes a
+						   second, back to back */
 };
 
 /* Bytes a file target needs for the commits. */
@@ -514,23 +518,31 @@ sync_row(const struct sync_result *r, int method, uint32_t bs, double *iops)
 
 /*
  * The plain and the O_DSYNC write again, each paced at WRITEPATH_PACE of
- * its rate back to back (iops[0], iops[1]).  Returns 0, 1 or -errno.
+ * its rate back to back (sr->pace), and the evidence judged again.  Last
+ * of all: paced writes leave a burst bucket time to refill.  Returns 0, 1
+ * or -errno.
  */
 static int
-sync_evidence_paced(struct sync_run *sr, uint32_t bs, const double *iops)
+sync_evidence_paced(struct sync_run *sr)
 {
 	struct writepath_flush	*fl = &sr->r->flush;
+	uint32_t		 bs = sr->t->lbs > SYNC_FLUSH_BS ? sr->t->lbs :
+				    SYNC_FLUSH_BS;
 	double			 rate;
 	int			 rc;
 
+	if (!writepath_flush_pace(fl, sr->r->write_cache) ||
+	    !(sr->pace[0] > 0) || !(sr->pace[1] > 0))
+		return (0);
 	progress_phase("flush, paced", 2, PROGRESS_NONE);
 	rc = sync_evidence_point(sr, &sync_plain_write, bs,
-	    WRITEPATH_PACE * iops[0], 0, &fl->paced_write_us, &rate);
+	    WRITEPATH_PACE * sr->pace[0], 0, &fl->paced_write_us, &rate);
 	if (rc == 0)
 		rc = sync_evidence_point(sr, &sync_methods[SYNC_DIRECT_DSYNC],
-		    bs, WRITEPATH_PACE * iops[1], 1, &fl->paced_dsync_write_us,
-		    &rate);
+		    bs, WRITEPATH_PACE * sr->pace[1], 1,
+		    &fl->paced_dsync_write_us, &rate);
 	progress_end();
+	writepath_flush(fl, sr->r->write_cache);
 	return (rc);
 }
 
@@ -561,9 +573,8 @@ sync_evidence(struct sync_run *sr)
 		rc = sync_evidence_point(sr, &sync_empty_fdatasync, bs, 0, 3,
 		    &fl->empty_fdatasync_us, &rate);
 	progress_end();
-	if (rc == 0 && writepath_flush_pace(fl, r->write_cache) &&
-	    iops[0] > 0 && iops[1] > 0)
-		rc = sync_evidence_paced(sr, bs, iops);
+	sr->pace[0] = iops[0];
+	sr->pace[1] = iops[1];
 	writepath_flush(fl, r->write_cache);
 	return (rc);
 }
@@ -672,6 +683,8 @@ sync_run(struct target *t, const struct sync_spec *spec,
 		rc = sync_evidence(&sr);
 	if (rc == 0)
 		rc = sync_writers_sweep(&sr);
+	if (rc == 0 && !spec->no_evidence)
+		rc = sync_evidence_paced(&sr);
 
 	for (most = 1; most <= sr.nfiles; most++)
 		target_close(&sr.file[most], 1);
