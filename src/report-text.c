@@ -891,26 +891,51 @@ report_text_meaning_provisional(struct report_text *rt,
 }
 
 /*
- * A cache below the largest working set that too few points lie above to
- * show: unless the last tier found is at least that large already.
+ * The size above which a cache below the largest working set could go
+ * unseen (too few points lie above it to show it), unless the last tier
+ * found is at least that large already; 0 when none could.
+ */
+static uint64_t
+report_text_unseen_from(const struct report *r, const struct tiers_result *tr)
+{
+	uint64_t	top;
+
+	if (tr->unseen_from == 0 || r->scan->npoints == 0)
+		return (0);
+	top = r->scan->points[r->scan->npoints - 1].ws_bytes;
+	if (tr->unseen_from >= top || (tr->ntiers > 0 &&
+	    tr->tier[tr->ntiers - 1].capacity_bytes >= tr->unseen_from))
+		return (0);
+	return (tr->unseen_from);
+}
+
+/*
+ * Such a cache, and how to see it: a scan past the largest working set,
+ * or, when that was the whole volume, more working sets below it (with no
+ * tier, the sentence on the whole volume says so).
  */
 static void
 report_text_unseen(struct report_text *rt, const struct report *r,
     const struct tiers_result *tr)
 {
-	char		s[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
-	uint64_t	top;
+	char		s[320], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	uint64_t	from;
 
-	if (tr->unseen_from == 0 || r->scan->npoints == 0)
+	if ((from = report_text_unseen_from(r, tr)) == 0 ||
+	    (tr->ntiers == 0 && report_text_whole(r)))
 		return;
-	top = r->scan->points[r->scan->npoints - 1].ws_bytes;
-	if (tr->unseen_from >= top || (tr->ntiers > 0 &&
-	    tr->tier[tr->ntiers - 1].capacity_bytes >= tr->unseen_from))
-		return;
-	report_text_size(top, b2, sizeof b2);
-	snprintf(s, sizeof s, "A cache larger than %s (up to the largest "
-	    "working set, %s) could go unseen: scan past %s to see it.",
-	    report_text_size(tr->unseen_from, b1, sizeof b1), b2, b2);
+	report_text_size(from, b1, sizeof b1);
+	report_text_size(r->scan->points[r->scan->npoints - 1].ws_bytes, b2,
+	    sizeof b2);
+	if (report_text_whole(r))
+		snprintf(s, sizeof s, "A cache larger than %s (up to the whole "
+		    "volume, %s) could go unseen: fewer than two working sets "
+		    "above %s show its misses; more --points put more there.",
+		    b1, b2, b1);
+	else
+		snprintf(s, sizeof s, "A cache larger than %s (up to the "
+		    "largest working set, %s) could go unseen: scan past %s to "
+		    "see it.", b1, b2, b2);
 	report_text_sentence(rt, s);
 }
 
@@ -980,7 +1005,19 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    tr->backing_p99_us, b3, sizeof b3));
 			report_text_sentence(rt, s);
 			/* Warmed reads cannot see a cache beyond the scan. */
-			if (report_text_whole(r)) {
+			if (report_text_whole(r) &&
+			    (cut = report_text_unseen_from(r, tr)) > 0) {
+				snprintf(s, sizeof s, "The scan covered the "
+				    "whole volume (%s), so there is nothing "
+				    "past it to scan; but a cache larger than "
+				    "%s could still go unseen, as fewer than "
+				    "two working sets above %s show its "
+				    "misses: more --points put more there.",
+				    report_text_size(r->target.size_bytes, b1,
+				    sizeof b1), report_text_size(cut, b2,
+				    sizeof b2), b2);
+				report_text_sentence(rt, s);
+			} else if (report_text_whole(r)) {
 				snprintf(s, sizeof s, "The scan covered the "
 				    "whole volume (%s): no larger cache can "
 				    "hide behind it.", report_text_size(
