@@ -30,6 +30,22 @@ enum ceilings_bw_limit {
 	CEILINGS_BW_ACCOUNTING,		/* the IOPS cap counted in units of
 					   io_accounting bytes */
 	CEILINGS_BW_UNSATURATED,	/* still rising at the largest size */
+	CEILINGS_BW_UNIT_OR_CAP,	/* the IOPS cap counted in units of
+					   acct_candidate bytes, or a
+					   bandwidth cap: the same rates */
+};
+
+/* Why a block-size sweep gives no accounting size. */
+enum ceilings_acct_why {
+	CEILINGS_ACCT_FOUND,		/* accounting_bytes is it */
+	CEILINGS_ACCT_HIDDEN,		/* no unit shows at the sizes
+					   measured: bandwidth (a cap, or the
+					   device's) holds large I/O first */
+	CEILINGS_ACCT_UNIT_OR_CAP,	/* IOPS counted in units of
+					   acct_candidate bytes and a bandwidth
+					   cap of the IOPS ceiling times that
+					   give the same rates at every size
+					   measured */
 };
 
 /* The iodepth sweep, analysed. */
@@ -72,6 +88,10 @@ struct ceilings_bw {
 	double		max_seen;	/* highest bytes/s measured */
 	uint32_t	max_seen_bs;
 	uint64_t	accounting_bytes; /* 0: not observable */
+	enum ceilings_acct_why acct_why; /* why accounting_bytes is 0 */
+	uint64_t	acct_candidate;	/* the unit IOPS may be counted in,
+					   flat up to it and halving after:
+					   0 if none */
 	double		iops_small;	/* IOPS at the smallest size */
 	double		optimal_io_bytes; /* ceiling / iops_small: the size
 					   where both ceilings meet; NAN */
@@ -175,10 +195,19 @@ int	ceilings_cache_correct(const struct point *, size_t, double, double,
 	    struct ceilings_iops *);
 
 /*
- * Analyse a block-size sweep of n points (any order, one depth).  Returns 0,
- * or -1 when there are fewer than two points.
+ * Analyse a block-size sweep of n points (any order, one depth) and the
+ * probe that tells accounting from a bandwidth cap (NULL, or ios 0: none;
+ * see ceilings_acct_probe_bs).  Returns 0, or -1 when there are fewer than
+ * two points.
  */
-int	ceilings_bandwidth(const struct point *, size_t, struct ceilings_bw *);
+int	ceilings_bandwidth(const struct point *, size_t, const struct point *,
+	    struct ceilings_bw *);
+/*
+ * The size of I/O to probe when b cannot tell its candidate unit from a
+ * bandwidth cap: 1.5 units (a volume that counts whole units charges it
+ * two, a bandwidth cap 1.5); 0 when there is nothing to tell.
+ */
+uint32_t ceilings_acct_probe_bs(const struct ceilings_bw *);
 
 /*
  * Find a burst bucket in a sustained run's timeline of n intervals (at one

@@ -48,9 +48,11 @@ static const struct {
 	    "the sustained run of writes (the reads' sustained run answers "
 	    "whether a bucket ran dry)" },
 	[PLAN_CUT_READ_SIZES] = { "read_sizes",
-	    "reads of 8, 32, 128 and 512 KiB" },
+	    "reads of 8, 32, 128 and 512 KiB, and of 1.5 accounting units "
+	    "(which tell a unit from a bandwidth cap)" },
 	[PLAN_CUT_WRITE_STEPS] = { "write_steps",
-	    "writes at every other depth and size" },
+	    "writes at every other depth and size, and of 1.5 accounting "
+	    "units" },
 	[PLAN_CUT_SEQ_WRITES] = { "seq_writes",
 	    "sequential writes past their first seconds, and how fast a write "
 	    "buffer drains" },
@@ -135,6 +137,7 @@ plan_quick(const struct cli_opts *o, struct plan_target *pt)
 		    1U << PLAN_CUT_SEQ_WRITES;
 	}
 	l->size_step = PLAN_QUICK_STEP;
+	l->no_acct_probe = 1;
 	w->sweep_step = PLAN_QUICK_STEP;
 	w->no_mixed = 1;
 	pt->cuts |= 1U << PLAN_CUT_READ_SIZES | 1U << PLAN_CUT_WRITE_STEPS |

@@ -288,9 +288,30 @@ report_schema_iops_limit(int l)
 static const char *
 report_schema_bw_limit(int l)
 {
-	if (l < 0 || l > CEILINGS_BW_UNSATURATED)
+	if (l < 0 || l > CEILINGS_BW_UNIT_OR_CAP)
 		return (NULL);
 	return (ceilings_bw_limit_name(l));
+}
+
+static const char *
+report_schema_acct_why(int w)
+{
+	static const char *const names[] = {
+		[CEILINGS_ACCT_HIDDEN] = "hidden",
+		[CEILINGS_ACCT_UNIT_OR_CAP] = "unit_or_cap",
+	};
+
+	if (w <= 0 || (size_t)w >= sizeof names / sizeof names[0])
+		return (NULL);
+	return (names[w]);
+}
+
+static int
+report_schema_acct_probe_measured(const void *limits)
+{
+	const struct limits_result	*l = limits;
+
+	return (l->acct_probe.ios > 0);
 }
 
 static const char *
@@ -834,7 +855,7 @@ static const struct report_schema_key report_schema_sweep_sample_keys[] = {
 	  .doc = "length of the interval" },
 	{ .name = "phase", .type = REPORT_SCHEMA_WORD,
 	  AT(struct timeline_sample, phase), .word = report_schema_phase,
-	  .doc = "iodepth, bs, first_touch or flush" },
+	  .doc = "iodepth, bs, first_touch, flush or accounting" },
 	{ .name = "iodepth", .type = REPORT_SCHEMA_UINT,
 	  AT(struct timeline_sample, iodepth), .unit = "I/Os",
 	  .doc = "I/Os kept in flight" },
@@ -906,7 +927,24 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	{ .name = "io_accounting_bytes", .type = REPORT_SCHEMA_UINT_NULL,
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, io_accounting_bytes), .unit = "bytes",
-	  .doc = "I/O size in which the volume counts IOPS" },
+	  .doc = "I/O size in which the volume counts IOPS; null unless "
+	  "measured" },
+	{ .name = "io_accounting_why", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct limits_result, io_accounting_why),
+	  .word = report_schema_acct_why,
+	  .doc = "why io_accounting_bytes is null: hidden (no unit shows "
+	  "at the sizes measured) or unit_or_cap (units of "
+	  "io_accounting_candidate_bytes and a bandwidth cap give the same "
+	  "rates); null when known or no size was measured" },
+	{ .name = "io_accounting_candidate_bytes",
+	  .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct limits_result, io_accounting_candidate), .unit = "bytes",
+	  .doc = "with unit_or_cap, the unit it would be: IOPS flat up to it "
+	  "and halving with each doubling after" },
+	{ .name = "io_accounting_probe", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct limits_result, acct_probe), .sub = &report_schema_point,
+	  .shown = report_schema_acct_probe_measured,
+	  .doc = "the point at 1.5 candidate units that tells them apart" },
 	{ .name = "iops_limit", .type = REPORT_SCHEMA_WORD,
 	  AT(struct limits_result, iops_limit),
 	  .word = report_schema_iops_limit, .doc = "what bounded the IOPS" },

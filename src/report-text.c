@@ -385,6 +385,37 @@ report_text_first_touch(struct report_text *rt, const struct first_touch *ft)
 	report_text_kv(rt, "first-read cost", line);
 }
 
+/* The accounting size, or why it is not known. */
+static void
+report_text_accounting(struct report_text *rt, const struct limits_result *l)
+{
+	const struct point	*p = &l->acct_probe;
+	char			 line[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char			 b3[UNITS_BUFSZ];
+
+	if (l->io_accounting_bytes && p->ios > 0)
+		snprintf(line, sizeof line, "%s (larger I/Os count as "
+		    "several: %s ones ran at %s IOPS, %llu units each)",
+		    report_text_size(l->io_accounting_bytes, b1, sizeof b1),
+		    report_text_size(p->bs, b2, sizeof b2), units_format_value(
+		    UNITS_IOPS, p->iops, b3, sizeof b3),
+		    (unsigned long long)((p->bs + l->io_accounting_bytes - 1) /
+		    l->io_accounting_bytes));
+	else if (l->io_accounting_bytes)
+		snprintf(line, sizeof line, "%s (larger I/Os count as "
+		    "several)", report_text_size(l->io_accounting_bytes, b1,
+		    sizeof b1));
+	else if (l->io_accounting_why == CEILINGS_ACCT_UNIT_OR_CAP)
+		snprintf(line, sizeof line, "%s units, or a %s bandwidth cap: "
+		    "the same rates at every size measured",
+		    report_text_size(l->io_accounting_candidate, b1,
+		    sizeof b1), units_format_value(UNITS_RATE,
+		    l->bandwidth_ceiling_bytes_per_s, b2, sizeof b2));
+	else
+		snprintf(line, sizeof line, "not observable");
+	report_text_kv(rt, "accounting size", line);
+}
+
 /* The burst line, the long-run rate and the bandwidth after a drop. */
 static void
 report_text_burst(struct report_text *rt, const struct limits_result *l)
@@ -654,13 +685,7 @@ report_text_limits(struct report_text *rt, const struct report *r)
 	report_text_kv(rt, "bandwidth ceiling", line);
 	report_text_sweep(rt, "size sweep", l->bs_stop, l->bs_points, l->nbs,
 	    1, 0);
-	if (l->io_accounting_bytes) {
-		snprintf(line, sizeof line, "%s (larger I/Os count as "
-		    "several)", report_text_size(l->io_accounting_bytes, b1,
-		    sizeof b1));
-		report_text_kv(rt, "accounting size", line);
-	} else
-		report_text_kv(rt, "accounting size", "not observable");
+	report_text_accounting(rt, l);
 	report_text_burst(rt, l);
 	report_text_first_touch(rt, &l->first_touch);
 	if (l->note[0] != '\0')
@@ -1115,6 +1140,22 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		    report_text_size(l->io_accounting_bytes, b1, sizeof b1),
 		    (unsigned long long)(((1 << 20) + l->io_accounting_bytes -
 		    1) / l->io_accounting_bytes));
+		report_text_sentence(rt, s);
+		any = 1;
+	} else if (l != NULL &&
+	    l->io_accounting_why == CEILINGS_ACCT_UNIT_OR_CAP) {
+		report_text_size(l->io_accounting_candidate, b3, sizeof b3);
+		snprintf(s, sizeof s, "Large reads are held to %s, which is "
+		    "%s IOPS of %s: either the volume counts I/O in units of "
+		    "%s (then one 1 MiB read costs %llu I/Os against the IOPS "
+		    "limit, and large reads crowd out small ones) or it caps "
+		    "bandwidth there; the sizes measured give the same rates "
+		    "either way.", units_format_value(UNITS_RATE,
+		    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1),
+		    units_format_value(UNITS_IOPS, l->iops_ceiling, b2,
+		    sizeof b2), b3, b3, (unsigned long long)(((1 << 20) +
+		    l->io_accounting_candidate - 1) /
+		    l->io_accounting_candidate));
 		report_text_sentence(rt, s);
 		any = 1;
 	}

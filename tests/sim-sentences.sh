@@ -1,7 +1,16 @@
 #!/bin/sh
 # Description: sentences that must follow their own figures (issue 24), on
 # simulated volumes against the truth `tierprobe profiles --show` prints.
-# 1. A scan of the whole volume (ebs-gp2-100g, --max-ws 1T) does not say
+# 1. Accounting: IOPS counted in units of A and a bandwidth cap of the
+#    IOPS cap times A give the same rates at every size the sweep
+#    measures.  On ebs-io1-4000@m5.large (4,000 x 128 KiB is its 500 MiB/s
+#    cap; it counts 256 KiB) the probe at 192 KiB shows the cap: no unit in
+#    the JSON (io_accounting_why "hidden") or the text, where the release
+#    before said "units of 128 KiB" on seeds 1, 2, 3 and 5.  Where a unit
+#    shows (tests/data/limits-acct.ini; gp2-100g's writes once its bucket
+#    is empty) it is the profile's, the probe at 1.5 units running at half
+#    the IOPS of the sizes below.
+# 2. A scan of the whole volume (ebs-gp2-100g, --max-ws 1T) does not say
 #    both that no larger cache can hide and that one could go unseen past
 #    the volume's end, nor advise a scan past it; it says which caches
 #    could still go unseen (a 90 GiB cache on a 100 GiB volume, written
@@ -17,8 +26,72 @@ trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 flat() { tr -s ' \n' ' ' < "$1"; }
 
-# 1. A scan of the whole volume.
+# acct_truth PROFILE: the profile's io_accounting line, after the key.
+acct_truth() {
+	"$TIERPROBE" profiles --show "$1" | sed -n 's/^  io_accounting  *//p'
+}
+# bytes N UNIT
+bytes() {
+	awk -v v="$1" -v u="$2" 'BEGIN { m = 1
+		if (u == "KiB") m = 1024; else if (u == "MiB") m = 1048576
+		printf "%.0f\n", v * m }'
+}
+
+# 1. Accounting.
+io1=ebs-io1-4000@m5.large
+case $(acct_truth $io1) in
+"not observable"*) ;;
+*) fail "$io1: the profile's truth changed: $(acct_truth $io1)" ;;
+esac
+for s in 1 2 3 5; do
+	"$TIERPROBE" limits "sim:$io1" --seed $s --json "$dir/io1.json" \
+	    > "$dir/io1.txt" 2>/dev/null || fail "limits $io1 --seed $s"
+	jq -e '.limits | .io_accounting_bytes == null and
+	    .io_accounting_why == "hidden" and .bandwidth_limit == "cap" and
+	    .io_accounting_probe.bs == 196608' "$dir/io1.json" > /dev/null ||
+		fail "$io1 --seed $s: $(jq -c '.limits | [.io_accounting_bytes,
+		    .io_accounting_why, .bandwidth_limit,
+		    .io_accounting_probe.bs]' "$dir/io1.json")"
+	flat "$dir/io1.txt" | grep -q "counts I/O in units" &&
+		fail "$io1 --seed $s: a unit stated: $(grep -i units \
+		    "$dir/io1.txt")"
+	grep -q "accounting size *not observable" "$dir/io1.txt" ||
+		fail "$io1 --seed $s: no 'not observable'"
+done
+echo "ok: $io1, seeds 1 2 3 5: no unit, the probe saw the bandwidth cap"
+
+acct=$TOP_SRCDIR/tests/data/limits-acct.ini
+set -- $(acct_truth "$acct")
+want=$(bytes "$1" "$2")
+"$TIERPROBE" limits "sim:$acct" --seed 2 --json "$dir/acct.json" \
+    > "$dir/acct.txt" 2>/dev/null || fail "limits limits-acct"
+jq -e --argjson a "$want" '.limits | .io_accounting_bytes == $a and
+    .bandwidth_limit == "accounting" and .io_accounting_why == null and
+    (.io_accounting_probe.iops / .iops_ceiling - 0.5 | fabs) < 0.05' \
+    "$dir/acct.json" > /dev/null || fail "limits-acct: $(jq -c '.limits |
+    [.io_accounting_bytes, .io_accounting_why, .io_accounting_probe.iops,
+    .iops_ceiling]' "$dir/acct.json")"
+flat "$dir/acct.txt" | grep -q "counts I/O in units of $1 $2" ||
+	fail "limits-acct: the unit is not said"
+echo "ok: limits-acct: $want bytes, as the profile says"
+
 gp2=ebs-gp2-100g
+truth=$(acct_truth $gp2)
+case $truth in
+*"once the bucket is empty"*) ;;
+*) fail "$gp2: the profile's truth changed: $truth" ;;
+esac
+set -- $truth
+want=$(bytes "$1" "$2")
+"$TIERPROBE" run "sim:$gp2" --sustain 3000 --seed 11 --quiet \
+    --output-format json > "$dir/gp2.json" || fail "run $gp2"
+jq -e --argjson a "$want" '.writes.limits.io_accounting_bytes == $a and
+    .limits.io_accounting_bytes == null' "$dir/gp2.json" > /dev/null ||
+	fail "$gp2: accounting $(jq -c '[.limits.io_accounting_bytes,
+	    .writes.limits.io_accounting_bytes]' "$dir/gp2.json")"
+echo "ok: $gp2: $want bytes once the bucket is empty, none before"
+
+# 2. A scan of the whole volume.
 ini=$("$TIERPROBE" profiles --show $gp2 | sed -n 's/^  file  *//p')
 "$TIERPROBE" scan "sim:$gp2" --max-ws 1T --seed 1 --json "$dir/whole.json" \
     > "$dir/whole.txt" 2>/dev/null || fail "scan $gp2 --max-ws 1T"
