@@ -1037,6 +1037,10 @@ ceilings_first_touch(const double *first, const double *second, size_t n,
 	out->detected = z >= CEILINGS_FT_Z &&
 	    out->ratio >= CEILINGS_FT_RATIO &&
 	    out->first_p50_us >= CEILINGS_FT_RATIO * out->second_p50_us;
+	/* The same test the other way: the volume changed between them. */
+	if (-z >= CEILINGS_FT_Z && out->ratio * CEILINGS_FT_RATIO <= 1 &&
+	    out->second_p50_us >= CEILINGS_FT_RATIO * out->first_p50_us)
+		out->changed = CEILINGS_FT_SLOWER;
 }
 
 /* Name of an IOPS limit, for reports. */

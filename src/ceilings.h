@@ -112,6 +112,10 @@ struct ceilings_bw {
 struct burst {
 	int	detected;		/* a lasting drop: a bucket ran dry */
 	double	burst_iops;		/* rate before the drop; NAN if none */
+	int	burst_at_least;		/* burst_iops is a lower bound (and
+					   duration_s an upper one): no depth
+					   reached a ceiling before the drop
+					   (set by limits.c) */
 	double	baseline_iops;		/* rate after it (the whole run's mean
 					   when there is no drop) */
 	double	duration_s;		/* how long a full bucket lasts at
@@ -143,10 +147,20 @@ struct burst {
 					   and refill) would have shown */
 };
 
+/* Why the two first-touch passes compare states, not reads. */
+enum ceilings_ft_changed {
+	CEILINGS_FT_SAME,		/* one state: first against second */
+	CEILINGS_FT_BUCKET,		/* a bucket ran dry between them */
+	CEILINGS_FT_SLOWER,		/* second reads markedly slower, which
+					   no first-read cost makes */
+};
+
 /* First reads of blocks against second reads of the same blocks. */
 struct first_touch {
 	int		measured;
-	int		detected;	/* first reads markedly slower */
+	int		detected;	/* first reads markedly slower (never
+					   when changed) */
+	enum ceilings_ft_changed changed; /* the passes ran in two states */
 	uint64_t	blocks;
 	double		first_p50_us;
 	double		first_mean_us;
@@ -231,7 +245,8 @@ int	ceilings_held(const struct timeline_sample *, size_t);
 
 /*
  * Compare n paired latencies (us) of first and second reads of the same
- * blocks.  Fills out; never fails.
+ * blocks (second reads markedly slower: changed, CEILINGS_FT_SLOWER).
+ * Fills out; never fails.
  */
 void	ceilings_first_touch(const double *, const double *, size_t,
 	    struct first_touch *);

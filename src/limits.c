@@ -1014,6 +1014,65 @@ limits_acct_probe(struct target *t, struct rng *rng,
 }
 
 /*
+ * Which ceilings the points that ended before a drop in the sweeps (nq
+ * depths, nb sizes) gave, never counting none as "0".
+ */
+static void
+limits_drop_note(struct limits_result *r, size_t nq, size_t nb)
+{
+	char	msg[240], d[48], b[48];
+
+	snprintf(d, sizeof d, "the %zu %s", nq, nq == 1 ? "depth" : "depths");
+	snprintf(b, sizeof b, "the %zu %s", nb, nb == 1 ? "size" : "sizes");
+	if (nq == 0 && nb == 0)
+		snprintf(msg, sizeof msg, "the bucket ran dry during the "
+		    "sweeps, before any of their points ended: the ceilings "
+		    "while it held are unknown");
+	else if (nb == 0)
+		snprintf(msg, sizeof msg, "the bucket ran dry during the "
+		    "sweeps: the IOPS ceiling from %s measured before it; no "
+		    "size ended before it, so the bandwidth while it held is "
+		    "unknown", d);
+	else if (nq == 0)
+		snprintf(msg, sizeof msg, "the bucket ran dry during the "
+		    "sweeps: the bandwidth ceiling from %s measured before it; "
+		    "no depth ended before it, so the IOPS ceiling while it "
+		    "held is unknown", b);
+	else
+		snprintf(msg, sizeof msg, "the bucket ran dry during the "
+		    "sweeps: ceilings from %s and %s measured before it", d, b);
+	limits_note(r, msg);
+}
+
+/*
+ * A bucket that ran dry between the first-touch passes (during the
+ * sweeps) leaves them comparing two states of the volume.
+ */
+static void
+limits_ft_state(struct limits_result *r)
+{
+	const struct timeline_sample	*v = r->sweep_timeline.v;
+	double				 first = NAN, second = NAN;
+	double				 drop = r->burst.drop_sweep_t_s;
+	size_t				 i;
+
+	if (!r->first_touch.measured || !isfinite(drop))
+		return;
+	for (i = 0; i < r->sweep_timeline.n; i++) {
+		if (v[i].phase != LIMITS_PHASE_FIRST_TOUCH)
+			continue;
+		if (isnan(first))
+			first = v[i].t_s;
+		else
+			second = v[i].t_s - v[i].dt_s;
+	}
+	if (first <= drop && drop <= second) {
+		r->first_touch.changed = CEILINGS_FT_BUCKET;
+		r->first_touch.detected = 0;
+	}
+}
+
+/*
  * A bucket ran dry: the ceilings are those of the points measured before
  * the drop (a sweep falling as the bucket empties is no knee), and one
  * point at the largest size measures the bandwidth left at the baseline.
@@ -1028,7 +1087,6 @@ limits_after_drop(struct target *t, struct rng *rng,
 	struct engine		 e;
 	struct point		 pt;
 	size_t			 nq, nb, na;
-	char			 msg[160];
 	int			 rc;
 
 	if (isfinite(r->burst.drop_sweep_t_s)) {
@@ -1044,10 +1102,7 @@ limits_after_drop(struct target *t, struct rng *rng,
 		if (nb < r->nbs || (r->acct_probe.ios > 0 && na == 0))
 			limits_set_bw(r, nb, nb == r->nbs && na > 0 ?
 			    &r->acct_probe : NULL);
-		snprintf(msg, sizeof msg, "the bucket ran dry during the "
-		    "sweeps: ceilings from the %zu depths and %zu sizes "
-		    "measured before", nq, nb);
-		limits_note(r, msg);
+		limits_drop_note(r, nq, nb);
 	}
 
 	rc = engine_open(&e, spec->engine, t, r->bs_iodepth, top, 1);
@@ -1150,6 +1205,10 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	limits_analyse_burst(spec, r);
 	if (rc == 0 && r->burst.detected)
 		rc = limits_after_drop(t, rng, spec, top, r);
+	/* A burst rate is measured only where a depth reached the cap. */
+	r->burst.burst_at_least = r->burst.detected &&
+	    r->iops_limit != CEILINGS_IOPS_CAP;
+	limits_ft_state(r);
 
 out:
 	if (rc == 1 || (rc == 0 && interrupt_requested())) {

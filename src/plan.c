@@ -520,10 +520,16 @@ plan_limits(const struct plan_target *pt, const struct target *t,
 	}
 	*prior = NULL;
 	if (scan != NULL && scan->npoints > 0) {
-		*prior = xcalloc(scan->npoints, sizeof **prior);
+		*prior = xcalloc(scan->npoints + 1, sizeof **prior);
 		for (i = 0; i < scan->npoints; i++)
 			limits_prior_from_point(&scan->points[i], &(*prior)[i]);
 		ls->nprior = scan->npoints;
+		/* Its paced reads last: a bucket refills meanwhile. */
+		if (scan->after_s > 0) {
+			(*prior)[i].ios = scan->after_ios;
+			(*prior)[i].seconds = scan->after_s;
+			ls->nprior++;
+		}
 	}
 	ls->prior = *prior;
 }

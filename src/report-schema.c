@@ -306,6 +306,19 @@ report_schema_acct_why(int w)
 	return (names[w]);
 }
 
+static const char *
+report_schema_ft_changed(int c)
+{
+	static const char *const names[] = {
+		[CEILINGS_FT_BUCKET] = "bucket",
+		[CEILINGS_FT_SLOWER] = "slower",
+	};
+
+	if (c <= 0 || (size_t)c >= sizeof names / sizeof names[0])
+		return (NULL);
+	return (names[c]);
+}
+
 static int
 report_schema_acct_probe_measured(const void *limits)
 {
@@ -768,6 +781,11 @@ static const struct report_schema_key report_schema_first_touch_keys[] = {
 	{ .name = "slower_fraction", .type = REPORT_SCHEMA_REAL,
 	  AT(struct first_touch, slower_fraction), .unit = "ratio",
 	  .doc = "blocks whose first read was slower" },
+	{ .name = "changed", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct first_touch, changed), .word = report_schema_ft_changed,
+	  .doc = "the two passes ran in two states of the volume, so they "
+	  "compare states, not first reads: bucket (it ran dry between "
+	  "them) or slower (second reads markedly slower); null if not" },
 };
 static const struct report_schema report_schema_first_touch =
     TABLE("first_touch", struct first_touch, report_schema_first_touch_keys,
@@ -781,6 +799,11 @@ static const struct report_schema_key report_schema_burst_keys[] = {
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct burst, burst_iops),
 	  .shown = report_schema_burst_detected, .unit = "IOPS",
 	  .doc = "rate before the drop" },
+	{ .name = "burst_iops_at_least", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct burst, burst_at_least),
+	  .shown = report_schema_burst_detected,
+	  .doc = "no depth reached a ceiling before the drop: burst_iops "
+	  "is a lower bound and duration_s an upper one" },
 	{ .name = "baseline_iops", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct burst, baseline_iops),
 	  .shown = report_schema_burst_detected, .unit = "IOPS",

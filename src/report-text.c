@@ -370,7 +370,15 @@ report_text_first_touch(struct report_text *rt, const struct first_touch *ft)
 
 	if (!ft->measured)
 		return;
-	if (ft->detected)
+	if (ft->changed != CEILINGS_FT_SAME)
+		snprintf(line, sizeof line, "unknown: %s (mean %s on a first "
+		    "read, %s on a second)", ft->changed == CEILINGS_FT_BUCKET ?
+		    "the bucket ran dry between the two passes" : "second "
+		    "reads were slower, so the volume changed between the "
+		    "passes", units_format_value(UNITS_LAT_US,
+		    ft->first_mean_us, b1, sizeof b1), units_format_value(
+		    UNITS_LAT_US, ft->second_mean_us, b2, sizeof b2));
+	else if (ft->detected)
 		snprintf(line, sizeof line, "first reads %.1fx slower (%s vs "
 		    "%s): snapshot restore, not a cache",
 		    ft->ratio, units_format_value(UNITS_LAT_US,
@@ -426,24 +434,30 @@ report_text_burst(struct report_text *rt, const struct limits_result *l)
 	size_t			 o;
 
 	if (b->detected && b->exhausted && isnan(b->credits_ios))
-		snprintf(line, sizeof line, "%s IOPS, then %s IOPS; empty "
+		snprintf(line, sizeof line, "%s%s IOPS, then %s IOPS; empty "
 		    "before the sustained run, size unknown",
-		    units_format_value(UNITS_IOPS, b->burst_iops, b1,
-		    sizeof b1), units_format_value(UNITS_IOPS,
-		    b->baseline_iops, b2, sizeof b2));
+		    b->burst_at_least ? "at least " : "", units_format_value(
+		    UNITS_IOPS, b->burst_iops, b1, sizeof b1),
+		    units_format_value(UNITS_IOPS, b->baseline_iops, b2,
+		    sizeof b2));
 	else if (b->detected) {
-		o = snprintf(line, sizeof line, "%s IOPS for %s, then %s IOPS; "
-		    "bucket %s I/Os", units_format_value(UNITS_IOPS,
-		    b->burst_iops, b1, sizeof b1),
+		o = snprintf(line, sizeof line, "%s%s IOPS for %s%s, then %s "
+		    "IOPS; bucket %s I/Os", b->burst_at_least ? "at least " :
+		    "", units_format_value(UNITS_IOPS, b->burst_iops, b1,
+		    sizeof b1), b->burst_at_least ? "at most " : "",
 		    units_format_value(UNITS_SECONDS, b->duration_s, b2,
 		    sizeof b2), units_format_value(UNITS_IOPS,
 		    b->baseline_iops, b3, sizeof b3),
 		    units_format_value(UNITS_COUNT, b->credits_ios, b4,
 		    sizeof b4));
 		if (isfinite(b->drop_sweep_t_s) && o < sizeof line)
-			snprintf(line + o, sizeof line - o, " (ran dry during "
-			    "the sweeps, at %s)", units_format_value(
+			o += snprintf(line + o, sizeof line - o, " (ran dry "
+			    "during the sweeps, at %s)", units_format_value(
 			    UNITS_SECONDS, b->drop_sweep_t_s, b1, sizeof b1));
+		if (b->burst_at_least && o < sizeof line)
+			snprintf(line + o, sizeof line - o, "; no depth "
+			    "reached a ceiling before it ran dry, so the burst "
+			    "rate is unknown");
 	} else if (l->timeline.n > 0 && isfinite(b->held_iops))
 		snprintf(line, sizeof line, "none ran dry: %s IOPS held over "
 		    "%s of sustained load%s", units_format_value(UNITS_IOPS,
@@ -715,9 +729,23 @@ report_text_burst_meaning(struct report_text *rt,
 		if (isnan(b->duration_s))
 			o = snprintf(s, sizeof s, "A burst bucket ran dry "
 			    "before the sustained run: the volume dropped from "
-			    "%s to %s IOPS%s.", units_format_value(UNITS_IOPS,
+			    "%s%s to %s IOPS%s.", b->burst_at_least ?
+			    "at least " : "", units_format_value(UNITS_IOPS,
 			    b->burst_iops, b2, sizeof b2), units_format_value(
 			    UNITS_IOPS, b->baseline_iops, b3, sizeof b3), bw);
+		else if (b->burst_at_least)
+			o = snprintf(s, sizeof s, "Sustained load drains a "
+			    "burst bucket: after at most %s at %s IOPS or more "
+			    "the volume drops to %s IOPS%s%s. The burst rate "
+			    "itself is unknown: the bucket ran dry before any "
+			    "queue depth reached a ceiling. Benchmarks shorter "
+			    "than that overstate the volume.",
+			    units_format_value(UNITS_SECONDS, b->duration_s,
+			    b2, sizeof b2), units_format_value(UNITS_IOPS,
+			    b->burst_iops, b3, sizeof b3), units_format_value(
+			    UNITS_IOPS, b->baseline_iops, b4, sizeof b4), bw,
+			    isfinite(b->drop_sweep_t_s) ?
+			    " (here it ran dry during the sweeps)" : "");
 		else
 			o = snprintf(s, sizeof s, "Sustained load drains a "
 			    "burst bucket: after about %s at %s IOPS the "
@@ -842,7 +870,19 @@ report_text_restored(struct report_text *rt, const struct first_touch *ft)
 
 	units_format_value(UNITS_LAT_US, ft->first_mean_us, b1, sizeof b1);
 	units_format_value(UNITS_LAT_US, ft->second_mean_us, b2, sizeof b2);
-	if (ft->detected)
+	if (ft->changed == CEILINGS_FT_BUCKET)
+		snprintf(s, sizeof s, "Whether first reads of blocks cost more "
+		    "than second reads is unknown: a burst bucket ran dry "
+		    "between the two passes, so their means (%s, then %s) "
+		    "compare its two states, not first and second reads.",
+		    b1, b2);
+	else if (ft->changed == CEILINGS_FT_SLOWER)
+		snprintf(s, sizeof s, "Whether first reads of blocks cost more "
+		    "than second reads is unknown: second reads were slower "
+		    "(mean %s against %s on a first read), which no first-read "
+		    "cost makes, so the volume changed between the two "
+		    "passes.", b2, b1);
+	else if (ft->detected)
 		snprintf(s, sizeof s, "The first read of a block costs %.1fx "
 		    "a second one (mean %s against %s): the volume is still "
 		    "being restored from a snapshot, block by block. Until "

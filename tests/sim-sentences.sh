@@ -10,7 +10,20 @@
 #    shows (tests/data/limits-acct.ini; gp2-100g's writes once its bucket
 #    is empty) it is the profile's, the probe at 1.5 units running at half
 #    the IOPS of the sizes below.
-# 2. A scan of the whole volume (ebs-gp2-100g, --max-ws 1T) does not say
+# 2. A bucket nearly empty at the start (ebs-gp2-100g with credits = 2000,
+#    written here; seeds 1 to 3, run and limits): it runs dry during the
+#    sweeps, before any depth reached the ceiling.  A burst rate stated
+#    as measured is within 10% of the profile's; else it is said to be a
+#    lower bound that holds ("at least", burst_iops_at_least; the release
+#    before: "burst 1,723 IOPS for 2.7 s", truth 3,000), its duration an
+#    upper bound that holds, and the bucket within 15% of the profile's
+#    (the scan's paced reads, which let it refill, are counted: 3.85k
+#    before, in run).  First reads that ran before the drop and second
+#    reads after it compare the bucket's states: first_touch.changed
+#    "bucket", no verdict on first reads ("cost what second reads do
+#    (mean 577 us against 3.34 ms)" before).  No count of points is "0"
+#    ("ceilings from the 0 depths and 0 sizes" before).
+# 3. A scan of the whole volume (ebs-gp2-100g, --max-ws 1T) does not say
 #    both that no larger cache can hide and that one could go unseen past
 #    the volume's end, nor advise a scan past it; it says which caches
 #    could still go unseen (a 90 GiB cache on a 100 GiB volume, written
@@ -91,8 +104,54 @@ jq -e --argjson a "$want" '.writes.limits.io_accounting_bytes == $a and
 	    .writes.limits.io_accounting_bytes]' "$dir/gp2.json")"
 echo "ok: $gp2: $want bytes once the bucket is empty, none before"
 
-# 2. A scan of the whole volume.
+# 2. A bucket nearly empty at the start.
 ini=$("$TIERPROBE" profiles --show $gp2 | sed -n 's/^  file  *//p')
+sed 's/^credits *=.*/credits = 2000/' "$ini" > "$dir/gp2low.ini"
+n='\([0-9]*\)'
+set -- $("$TIERPROBE" profiles --show "$dir/gp2low.ini" | sed -n \
+    "s/^  burst  *$n IOPS then $n IOPS.* $n credits.*/\\1 \\2 \\3/p")
+[ $# -eq 3 ] && [ "$3" = 2000 ] || fail "gp2low: the truth reads '$*'"
+burst=$1 base=$2 credits=$3
+for cmd in run limits; do
+	for s in 1 2 3; do
+		"$TIERPROBE" $cmd "sim:$dir/gp2low.ini" --seed $s \
+		    --first-touch --json "$dir/low.json" > "$dir/low.txt" \
+		    2>/dev/null || fail "$cmd gp2low --seed $s"
+		jq -e --argjson b "$burst" --argjson base "$base" \
+		    --argjson c "$credits" '.limits.burst | .detected and
+		    (if .burst_iops_at_least then .burst_iops <= $b * 1.05 and
+		    .duration_s >= $c / ($b - $base) else
+		    (.burst_iops / $b - 1 | fabs) < 0.10 end) and
+		    (.credits_ios / $c - 1 | fabs) < 0.15' "$dir/low.json" \
+		    > /dev/null || fail "$cmd gp2low --seed $s: burst $(jq -c \
+		    '.limits.burst | [.burst_iops, .burst_iops_at_least,
+		    .duration_s, .credits_ios]' "$dir/low.json"), truth $burst,
+		    $credits"
+		if jq -e '.limits.burst.burst_iops_at_least' "$dir/low.json" \
+		    > /dev/null; then
+			grep -q "^  burst  *at least .* for at most " \
+			    "$dir/low.txt" || fail "$cmd gp2low --seed $s:" \
+			    "$(grep '^  burst ' "$dir/low.txt")"
+			flat "$dir/low.txt" |
+			    grep -q "after at most .* IOPS or more" ||
+				fail "$cmd gp2low --seed $s: the sentence"
+		fi
+		jq -e '.limits.first_touch | .changed == "bucket" and
+		    .detected == false' "$dir/low.json" > /dev/null ||
+			fail "$cmd gp2low --seed $s: first touch $(jq -c \
+			    .limits.first_touch "$dir/low.json")"
+		flat "$dir/low.txt" | grep -q "cost what second reads do" &&
+			fail "$cmd gp2low --seed $s: first reads judged"
+		flat "$dir/low.txt" | grep -q "Whether first reads of blocks" ||
+			fail "$cmd gp2low --seed $s: no word on first reads"
+		flat "$dir/low.txt" | grep -Eq "[^0-9.,]0 (depths|sizes)" &&
+			fail "$cmd gp2low --seed $s: $(grep -E \
+			    '0 (depths|sizes)' "$dir/low.txt")"
+	done
+done
+echo "ok: a bucket nearly empty: the burst rate bounded, first reads not judged"
+
+# 3. A scan of the whole volume.
 "$TIERPROBE" scan "sim:$gp2" --max-ws 1T --seed 1 --json "$dir/whole.json" \
     > "$dir/whole.txt" 2>/dev/null || fail "scan $gp2 --max-ws 1T"
 flat "$dir/whole.txt" | grep -q "covered the whole volume (100 GiB)" ||

@@ -8,7 +8,8 @@
  * store's ceiling behind caches whose hits do not wait for it, burst
  * buckets (with credits spent before the run, or run dry during the
  * sweeps; what a run without a drop rules out; when a short run's rate
- * held), variability, first-read penalties; 20 noise seeds each. */
+ * held), variability, first-read penalties (and second reads slower,
+ * which compare states, not reads); 20 noise seeds each. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1086,9 +1087,24 @@ t_first_touch(void **state)
 		}
 		ceilings_first_touch(a, b, 500, &ft);
 		assert_true(ft.measured && ft.detected);
+		assert_int_equal(ft.changed, CEILINGS_FT_SAME);
 		assert_int_equal(ft.blocks, 500);
 		T_REL(ft.ratio, 4, 0.15);
 		assert_true(ft.slower_fraction > 0.9);
+
+		/*
+		 * Second reads 6x slower (a bucket ran dry between the
+		 * passes, as on a gp2 volume whose small bucket the sweeps
+		 * emptied: 577 us, then 3.34 ms): the state changed, no
+		 * verdict on first reads either way.
+		 */
+		for (i = 0; i < 500; i++) {
+			a[i] = 577 * exp(0.25 * rng_normal(&rng));
+			b[i] = 3340 * exp(0.05 * rng_normal(&rng));
+		}
+		ceilings_first_touch(a, b, 500, &ft);
+		assert_true(ft.measured && !ft.detected);
+		assert_int_equal(ft.changed, CEILINGS_FT_SLOWER);
 
 		/* Same distribution both times: no penalty. */
 		for (i = 0; i < 500; i++) {
@@ -1097,6 +1113,7 @@ t_first_touch(void **state)
 		}
 		ceilings_first_touch(a, b, 500, &ft);
 		assert_true(ft.measured && !ft.detected);
+		assert_int_equal(ft.changed, CEILINGS_FT_SAME);
 		T_REL(ft.ratio, 1, 0.15);
 	}
 	ceilings_first_touch(a, b, 0, &ft);
