@@ -399,7 +399,7 @@ report_text_accounting(struct report_text *rt, const struct limits_result *l)
 {
 	const struct point	*p = &l->acct_probe;
 	char			 line[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
-	char			 b3[UNITS_BUFSZ];
+	char			 b3[UNITS_BUFSZ], b4[UNITS_BUFSZ];
 
 	if (l->io_accounting_bytes && p->ios > 0)
 		snprintf(line, sizeof line, "%s (larger I/Os count as "
@@ -419,7 +419,15 @@ report_text_accounting(struct report_text *rt, const struct limits_result *l)
 		    report_text_size(l->io_accounting_candidate, b1,
 		    sizeof b1), units_format_value(UNITS_RATE,
 		    l->bandwidth_ceiling_bytes_per_s, b2, sizeof b2));
-	else
+	else if (p->ios > 0) {
+		report_text_size(p->bs / 3 * 2, b4, sizeof b4);
+		snprintf(line, sizeof line, "not observable: a bandwidth cap "
+		    "holds large I/O first (%s reads ran at %s IOPS, %s; units "
+		    "of %s would have held them to half the IOPS ceiling)",
+		    report_text_size(p->bs, b1, sizeof b1), units_format_value(
+		    UNITS_IOPS, p->iops, b2, sizeof b2), units_format_value(
+		    UNITS_RATE, p->bytes_per_s, b3, sizeof b3), b4);
+	} else
 		snprintf(line, sizeof line, "not observable");
 	report_text_kv(rt, "accounting size", line);
 }

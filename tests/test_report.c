@@ -378,7 +378,8 @@ test_text_held_early(void **state)
 /*
  * The accounting size: a unit the sweep could not tell from a bandwidth
  * cap says both, never the unit as a fact, in the text and after a JSON
- * round trip; a unit the probe confirmed says what the probe saw.
+ * round trip; a unit the probe confirmed, or ruled out, says what the
+ * probe saw.
  */
 static void
 test_text_accounting(void **state)
@@ -428,6 +429,20 @@ test_text_accounting(void **state)
 	assert_null(strstr(s, "caps bandwidth there"));
 	free(s);
 	report_free(&back);
+
+	/* The probe ran at the cap's rate: no unit, and why. */
+	r.limits->bandwidth_limit = CEILINGS_BW_CAP;
+	r.limits->io_accounting_why = CEILINGS_ACCT_HIDDEN;
+	r.limits->io_accounting_bytes = 0;
+	p->iops = 2667;
+	p->bytes_per_s = 2667.0 * (192 << 10);
+	t_text(&r, 1, &s);
+	t_squeeze(s);
+	assert_non_null(strstr(s, "accounting size not observable: a bandwidth "
+	    "cap holds large I/O first (192 KiB reads ran at 2,667 IOPS"));
+	assert_non_null(strstr(s, "units of 128 KiB would have held them"));
+	assert_null(strstr(s, "counts I/O in units"));
+	free(s);
 	report_free(&r);
 }
 
