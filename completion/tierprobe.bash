@@ -48,6 +48,12 @@ _tierprobe()
 		COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |
 		    awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print $1 }')" -- "$cur"))
 		return ;;
+	--type)
+		# The volume types: the names after the second blank line.
+		COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |
+		    awk 'NF == 0 { i++; next }
+		    i == 2 && $1 ~ /^[a-z0-9]/ { print $1 }')" -- "$cur"))
+		return ;;
 	--bs|--iodepth|--seed|--repeat|--min-ws|--max-ws|--step|--points|\
 	--precision|--max-time|--budget|--ws|--max-iodepth|--sustain|\
 	--sustain-together|--size|--expect|--host|--kind|--outlier|--writers)
@@ -68,8 +74,8 @@ _tierprobe()
 		if [[ $cur == sim:*@* ]]; then
 			# An instance: the names after the volumes' list.
 			COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |
-			    awk -v v="${cur%@*}" 'NF == 0 { i = 1; next }
-			    i && $1 ~ /^[a-z0-9]/ { print v "@" $1 }')" \
+			    awk -v v="${cur%@*}" 'NF == 0 { i++; next }
+			    i == 1 && $1 ~ /^[a-z0-9]/ { print v "@" $1 }')" \
 			    -- "$cur"))
 		elif [[ $cur == sim:* ]]; then
 			COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |

@@ -5,14 +5,38 @@ set multiplot layout 1, 2
 set style fill solid 0.6 border -1
 set boxwidth 0.35
 set logscale y 10
-set ylabel 'commit latency (microseconds, log scale)'
+set ylabel 'commit latency (log scale)'
 set xlabel 'method and size, one writer'
 set xtics rotate by 45 right noenhanced
 set key above horizontal box opaque
 set grid ytics
+# Every bar readable: from the power of ten below the lowest bar to the one
+# above the highest, a tic at each of 1 to 9 times a power of ten (1, 2
+# and 5 over more than two decades), labelled in us, ms or s.
+lat_label(x) = x >= 1e6 ? sprintf('%g s', x / 1e6) : \
+	x >= 1e3 ? sprintf('%g ms', x / 1e3) : sprintf('%g us', x)
+if (lat_lo > 0 && lat_hi > 0) {
+	k0 = floor(log10(lat_lo))
+	k1 = ceil(log10(lat_hi))
+	if (k1 <= k0) { k1 = k0 + 1 }
+	set yrange [10.0**k0 * 0.999:10.0**k1 * 1.001]
+	set ytics 10 format ''
+	set ytics ()
+	do for [k = k0:k1 - 1] {
+		do for [d = 1:9] {
+			if (k1 - k0 <= 2 || d == 1 || d == 2 || d == 5) {
+				set ytics add (lat_label(d * 10.0**k) d * 10.0**k)
+			}
+		}
+	}
+	set ytics add (lat_label(10.0**k1) 10.0**k1)
+	set mytics 1
+}
 plot 'methods.dat' using ($0 - 0.2):3:xtic(1) with boxes ls 3 title 'p50', \
      'methods.dat' using ($0 + 0.2):4 with boxes ls 2 title 'p99'
 unset logscale y
+set ytics auto format '% h'
+set yrange [*:*]
 unset xtics
 set xtics
 set logscale x 2

@@ -9,6 +9,8 @@ set xtics ()
 set for [i=0:60] xtics add (size_label(2.0**i) 2.0**i)
 set xtics rotate by -30
 set mxtics 2
+# Above the plot, not over the first points: a slow start's p99 sits top left.
+set key above horizontal box opaque
 if (has_model) {
 	plot 'scan.dat' using 1:2 with linespoints ls 1 title 'p50 measured', \
 	     'scan.dat' using 1:3 with linespoints ls 2 title 'p99 measured', \

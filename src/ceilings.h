@@ -168,6 +168,8 @@ struct first_touch {
 	double		second_mean_us;
 	double		ratio;		/* first_mean / second_mean */
 	double		slower_fraction; /* blocks whose first read was slower */
+	int		state;		/* enum bucket_state of the passes
+					   (set by the report) */
 };
 
 /* Work done on the volume before the sustained run, in time order. */

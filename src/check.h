@@ -42,6 +42,9 @@ struct check_result {
 	enum check_verdict	 verdict;
 	size_t			 target;	/* of several: 1 + the index of
 						   the one judged; 0: one */
+	int			 lifted;	/* met on a figure measured
+						   while a burst bucket may
+						   have been full */
 	char			 note[160];	/* why unknown, or */
 						/* a caveat */
 };
@@ -52,6 +55,8 @@ struct check_list {
 	size_t			 n;
 	char			*profile;	/* --expect-profile NAME */
 	char			*promise;	/* the tolerance it used */
+	int			 accept_burst;	/* --accept-burst: a lifted
+						   figure met counts as met */
 };
 
 /*

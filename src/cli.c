@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "sync.h"
 #include "units.h"
+#include "voltype.h"
 #include "xmalloc.h"
 
 enum cli_kind {
@@ -53,14 +54,21 @@ struct cli_option {
 	const char	*help;
 };
 
+/* What an option means for some commands when it differs from its help. */
+struct cli_alt {
+	const char	*name;		/* of the option */
+	unsigned	 cmds;		/* C(CLI_x) mask */
+	const char	*help;
+	int		 overview;	/* also in the overview, after help */
+};
+
 #define F(field)	offsetof(struct cli_opts, field), \
 			sizeof(((struct cli_opts *)0)->field)
 
 static const struct cli_option cli_options[] = {
 	{ "bs", 0, CLI_SIZE, F(bs), 512, 64ULL << 20, NULL, PROBE | SYNC,
 	  CLI_SET_BS, "SIZE", "I/O size (default 4K; a multiple of the "
-	  "logical block); sync: the one commit size (default 4K, 8K, 16K "
-	  "and 2300 bytes)" },
+	  "logical block)" },
 	{ "iodepth", 0, CLI_UINT, F(iodepth), 1, 4096, NULL, PROBE, 0,
 	  "N", "I/Os in flight for the scan (default 1)" },
 	{ "buffered", 0, CLI_FLAG, F(buffered), 0, 0, NULL, PROBE, 0,
@@ -91,17 +99,20 @@ static const struct cli_option cli_options[] = {
 	  PROBE | SYNC | C(CLI_PREP), 0, NULL,
 	  "with --force: allow writing to a device holding a filesystem, "
 	  "partition table or holders (never a mounted one)" },
-	{ "repeat", 0, CLI_UINT, F(repeat), 1, 100, NULL, PROBE, 0, "N",
-	  "repeat the measurement N times; report mean, sd and CV" },
+	{ "repeat", 0, CLI_UINT, F(repeat), 1, 100, NULL, PROBE | SYNC, 0,
+	  "N", "repeat the measurement N times; report mean, sd and CV" },
 	{ "fio-job", 0, CLI_STRING, F(fio_job), 0, 0, NULL,
-	  PROBE | C(CLI_REPORT), 0, "FILE",
-	  "write an equivalent fio job file for the points measured" },
+	  PROBE | SYNC | C(CLI_REPORT), 0, "FILE", "write an equivalent fio "
+	  "job file for the points measured: reads, writes and commits" },
 	{ "expect", 0, CLI_LIST, F(expect), 0, 0, NULL, EXPECTS | C(CLI_FLEET),
 	  0, "EXPR", "an expectation such as 'iops>=3000' or 'p99<=2ms' "
 	  "(repeatable); one missed or unknown makes all but fleet exit 3" },
 	{ "expect-profile", 0, CLI_STRING, F(expect_profile), 0, 0, NULL,
 	  EXPECTS, 0, "NAME", "expect what a volume of profile NAME promises, "
 	  "less its documented tolerance" },
+	{ "accept-burst", 0, CLI_FLAG, F(accept_burst), 0, 0, NULL, EXPECTS,
+	  0, NULL, "count as met an expectation met on a figure measured "
+	  "while a burst bucket may have been full (by default it exits 3)" },
 	{ "host", 0, CLI_STRING, F(host), 0, 0, NULL, PROBE | SYNC, 0, "NAME",
 	  "the host name fleets show for this report (default: this "
 	  "machine's)" },
@@ -129,7 +140,9 @@ static const struct cli_option cli_options[] = {
 	{ "budget", 0, CLI_TIME, F(budget_s), 0, 0, NULL, SCANS, CLI_SET_BUDGET,
 	  "SECONDS", "device time the whole scan may spend (default: none)" },
 	{ "ws", 0, CLI_SIZE, F(ws), 4096, UINT64_MAX, NULL, LIMITS, 0, "SIZE",
-	  "working set of the limit sweeps (default: past the last cache)" },
+	  "working set of the limit sweeps (default: 50 times the last cache "
+	  "the scan found, or --max-ws (4G) without one; at most the target's "
+	  "size)" },
 	{ "max-iodepth", 0, CLI_UINT, F(max_iodepth), 1, 4096, NULL, LIMITS,
 	  CLI_SET_MAX_IODEPTH, "N", "deepest queue of the iodepth sweep "
 	  "(default 256)" },
@@ -149,10 +162,18 @@ static const struct cli_option cli_options[] = {
 	{ "writers", 0, CLI_STRING, F(writers), 0, 0, NULL, COMMITS, 0, "LIST",
 	  "counts of concurrent writers to commit with (default "
 	  "1,2,4,8,16)" },
-	{ "size", 0, CLI_SIZE, F(size), 4096, UINT64_MAX, NULL, C(CLI_PREP), 0,
-	  "SIZE", "size of the test file to create" },
+	{ "type", 0, CLI_STRING, F(type), 0, 0, NULL, PROBE | C(CLI_CHECK), 0,
+	  "TYPE", "the volume's documented type, as gp2, gp3,iops=6000 or "
+	  "io1:400G,iops=4000 (tierprobe profiles lists them): its figures "
+	  "at the volume's size become the expectations, documented, not "
+	  "measured" },
+	{ "size", 0, CLI_SIZE, F(size), 4096, UINT64_MAX, NULL,
+	  C(CLI_PREP) | PROBE | C(CLI_CHECK), 0, "SIZE", "prep: size of the "
+	  "test file to create; else the volume's size, for --type and the "
+	  "volume types judged, where the target's device is not the "
+	  "volume" },
 	{ "outdir", 'o', CLI_STRING, F(outdir), 0, 0, NULL, C(CLI_PLOT), 0,
-	  "DIR", "directory for the plots (created if missing)" },
+	  "DIR", "directory for the plots, required (created if missing)" },
 	{ "format", 0, CLI_CHOICE, F(plot_format), 0, 0, "png|svg",
 	  C(CLI_PLOT), 0, "FMT", "plot format: png (default) or svg" },
 	{ "show", 0, CLI_STRING, F(show), 0, 0, NULL, C(CLI_PROFILES), 0,
@@ -163,6 +184,15 @@ static const struct cli_option cli_options[] = {
 	  "print the version" },
 };
 #define CLI_NOPTIONS	(sizeof(cli_options) / sizeof(cli_options[0]))
+
+static const struct cli_alt cli_alts[] = {
+	{ "bs", SYNC, "the one commit size, any number of bytes from 512 to "
+	  "64M (default: 4K, 8K, 16K and 2300 bytes)", 1 },
+	{ "precision", SYNC, "stop a point when the 95% CI of its mean "
+	  "commit latency is within PCT percent (default 5)", 0 },
+	{ "max-time", SYNC, "time limit of one point (default 3)", 0 },
+};
+#define CLI_NALTS	(sizeof(cli_alts) / sizeof(cli_alts[0]))
 
 static const struct {
 	enum cli_cmd	 cmd;
@@ -351,6 +381,7 @@ static int
 cli_check(struct cli_opts *o, char **cause)
 {
 	struct sync_spec	 spec;
+	struct voltype_spec	 vt;
 	size_t			 c = cli_cmd_index(o->cmd);
 	unsigned		 mask;
 	char			*why = NULL;
@@ -418,6 +449,23 @@ cli_check(struct cli_opts *o, char **cause)
 		    "report of several");
 		return (-1);
 	}
+	if (o->type != NULL && voltype_spec_parse(o->type, 0, &vt,
+	    &why) != 0) {
+		xasprintf(cause, "--type %s", why);
+		free(why);
+		return (-1);
+	}
+	if (o->type != NULL && o->expect_profile != NULL) {
+		xasprintf(cause, "--type and --expect-profile both name what "
+		    "to expect: give one");
+		return (-1);
+	}
+	if (o->nargs > 1 && (o->type != NULL || o->size > 0) &&
+	    o->cmd != CLI_CHECK) {
+		xasprintf(cause, "--%s names one volume: give one target",
+		    o->type != NULL ? "type" : "size");
+		return (-1);
+	}
 	if (o->cmd == CLI_PREP && o->size == 0) {
 		xasprintf(cause, "prep needs --size SIZE (e.g. --size 4G)");
 		return (-1);
@@ -437,6 +485,78 @@ cli_check(struct cli_opts *o, char **cause)
 		return (-1);
 	}
 	return (0);
+}
+
+/* Edits (insert, delete, replace a letter) that turn a into b. */
+static size_t
+cli_distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j, diag, up, *row;
+
+	row = xcalloc(lb + 1, sizeof *row);
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			up = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	j = row[lb];
+	free(row);
+	return (j);
+}
+
+/*
+ * The cause for an unknown long option arg of cmd (word): the options it
+ * abbreviates when it is ambiguous, else the closest option of cmd when
+ * a third of its letters or fewer (at least two) would change.
+ */
+static void
+cli_unknown(const char *arg, enum cli_cmd cmd, const char *word,
+    char **cause)
+{
+	char	*name, *eq, list[256];
+	size_t	 i, d, best = SIZE_MAX, at = CLI_NOPTIONS, len, o = 0, n = 0;
+
+	name = xstrdup(arg + strspn(arg, "-"));
+	if ((eq = strchr(name, '=')) != NULL)
+		*eq = '\0';
+	len = strlen(name);
+	list[0] = '\0';
+	for (i = 0; i < CLI_NOPTIONS; i++) {
+		if (!(cli_options[i].cmds & C(cmd)))
+			continue;
+		if (len > 0 && strncmp(cli_options[i].name, name, len) == 0 &&
+		    o < sizeof list) {
+			o += snprintf(list + o, sizeof list - o, "%s--%s",
+			    n++ > 0 ? ", " : "", cli_options[i].name);
+			continue;
+		}
+		d = cli_distance(name, cli_options[i].name);
+		if (d < best) {
+			best = d;
+			at = i;
+		}
+	}
+	if (n > 1)
+		xasprintf(cause, "ambiguous option %s for %s: it abbreviates "
+		    "%s", arg, word, list);
+	else if (at < CLI_NOPTIONS && best <= (len / 3 > 2 ? len / 3 : 2))
+		xasprintf(cause, "unknown option %s for %s: did you mean "
+		    "--%s? (see tierprobe %s --help)", arg, word,
+		    cli_options[at].name, word);
+	else
+		xasprintf(cause, "unknown option %s for %s: see tierprobe %s "
+		    "--help", arg, word, word);
+	free(name);
 }
 
 /* Parse the command line; see cli.h. */
@@ -536,9 +656,8 @@ cli_parse(int argc, char **argv, struct cli_opts *o, char **cause)
 				    "see tierprobe %s --help", optopt, word,
 				    word);
 			else
-				xasprintf(cause, "unknown option %s for %s: "
-				    "see tierprobe %s --help",
-				    argv[optind - 1], word, word);
+				cli_unknown(argv[optind - 1], o->cmd, word,
+				    cause);
 			return (-1);
 		}
 		for (i = 0; i < CLI_NOPTIONS; i++)
@@ -575,8 +694,9 @@ cli_free(struct cli_opts *o)
 void
 cli_usage(FILE *f, enum cli_cmd cmd)
 {
-	char	 left[64];
-	size_t	 i, c;
+	const char	*help;
+	char		 left[64];
+	size_t		 i, c, a;
 
 	if (cmd == CLI_NONE) {
 		fprintf(f, "usage: tierprobe COMMAND [options] [arguments]\n\n"
@@ -600,7 +720,21 @@ cli_usage(FILE *f, enum cli_cmd cmd)
 			snprintf(left, sizeof(left), "--%s%s%s",
 			    cli_options[i].name, cli_options[i].arg ? " " : "",
 			    cli_options[i].arg ? cli_options[i].arg : "");
-			fprintf(f, "  %-24s %s\n", left, cli_options[i].help);
+			fprintf(f, "  %-24s %s", left, cli_options[i].help);
+			for (a = 0; a < CLI_NALTS; a++) {
+				if (!cli_alts[a].overview ||
+				    strcmp(cli_alts[a].name,
+				    cli_options[i].name) != 0)
+					continue;
+				for (c = 0; c < CLI_NCMDS; c++) {
+					if (cli_alts[a].cmds &
+					    C(cli_cmds[c].cmd))
+						fprintf(f, "; %s: %s",
+						    cli_cmds[c].name,
+						    cli_alts[a].help);
+				}
+			}
+			fputc('\n', f);
 		}
 		return;
 	}
@@ -619,6 +753,12 @@ cli_usage(FILE *f, enum cli_cmd cmd)
 			snprintf(left, sizeof(left), "    --%s%s%s",
 			    cli_options[i].name, cli_options[i].arg ? " " : "",
 			    cli_options[i].arg ? cli_options[i].arg : "");
-		fprintf(f, "  %-26s %s\n", left, cli_options[i].help);
+		help = cli_options[i].help;
+		for (a = 0; a < CLI_NALTS; a++) {
+			if ((cli_alts[a].cmds & C(cmd)) &&
+			    strcmp(cli_alts[a].name, cli_options[i].name) == 0)
+				help = cli_alts[a].help;
+		}
+		fprintf(f, "  %-26s %s\n", left, help);
 	}
 }

@@ -60,6 +60,8 @@ struct cli_opts {
 	/* acceptance checks and fleets */
 	struct cli_list	 expect;	/* --expect EXPR ... */
 	const char	*expect_profile;
+	const char	*type;		/* --type: a volume type's spec */
+	int		 accept_burst;	/* lifted figures met count as met */
 	const char	*host;		/* labels of the report */
 	const char	*kind;
 	double		 outlier;	/* fraction, from --outlier */
@@ -85,7 +87,7 @@ struct cli_opts {
 	const char	*methods;	/* comma-separated, or NULL: all */
 	const char	*writers;	/* comma-separated counts, or NULL */
 
-	/* prep, plot, profiles */
+	/* prep (the file), probes and check (the volume), plot, profiles */
 	uint64_t	 size;
 	const char	*outdir;
 	const char	*plot_format;

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * compare: headline figures of several reports side by side with ratios
- * to the first, marking differences larger than run-to-run noise.
+ * to the first, marking differences larger than run-to-run noise and the
+ * bucket state each figure was measured in: figures a bucket may have
+ * lifted are never called equal.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "compare.h"
 #include "report.h"
 #include "units.h"
@@ -17,6 +20,7 @@ struct compare_cell {
 	double	value;
 	double	noise;
 	int	bound;		/* enum report_bound */
+	int	state;		/* enum bucket_state */
 };
 
 /* Whether b differs from a by more than their combined noise. */
@@ -51,6 +55,7 @@ compare_lookup(const struct report *r, const struct report_figure *fig,
 		c->value = fig[i].value;
 		c->bound = report_figure_bound(&fig[i]);
 		c->noise = fig[i].rel_noise * fabs(fig[i].value);
+		c->state = fig[i].state;
 	}
 	st = report_repeat_find(r->repeat, name);
 	if (st != NULL && st->n >= 2 && isfinite(st->sd) &&
@@ -59,7 +64,32 @@ compare_lookup(const struct report *r, const struct report_figure *fig,
 		c->value = st->mean;
 		c->noise = 2 * st->sd;
 		c->bound = st->bound;
+		if (st->state != BUCKET_UNKNOWN)
+			c->state = st->state;
 	}
+}
+
+
+/*
+ * The mark of b against a: ! measured in different bucket states, * beyond
+ * their noise, = within it (~ when a bucket may have lifted either: equal
+ * only while it lasts), ? noise unknown.
+ */
+static const char *
+compare_mark(const struct compare_cell *a, const struct compare_cell *b)
+{
+	int	d;
+
+	if (*bucket_state_mark(a->state) != '\0' &&
+	    *bucket_state_mark(b->state) != '\0' && a->state != b->state)
+		return (" !");
+	d = compare_differs(a->value, a->noise, b->value, b->noise);
+	if (d == 1)
+		return (" *");
+	if (d < 0)
+		return (" ?");
+	return (bucket_state_lifted(a->state) ||
+	    bucket_state_lifted(b->state) ? " ~" : " =");
 }
 
 /*
@@ -113,9 +143,10 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 	struct report_table	 tab;
 	char			 align[16], cells[15][UNITS_BUFSZ + 16];
 	char			 v[UNITS_BUFSZ], sd[UNITS_BUFSZ];
-	const char		*c[15];
+	const char		*c[15], *m;
 	const struct report_stat *st;
-	int			 b, d, any_repeat = 0, any_at_most = 0;
+	int			 b, any_repeat = 0, any_at_most = 0;
+	int			 any_state = 0;
 
 	if (n < 1 || n > COMPARE_MAX)
 		return (-1);
@@ -161,8 +192,8 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 	}
 	fputc('\n', out);
 	if (nrow == 0) {
-		fputs("No headline figures to compare (no scan or limits "
-		    "results).\n", out);
+		fputs("No headline figures to compare (no scan, limits, writes "
+		    "or commits).\n", out);
 		return (0);
 	}
 
@@ -199,20 +230,28 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 			else {
 				units_format_value(units[i], cell[k].value, v,
 				    sizeof v);
+				if (!isfinite(cell[k].value)) {
+					cell[k].state = BUCKET_UNKNOWN;
+					cell[k].bound = REPORT_BOUND_NONE;
+				}
+				m = bucket_state_mark(cell[k].state);
 				st = report_repeat_find(reps[k].repeat,
 				    rows[i]);
 				if (st != NULL && st->n >= 2 &&
 				    isfinite(st->sd) &&
 				    st->trend == REPORT_TREND_NONE)
 					snprintf(cp, sizeof cells[0],
-					    "%s%s +-%s", report_bound_prefix(
-					    cell[k].bound), v,
-					    units_format_value(units[i],
-					    st->sd, sd, sizeof sd));
+					    "%s%s +-%s%s%s",
+					    report_bound_prefix(cell[k].bound),
+					    v, units_format_value(units[i],
+					    st->sd, sd, sizeof sd),
+					    *m != '\0' ? " " : "", m);
 				else
-					snprintf(cp, sizeof cells[0], "%s%s",
-					    report_bound_prefix(
-					    cell[k].bound), v);
+					snprintf(cp, sizeof cells[0],
+					    "%s%s%s%s", report_bound_prefix(
+					    cell[k].bound), v, *m != '\0' ?
+					    " " : "", m);
+				any_state |= *m != '\0';
 				any_at_most |= cell[k].bound ==
 				    REPORT_BOUND_AT_MOST &&
 				    isfinite(cell[k].value);
@@ -226,16 +265,12 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 			    !isfinite(cell[k].value) || cell[0].value == 0 ||
 			    b < 0)
 				snprintf(cp, sizeof cells[0], "n/a");
-			else {
-				d = compare_differs(cell[0].value,
-				    cell[0].noise, cell[k].value,
-				    cell[k].noise);
+			else
 				snprintf(cp, sizeof cells[0], "%s%.2fx%s",
 				    report_bound_prefix(b),
 				    cell[k].value / cell[0].value,
-				    b != REPORT_BOUND_NONE ? "" : d == 1 ?
-				    " *" : d == 0 ? " =" : " ?");
-			}
+				    b != REPORT_BOUND_NONE ? "" :
+				    compare_mark(&cell[0], &cell[k]));
 			c[2 * k + 1] = cp;
 		}
 		report_table_add(&tab, c[0], c[1], c[2], c[3], c[4], c[5],
@@ -243,7 +278,14 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 	}
 	report_table_write(&tab, out, markdown, "");
 	fputs("\nMarks: * differs from A by more than run-to-run noise (95%); "
-	    "= within noise; ? noise unknown.\n", out);
+	    "= within noise; ~ within noise while a burst bucket may have "
+	    "lifted either (equal only while it lasts); ! measured in "
+	    "different bucket states; ? noise unknown.\n", out);
+	if (any_state)
+		fputs("States: full measured before a burst bucket ran dry; "
+		    "full? the run saw no bucket run dry, so one may still "
+		    "have been full; draining while one ran dry; empty after "
+		    "one ran dry (a baseline figure).\n", out);
 	if (any_repeat)
 		fputs("Figures with +- are means and standard deviations over "
 		    "repeated runs.\n", out);

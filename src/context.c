@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The machine context of a report: uname, and for the device under a
- * target its model and queue settings (/sys/block) and its filesystem and
- * mount options (/proc/self/mountinfo).
+ * target its model, size and queue settings (/sys/block) and its
+ * filesystem and mount options (/proc/self/mountinfo).
  */
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -174,6 +174,9 @@ context_fill_devno(struct report_context *ctx, dev_t dev, const char *root)
 			    "virtio block device");
 	}
 	context_copy(ctx->device_model, sizeof ctx->device_model, model);
+	/* The disk's size, in 512-byte sectors whatever its block size. */
+	ctx->device_size_bytes = (uint64_t)context_read_ulong(disk, "size",
+	    0) * 512;
 	context_scheduler(queue, ctx->scheduler, sizeof ctx->scheduler);
 	ctx->rotational = (int)context_read_ulong(queue, "rotational",
 	    (unsigned long)-1);
@@ -185,6 +188,19 @@ context_fill_devno(struct report_context *ctx, dev_t dev, const char *root)
 	    0);
 	ctx->physical_block = context_read_ulong(queue,
 	    "physical_block_size", 0);
+}
+
+/*
+ * The context of a simulated target: where it ran (host, kernel), and its
+ * device's model and size.
+ */
+void
+context_fill_sim(struct report_context *ctx, const char *model,
+    uint64_t size)
+{
+	context_fill(ctx, NULL);
+	context_copy(ctx->device_model, sizeof ctx->device_model, model);
+	ctx->device_size_bytes = size;
 }
 
 /* Fill ctx for a target path, best effort. */

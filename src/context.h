@@ -14,6 +14,11 @@
  */
 void	context_fill(struct report_context *, const char *);
 /*
+ * Fill ctx for a simulated target: what its device says of its model
+ * ("" none) and its size, as sysfs would for a real one.
+ */
+void	context_fill_sim(struct report_context *, const char *, uint64_t);
+/*
  * The device part for device number dev, reading sysfs and mountinfo
  * under root ("" for the real ones; tests pass a fake tree).
  */

@@ -21,6 +21,8 @@ struct figures_value {
 	double		high;		/* 2 sd of runs; NAN: none */
 	int		at_least;	/* value is a lower bound */
 	int		repeated;	/* value: mean over runs */
+	int		state;		/* enum bucket_state it was measured
+					   in; 0: none applies */
 	char		why[128];
 };
 

@@ -224,6 +224,18 @@ limits_sample_spec(const struct limits_spec *spec, uint64_t ws, uint32_t bs,
 	ss->min_ios = 8 * (uint64_t)depth;
 }
 
+/* A phase of the sweeps on the progress line: "write ..." when they write. */
+static void
+limits_progress(const struct limits_spec *spec, const char *name, size_t n,
+    enum progress_vary vary)
+{
+	char	phase[32];
+
+	snprintf(phase, sizeof phase, "%s%s", spec->write ? "write " : "",
+	    name);
+	progress_phase(phase, n, vary);
+}
+
 /*
  * Measure one point into *pt with the progress hooks around it.  Returns
  * as sampler_measure().
@@ -301,7 +313,7 @@ limits_qd_sweep(struct target *t, struct rng *rng,
 	r->qd_points = xcalloc(n, sizeof *r->qd_points);
 	r->qd_stop = e.iodepth < spec->max_iodepth ? LIMITS_STOP_ENGINE :
 	    LIMITS_STOP_EDGE;
-	progress_phase("iodepth", planned, PROGRESS_IODEPTH);
+	limits_progress(spec, "iodepth", planned, PROGRESS_IODEPTH);
 	for (i = 0; i < n; i++) {
 		if (interrupt_requested()) {
 			rc = 1;
@@ -461,7 +473,7 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 	n = limits_sizes(min_bs, top, limits_step(spec->size_step), sizes, 32);
 	/* Room for 2 and 4 MiB: only a top of 1 MiB goes on. */
 	r->bs_points = xcalloc(n + 2, sizeof *r->bs_points);
-	progress_phase("block size", n, PROGRESS_BS);
+	limits_progress(spec, "block size", n, PROGRESS_BS);
 	rc = limits_bs_points(t, rng, spec, sizes, n, depth, r);
 	if (r->nbs > 0)
 		r->bs_iodepth = depth = r->bs_points[0].iodepth;
@@ -516,7 +528,7 @@ limits_sustain(struct target *t, struct rng *rng,
 	}
 	r->sustain_start_s = (double)(e.ops->now_ns(&e) -
 	    limits_clock0(r, &e)) / 1e9;
-	progress_phase("sustained", 1, PROGRESS_NONE);
+	limits_progress(spec, "sustained", 1, PROGRESS_NONE);
 	progress_phase_length(seconds);
 	rc = limits_measure(&e, rng, &ss, 0, &r->sustain, &r->timeline);
 	progress_end();
@@ -1109,7 +1121,7 @@ limits_after_drop(struct target *t, struct rng *rng,
 	if (rc != 0)
 		return (rc);
 	limits_sample_spec(spec, r->ws_bytes, top, e.iodepth, &ss);
-	progress_phase("baseline bandwidth", 1, PROGRESS_BS);
+	limits_progress(spec, "baseline bandwidth", 1, PROGRESS_BS);
 	rc = limits_measure(&e, rng, &ss, 0, &pt, NULL);
 	progress_end();
 	engine_close(&e);

@@ -165,6 +165,12 @@ struct limits_result {
 	uint64_t	 clock0_ns;		/* ... from this engine time
 						   (limits.c's) */
 	int		 clock_set;
+	int		 iops_state;		/* enum bucket_state of the
+						   points the IOPS ceiling, */
+	int		 bandwidth_state;	/* the bandwidth ceiling, */
+	int		 sustain_state;		/* the sustained run and */
+	int		 long_run_state;	/* the long-run figures came
+						   from (report_state_apply) */
 	int		 interrupted;
 	char		 note[256];		/* what was skipped and why; "" */
 };

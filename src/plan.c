@@ -45,8 +45,9 @@ static const struct {
 	const char	*text;
 } plan_cuts[PLAN_NCUTS] = {
 	[PLAN_CUT_WRITE_SUSTAIN] = { "write_sustain",
-	    "the sustained run of writes (the reads' sustained run answers "
-	    "whether a bucket ran dry)" },
+	    "the sustained run of writes, and a sustained run of reads "
+	    "longer than 8 to 15 s (that one sees only a bucket that runs "
+	    "dry so soon: the long run stays unknown)" },
 	[PLAN_CUT_READ_SIZES] = { "read_sizes",
 	    "reads of 8, 32, 128 and 512 KiB, and of 1.5 accounting units "
 	    "(which tell a unit from a bandwidth cap)" },

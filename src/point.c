@@ -6,11 +6,6 @@
 #include "hist.h"
 #include "point.h"
 
-/*
- * A percentile q is given only when at least POINT_TAIL_MIN reads lie
- * beyond it: the p99.9 of a few hundred reads is their slowest one.
- */
-#define POINT_TAIL_MIN	10
 
 /* Fill pt->lat_us from pt->hist. */
 void
@@ -28,7 +23,7 @@ point_summarise(struct point *pt)
 	pt->lat_us.p90 = hist_percentile(h, 0.90) / 1e3;
 	pt->lat_us.p99 = hist_percentile(h, 0.99) / 1e3;
 	pt->lat_us.p999 = NAN;
-	if (h->count * (1 - 0.999) >= POINT_TAIL_MIN)
+	if (h->count >= POINT_P999_MIN_IOS)
 		pt->lat_us.p999 = hist_percentile(h, 0.999) / 1e3;
 }
 

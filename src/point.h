@@ -35,11 +35,21 @@ struct point {
 	double		 cpu_util;	/* our CPU time / wall time */
 	struct lat_summary lat_us;
 	struct hist	*hist;		/* owned: latencies, ns; may be NULL */
+	int		 state;		/* enum bucket_state it was measured
+					   in (report_state_apply) */
 };
 
 /*
- * Fill pt->lat_us from pt->hist; p999 stays NAN unless 10 reads at least
- * lie beyond it (10,000 in all).
+ * I/Os a p99.9 needs: from this many on, all of them fall below the true
+ * 99.9th percentile with a chance under 2.5% (0.999^n <= 0.025), so its
+ * distribution-free 95% interval, between two order statistics, closes
+ * at or below the slowest I/O.  With fewer, the p99.9 is unknown.
+ */
+#define POINT_P999_MIN_IOS	3688
+
+/*
+ * Fill pt->lat_us from pt->hist; p999 stays NAN below POINT_P999_MIN_IOS
+ * I/Os.
  */
 void	point_summarise(struct point *);
 /* Free what a point owns (its histogram); the struct stays. */

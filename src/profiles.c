@@ -12,12 +12,15 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "profiles.h"
 #include "units.h"
+#include "voltype.h"
 #include "xmalloc.h"
 
 #ifndef TP_PKGDATADIR
@@ -34,6 +37,12 @@
  *
  * [device]   name, description (defaults: file name, "")
  *            size                  required
+ *            model                 what the device says it is (sysfs
+ *                                  device/model); a simulated target's
+ *                                  context reports it (none)
+ *            type                  the documented type, with settings
+ *                                  ("io1,iops=4000"), whose rules its
+ *                                  figures follow at its size (none)
  *            block_size            logical block, alignment (4096)
  *            cache_block           unit the tiers cache (4096)
  *            transfer              rate one I/O moves data at: an I/O of
@@ -129,7 +138,8 @@ static const char *const profiles_section_names[] = {
 };
 
 enum profiles_keyid {
-	PK_NAME, PK_DESCRIPTION, PK_SIZE, PK_BLOCK_SIZE, PK_CACHE_BLOCK,
+	PK_NAME, PK_DESCRIPTION, PK_MODEL, PK_TYPE, PK_SIZE, PK_BLOCK_SIZE,
+	PK_CACHE_BLOCK,
 	PK_TRANSFER, PK_FIRST_READ_US, PK_FIRST_READ_SIGMA,
 	PK_CAPACITY, PK_TIER_LATENCY, PK_TIER_SIGMA, PK_TIER_OUTLIERS,
 	PK_TIER_OUTLIER_FACTOR,
@@ -163,6 +173,8 @@ static const struct profiles_key profiles_keys[PK_NKEYS] = {
 	[PK_NAME] = { PROFILES_DEVICE, "name", PROFILES_STR, P(name) },
 	[PK_DESCRIPTION] = { PROFILES_DEVICE, "description", PROFILES_STR,
 	    P(description) },
+	[PK_MODEL] = { PROFILES_DEVICE, "model", PROFILES_STR, P(model) },
+	[PK_TYPE] = { PROFILES_DEVICE, "type", PROFILES_STR, P(type) },
 	[PK_SIZE] = { PROFILES_DEVICE, "size", PROFILES_U64, P(size) },
 	[PK_BLOCK_SIZE] = { PROFILES_DEVICE, "block_size", PROFILES_U32,
 	    P(block_size) },
@@ -945,6 +957,8 @@ profiles_cmp(const void *a, const void *b)
 }
 
 #define PROFILES_INSTANCES	"instances"	/* subdirectory */
+#define PROFILES_TYPES		"types"		/* subdirectory */
+#define PROFILES_TYPE_MAX	(1 << 20)	/* bytes of a type file */
 
 /* Names of the profiles under sub ("" or PROFILES_INSTANCES), sorted. */
 static char **
@@ -1002,6 +1016,13 @@ profiles_instance_names(size_t *np)
 	return (profiles_names_in(PROFILES_INSTANCES, np));
 }
 
+/* Names of the volume types, sorted. */
+char **
+profiles_type_names(size_t *np)
+{
+	return (profiles_names_in(PROFILES_TYPES, np));
+}
+
 /* Free what profiles_names returned. */
 void
 profiles_names_free(char **v, size_t n)
@@ -1036,14 +1057,16 @@ profiles_find(const char *name, const char *sub, char **cause)
 		free(list);
 		list = tmp;
 	}
-	what = *sub != '\0' ? "instance" : "simulated volume";
+	what = strcmp(sub, PROFILES_TYPES) == 0 ? "volume type" :
+	    *sub != '\0' ? "instance" : "simulated volume";
 	if (n == 0)
 		xasprintf(cause, "no %s \"%s\": no profiles found (set "
 		    "TIERPROBE_DATADIR, or give a path to a .ini file)", what,
 		    name);
 	else
 		xasprintf(cause, "no %s \"%s\"; built-in %s: %s", what,
-		    name, *sub != '\0' ? "instances" : "profiles", list);
+		    name, strcmp(sub, PROFILES_TYPES) == 0 ? "types" :
+		    *sub != '\0' ? "instances" : "profiles", list);
 	free(list);
 	profiles_names_free(v, n);
 	return (NULL);
@@ -1087,6 +1110,191 @@ profiles_load_instance(const char *spec, char **cause)
 	return (p);
 }
 
+/* Read the type file at path. */
+static struct voltype *
+profiles_type_read(const char *path, char **cause)
+{
+	struct voltype	*t;
+	struct stat	 sb;
+	FILE		*f;
+	char		*buf;
+	size_t		 n;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		return (NULL);
+	}
+	if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		xasprintf(cause, "%s: not a regular file", path);
+		fclose(f);
+		return (NULL);
+	}
+	buf = xmalloc(PROFILES_TYPE_MAX + 1);
+	n = fread(buf, 1, PROFILES_TYPE_MAX + 1, f);
+	if (ferror(f))
+		xasprintf(cause, "%s: %s", path, strerror(errno ? errno : EIO));
+	else if (n > PROFILES_TYPE_MAX)
+		xasprintf(cause, "%s: larger than %d bytes", path,
+		    PROFILES_TYPE_MAX);
+	t = ferror(f) || n > PROFILES_TYPE_MAX ? NULL :
+	    voltype_parse(buf, n, path, cause);
+	fclose(f);
+	free(buf);
+	return (t);
+}
+
+/* A volume type by name or path. */
+struct voltype *
+profiles_type_load(const char *spec, char **cause)
+{
+	struct voltype	*t;
+	char		*path;
+
+	if (*spec == '\0') {
+		xasprintf(cause, "empty volume type name; try \"tierprobe "
+		    "profiles\"");
+		return (NULL);
+	}
+	if (strchr(spec, '/') != NULL || profiles_has_suffix(spec, ".ini"))
+		return (profiles_type_read(spec, cause));
+	if ((path = profiles_find(spec, PROFILES_TYPES, cause)) == NULL)
+		return (NULL);
+	t = profiles_type_read(path, cause);
+	free(path);
+	return (t);
+}
+
+/* Every volume type found, sorted by name. */
+struct voltype **
+profiles_types_load(size_t *np, char **cause)
+{
+	struct voltype	**v = NULL, *t;
+	char		**names, *why;
+	size_t		  n, i;
+
+	*cause = NULL;
+	*np = 0;
+	names = profiles_type_names(&n);
+	for (i = 0; i < n; i++) {
+		why = NULL;
+		if ((t = profiles_type_load(names[i], &why)) == NULL) {
+			if (*cause == NULL)
+				*cause = why;
+			else
+				free(why);
+			continue;
+		}
+		v = xreallocarray(v, *np + 1, sizeof *v);
+		v[(*np)++] = t;
+	}
+	profiles_names_free(names, n);
+	return (v);
+}
+
+/* A figure line of a made profile, when the type imposes it. */
+static void
+profiles_type_line(FILE *f, const char *key, double v, int whole)
+{
+	if (!isfinite(v))
+		return;
+	if (whole)
+		fprintf(f, "%s = %.0f\n", key, v);
+	else
+		fprintf(f, "%s = %.17g\n", key, v);
+}
+
+/* A simulated volume of type t as spec says; see profiles.h. */
+struct profile *
+profiles_from_type(const struct voltype *t, const struct voltype_spec *spec,
+    const char *name, char **cause)
+{
+	struct voltype_figures	 fig;
+	struct profile		*p;
+	double			 values[VOLTYPE_SETTINGS_MAX], size;
+	char			 settings[96], *ini = NULL, *why = NULL;
+	size_t			 len = 0;
+	FILE			*f;
+
+	if (spec->size_bytes == 0) {
+		xasprintf(cause, "%s: a simulated %s needs a size, as in "
+		    "%s:100G", name, t->name, t->name);
+		return (NULL);
+	}
+	size = (double)spec->size_bytes / 1073741824.0;
+	if (size < t->size_min || size > t->size_max) {
+		xasprintf(cause, "%s: %s volumes are %g GiB to %g GiB, not "
+		    "%g GiB", name, t->name, t->size_min, t->size_max, size);
+		return (NULL);
+	}
+	if (voltype_settings(t, spec, size, values, &why) != 0) {
+		xasprintf(cause, "%s: %s", name, why);
+		free(why);
+		return (NULL);
+	}
+	voltype_eval(t, size, values, 4096, &fig);
+	voltype_settings_text(t, values, settings, sizeof settings);
+
+	if ((f = open_memstream(&ini, &len)) == NULL)
+		fatal("open_memstream");
+	fprintf(f, "[device]\nname = %s\ndescription = %s at %g GiB%s%s, "
+	    "from the rules of %s\nsize = %llu\ntype = %s%s%s\n", name,
+	    t->name, size, *settings != '\0' ? ", " : "", settings,
+	    t->source, (unsigned long long)spec->size_bytes, t->name,
+	    *settings != '\0' ? "," : "", settings);
+	if (t->model != NULL)
+		fprintf(f, "model = %s\n", t->model);
+	fprintf(f, "[limit]\n");
+	profiles_type_line(f, "iops", fig.iops, 0);
+	profiles_type_line(f, "bandwidth", fig.bandwidth, 1);
+	profiles_type_line(f, "io_accounting", fig.io_accounting, 1);
+	fprintf(f, "[burst]\n");
+	profiles_type_line(f, "iops", fig.burst_iops, 0);
+	profiles_type_line(f, "credits", fig.burst_credits, 0);
+	profiles_type_line(f, "bandwidth", fig.burst_bandwidth, 1);
+	profiles_type_line(f, "credit_bytes", fig.burst_credit_bytes, 1);
+	if (isfinite(t->tolerance_pct)) {
+		fprintf(f, "[promise]\ntolerance = %g\nsource = %s\n",
+		    t->tolerance_pct, t->source);
+		profiles_type_line(f, "of_time", t->of_time_pct, 0);
+	}
+	fprintf(f, "%s", t->sim_ini != NULL ? t->sim_ini : "");
+	fclose(f);
+
+	if ((f = fmemopen(ini, len, "r")) == NULL)
+		fatal("fmemopen");
+	p = profiles_parse(f, name, cause);
+	fclose(f);
+	free(ini);
+	return (p);
+}
+
+/* Whether a volume spec names a type: TYPE:SIZE[,...], not a file. */
+static int
+profiles_is_type_spec(const char *vol)
+{
+	const char	*colon = strrchr(vol, ':');
+
+	return (colon != NULL && strchr(colon, '/') == NULL &&
+	    !profiles_has_suffix(vol, ".ini"));
+}
+
+/* A volume of a documented type from "TYPE:SIZE[,SETTING=VALUE...]". */
+static struct profile *
+profiles_load_type(const char *vol, char **cause)
+{
+	struct voltype_spec	 spec;
+	struct voltype		*t;
+	struct profile		*p;
+
+	if (voltype_spec_parse(vol, 1, &spec, cause) != 0)
+		return (NULL);
+	if ((t = profiles_type_load(spec.name, cause)) == NULL)
+		return (NULL);
+	p = profiles_from_type(t, &spec, vol, cause);
+	voltype_free(t);
+	return (p);
+}
+
 /* Put volume p on instance i: i's [instance] replaces p's own. */
 static void
 profiles_put_on(struct profile *p, const struct profile *i)
@@ -1116,15 +1324,29 @@ struct profile *
 profiles_load(const char *spec, char **cause)
 {
 	struct profile	*p, *inst;
-	char		*vol, *at, *why = NULL;
+	char		*vol, *at, *why = NULL, *path;
 
 	vol = xstrdup(spec);
 	if ((at = strrchr(vol, '@')) != NULL)
 		*at++ = '\0';
-	p = profiles_load_in(vol, "", cause);
-	if (p == NULL && (inst = profiles_load_instance(vol, &why)) != NULL) {
+	if (profiles_is_type_spec(vol))
+		p = profiles_load_type(vol, cause);
+	else
+		p = profiles_load_in(vol, "", cause);
+	if (p == NULL && !profiles_is_type_spec(vol) &&
+	    (inst = profiles_load_instance(vol, &why)) != NULL) {
 		p = inst;
 		free(*cause);
+	}
+	free(why);
+	why = NULL;
+	if (p == NULL && !profiles_is_type_spec(vol) &&
+	    (path = profiles_find(vol, PROFILES_TYPES, &why)) != NULL) {
+		/* A volume type named without its size. */
+		free(path);
+		free(*cause);
+		xasprintf(cause, "%s is a volume type: give its size, as in "
+		    "sim:%s:100G", vol, vol);
 	}
 	free(why);
 	if (p != NULL && p->instance_only) {
@@ -1158,6 +1380,8 @@ profiles_copy(const struct profile *p)
 	c->description = p->description != NULL ?
 	    xstrdup(p->description) : NULL;
 	c->path = p->path != NULL ? xstrdup(p->path) : NULL;
+	c->model = p->model != NULL ? xstrdup(p->model) : NULL;
+	c->type = p->type != NULL ? xstrdup(p->type) : NULL;
 	c->promise_source = p->promise_source != NULL ?
 	    xstrdup(p->promise_source) : NULL;
 	c->instance_name = p->instance_name != NULL ?
@@ -1177,6 +1401,8 @@ profiles_free(struct profile *p)
 	free(p->name);
 	free(p->description);
 	free(p->path);
+	free(p->model);
+	free(p->type);
 	free(p->promise_source);
 	free(p->instance_name);
 	free(p->instance_description);

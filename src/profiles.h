@@ -9,6 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct voltype;
+struct voltype_spec;
+
 #define PROFILES_TIERS_MAX	4	/* [tier.N]: N below this */
 
 struct profile_tier {
@@ -24,6 +27,11 @@ struct profile {
 	char		*name;		/* [device] name, else the file's */
 	char		*description;
 	char		*path;		/* file read */
+	char		*model;		/* what the device says (sysfs
+					   device/model); NULL: nothing */
+	char		*type;		/* the documented type it is, with
+					   its settings ("io1,iops=4000"):
+					   the rules its figures follow */
 
 	uint64_t	 size;		/* [device] size, bytes */
 	uint32_t	 block_size;	/* logical block: alignment */
@@ -90,11 +98,13 @@ const char	*const *profiles_dirs(void);
 /*
  * Load spec: a path when it contains '/' or ends in ".ini", otherwise a
  * built-in name looked up as NAME.ini in $TIERPROBE_DATADIR/profiles, the
- * installed data directory, then the source tree.  VOLUME@INSTANCE puts
- * the volume on an instance profile (looked up under profiles/instances/),
- * whose [instance] replaces the volume's own.  Returns the volume's
- * profile (free with profiles_free), or NULL with an allocated one-line
- * message in *cause naming the file, line and key at fault.
+ * installed data directory, then the source tree.  TYPE:SIZE[,K=V...] is
+ * a volume of a documented type made from its rules (profiles_from_type).
+ * VOLUME@INSTANCE puts the volume on an instance profile (looked up under
+ * profiles/instances/), whose [instance] replaces the volume's own.
+ * Returns the volume's profile (free with profiles_free), or NULL with an
+ * allocated one-line message in *cause naming the file, line and key at
+ * fault.
  */
 struct profile	*profiles_load(const char *, char **);
 /* An instance profile by name or path, as above. */
@@ -115,6 +125,29 @@ void		 profiles_free(struct profile *);
 char		**profiles_names(size_t *);
 /* The same for the built-in instance profiles. */
 char		**profiles_instance_names(size_t *);
+/* The same for the volume types (profiles/types/NAME.ini). */
+char		**profiles_type_names(size_t *);
 void		  profiles_names_free(char **, size_t);
+
+/*
+ * A volume type by name (looked up under profiles/types/ as profiles
+ * are) or by path.  Returns it (free with voltype_free), or NULL with an
+ * allocated one-line message in *cause listing the types there are.
+ */
+struct voltype	*profiles_type_load(const char *, char **);
+/*
+ * Every volume type found, sorted by name, into a new array of *n (free
+ * each with voltype_free, then the array).  A file that does not parse is
+ * left out, and the first such file's message is in *cause (else NULL).
+ */
+struct voltype	**profiles_types_load(size_t *, char **);
+/*
+ * A simulated volume of type t as spec says (its size required, its
+ * settings as voltype_settings takes them), named name: the type's figures
+ * at that size as [limit], [burst] and [promise], its model, and its
+ * [sim.*] sections.  Returns the profile, or NULL with *cause.
+ */
+struct profile	*profiles_from_type(const struct voltype *,
+		    const struct voltype_spec *, const char *, char **);
 
 #endif

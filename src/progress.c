@@ -36,6 +36,8 @@ static struct {
 	uint64_t	 ws;
 	uint32_t	 bs;
 	unsigned	 iodepth;
+	char		 label[64];	/* what the point is, when set */
+	char		 unit[16];	/* of its rate: "IOPS", "commits/s" */
 } progress;
 
 static double
@@ -65,12 +67,30 @@ progress_clock(double s, char *buf, size_t len)
 	return (buf);
 }
 
-/* What the phase varies: ws for a scan, iodepth or bs for limits. */
+/* A size as given: "2300 B", "64 KiB". */
+static char *
+progress_size(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes % 1024 != 0)
+		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+	else
+		units_format_size(bytes, buf, len);
+	return (buf);
+}
+
+/*
+ * What the point is: its label, else what the phase varies (ws for a
+ * scan, iodepth or bs for limits).
+ */
 static char *
 progress_what(const struct point *p, char *buf, size_t len)
 {
 	char	b[UNITS_BUFSZ];
 
+	if (progress.label[0] != '\0') {
+		snprintf(buf, len, "%s", progress.label);
+		return (buf);
+	}
 	switch (progress.vary) {
 	case PROGRESS_WS:
 		snprintf(buf, len, "ws %s", units_format_size(p->ws_bytes, b,
@@ -80,8 +100,7 @@ progress_what(const struct point *p, char *buf, size_t len)
 		snprintf(buf, len, "iodepth %u", p->iodepth);
 		break;
 	case PROGRESS_BS:
-		snprintf(buf, len, "bs %s", units_format_size(p->bs, b,
-		    sizeof b));
+		snprintf(buf, len, "bs %s", progress_size(p->bs, b, sizeof b));
 		break;
 	case PROGRESS_NONE:
 		snprintf(buf, len, "ws %s qd %u", units_format_size(
@@ -129,6 +148,8 @@ progress_phase(const char *name, size_t n, enum progress_vary vary)
 	if (progress.f == NULL)
 		progress_init(0);
 	snprintf(progress.phase, sizeof progress.phase, "%s", name);
+	progress.label[0] = '\0';
+	snprintf(progress.unit, sizeof progress.unit, "IOPS");
 	progress.vary = vary;
 	progress.n = n;
 	progress.i = 0;
@@ -184,6 +205,8 @@ progress_set_total(size_t n)
 void
 progress_point_start(size_t i, const struct point *p)
 {
+	progress.label[0] = '\0';
+	snprintf(progress.unit, sizeof progress.unit, "IOPS");
 	progress.i = i;
 	progress.point_t0 = progress_now();
 	progress.last_draw = 0;
@@ -192,6 +215,15 @@ progress_point_start(size_t i, const struct point *p)
 		progress.bs = p->bs;
 		progress.iodepth = p->iodepth;
 	}
+}
+
+/* What the running point is and the unit of its rate; see progress.h. */
+void
+progress_point_label(const char *what, const char *unit)
+{
+	snprintf(progress.label, sizeof progress.label, "%s", what);
+	snprintf(progress.unit, sizeof progress.unit, "%s", unit != NULL ?
+	    unit : "IOPS");
 }
 
 /* Live figures of the running point, redrawn at most ten times a second. */
@@ -223,10 +255,11 @@ progress_update(const struct point *p, double elapsed, void *arg)
 		if (left < 0)
 			left = 0;
 	}
-	fprintf(progress.f, "\r\033[K%s %zu/%zu  %s  %s IOPS  p50 %s  "
+	fprintf(progress.f, "\r\033[K%s %zu/%zu  %s  %s %s  p50 %s  "
 	    "elapsed %s  ETA %s", progress.phase, progress.i + 1, progress.n,
 	    progress_what(p, what, sizeof what),
 	    units_format_value(UNITS_IOPS, p->iops, iops, sizeof iops),
+	    progress.unit[0] != '\0' ? progress.unit : "IOPS",
 	    isfinite(p->lat_us.p50) && p->lat_us.p50 > 0 ?
 	    units_format_lat_us(p->lat_us.p50, p50, sizeof p50) : "?",
 	    progress_clock(now - progress.t0, el, sizeof el),
@@ -246,10 +279,11 @@ progress_point_done(const struct point *p)
 	if (progress.quiet || progress.f == NULL)
 		return;
 	progress_clear();
-	fprintf(progress.f, "%s %zu/%zu: %s, %s IOPS, p50 %s, p99 %s, %s\n",
+	fprintf(progress.f, "%s %zu/%zu: %s, %s %s, p50 %s, p99 %s, %s\n",
 	    progress.phase, progress.i + 1, progress.n,
 	    progress_what(p, what, sizeof what),
 	    units_format_value(UNITS_IOPS, p->iops, iops, sizeof iops),
+	    progress.unit[0] != '\0' ? progress.unit : "IOPS",
 	    units_format_value(UNITS_LAT_US, p->lat_us.p50, p50,
 	    sizeof p50), units_format_value(UNITS_LAT_US,
 	    p->lat_us.p99, p99, sizeof p99), units_format_value(

@@ -17,7 +17,7 @@ struct point;
 enum progress_vary {
 	PROGRESS_WS,			/* "ws 1 GiB" */
 	PROGRESS_IODEPTH,		/* "iodepth 32" */
-	PROGRESS_BS,			/* "bs 64 KiB" */
+	PROGRESS_BS,			/* "bs 64 KiB", "bs 2300 B" */
 	PROGRESS_NONE,			/* "ws 1 GiB qd 32" */
 };
 
@@ -40,6 +40,12 @@ void	progress_stop_at(size_t, const char *);
 void	progress_fill(const char *, uint64_t, uint64_t);
 /* Point i (0-based) of the phase is starting. */
 void	progress_point_start(size_t, const struct point *);
+/*
+ * What the point that just started is ("size 2300 B", "4 writers, one
+ * shared log") instead of what the phase varies, and the unit of its rate
+ * ("commits/s"; NULL: IOPS).
+ */
+void	progress_point_label(const char *, const char *);
 /* Live figures of the running point; a sampler_progress_cb. */
 void	progress_update(const struct point *, double, void *);
 /* The point finished. */

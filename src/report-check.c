@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "check.h"
 #include "figures.h"
 #include "report.h"
@@ -107,26 +108,47 @@ report_check_evaluate(const struct check_expect *e, const struct report *r,
 		return;
 	}
 	res->verdict = at_v ? CHECK_MET : CHECK_MISSED;
+	/* Met while a bucket may have lifted it: it may not stay met. */
+	res->lifted = at_v && bucket_state_lifted(fv->state);
 	if (isfinite(fv->low) && isfinite(fv->high) &&
 	    e->threshold >= fv->low && e->threshold <= fv->high)
 		snprintf(res->note, sizeof res->note, "the threshold lies "
 		    "inside the interval: another run may judge otherwise");
 }
 
-/* Judge every expectation of l against r and count the verdicts. */
+/*
+ * Judge every expectation of l against r and count the verdicts; one met
+ * only while a bucket may have been full fails the tally unless l accepts
+ * that (--accept-burst).
+ */
 int
 report_check_tally(const struct check_list *l, const struct report *r,
     unsigned count[3])
 {
 	struct check_result	res;
-	size_t			i;
+	size_t			i, lifted = 0;
 
 	count[CHECK_MET] = count[CHECK_MISSED] = count[CHECK_UNKNOWN] = 0;
 	for (i = 0; l != NULL && i < l->n; i++) {
 		report_check_evaluate(&l->v[i], r, &res);
 		count[res.verdict]++;
+		lifted += res.lifted;
 	}
-	return (count[CHECK_MISSED] == 0 && count[CHECK_UNKNOWN] == 0);
+	return (count[CHECK_MISSED] == 0 && count[CHECK_UNKNOWN] == 0 &&
+	    (lifted == 0 || l->accept_burst));
+}
+
+/* "met while a bucket may still be full", ... for a lifted figure met. */
+static const char *
+report_check_lifted(int state)
+{
+	switch (state) {
+	case BUCKET_FULL:
+		return ("met before a bucket ran dry");
+	case BUCKET_DRAINING:
+		return ("met while a bucket ran dry");
+	}
+	return ("met while a bucket may still be full");
 }
 
 /* The measured figure as a cell: ">= 4 GiB" for a lower bound. */
@@ -176,7 +198,7 @@ report_check_write(const struct report *r, const struct check_list *l,
 	char			 figure[80];
 	char			 verdict[192];
 	const char		*indent = markdown ? "" : "  ";
-	unsigned		 count[3] = { 0, 0, 0 }, notes = 0;
+	unsigned		 count[3] = { 0, 0, 0 }, notes = 0, lifted = 0;
 	size_t			 i;
 
 	if (l->promise != NULL)
@@ -188,9 +210,15 @@ report_check_write(const struct report *r, const struct check_list *l,
 		e = &l->v[i];
 		report_check_evaluate(e, r, &res);
 		count[res.verdict]++;
+		lifted += res.lifted;
 		if (res.verdict == CHECK_UNKNOWN)
 			snprintf(verdict, sizeof verdict, "unknown: %s",
 			    res.note);
+		else if (res.lifted)
+			snprintf(verdict, sizeof verdict, "%s%s%s",
+			    report_check_lifted(res.fv.state),
+			    l->accept_burst ? " (accepted)" : "",
+			    res.note[0] != '\0' ? " *" : "");
 		else
 			snprintf(verdict, sizeof verdict, "%s%s",
 			    res.verdict == CHECK_MET ? "met" : "MISSED",
@@ -213,6 +241,11 @@ report_check_write(const struct report *r, const struct check_list *l,
 	fprintf(f, "%s%zu expectation%s: %u met, %u missed, %u unknown\n",
 	    indent, l->n, l->n == 1 ? "" : "s", count[CHECK_MET],
 	    count[CHECK_MISSED], count[CHECK_UNKNOWN]);
+	if (lifted > 0)
+		fprintf(f, "%s%u met on figures a burst bucket may have "
+		    "lifted: %s\n", indent, lifted,
+		    l->accept_burst ? "accepted (--accept-burst)" : "not "
+		    "passed (--accept-burst accepts them)");
 	if (notes > 0)
 		fprintf(f, "%s* the threshold lies inside the interval: "
 		    "another run may judge otherwise\n", indent);
@@ -243,7 +276,7 @@ report_check_json(const struct report *r, const struct check_list *l)
 	const struct check_expect *e;
 	json_t			*o, *a, *io;
 	unsigned		 count[3] = { 0, 0, 0 };
-	size_t			 i;
+	size_t			 i, lifted = 0;
 
 	o = json_object();
 	json_object_set_new(o, "profile", report_check_str(l->profile));
@@ -266,6 +299,11 @@ report_check_json(const struct report *r, const struct check_list *l)
 		    report_check_real(res.fv.high));
 		json_object_set_new(io, "at_least",
 		    json_boolean(res.fv.at_least));
+		json_object_set_new(io, "state", bucket_state_name(
+		    res.fv.state) != NULL ? json_string(bucket_state_name(
+		    res.fv.state)) : json_null());
+		json_object_set_new(io, "lifted", json_boolean(res.lifted));
+		lifted += res.lifted;
 		json_object_set_new(io, "verdict",
 		    json_string(check_verdict_name(res.verdict)));
 		json_object_set_new(io, "note", res.note[0] != '\0' ?
@@ -276,6 +314,8 @@ report_check_json(const struct report *r, const struct check_list *l)
 	json_object_set_new(o, "met", json_integer(count[CHECK_MET]));
 	json_object_set_new(o, "missed", json_integer(count[CHECK_MISSED]));
 	json_object_set_new(o, "unknown", json_integer(count[CHECK_UNKNOWN]));
+	json_object_set_new(o, "lifted", json_integer(lifted));
+	json_object_set_new(o, "accept_burst", json_boolean(l->accept_burst));
 	return (o);
 }
 
@@ -324,6 +364,7 @@ report_check_load(const struct json_t *o, struct check_list **out,
 		return (-1);
 	}
 	l->promise = s != NULL ? xstrdup(s) : NULL;
+	l->accept_burst = json_is_true(json_object_get(o, "accept_burst"));
 	a = json_object_get(o, "items");
 	if (!json_is_array(a)) {
 		xasprintf(cause, "items: %s", a == NULL ? "missing" :
@@ -374,7 +415,7 @@ report_check_json_dump(char *const *files, const struct report *reps,
     const struct check_list *const *lists, int n, FILE *f)
 {
 	json_t		*root, *a, *o, *e;
-	json_int_t	 count[3] = { 0, 0, 0 };
+	json_int_t	 count[3] = { 0, 0, 0 }, lifted = 0;
 	int		 i, rc;
 
 	root = json_object();
@@ -397,6 +438,7 @@ report_check_json_dump(char *const *files, const struct report *reps,
 		    "missed"));
 		count[CHECK_UNKNOWN] += json_integer_value(json_object_get(e,
 		    "unknown"));
+		lifted += json_integer_value(json_object_get(e, "lifted"));
 		json_object_set_new(o, "expectations", e);
 		json_array_append_new(a, o);
 	}
@@ -405,6 +447,7 @@ report_check_json_dump(char *const *files, const struct report *reps,
 	json_object_set_new(root, "missed", json_integer(count[CHECK_MISSED]));
 	json_object_set_new(root, "unknown",
 	    json_integer(count[CHECK_UNKNOWN]));
+	json_object_set_new(root, "lifted", json_integer(lifted));
 	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6) |
 	    JSON_ENSURE_ASCII);
 	json_decref(root);

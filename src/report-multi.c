@@ -59,26 +59,55 @@ report_multi_fmt(enum units_kind unit, double v, char *buf, size_t len)
 	return (buf);
 }
 
-/* The one sentence that answers the question for one resource. */
+/*
+ * The one sentence that answers the question for one resource, over the
+ * time it says: until a bucket the sum saw run dry (then the sentence on
+ * the bucket gives the long run), or the run's own length.
+ */
 static void
 report_multi_verdict(struct report_text *rt, const struct report *r,
     const struct together_verdict *v, enum units_kind unit, int bytes)
 {
+	const struct together_result *t = r->together;
 	const char	*noun = report_multi_noun(r);
-	char		 s[768], a[64], b[64], c[64], lo[64], hi[64];
-	char		 iv[160] = "";
+	char		 s[768], a[64], b[64], c[64];
+	char		 lo[UNITS_INTERVAL_BUFSZ];
+	char		 iv[160] = "", d[UNITS_BUFSZ];
 	const char	*alone;
+	int		 dropped;
 
 	alone = report_multi_capped(r, bytes) ? "their own caps allow" :
 	    "they reached alone";
 	report_multi_fmt(unit, v->ceiling, a, sizeof a);
 	report_multi_fmt(unit, v->sum_alone, b, sizeof b);
+	dropped = !bytes && t->burst.detected && !t->burst.exhausted;
+	if (dropped && v->bound == TOGETHER_VOLUMES) {
+		snprintf(s, sizeof s, "Until a bucket they share ran dry after "
+		    "%s, together the %zu %s reached %s, the %s %s: nothing "
+		    "above them bound them while it lasted.",
+		    units_format_value(UNITS_SECONDS, t->burst.drop_t_s, d,
+		    sizeof d),
+		    r->ntargets, noun, a, b, alone);
+		report_text_sentence(rt, s);
+		return;
+	}
+	if (!bytes && v->bound == TOGETHER_VOLUMES) {
+		snprintf(s, sizeof s, "Together the %zu %s reach %s, the %s "
+		    "%s: nothing above them binds in the %s of this run, so "
+		    "each sets its own pace; a bucket they share, lasting "
+		    "longer, could still lower the sum.", r->ntargets, noun, a,
+		    b, alone, units_format_value(UNITS_SECONDS, t->seconds, d,
+		    sizeof d));
+		report_text_sentence(rt, s);
+		return;
+	}
 	switch (v->bound) {
 	case TOGETHER_SHARED:
-		units_format_value(unit, v->shared_low, lo, sizeof lo);
-		report_multi_fmt(unit, v->shared_high, hi, sizeof hi);
-		if (strncmp(lo, hi, strlen(lo)) != 0)
-			snprintf(iv, sizeof iv, " (95%%: %s - %s)", lo, hi);
+		if (isfinite(v->shared_low) && isfinite(v->shared_high))
+			snprintf(iv, sizeof iv, " (95%%: %s%s)",
+			    units_format_interval(unit, v->shared_low,
+			    v->shared_high, lo, sizeof lo), unit == UNITS_IOPS ?
+			    " IOPS" : "");
 		snprintf(s, sizeof s, "Together the %zu %s reach %s, not the "
 		    "%s %s: a shared limit of about %s%s sits above them (the "
 		    "instance or host), so another one would add nothing.",
@@ -120,7 +149,9 @@ report_multi_burst(struct report_text *rt, const struct together_result *t)
 		snprintf(s, sizeof s, "The sum ran at %s IOPS for %s, then "
 		    "fell to %s IOPS for good: a bucket shared by all of them "
 		    "(such as an instance's burst allowance, about %s I/Os) "
-		    "ran dry; no target showed it alone.", a, d, c, k);
+		    "ran dry; no target showed it alone. In the long run that "
+		    "shared limit of %s IOPS binds them, so another volume "
+		    "would add nothing.", a, d, c, k, c);
 	else
 		snprintf(s, sizeof s, "The sum fell from %s to %s IOPS after "
 		    "%s; targets showed buckets alone too, so the drop may be "
@@ -217,38 +248,47 @@ report_multi_together(struct report_text *rt, const struct report *r)
 	report_multi_settings(rt, t);
 }
 
-/* The value of figure name in fig[n], or NAN. */
+/* The value of figure name in fig[n], or NAN; its bound into *bound. */
 static double
 report_multi_value(const struct report_figure *fig, size_t n,
-    const char *name)
+    const char *name, int *bound)
 {
 	size_t	i;
 
+	*bound = REPORT_BOUND_NONE;
 	for (i = 0; i < n; i++) {
-		if (strcmp(fig[i].name, name) == 0)
+		if (strcmp(fig[i].name, name) == 0) {
+			*bound = report_figure_bound(&fig[i]);
 			return (fig[i].value);
+		}
 	}
 	return (NAN);
 }
 
 /*
- * One figure of every target (v[n]) as table cells: each value (or, with
- * more than MULTI_COLUMNS targets, min, median and max), max / min, and
- * the slowest target where the figure is a speed.
+ * One figure of every target (v[n], bounds bound[n]) as table cells: each
+ * value with "<= " or ">= " when it is a bound (or, with more than
+ * MULTI_COLUMNS targets, min, median and max, marked when every value is
+ * the same kind of bound), max / min, and the slowest target where the
+ * figure is a speed.
  */
 static void
-report_multi_row(const struct report_figure *row, const double *v, size_t n,
-    char cell[][64], size_t m)
+report_multi_row(const struct report_figure *row, const double *v,
+    const int *bound, size_t n, char cell[][64], size_t m)
 {
 	double	*x, lo = INFINITY, hi = -INFINITY, show[MULTI_COLUMNS];
 	size_t	 i, k = 0, slow = n;
 	int	 latency = row->unit == UNITS_LAT_US;
 	int	 speed = row->unit == UNITS_IOPS || row->unit == UNITS_RATE;
+	int	 all = -1, kind[MULTI_COLUMNS];
+	char	 b[UNITS_BUFSZ];
 
 	x = xcalloc(n, sizeof *x);
 	for (i = 0; i < n; i++) {
 		if (!isfinite(v[i]))
 			continue;
+		all = all == -1 || all == bound[i] ? bound[i] :
+		    REPORT_BOUND_NONE;
 		x[k++] = v[i];
 		lo = v[i] < lo ? v[i] : lo;
 		hi = v[i] > hi ? v[i] : hi;
@@ -256,24 +296,28 @@ report_multi_row(const struct report_figure *row, const double *v, size_t n,
 		    (speed ? v[i] < v[slow] : v[i] > v[slow])))
 			slow = i;
 	}
-	if (n <= MULTI_COLUMNS)
+	if (n <= MULTI_COLUMNS) {
 		memcpy(show, v, n * sizeof *v);
-	else {
+		memcpy(kind, bound, n * sizeof *bound);
+	} else {
 		show[0] = k > 0 ? lo : NAN;
 		show[1] = stats_median(x, k);
 		show[2] = k > 0 ? hi : NAN;
+		kind[0] = kind[1] = kind[2] = all;
 	}
 	free(x);
 	for (i = 0; i < m; i++) {
 		if (isfinite(show[i]))
-			units_format_value(row->unit, show[i], cell[i], 64);
+			snprintf(cell[i], 64, "%s%s", report_bound_prefix(
+			    kind[i]), units_format_value(row->unit, show[i],
+			    b, sizeof b));
 		else
-			snprintf(cell[i], 64, "-");
+			snprintf(cell[i], 64, "%s", REPORT_NA);
 	}
 	if (k > 1 && lo > 0)
 		snprintf(cell[m], 64, "%.2fx", hi / lo);
 	else
-		snprintf(cell[m], 64, "n/a");
+		snprintf(cell[m], 64, "%s", REPORT_NA);
 	cell[m + 1][0] = '\0';
 	if (slow < n && lo > 0 && hi / lo >= MULTI_STANDS_OUT)
 		snprintf(cell[m + 1], 64, "%zu", slow + 1);
@@ -291,6 +335,7 @@ report_multi_spread(struct report_text *rt, const struct report *r)
 	struct report_table	 tab;
 	size_t			*nf, nrow = 0, i, j, k, m, n = r->ntargets;
 	double			*v;
+	int			*bound, skip;
 	char			 align[16], cell[MULTI_COLUMNS + 2][64];
 	const char		*c[15];
 
@@ -298,12 +343,13 @@ report_multi_spread(struct report_text *rt, const struct report *r)
 	row = xcalloc(n * REPORT_STATS_MAX, sizeof *row);
 	nf = xcalloc(n, sizeof *nf);
 	v = xcalloc(n, sizeof *v);
+	bound = xcalloc(n, sizeof *bound);
 	for (i = 0; i < n; i++) {
 		nf[i] = report_headlines(&r->targets[i],
 		    &fig[i * REPORT_STATS_MAX], REPORT_STATS_MAX);
 		for (k = 0; k < nf[i]; k++) {
 			if (isnan(report_multi_value(row, nrow,
-			    fig[i * REPORT_STATS_MAX + k].name)) &&
+			    fig[i * REPORT_STATS_MAX + k].name, &skip)) &&
 			    !isnan(fig[i * REPORT_STATS_MAX + k].value))
 				row[nrow++] = fig[i * REPORT_STATS_MAX + k];
 		}
@@ -335,8 +381,8 @@ report_multi_spread(struct report_text *rt, const struct report *r)
 	for (j = 0; j < nrow; j++) {
 		for (i = 0; i < n; i++)
 			v[i] = report_multi_value(&fig[i * REPORT_STATS_MAX],
-			    nf[i], row[j].name);
-		report_multi_row(&row[j], v, n, cell, m);
+			    nf[i], row[j].name, &bound[i]);
+		report_multi_row(&row[j], v, bound, n, cell, m);
 		c[0] = row[j].label;
 		for (k = 0; k < m + 2; k++)
 			c[k + 1] = cell[k];
@@ -345,6 +391,7 @@ report_multi_spread(struct report_text *rt, const struct report *r)
 	}
 	report_table_write(&tab, rt->f, rt->md, "  ");
 out:
+	free(bound);
 	free(v);
 	free(nf);
 	free(row);
@@ -428,6 +475,7 @@ report_multi_write(const struct report *r, FILE *f, int markdown)
 	    r->finished_utc[0] ? r->finished_utc : "unknown",
 	    (unsigned long long)r->config.seed);
 	report_text_kv(&rt, "run", line);
+	report_verdict_text(&rt, r);
 	if (r->together != NULL)
 		report_multi_together(&rt, r);
 	report_multi_spread(&rt, r);
@@ -449,6 +497,6 @@ report_multi_write(const struct report *r, FILE *f, int markdown)
 		    r->ntargets, t->target.path != NULL ? t->target.path :
 		    "?");
 		report_text_heading(&rt, title);
-		report_text_write(&m, f, markdown);
+		report_text_member(&m, f, markdown);
 	}
 }

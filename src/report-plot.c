@@ -645,6 +645,7 @@ report_plot_commits(struct report_plot *rp, char **cause)
 	const struct commit_point	*c, *one = NULL;
 	FILE				*f, *own = NULL, *shared = NULL;
 	char				 bs[16], title[128];
+	double				 lo = INFINITY, hi = 0;
 	size_t				 i;
 	long				 b;
 	int				 nshared = 0;
@@ -660,6 +661,11 @@ report_plot_commits(struct report_plot *rp, char **cause)
 		fprintf(f, "\"%s %s\" %.6g %.6g %.6g\n",
 		    sync_method_name(c->method), bs, c->pt.iops,
 		    c->pt.lat_us.p50, c->pt.lat_us.p99);
+		/* The bars' range, for the tics of their log axis. */
+		if (c->pt.lat_us.p50 > 0 && c->pt.lat_us.p50 < lo)
+			lo = c->pt.lat_us.p50;
+		if (c->pt.lat_us.p99 > hi)
+			hi = c->pt.lat_us.p99;
 	}
 	fclose(f);
 	if ((b = writepath_best(s->rows, s->nrows, s->best_bs)) >= 0)
@@ -693,6 +699,8 @@ report_plot_commits(struct report_plot *rp, char **cause)
 	fputs("writers_title = ", f);
 	report_plot_quote(f, title);
 	fprintf(f, "\nhas_shared = %d\n", nshared > 0);
+	fprintf(f, "lat_lo = %.6g\nlat_hi = %.6g\n", isfinite(lo) ? lo : 0,
+	    hi > 0 && isfinite(hi) ? hi : 0);
 	fclose(f);
 	if (report_plot_run(rp, "commits.gp", cause) != 0)
 		return (-1);

@@ -7,12 +7,15 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
+#include "formula.h"
 #include "profiles.h"
 #include "report.h"
 #include "sim.h"
 #include "units.h"
+#include "voltype.h"
 #include "xmalloc.h"
 
 /* The tolerance of --expect-profile when a profile states none. */
@@ -273,6 +276,32 @@ report_profile_truth(const struct sim_truth *t, FILE *out)
 	report_profile_write_truth(t, out);
 }
 
+/* The documented volume types, one a line. */
+static void
+report_profile_list_types(FILE *out)
+{
+	struct voltype	*t;
+	char		**v, *why;
+	size_t		 n, i;
+
+	v = profiles_type_names(&n);
+	if (n > 0)
+		fprintf(out, "\nVolume types (a volume of one: sim:TYPE:SIZE"
+		    "[,SETTING=VALUE...]; judged against every run; --type "
+		    "TYPE)\n");
+	for (i = 0; i < n; i++) {
+		why = NULL;
+		if ((t = profiles_type_load(v[i], &why)) == NULL) {
+			fprintf(out, "%-22s (invalid: %s)\n", v[i], why);
+			free(why);
+			continue;
+		}
+		fprintf(out, "%-22s %9s  %s\n", v[i], "", t->description);
+		voltype_free(t);
+	}
+	profiles_names_free(v, n);
+}
+
 /* Print the built-in profiles, one a line. */
 int
 report_profile_list(FILE *out, char **cause)
@@ -317,6 +346,7 @@ report_profile_list(FILE *out, char **cause)
 		profiles_free(p);
 	}
 	profiles_names_free(v, n);
+	report_profile_list_types(out);
 	return (0);
 }
 
@@ -335,6 +365,58 @@ report_profile_show_instance(const char *name, FILE *out, char **cause)
 	return (0);
 }
 
+/* Print volume type name (or path) for people: its rules. */
+static int
+report_profile_show_type(const char *name, FILE *out, char **cause)
+{
+	static const char *const figs[VOLTYPE_NFIGS] = {
+		"iops", "bandwidth", "io_accounting", "burst_iops",
+		"burst_credits", "burst_bandwidth", "burst_credit_gib" };
+	const struct voltype_setting	*s;
+	struct voltype			*t;
+	size_t				 i;
+
+	if ((t = profiles_type_load(name, cause)) == NULL)
+		return (-1);
+	fprintf(out, "%s: %s\n", t->name, t->description);
+	fprintf(out, "  file              %s\n", t->path);
+	fprintf(out, "  source            %s\n", t->source);
+	fprintf(out, "  model             %s\n", t->model != NULL ? t->model :
+	    "not given: any device may be one");
+	fprintf(out, "  sizes             %g to %g GiB\n", t->size_min,
+	    t->size_max);
+	if (isfinite(t->tolerance_pct))
+		fprintf(out, "  promise           at least %g%% of its figures"
+		    "%s%.4g%s\n", 100 - t->tolerance_pct,
+		    isfinite(t->of_time_pct) ? ", " : "", isfinite(
+		    t->of_time_pct) ? t->of_time_pct : 0,
+		    isfinite(t->of_time_pct) ? "% of the time" : "");
+	if (t->note != NULL)
+		fprintf(out, "  note              %s\n", t->note);
+	fprintf(out, "\nSettings (provisioned; formulas over size in GiB)\n");
+	if (t->nsettings == 0)
+		fprintf(out, "  none\n");
+	for (i = 0; i < t->nsettings; i++) {
+		s = &t->setting[i];
+		fprintf(out, "  %-17s %s%s%sfrom %s to %s\n", s->name,
+		    s->dflt != NULL ? "default " : "required, ",
+		    s->dflt != NULL ? formula_text(s->dflt) : "",
+		    s->dflt != NULL ? ", " : "", formula_text(s->min),
+		    formula_text(s->max));
+	}
+	fprintf(out, "\nFigures (IOPS, MiB/s, KiB, I/Os and GiB; none: not "
+	    "imposed)\n");
+	for (i = 0; i < VOLTYPE_NFIGS; i++)
+		fprintf(out, "  %-17s %s\n", figs[i], t->fig[i] != NULL ?
+		    formula_text(t->fig[i]) : "none");
+	fprintf(out, "\nUse\n  tierprobe profiles --show %s:SIZE%s, "
+	    "sim:%s:SIZE%s, --type %s\n", t->name, t->nsettings > 0 ?
+	    "[,SETTING=VALUE...]" : "", t->name, t->nsettings > 0 ?
+	    "[,...]" : "", t->name);
+	voltype_free(t);
+	return (0);
+}
+
 /* Print profile name (or path) for people, with its truth. */
 int
 report_profile_show(const char *name, FILE *out, char **cause)
@@ -342,23 +424,39 @@ report_profile_show(const char *name, FILE *out, char **cause)
 	struct profile	*p;
 	struct sim_truth t;
 	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
-	char		*why = NULL;
+	char		*why = NULL, *why_type = NULL;
 	unsigned	 i;
 
 	if ((p = profiles_load(name, cause)) == NULL) {
-		/* Not a volume: an instance, or the volume's error. */
-		if (report_profile_show_instance(name, out, &why) == 0) {
+		/* Not a volume: an instance, a type, or the volume's error. */
+		if (report_profile_show_instance(name, out, &why) == 0 ||
+		    report_profile_show_type(name, out, &why_type) == 0) {
 			free(*cause);
 			*cause = NULL;
+			free(why);
 			return (0);
 		}
+		if (why_type != NULL && strchr(name, ':') == NULL) {
+			/* Neither a profile nor a type: say both lists. */
+			xasprintf(&why, "%s; %s", *cause, why_type);
+			free(*cause);
+			*cause = why;
+			why = NULL;
+		}
 		free(why);
+		free(why_type);
 		return (-1);
 	}
 	sim_truth_profile(p, 4096, &t);
 
 	fprintf(out, "%s: %s\n", p->name, p->description);
 	fprintf(out, "  file              %s\n", p->path);
+	if (p->model != NULL)
+		fprintf(out, "  model             %s (what the device says)\n",
+		    p->model);
+	if (p->type != NULL)
+		fprintf(out, "  type              %s (its figures are the "
+		    "type's rules at its size)\n", p->type);
 	fprintf(out, "  size              %s, %s logical blocks, cache "
 	    "blocks of %s\n", units_format_size(p->size, a, sizeof a),
 	    units_format_size(p->block_size, b, sizeof b),
@@ -407,11 +505,63 @@ report_profile_show(const char *name, FILE *out, char **cause)
 }
 
 /*
- * Append to l what a volume of profile name promises for I/Os of bs bytes:
- * the IOPS and bandwidth ceilings and a burst bucket's baseline, each less
- * the documented tolerance; sets l->profile and l->promise (a sentence
- * saying which tolerance, and where it is from).  Returns 0, or -1 with
- * *cause when the profile cannot be read (a usage error).
+ * Append to l what a volume promises: its IOPS (I/Os of bs bytes) and
+ * bandwidth ceilings and a burst bucket's baseline (NAN: none), each less
+ * the tolerance of profile p's [promise]; sets l->profile to what (and
+ * l->promise to a sentence saying which tolerance, and where it is from,
+ * with a note after what).  Each expectation's origin is origin.  Returns
+ * 0, or -1 with *cause.
+ */
+static int
+report_profile_expect_from(const struct profile *p, double iops, double bw,
+    double baseline, const char *what, const char *note, const char *origin,
+    struct check_list *l, char **cause)
+{
+	char		*text[3];
+	double		 pct, keep;
+	size_t		 i, n = 0;
+	int		 rc = 0;
+
+	pct = isfinite(p->promise_pct) ? p->promise_pct :
+	    REPORT_PROFILE_ASSUMED_PCT;
+	keep = 1 - pct / 100;
+	free(l->profile);
+	free(l->promise);
+	l->profile = xstrdup(what);
+	if (isfinite(p->promise_pct) && isfinite(p->promise_of_time_pct))
+		xasprintf(&l->promise, "%s%s: at least %g%% of the %s's "
+		    "figures, %g%% of the time (%s)", what, note, 100 - pct,
+		    *note != '\0' ? "type" : "profile", p->promise_of_time_pct,
+		    p->promise_source != NULL ? p->promise_source :
+		    "source not given");
+	else if (isfinite(p->promise_pct))
+		xasprintf(&l->promise, "%s%s: at least %g%% of the %s's "
+		    "figures (%s)", what, note, 100 - pct, *note != '\0' ?
+		    "type" : "profile", p->promise_source != NULL ?
+		    p->promise_source : "source not given");
+	else
+		xasprintf(&l->promise, "%s%s: the %s documents no tolerance; "
+		    "%g%% below its figures is assumed", what, note,
+		    *note != '\0' ? "type" : "profile", pct);
+	if (isfinite(iops))
+		xasprintf(&text[n++], "iops>=%.0f", floor(keep * iops));
+	if (isfinite(bw))
+		xasprintf(&text[n++], "bandwidth>=%.1fM",
+		    floor(keep * bw / 1048576 * 10) / 10);
+	if (isfinite(baseline))
+		xasprintf(&text[n++], "burst.baseline_iops>=%.0f",
+		    floor(keep * baseline));
+	for (i = 0; i < n; i++) {
+		if (rc == 0 && check_list_add(l, text[i], origin, cause) != 0)
+			rc = -1;
+		free(text[i]);
+	}
+	return (rc);
+}
+
+/*
+ * Append to l what a volume of profile name promises for I/Os of bs bytes;
+ * see report.h.
  */
 int
 report_profile_expect(const char *name, uint32_t bs, struct check_list *l,
@@ -419,49 +569,72 @@ report_profile_expect(const char *name, uint32_t bs, struct check_list *l,
 {
 	struct profile	*p;
 	struct sim_truth t;
-	char		*origin, *text[3];
-	double		 pct, keep;
-	size_t		 i, n = 0;
-	int		 rc = 0;
+	char		*origin;
+	int		 rc;
 
 	if ((p = profiles_load(name, cause)) == NULL)
 		return (-1);
 	sim_truth_profile(p, bs, &t);
-	pct = isfinite(p->promise_pct) ? p->promise_pct :
-	    REPORT_PROFILE_ASSUMED_PCT;
-	keep = 1 - pct / 100;
-	free(l->profile);
-	free(l->promise);
-	l->profile = xstrdup(p->name);
-	if (isfinite(p->promise_pct) && isfinite(p->promise_of_time_pct))
-		xasprintf(&l->promise, "%s: at least %g%% of the profile's "
-		    "figures, %g%% of the time (%s)", p->name, 100 - pct,
-		    p->promise_of_time_pct, p->promise_source != NULL ?
-		    p->promise_source : "source not given");
-	else if (isfinite(p->promise_pct))
-		xasprintf(&l->promise, "%s: at least %g%% of the profile's "
-		    "figures (%s)", p->name, 100 - pct,
-		    p->promise_source != NULL ? p->promise_source :
-		    "source not given");
-	else
-		xasprintf(&l->promise, "%s: the profile documents no "
-		    "tolerance; %g%% below its figures is assumed", p->name,
-		    pct);
-	if (isfinite(t.iops_ceiling))
-		xasprintf(&text[n++], "iops>=%.0f",
-		    floor(keep * t.iops_ceiling));
-	if (isfinite(t.bandwidth_ceiling))
-		xasprintf(&text[n++], "bandwidth>=%.1fM",
-		    floor(keep * t.bandwidth_ceiling / 1048576 * 10) / 10);
-	if (t.burst_detected && isfinite(t.baseline_iops))
-		xasprintf(&text[n++], "burst.baseline_iops>=%.0f",
-		    floor(keep * t.baseline_iops));
 	xasprintf(&origin, "--expect-profile %s", p->name);
-	for (i = 0; i < n; i++) {
-		if (rc == 0 && check_list_add(l, text[i], origin, cause) != 0)
-			rc = -1;
-		free(text[i]);
+	rc = report_profile_expect_from(p, t.iops_ceiling, t.bandwidth_ceiling,
+	    t.burst_detected ? t.baseline_iops : NAN, p->name, "", origin, l,
+	    cause);
+	free(origin);
+	profiles_free(p);
+	return (rc);
+}
+
+/* Append to l what type spec documents at size bytes; see report.h. */
+int
+report_profile_expect_type(const char *spec_text, double size, uint32_t bs,
+    struct check_list *l, char **cause)
+{
+	struct voltype_spec	 spec;
+	struct voltype_figures	 f;
+	struct voltype		*t;
+	struct profile		*p;
+	double			 values[VOLTYPE_SETTINGS_MAX], gib;
+	char			*origin, *what, *why = NULL;
+	char			 sz[UNITS_BUFSZ], set[96];
+	int			 rc;
+
+	if (voltype_spec_parse(spec_text, 0, &spec, cause) != 0)
+		return (-1);
+	if (spec.size_bytes == 0 && size > 0)
+		spec.size_bytes = (uint64_t)size;
+	if (spec.size_bytes == 0) {
+		xasprintf(cause, "%s: the volume's size is unknown: give "
+		    "--size, or %s:SIZE", spec_text, spec.name);
+		return (-1);
 	}
+	if ((t = profiles_type_load(spec.name, &why)) == NULL) {
+		xasprintf(cause, "%s: %s", spec_text, why);
+		free(why);
+		return (-1);
+	}
+	if ((p = profiles_from_type(t, &spec, spec_text, &why)) == NULL) {
+		voltype_free(t);
+		*cause = why;
+		return (-1);
+	}
+	/* Only what the type documents: no simulated store's figure. */
+	gib = (double)spec.size_bytes / 1073741824.0;
+	if (voltype_settings(t, &spec, gib, values, cause) != 0) {
+		voltype_free(t);
+		profiles_free(p);
+		return (-1);
+	}
+	voltype_eval(t, gib, values, bs, &f);
+	voltype_settings_text(t, values, set, sizeof set);
+	xasprintf(&what, "%s at %s%s%s%s", t->name, units_format_size(p->size,
+	    sz, sizeof sz), *set != '\0' ? " (" : "", set, *set != '\0' ?
+	    ")" : "");
+	voltype_free(t);
+	xasprintf(&origin, "--type %s", spec_text);
+	rc = report_profile_expect_from(p, f.fresh_iops, f.fresh_bandwidth,
+	    isfinite(f.burst_iops) ? f.long_iops : NAN, what,
+	    " (documented, not measured)", origin, l, cause);
+	free(what);
 	free(origin);
 	profiles_free(p);
 	return (rc);

@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "check.h"
 #include "plan.h"
 #include "report-schema.h"
 #include "report.h"
+#include "voltype.h"
 #include "xmalloc.h"
 
 /*
@@ -603,6 +605,11 @@ static const struct report_schema_key report_schema_point_keys[] = {
 	{ .name = "cpu_util", .type = REPORT_SCHEMA_REAL,
 	  AT(struct point, cpu_util), .unit = "cores",
 	  .doc = "tierprobe's CPU time over wall time" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct point, state), .word = bucket_state_name,
+	  .doc = "the state a burst bucket may have been in while it was "
+	  "measured (Bucket states)" },
 	{ .name = "lat_us", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct point, lat_us),
 	  .sub = &report_schema_lat, .doc = "latency summary" },
@@ -744,6 +751,10 @@ static const struct report_schema_key report_schema_scan_keys[] = {
 	{ .name = "caveat", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct scan_result, caveat),
 	  .doc = "why the way the scan read may misplace the tiers" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct scan_result, state), .word = bucket_state_name,
+	  .doc = "the bucket state its latencies were measured in" },
 	{ .type = REPORT_SCHEMA_OBJECT, .flags = REPORT_SCHEMA_INLINE,
 	  AT(struct scan_result, tiers), .sub = &report_schema_tiers,
 	  .doc = "the analysis of the points" },
@@ -786,6 +797,10 @@ static const struct report_schema_key report_schema_first_touch_keys[] = {
 	  .doc = "the two passes ran in two states of the volume, so they "
 	  "compare states, not first reads: bucket (it ran dry between "
 	  "them) or slower (second reads markedly slower); null if not" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct first_touch, state), .word = bucket_state_name,
+	  .doc = "the bucket state both passes were measured in" },
 };
 static const struct report_schema report_schema_first_touch =
     TABLE("first_touch", struct first_touch, report_schema_first_touch_keys,
@@ -1014,6 +1029,27 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	{ .name = "baseline_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct limits_result, baseline_bandwidth), .unit = "bytes/s",
 	  .doc = "bytes per second after a bucket ran dry" },
+	{ .name = "iops_ceiling_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct limits_result, iops_state), .word = bucket_state_name,
+	  .doc = "the bucket state of the points the IOPS ceiling came from" },
+	{ .name = "bandwidth_ceiling_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct limits_result, bandwidth_state),
+	  .word = bucket_state_name,
+	  .doc = "the same for the bandwidth ceiling" },
+	{ .name = "sustain_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct limits_result, sustain_state), .word = bucket_state_name,
+	  .doc = "the bucket state of the sustained run as a whole: draining "
+	  "when the drop fell in it" },
+	{ .name = "long_run_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct limits_result, long_run_state),
+	  .word = bucket_state_name,
+	  .doc = "the bucket state of long_run_iops and "
+	  "baseline_bandwidth_bytes_per_s, or of the rate the run held "
+	  "(burst.held_iops) when they are null" },
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct limits_result, note),
 	  .doc = "what was skipped and why" },
@@ -1169,6 +1205,15 @@ static const struct report_schema_key report_schema_together_keys[] = {
 	{ .name = "burst_shared", .type = REPORT_SCHEMA_BOOL_NULL,
 	  TR(burst_shared),
 	  .doc = "the drop showed on the aggregate and no target alone" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED, TR(state),
+	  .word = bucket_state_name,
+	  .doc = "the bucket state of the IOPS run's figures (before its "
+	  "drop, when it had one)" },
+	{ .name = "bandwidth_state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  TR(bandwidth_state), .word = bucket_state_name,
+	  .doc = "the bucket state of the bandwidth run" },
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL, TR(note),
 	  .doc = "what was skipped and why" },
 	{ .name = "per_target", .type = REPORT_SCHEMA_ARRAY,
@@ -1253,6 +1298,10 @@ static const struct report_schema_key report_schema_commit_keys[] = {
 	{ .name = "seconds", .type = REPORT_SCHEMA_REAL,
 	  AT(struct commit_point, pt.seconds), .unit = "s",
 	  .doc = "time measured" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct commit_point, pt.state), .word = bucket_state_name,
+	  .doc = "the bucket state it was measured in" },
 };
 static const struct report_schema report_schema_commit =
     TABLE("commit", struct commit_point, report_schema_commit_keys, NULL,
@@ -1317,6 +1366,14 @@ static const struct report_schema_key report_schema_sync_keys[] = {
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct sync_result, note),
 	  .doc = "what was skipped and why" },
+	{ .name = "device_time_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, seconds), .unit = "s",
+	  .doc = "device time the commits spent, warm-ups and the flush "
+	  "evidence included" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct sync_result, state), .word = bucket_state_name,
+	  .doc = "the bucket state the commits were measured in" },
 	{ .name = "methods", .type = REPORT_SCHEMA_ARRAY,
 	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
 	  AT(struct sync_result, rows),
@@ -1434,6 +1491,10 @@ static const struct report_schema_key report_schema_writes_keys[] = {
 	{ .name = "mixed_read_fraction", .type = REPORT_SCHEMA_REAL,
 	  AT(struct writes_result, mixed_read_fraction), .unit = "ratio",
 	  .doc = "the share of reads in it" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct writes_result, state), .word = bucket_state_name,
+	  .doc = "the bucket state of the sequential runs" },
 	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct writes_result, limits),
 	  .sub = &report_schema_limits, .doc = "the write sweeps" },
@@ -1464,6 +1525,9 @@ static const struct report_schema_key report_schema_stat_keys[] = {
 	{ .name = "bound", .type = REPORT_SCHEMA_WORD,
 	  AT(struct report_stat, bound), .word = report_bound_name,
 	  .doc = "none, or at_most or at_least: the runs gave only bounds" },
+	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct report_stat, state), .word = bucket_state_name,
+	  .doc = "the bucket state of the runs, merged" },
 	{ .name = "runs", .type = REPORT_SCHEMA_ARRAY,
 	  .get = report_schema_runs_get, .set = report_schema_runs_set,
 	  .doc = "the figure in each run, null where unknown" },
@@ -1557,6 +1621,12 @@ static const struct report_schema_key report_schema_config_keys[] = {
 	{ .name = "rw", .type = REPORT_SCHEMA_WORD,
 	  AT(struct report_config, write), .word = report_schema_rw,
 	  .doc = "read or write" },
+	{ .name = "type", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_config, type),
+	  .doc = "the volume type given (--type), with its settings" },
+	{ .name = "volume_size_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct report_config, volume_size), .unit = "bytes",
+	  .doc = "the volume's size given (--size)" },
 	{ .name = "quick_cuts", .type = REPORT_SCHEMA_ARRAY,
 	  .get = report_schema_cuts_get, .set = report_schema_cuts_set,
 	  .doc = "what the quick preset left out or cut short, as words; "
@@ -1586,6 +1656,9 @@ static const struct report_schema_key report_schema_target_keys[] = {
 	{ .name = "size_bytes", .type = REPORT_SCHEMA_UINT_NULL,
 	  AT(struct report_target, size_bytes), .unit = "bytes",
 	  .doc = "size of the file or device" },
+	{ .name = "instance", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct report_target, instance),
+	  .doc = "the simulated instance a simulated volume is on" },
 };
 static const struct report_schema report_schema_target =
     TABLE("target", struct report_target, report_schema_target_keys, NULL,
@@ -1602,6 +1675,10 @@ static const struct report_schema_key report_schema_context_keys[] = {
 	{ .name = "device_model", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct report_context, device_model),
 	  .doc = "its model, from sysfs" },
+	{ .name = "device_size_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct report_context, device_size_bytes), .unit = "bytes",
+	  .doc = "its size, from sysfs: the whole disk, under a file's "
+	  "filesystem or a partition" },
 	{ .name = "scheduler", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct report_context, scheduler),
 	  .doc = "its I/O scheduler" },
@@ -1667,6 +1744,146 @@ report_schema_expectations_set(const json_t *v, void *r, const char *key,
 	free(why);
 	return (-1);
 }
+/* A type's bucket: null for none. */
+static const char *
+report_schema_bucket(int b)
+{
+	static const char *const words[] = {
+		[VOLTYPE_BUCKET_NONE] = NULL,
+		[VOLTYPE_BUCKET_IOPS] = "iops",
+		[VOLTYPE_BUCKET_BANDWIDTH] = "bandwidth",
+	};
+
+	return (b >= 0 && b <= VOLTYPE_BUCKET_BANDWIDTH ? words[b] : NULL);
+}
+
+static int
+report_schema_type_given(const void *judgement)
+{
+	const struct voltype_judgement	*j = judgement;
+
+	return (j->given);
+}
+
+/* A file with --type's judgement says so by having it. */
+static void
+report_schema_voltypes_loaded(void *judgement)
+{
+	struct voltype_judgement	*j = judgement;
+
+	j->given = j->given_result.name[0] != '\0';
+}
+
+static const struct report_schema_key report_schema_voltype_keys[] = {
+	{ .name = "name", .type = REPORT_SCHEMA_STRING,
+	  AT(struct voltype_result, name),
+	  .doc = "the type, as its file names it (gp2, io1, ...)" },
+	{ .name = "settings", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_result, settings),
+	  .doc = "the provisioned settings judged: those that fit best, or "
+	  "--type's; null for a type without settings" },
+	{ .name = "consistent", .type = REPORT_SCHEMA_BOOL_NULL,
+	  AT(struct voltype_result, consistent),
+	  .doc = "what was measured fits the type; null when not judged" },
+	{ .name = "ruled_out_by", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_result, ruled_out_by),
+	  .doc = "the figure that rules it out, or why it was not judged" },
+	{ .name = "caveat", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_result, caveat),
+	  .doc = "consistent, but: a figure below the type's within its "
+	  "tolerance, or an instance's limit" },
+	{ .name = "iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, iops), .unit = "IOPS",
+	  .doc = "documented IOPS while its buckets are full" },
+	{ .name = "bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, bandwidth), .unit = "bytes/s",
+	  .doc = "documented bandwidth while its buckets are full" },
+	{ .name = "long_run_iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, long_run_iops), .unit = "IOPS",
+	  .doc = "documented IOPS once its buckets are empty; null: none "
+	  "imposed" },
+	{ .name = "long_run_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, long_run_bandwidth), .unit = "bytes/s",
+	  .doc = "the same for bandwidth" },
+	{ .name = "bucket", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct voltype_result, bucket), .word = report_schema_bucket,
+	  .doc = "iops, bandwidth, or null for none" },
+	{ .name = "drain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, drain_s), .unit = "s",
+	  .doc = "how long its bucket lasts from full at the rate measured" },
+	{ .name = "settle_sustain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, settle_sustain_s), .unit = "s",
+	  .doc = "a sustained run that would see it run dry" },
+	{ .name = "settle_options", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_result, settle),
+	  .doc = "the options of that run" },
+	{ .name = "source", .type = REPORT_SCHEMA_STRING,
+	  AT(struct voltype_result, source),
+	  .doc = "the document and year of the type's rules" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_result, note),
+	  .doc = "what the type's rules leave out" },
+};
+static const struct report_schema report_schema_voltype =
+    TABLE("volume_types.types", struct voltype_result,
+    report_schema_voltype_keys, NULL, NULL);
+
+static const struct report_schema_key report_schema_voltypes_keys[] = {
+	{ .name = "size_bytes", .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct voltype_judgement, size_bytes), .unit = "bytes",
+	  .doc = "the volume's size judged at" },
+	{ .name = "device_model", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_judgement, model),
+	  .doc = "what the device said it is" },
+	{ .name = "consistent_types", .type = REPORT_SCHEMA_UINT,
+	  AT(struct voltype_judgement, nconsistent), .unit = "types",
+	  .doc = "how many types fit" },
+	{ .name = "apart", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct voltype_judgement, apart),
+	  .doc = "the types that fit differ in the long run" },
+	{ .name = "settle_sustain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_judgement, settle_sustain_s), .unit = "s",
+	  .doc = "the sustained run that tells them apart" },
+	{ .name = "settle_options", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_judgement, settle),
+	  .doc = "its options" },
+	{ .name = "types", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER,
+	  AT(struct voltype_judgement, result),
+	  .count = offsetof(struct voltype_judgement, n),
+	  .sub = &report_schema_voltype, .doc = "every documented type" },
+	{ .name = "given_spec", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_judgement, given_spec),
+	  .doc = "the type --type named" },
+	{ .name = "given", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct voltype_judgement, given_result),
+	  .sub = &report_schema_voltype, .shown = report_schema_type_given,
+	  .doc = "that type judged at its settings, documented, not measured" },
+};
+static const struct report_schema report_schema_voltypes =
+    TABLE("volume_types", struct voltype_judgement,
+    report_schema_voltypes_keys, NULL, report_schema_voltypes_loaded);
+
+/* The verdict, derived from the whole report as it is written. */
+static json_t *
+report_schema_verdict_get(const void *r)
+{
+	return (report_verdict_json(r));
+}
+
+/* Derived: checked to be an object, then derived again when needed. */
+static int
+report_schema_verdict_set(const json_t *v, void *r, const char *key,
+    char **cause)
+{
+	(void)r;
+	if (json_is_object(v))
+		return (0);
+	xasprintf(cause, "%s: expected an object, not %s", key,
+	    report_schema_json_type(v));
+	return (-1);
+}
+
 /* One of several targets: as the top of a report of one. */
 static const struct report_schema_key report_schema_member_keys[] = {
 	{ .name = "target", .type = REPORT_SCHEMA_OBJECT,
@@ -1681,6 +1898,10 @@ static const struct report_schema_key report_schema_member_keys[] = {
 	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, limits),
 	  .sub = &report_schema_limits, .doc = "its ceilings, alone" },
+	{ .name = "volume_types", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, voltypes),
+	  .sub = &report_schema_voltypes,
+	  .doc = "the documented volume types judged against it" },
 };
 static const struct report_schema report_schema_member =
     TABLE("targets", struct report, report_schema_member_keys, NULL, NULL);
@@ -1716,12 +1937,20 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "labels", .type = REPORT_SCHEMA_OBJECT,
 	  AT(struct report, labels), .sub = &report_schema_labels,
 	  .doc = "names given for fleets" },
+	{ .name = "verdict", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  .get = report_schema_verdict_get, .set = report_schema_verdict_set,
+	  .doc = "what the report means for the long run, figure by figure" },
 	{ .name = "scan", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, scan),
 	  .sub = &report_schema_scan, .doc = "the working-set sweep" },
 	{ .name = "limits", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, limits),
 	  .sub = &report_schema_limits, .doc = "ceilings and burst buckets" },
+	{ .name = "volume_types", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, voltypes),
+	  .sub = &report_schema_voltypes,
+	  .doc = "the documented volume types judged against the run" },
 	{ .name = "sync", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, sync),
 	  .sub = &report_schema_sync, .doc = "commits" },
@@ -1747,8 +1976,16 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	  .sub = &report_schema_together,
 	  .doc = "several targets driven at once, and the verdict" },
 };
+/* Figures' states are derived: set again from what was read. */
+static void
+report_schema_root_loaded(void *r)
+{
+	report_state_apply(r);
+}
+
 const struct report_schema report_schema_root =
-    TABLE("report", struct report, report_schema_root_keys, NULL, NULL);
+    TABLE("report", struct report, report_schema_root_keys, NULL,
+    report_schema_root_loaded);
 
 /* A JSON value's type for messages. */
 const char *

@@ -32,13 +32,16 @@ enum report_schema_type {
  * an array, or a char * (size bounds it).  INLINE: an object without a
  * key of its own, whose keys sit in the parent's.  ALIAS: another key
  * holds the same value (kept for older readers).  CONST: written as a
- * constant by get; the reader only checks it.
+ * constant by get; the reader only checks it.  DERIVED: the value follows
+ * from other keys (a figure's bucket state); the reader checks its type
+ * and a table's loaded() derives it again.
  */
 #define REPORT_SCHEMA_REQUIRED	0x1
 #define REPORT_SCHEMA_POINTER	0x2
 #define REPORT_SCHEMA_INLINE	0x4
 #define REPORT_SCHEMA_ALIAS	0x8
 #define REPORT_SCHEMA_CONST	0x10
+#define REPORT_SCHEMA_DERIVED	0x20
 
 struct report_schema;
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "plan.h"
 #include "report.h"
 #include "units.h"
@@ -15,6 +16,7 @@
 #define SYNC_ETCD_BS		2300	/* etcd's WAL appends */
 #define SYNC_ETCD_P99_US	10000	/* etcd: p99 fdatasync under 10 ms */
 #define SYNC_AT_CAP		0.95	/* of the IOPS ceiling: capped */
+#define SYNC_HELPS		1.1	/* writers together over one: more */
 
 /* The row of the fastest method, or NULL. */
 static const struct commit_point *
@@ -28,16 +30,16 @@ report_sync_best(const struct sync_result *s)
 	return (i >= 0 ? &s->rows[i] : NULL);
 }
 
-/* The IOPS ceiling of writes, else of reads; INFINITY when unknown. */
+/*
+ * The IOPS limit measured in the state the commits were (writes', reads'
+ * or the baseline); INFINITY when none was.
+ */
 static double
 report_sync_cap(const struct report *r)
 {
-	if (r->writes != NULL && r->writes->limits != NULL &&
-	    isfinite(r->writes->limits->iops_ceiling))
-		return (r->writes->limits->iops_ceiling);
-	if (r->limits != NULL && isfinite(r->limits->iops_ceiling))
-		return (r->limits->iops_ceiling);
-	return (INFINITY);
+	double	cap = report_iops_cap_in(r, r->sync->state);
+
+	return (isfinite(cap) ? cap : INFINITY);
 }
 
 /* A size for people: "8 KiB", "2300 B". */
@@ -51,6 +53,18 @@ report_sync_size(uint32_t bs, char *buf, size_t len)
 	return (buf);
 }
 
+/* An interval, "LOW to HIGH", or "unknown" when an end is. */
+static char *
+report_sync_interval(enum units_kind unit, double lo, double hi, char *buf,
+    size_t len)
+{
+	if (!isfinite(lo) || !isfinite(hi))
+		snprintf(buf, len, "unknown");
+	else
+		units_format_interval(unit, lo, hi, buf, len);
+	return (buf);
+}
+
 /* One writer: every method at every size. */
 static void
 report_sync_methods(const struct report_text *rt, const struct sync_result *s)
@@ -60,6 +74,7 @@ report_sync_methods(const struct report_text *rt, const struct sync_result *s)
 	char				 bs[UNITS_BUFSZ], ops[UNITS_BUFSZ];
 	char				 p50[UNITS_BUFSZ], p99[UNITS_BUFSZ];
 	char				 p999[UNITS_BUFSZ], ci[16];
+	uint64_t			 lo = UINT64_MAX, hi = 0;
 	size_t				 i;
 
 	report_table_init(&tab, "lrrrrrr");
@@ -72,7 +87,7 @@ report_sync_methods(const struct report_text *rt, const struct sync_result *s)
 		if (isfinite(c->pt.ci95_rel))
 			snprintf(ci, sizeof ci, "%.1f%%", c->pt.ci95_rel * 100);
 		else
-			snprintf(ci, sizeof ci, "n/a");
+			snprintf(ci, sizeof ci, "%s", REPORT_NA);
 		report_table_add(&tab, sync_method_name(c->method),
 		    report_sync_size(c->bs, bs, sizeof bs),
 		    report_text_cell(UNITS_IOPS, c->pt.iops, ops, sizeof ops),
@@ -81,8 +96,15 @@ report_sync_methods(const struct report_text *rt, const struct sync_result *s)
 		    c->pt.lat_us.p99, p99, sizeof p99),
 		    report_text_cell(UNITS_LAT_US, c->pt.lat_us.p999, p999,
 		    sizeof p999), ci);
+		if (!isfinite(c->pt.lat_us.p999) && c->pt.ios > 0 &&
+		    c->pt.ios < POINT_P999_MIN_IOS) {
+			lo = c->pt.ios < lo ? c->pt.ios : lo;
+			hi = c->pt.ios > hi ? c->pt.ios : hi;
+		}
 	}
 	report_table_write(&tab, rt->f, rt->md, REPORT_TEXT_INDENT);
+	if (hi > 0)
+		report_text_p999_note(rt, "commits", lo, hi);
 }
 
 /* Several writers: the fastest method, each count, own logs or shared. */
@@ -182,6 +204,15 @@ report_sync_text(const struct report_text *rt, const struct report *r)
 		return;
 	report_text_heading(rt, "Commits (sequential writes made durable, one "
 	    "writer)");
+	/* Commits come last: whether a bucket was seen dry before them. */
+	if (*report_state_note(s->state) != '\0' ||
+	    s->state == BUCKET_MAY_BE_FULL) {
+		report_text_kv(rt, "bucket state", s->state ==
+		    BUCKET_MAY_BE_FULL ? "may be full: none was seen to run "
+		    "dry before these commits" : report_state_note(s->state));
+		if (rt->md)
+			fputc('\n', rt->f);
+	}
 	if (s->nrows == 0) {
 		report_text_sentence(rt, "None measured.");
 		if (s->note[0] != '\0')
@@ -226,9 +257,11 @@ report_writes_text(const struct report_text *rt, const struct report *r)
 	const struct writes_result	*w = r->writes;
 	const struct wbuffer		*b;
 	const struct limits_result	*l;
+	const char			*note;
 	char				 line[256], a[UNITS_BUFSZ];
 	char				 c[UNITS_BUFSZ], d[UNITS_BUFSZ];
 	char				 e[UNITS_BUFSZ], f[UNITS_BUFSZ];
+	char				 iv[UNITS_INTERVAL_BUFSZ];
 
 	if (w == NULL)
 		return;
@@ -238,12 +271,15 @@ report_writes_text(const struct report_text *rt, const struct report *r)
 	    "random 4 KiB)", units_format_size(w->seq_bs, a, sizeof a),
 	    w->seq_iodepth);
 	report_text_heading(rt, line);
+	if (*report_state_note(w->state) != '\0')
+		report_text_kv(rt, "bucket state", report_state_note(
+		    w->state));
 	if (b->detected) {
-		snprintf(line, sizeof line, "%s (95%%: %s - %s), taken at "
+		snprintf(line, sizeof line, "%s (95%%: %s), taken at "
 		    "%s%s, then %s", units_format_size((uint64_t)b->bytes, a,
-		    sizeof a), report_text_cell(UNITS_BYTES, b->low_bytes, c,
-		    sizeof c), report_text_cell(UNITS_BYTES, b->high_bytes, d,
-		    sizeof d), b->fast_at_least ? "at least " : "",
+		    sizeof a), report_sync_interval(UNITS_BYTES, b->low_bytes,
+		    b->high_bytes, iv, sizeof iv), b->fast_at_least ?
+		    "at least " : "",
 		    units_format_value(UNITS_RATE,
 		    b->fast_bytes_per_s, e, sizeof e), units_format_value(
 		    UNITS_RATE, b->slow_bytes_per_s, f, sizeof f));
@@ -261,14 +297,13 @@ report_writes_text(const struct report_text *rt, const struct report *r)
 		report_text_kv(rt, "drained when idle", line);
 	} else if (w->timeline.n > 0 && report_writes_short(r)) {
 		snprintf(line, sizeof line, "none seen in %s (%s written), "
-		    "%s (95%%: %s - %s)", units_format_value(UNITS_SECONDS,
+		    "%s (95%%: %s)", units_format_value(UNITS_SECONDS,
 		    w->timeline.v[w->timeline.n - 1].t_s, a, sizeof a),
 		    units_format_size((uint64_t)report_writes_bytes(w), c,
 		    sizeof c), units_format_value(UNITS_RATE,
-		    b->slow_bytes_per_s, d, sizeof d), report_text_cell(
-		    UNITS_RATE, w->seq_low_bytes_per_s, e, sizeof e),
-		    report_text_cell(UNITS_RATE, w->seq_high_bytes_per_s, f,
-		    sizeof f));
+		    b->slow_bytes_per_s, d, sizeof d), report_sync_interval(
+		    UNITS_RATE, w->seq_low_bytes_per_s,
+		    w->seq_high_bytes_per_s, iv, sizeof iv));
 		report_text_kv(rt, "write buffer", line);
 	} else if (w->timeline.n > 0) {
 		snprintf(line, sizeof line, "none: %s held over %s",
@@ -278,10 +313,14 @@ report_writes_text(const struct report_text *rt, const struct report *r)
 		report_text_kv(rt, "write buffer", line);
 	}
 	if (l != NULL) {
-		snprintf(line, sizeof line, "%s IOPS, %s", report_text_cell(
-		    UNITS_IOPS, l->iops_ceiling, a, sizeof a),
+		/* In another state than the section's, it says which. */
+		note = l->iops_state != w->state ? report_state_note(
+		    l->iops_state) : "";
+		snprintf(line, sizeof line, "%s IOPS, %s%s%s%s",
+		    report_text_cell(UNITS_IOPS, l->iops_ceiling, a, sizeof a),
 		    report_text_cell(UNITS_RATE,
-		    l->bandwidth_ceiling_bytes_per_s, c, sizeof c));
+		    l->bandwidth_ceiling_bytes_per_s, c, sizeof c),
+		    *note != '\0' ? " (" : "", note, *note != '\0' ? ")" : "");
 		report_text_kv(rt, "write ceilings", line);
 	}
 	if (w->mixed.ios > 0) {
@@ -352,18 +391,18 @@ report_writes_meaning(const struct report_text *rt, const struct report *r)
 	const struct wbuffer	*b;
 	char			 t[512], a[UNITS_BUFSZ], c[UNITS_BUFSZ];
 	char			 d[UNITS_BUFSZ], e[UNITS_BUFSZ], f[UNITS_BUFSZ];
+	char			 iv[UNITS_INTERVAL_BUFSZ];
 
 	if (r->writes == NULL || r->writes->timeline.n == 0)
 		return (0);
 	b = &r->writes->buffer;
 	if (!b->detected && report_writes_short(r)) {
-		snprintf(t, sizeof t, "Sequential writes ran at %s (95%%: %s - "
-		    "%s) for %s; a write buffer larger than the %s they wrote "
+		snprintf(t, sizeof t, "Sequential writes ran at %s (95%%: %s) "
+		    "for %s; a write buffer larger than the %s they wrote "
 		    "could go unseen.", units_format_value(UNITS_RATE,
-		    b->slow_bytes_per_s, a, sizeof a), report_text_cell(
-		    UNITS_RATE, r->writes->seq_low_bytes_per_s, c, sizeof c),
-		    report_text_cell(UNITS_RATE,
-		    r->writes->seq_high_bytes_per_s, d, sizeof d),
+		    b->slow_bytes_per_s, a, sizeof a), report_sync_interval(
+		    UNITS_RATE, r->writes->seq_low_bytes_per_s,
+		    r->writes->seq_high_bytes_per_s, iv, sizeof iv),
 		    units_format_value(UNITS_SECONDS, r->writes->timeline.v[
 		    r->writes->timeline.n - 1].t_s, e, sizeof e),
 		    units_format_size((uint64_t)report_writes_bytes(r->writes),
@@ -412,6 +451,34 @@ report_sync_tied(const struct sync_result *s, const struct commit_point *best,
 	}
 }
 
+/*
+ * What the state the commits ran in means: baseline figures after a
+ * drop; while a bucket may be full, that they may not last.
+ */
+static void
+report_sync_state(const struct report_text *rt, const struct report *r)
+{
+	const struct sync_result	*s = r->sync;
+	char				 t[512];
+
+	switch (s->state) {
+	case BUCKET_EMPTY:
+		report_text_sentence(rt, "These commits ran after a burst "
+		    "bucket ran dry: they are what the volume keeps up.");
+		break;
+	case BUCKET_MAY_BE_FULL:
+		snprintf(t, sizeof t, "These commits ran while a burst bucket "
+		    "may have been full (%s): once one runs dry, every "
+		    "commit's write waits for its baseline, so all writers "
+		    "together commit at most about as many times a second as "
+		    "the baseline allows I/Os.", r->limits != NULL ? "the run saw "
+		    "none run dry before them" : "a sync alone cannot see one "
+		    "run dry");
+		report_text_sentence(rt, t);
+		break;
+	}
+}
+
 /* Sentences for "What it means"; returns whether any was written. */
 int
 report_sync_meaning(const struct report_text *rt, const struct report *r)
@@ -444,20 +511,27 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 		if (top == NULL || c->pt.iops > top->pt.iops)
 			top = c;
 	}
+	/* Only a limit of the commits' own state explains them. */
 	cap = report_sync_cap(r);
-	if (top != NULL && top->writers > 1) {
+	if (top != NULL && top->writers > 1 &&
+	    top->pt.iops >= SYNC_HELPS * best->pt.iops) {
 		snprintf(t, sizeof t, "Group commit helps: %u writers%s commit "
-		    "%s times a second together, %.1f times one writer%s.",
+		    "%s times a second together, %.1f times one writer%s%s%s.",
 		    top->writers, top->shared ? " sharing one log" : "",
 		    units_format_value(UNITS_IOPS, top->pt.iops, a, sizeof a),
 		    top->pt.iops / best->pt.iops,
-		    top->pt.iops >= SYNC_AT_CAP * cap ? ", as far as the "
-		    "volume's IOPS ceiling lets them" : "");
+		    top->pt.iops >= SYNC_AT_CAP * cap ? ", as far as the IOPS "
+		    "limit measured in the same state lets them (" : "",
+		    top->pt.iops >= SYNC_AT_CAP * cap ? units_format_value(
+		    UNITS_IOPS, cap, b, sizeof b) : "",
+		    top->pt.iops >= SYNC_AT_CAP * cap ? ")" : "");
 		report_text_sentence(rt, t);
-	} else if (top != NULL && top->pt.iops >= SYNC_AT_CAP * cap) {
+	} else if (more && best->pt.iops >= SYNC_AT_CAP * cap) {
 		snprintf(t, sizeof t, "More writers did not commit more: one "
-		    "writer already reaches the volume's IOPS ceiling (%s).",
-		    units_format_value(UNITS_IOPS, cap, a, sizeof a));
+		    "writer already reaches the IOPS limit measured in the "
+		    "same state (%s%s%s).", units_format_value(UNITS_IOPS, cap,
+		    a, sizeof a), *report_state_note(s->state) != '\0' ?
+		    ", " : "", report_state_note(s->state));
 		report_text_sentence(rt, t);
 	} else if (more)
 		report_text_sentence(rt, "More writers did not commit more: "
@@ -475,5 +549,6 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 		report_text_sentence(rt, t);
 	}
 	report_sync_evidence(rt, s);
+	report_sync_state(rt, r);
 	return (1);
 }

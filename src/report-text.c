@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "plan.h"
 #include "report.h"
 #include "units.h"
@@ -78,18 +79,88 @@ report_text_cuts(struct report_text *rt, const struct report *r)
 	report_text_kv(rt, "quick preset", line);
 }
 
+/*
+ * What was measured and how: "file of 100 GiB, O_DIRECT, io_uring, 4 KiB
+ * I/Os", "simulated ebs-gp2-100g, 100 GiB, O_DIRECT, in virtual time, 4
+ * KiB I/Os"; commits open the target each method's way.
+ */
+static void
+report_text_target(const struct report *r, char *line, size_t len)
+{
+	const char	*path = r->target.path != NULL ? r->target.path : "?";
+	const char	*at;
+	char		 b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	size_t		 o;
+	int		 sim = strcmp(r->target.type, "sim") == 0;
+	int		 sync = strcmp(r->config.command, "sync") == 0;
+
+	units_format_size(r->target.size_bytes, b1, sizeof b1);
+	if (sim) {
+		/* The volume's name; the instance is said apart. */
+		if (strncmp(path, "sim:", 4) == 0)
+			path += 4;
+		at = strrchr(path, '@');
+		o = snprintf(line, len, "simulated %.*s", at != NULL ?
+		    (int)(at - path) : (int)strlen(path), path);
+		if (r->target.size_bytes && o < len)
+			o += snprintf(line + o, len - o, ", %s", b1);
+		if (r->target.instance[0] != '\0' && o < len)
+			o += snprintf(line + o, len - o, ", on a simulated %s",
+			    r->target.instance);
+	} else
+		o = snprintf(line, len, "%s%s%s", report_text_type(r),
+		    r->target.size_bytes ? " of " : "", r->target.size_bytes ?
+		    b1 : "");
+	if (o >= len)
+		return;
+	if (sync)
+		snprintf(line + o, len - o, ", %s, each commit method's own "
+		    "flags", sim ? "in virtual time" : r->target.engine[0] ?
+		    r->target.engine : "unknown engine");
+	else
+		snprintf(line + o, len - o, ", %s, %s, %s I/Os",
+		    r->target.direct ? "O_DIRECT" : "buffered", sim ?
+		    "in virtual time" : r->target.engine[0] ?
+		    r->target.engine : "unknown engine", r->target.bs ?
+		    report_text_size(r->target.bs, b2, sizeof b2) : "?");
+}
+
+/*
+ * The device time the measurements took: "580 s", "504 s, simulated
+ * (virtual time)": a simulated volume's clock times say nothing of it.
+ * Nothing when none was recorded.
+ */
+static void
+report_text_device_time(struct report_text *rt, const struct report *r)
+{
+	char	line[64], b[UNITS_BUFSZ];
+	double	secs, bytes;
+
+	report_cost(r, &secs, &bytes);
+	if (!(secs > 0))
+		return;
+	snprintf(line, sizeof line, "%s%s", units_format_value(UNITS_SECONDS,
+	    secs, b, sizeof b), strcmp(r->target.type, "sim") == 0 ?
+	    ", simulated (virtual time)" : "");
+	report_text_kv(rt, "device time", line);
+}
+
 static void
 report_text_header(struct report_text *rt, const struct report *r)
 {
-	char	b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], line[512];
-	const char *cmd = r->config.command[0] ? r->config.command : "run";
+	char		 line[512];
+	const char	*cmd = r->config.command[0] ? r->config.command : "run";
+	const char	*path = r->target.path != NULL ? r->target.path : "?";
+	const char	*sim = strcmp(r->target.type, "sim") == 0 &&
+			    strncmp(path, "sim:", 4) != 0 ? "sim:" : "";
 
+	/* As the target was named: sim:NAME for a simulated volume. */
 	if (rt->md)
-		fprintf(rt->f, "# tierprobe %s: %s of `%s`\n\n",
-		    r->tool_version, cmd, r->target.path != NULL ? r->target.path : "?");
+		fprintf(rt->f, "# tierprobe %s: %s of `%s%s`\n\n",
+		    r->tool_version, cmd, sim, path);
 	else
-		fprintf(rt->f, "tierprobe %s: %s of %s\n", r->tool_version, cmd,
-		    r->target.path != NULL ? r->target.path : "?");
+		fprintf(rt->f, "tierprobe %s: %s of %s%s\n", r->tool_version,
+		    cmd, sim, path);
 	if (r->interrupted) {
 		if (rt->md)
 			fprintf(rt->f, "**INTERRUPTED: the run was stopped "
@@ -100,19 +171,14 @@ report_text_header(struct report_text *rt, const struct report *r)
 			    "early; the figures cover only what was measured "
 			    "***\n\n");
 	}
-	snprintf(line, sizeof line, "%s%s%s, %s, %s, %s I/Os",
-	    report_text_type(r), r->target.size_bytes ? " of " : "",
-	    r->target.size_bytes ? report_text_size(r->target.size_bytes, b1,
-	    sizeof b1) : "", r->target.direct ? "O_DIRECT" : "buffered",
-	    r->target.engine[0] ? r->target.engine : "unknown engine",
-	    r->target.bs ? report_text_size(r->target.bs, b2, sizeof b2) :
-	    "?");
+	report_text_target(r, line, sizeof line);
 	report_text_kv(rt, "target", line);
 	snprintf(line, sizeof line, "%s to %s, seed %llu",
 	    r->started_utc[0] ? r->started_utc : "unknown",
 	    r->finished_utc[0] ? r->finished_utc : "unknown",
 	    (unsigned long long)r->config.seed);
 	report_text_kv(rt, "run", line);
+	report_text_device_time(rt, r);
 	report_text_cuts(rt, r);
 }
 
@@ -160,19 +226,18 @@ static void
 report_text_tier_row(struct report_table *tab, const struct tier *t,
     const char *n, const char *evidence)
 {
-	char	cap[48], iv[80], p50[UNITS_BUFSZ], p99[UNITS_BUFSZ];
-	char	b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char	cap[48], iv[UNITS_INTERVAL_BUFSZ], p50[UNITS_BUFSZ];
+	char	p99[UNITS_BUFSZ], b1[UNITS_BUFSZ];
 
 	snprintf(cap, sizeof cap, "%s%s", t->at_least ? "at least " : "",
 	    t->capacity_bytes ? report_text_size(t->capacity_bytes, b1,
-	    sizeof b1) : "unknown");
+	    sizeof b1) : REPORT_NA);
 	if (!t->at_least && t->capacity_low_bytes && t->capacity_high_bytes)
-		snprintf(iv, sizeof iv, "%s - %s", report_text_size(
-		    t->capacity_low_bytes, b1, sizeof b1), report_text_size(
-		    t->capacity_high_bytes, b2, sizeof b2));
+		units_format_interval(UNITS_BYTES, t->capacity_low_bytes,
+		    t->capacity_high_bytes, iv, sizeof iv);
 	else
 		snprintf(iv, sizeof iv, "%s", t->at_least ? "beyond the scan" :
-		    "n/a");
+		    REPORT_NA);
 	report_table_add(tab, n, cap, iv, report_text_cell(UNITS_LAT_US,
 	    t->lat_us_p50, p50, sizeof p50), report_text_cell(UNITS_LAT_US,
 	    t->lat_us_p99, p99, sizeof p99), evidence);
@@ -317,6 +382,11 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 	report_text_heading(rt, title);
 	if (s->caveat[0] != '\0') {
 		report_text_kv(rt, "caveat", s->caveat);
+		if (rt->md)
+			fputc('\n', rt->f);
+	}
+	if (*report_state_note(s->state) != '\0') {
+		report_text_kv(rt, "bucket state", report_state_note(s->state));
 		if (rt->md)
 			fputc('\n', rt->f);
 	}
@@ -503,14 +573,14 @@ report_text_burst(struct report_text *rt, const struct limits_result *l)
 }
 
 /*
- * A ceiling for the Ceilings block: "3,000 IOPS (2,940 - 3,060)", "at
- * least 1.16 GiB/s", "unknown".
+ * A ceiling for the Ceilings block: "3,000 IOPS (95%: 2,940 to 3,060)",
+ * "at least 1.16 GiB/s", "unknown".
  */
 static void
 report_text_ceiling(enum units_kind unit, double v, double lo, double hi,
     int at_least, char *line, size_t len)
 {
-	char	b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
+	char	b1[UNITS_BUFSZ], iv[UNITS_INTERVAL_BUFSZ];
 
 	units_format_value(unit, v, b1, sizeof b1);
 	if (!isfinite(v))
@@ -518,14 +588,10 @@ report_text_ceiling(enum units_kind unit, double v, double lo, double hi,
 	else if (at_least)
 		snprintf(line, len, "at least %s%s", b1, unit == UNITS_IOPS ?
 		    " IOPS" : "");
-	else if (isfinite(lo) && isfinite(hi) &&
-	    strcmp(units_format_value(unit, lo, b2, sizeof b2),
-	    units_format_value(unit, hi, b3, sizeof b3)) == 0)
-		snprintf(line, len, "%s%s (95%%: within %.1f%%)", b1, unit ==
-		    UNITS_IOPS ? " IOPS" : "", 100 * fmax(v - lo, hi - v) / v);
 	else if (isfinite(lo) && isfinite(hi))
-		snprintf(line, len, "%s%s (95%%: %s - %s)", b1, unit ==
-		    UNITS_IOPS ? " IOPS" : "", b2, b3);
+		snprintf(line, len, "%s%s (95%%: %s)", b1, unit == UNITS_IOPS ?
+		    " IOPS" : "", units_format_interval(unit, lo, hi, iv,
+		    sizeof iv));
 	else
 		snprintf(line, len, "%s%s", b1, unit == UNITS_IOPS ? " IOPS" :
 		    "");
@@ -674,6 +740,9 @@ report_text_limits(struct report_text *rt, const struct report *r)
 	    r->config.write ? "writes" : "reads", report_text_size(
 	    l->ws_bytes, b1, sizeof b1));
 	report_text_heading(rt, title);
+	if (*report_state_note(l->iops_state) != '\0')
+		report_text_kv(rt, "bucket state", report_state_note(
+		    l->iops_state));
 	report_text_ceiling(UNITS_IOPS, l->iops_ceiling, l->iops_ceiling_low,
 	    l->iops_ceiling_high, l->iops_ceiling_at_least, line, sizeof line);
 	o = strlen(line);
@@ -1137,7 +1206,8 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		snprintf(s, sizeof s, "%s workload needing more than %s "
 		    "IOPS%s will queue: at iodepth %d, latency ~ %d/%s s = %s "
 		    "(Little's law).", isnan(l->long_run_iops) ?
-		    "While this rate holds, a" : "A", units_format_value(
+		    "While this rate holds, a" : l->iops_state == BUCKET_FULL ?
+		    "Until the bucket runs dry, a" : "A", units_format_value(
 		    UNITS_IOPS, l->iops_ceiling, b1, sizeof b1),
 		    l->iops_ceiling_corrected ?
 		    " from the store (reads the caches miss)" : "",
@@ -1292,8 +1362,8 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 	char				 align[16], line[sizeof rr->reason + 64];
 	const char			*label;
 	enum units_kind		 unit;
-	size_t				 nf, i, j, cols, moved = 0;
-	int				 trend = 0;
+	size_t				 nf, i, j, cols, moved = 0, lifted = 0;
+	int				 trend = 0, state;
 
 	nf = report_headlines(r, fig, REPORT_STATS_MAX);
 	snprintf(title, sizeof title, "Repeatability (%u runs)", rr->runs);
@@ -1315,17 +1385,21 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 	memset(align, 0, sizeof align);
 	memset(align, 'r', cols + 2);
 	align[0] = 'l';
-	report_table_init(&tab, "lrrrr");
+	report_table_init(&tab, "lrrrrl");
 	report_table_init(&runs, align);
-	report_table_add(&tab, "figure", "mean", "sd", "cv", "runs");
+	report_table_add(&tab, "figure", "mean", "sd", "cv", "runs", "state");
 	for (i = 0; i < rr->nstats; i++) {
 		st = &rr->stat[i];
 		label = st->name;
 		unit = UNITS_COUNT;
+		/* An older report's runs have no state: run 1's. */
+		state = st->state;
 		for (j = 0; j < nf; j++) {
 			if (strcmp(fig[j].name, st->name) == 0) {
 				label = fig[j].label;
 				unit = fig[j].unit;
+				if (state == BUCKET_UNKNOWN)
+					state = fig[j].state;
 			}
 		}
 		if (st->trend != REPORT_TREND_NONE ||
@@ -1338,13 +1412,25 @@ report_text_repeat(struct report_text *rt, const struct report *r)
 		if (isfinite(st->cv))
 			snprintf(cv, sizeof cv, "%.1f%%", st->cv * 100);
 		else
-			snprintf(cv, sizeof cv, "n/a");
+			snprintf(cv, sizeof cv, "%s", REPORT_NA);
 		snprintf(n, sizeof n, "%u", st->n);
+		lifted += st->n >= 2 && bucket_state_lifted(state);
 		report_table_add(&tab, label, report_text_bounded(unit,
 		    st->mean, st->bound, m, sizeof m), report_text_cell(unit,
-		    st->sd, sd, sizeof sd), cv, n);
+		    st->sd, sd, sizeof sd), cv, n, st->n > 0 ?
+		    bucket_state_mark(state) : "");
 	}
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+	if (lifted > 0) {
+		if (rt->md)
+			fputc('\n', rt->f);
+		report_text_sentence(rt, "A state of full? or full says the "
+		    "runs measured the figure while a burst bucket may have "
+		    "been full (no run saw one run dry), or before one did: a "
+		    "small cv then says the runs agree while the bucket lasts, "
+		    "not that the volume keeps the rate. Only figures measured "
+		    "after a drop (empty) are long-run figures.");
+	}
 	if (moved > 0)
 		fputc('\n', rt->f);
 	report_table_write(&runs, rt->f, rt->md, TEXT_INDENT);
@@ -1362,14 +1448,18 @@ report_text_context(struct report_text *rt, const struct report *r)
 	if (x->hostname[0] != '\0')
 		report_text_kv(rt, "host", x->hostname);
 	report_text_kv(rt, "kernel", x->kernel[0] ? x->kernel : "unknown");
-	if (x->device[0] == '\0')
-		report_text_kv(rt, "device", "unknown");
-	else {
-		o = snprintf(line, sizeof line, "%s", x->device);
-		if (x->device_model[0] != '\0')
-			o += snprintf(line + o, sizeof line - o, " (%s)",
-			    x->device_model);
-		report_text_kv(rt, "device", line);
+	/* A simulated volume says its model and size as a device does. */
+	o = snprintf(line, sizeof line, "%s", strcmp(r->target.type, "sim") ==
+	    0 ? "none: a simulated volume, in virtual time" : x->device[0] !=
+	    '\0' ? x->device : "unknown");
+	if (x->device_model[0] != '\0' && o < sizeof line)
+		o += snprintf(line + o, sizeof line - o, " (%s)",
+		    x->device_model);
+	if (x->device_size_bytes > 0 && o < sizeof line)
+		snprintf(line + o, sizeof line - o, ", %s",
+		    report_text_size(x->device_size_bytes, b1, sizeof b1));
+	report_text_kv(rt, "device", line);
+	if (x->device[0] != '\0' && strcmp(r->target.type, "sim") != 0) {
 		/* As sysfs queue/ says: virtio disks always say rotational. */
 		o = snprintf(line, sizeof line, "scheduler %s, nr_requests %u, "
 		    "read_ahead %u KiB", x->scheduler[0] ? x->scheduler :
@@ -1415,6 +1505,7 @@ report_text_points(struct report_text *rt, const char *title,
 	char			 p99[UNITS_BUFSZ], p999[UNITS_BUFSZ];
 	char			 ci[16];
 	char			 t[128];
+	uint64_t		 lo = UINT64_MAX, hi = 0;
 	size_t			 i;
 
 	snprintf(t, sizeof t, "%s (%zu)", title, n);
@@ -1449,7 +1540,7 @@ report_text_points(struct report_text *rt, const char *title,
 		if (isfinite(p->ci95_rel))
 			snprintf(ci, sizeof ci, "%.1f%%", p->ci95_rel * 100);
 		else
-			snprintf(ci, sizeof ci, "n/a");
+			snprintf(ci, sizeof ci, "%s", REPORT_NA);
 		report_text_cell(UNITS_IOPS, p->iops, iops, sizeof iops);
 		report_text_cell(UNITS_LAT_US, p->lat_us.mean, mean,
 		    sizeof mean);
@@ -1457,12 +1548,13 @@ report_text_points(struct report_text *rt, const char *title,
 		    sizeof p50);
 		report_text_cell(UNITS_LAT_US, p->lat_us.p99, p99,
 		    sizeof p99);
-		/* Too few reads for a p99.9: not a figure at all. */
-		if (isfinite(p->lat_us.p999))
-			report_text_cell(UNITS_LAT_US, p->lat_us.p999, p999,
-			    sizeof p999);
-		else
-			snprintf(p999, sizeof p999, "\u2014");
+		report_text_cell(UNITS_LAT_US, p->lat_us.p999, p999,
+		    sizeof p999);
+		if (!isfinite(p->lat_us.p999) && p->ios > 0 &&
+		    p->ios < POINT_P999_MIN_IOS) {
+			lo = p->ios < lo ? p->ios : lo;
+			hi = p->ios > hi ? p->ios : hi;
+		}
 		report_text_cell(UNITS_COUNT, (double)p->ios, ios,
 		    sizeof ios);
 		report_text_cell(UNITS_SECONDS, p->seconds, secs,
@@ -1480,6 +1572,8 @@ report_text_points(struct report_text *rt, const char *title,
 		}
 	}
 	report_table_write(&tab, rt->f, rt->md, TEXT_INDENT);
+	if (hi > 0)
+		report_text_p999_note(rt, "I/Os", lo, hi);
 }
 
 static void
@@ -1508,37 +1602,57 @@ report_text_timeline(struct report_text *rt, const struct timeline *tl)
 	report_text_sentence(rt, line);
 }
 
-/* Text (markdown set: markdown) for people: summary first, then points. */
+/* A report after its header and verdict: the summary, then the points. */
+static void
+report_text_body(struct report_text *rt, const struct report *r)
+{
+	const struct limits_result *l = r->limits;
+
+	if (r->scan != NULL)
+		report_text_tiers(rt, r);
+	if (l != NULL)
+		report_text_limits(rt, r);
+	report_voltype_text(rt, r);
+	report_writes_text(rt, r);
+	report_sync_text(rt, r);
+	report_text_meaning(rt, r);
+	if (r->checks != NULL) {
+		report_text_heading(rt, "Expectations");
+		report_check_write(r, r->checks, rt->f, rt->md);
+	}
+	if (r->repeat != NULL && r->repeat->runs > 0)
+		report_text_repeat(rt, r);
+	report_text_context(rt, r);
+	if (r->scan != NULL)
+		report_text_points(rt, "Scan points", r->scan->points,
+		    r->scan->npoints, TEXT_KEY_WS, 0);
+	if (l != NULL) {
+		report_text_points(rt, "Queue-depth sweep", l->qd_points,
+		    l->nqd, TEXT_KEY_IODEPTH, l->iops_knee_iodepth);
+		report_text_points(rt, "Block-size sweep", l->bs_points,
+		    l->nbs, TEXT_KEY_BS, 0);
+		if (l->timeline.n > 0)
+			report_text_timeline(rt, &l->timeline);
+	}
+}
+
+/* Text (markdown set: markdown) for people: the verdict, then the rest. */
 void
 report_text_write(const struct report *r, FILE *f, int markdown)
 {
-	struct report_text	 rt = { f, markdown };
-	const struct limits_result *l = r->limits;
+	struct report_text	rt = { f, markdown };
 
 	report_text_header(&rt, r);
-	if (r->scan != NULL)
-		report_text_tiers(&rt, r);
-	if (l != NULL)
-		report_text_limits(&rt, r);
-	report_writes_text(&rt, r);
-	report_sync_text(&rt, r);
-	report_text_meaning(&rt, r);
-	if (r->checks != NULL) {
-		report_text_heading(&rt, "Expectations");
-		report_check_write(r, r->checks, f, markdown);
-	}
-	if (r->repeat != NULL && r->repeat->runs > 0)
-		report_text_repeat(&rt, r);
-	report_text_context(&rt, r);
-	if (r->scan != NULL)
-		report_text_points(&rt, "Scan points", r->scan->points,
-		    r->scan->npoints, TEXT_KEY_WS, 0);
-	if (l != NULL) {
-		report_text_points(&rt, "Queue-depth sweep", l->qd_points,
-		    l->nqd, TEXT_KEY_IODEPTH, l->iops_knee_iodepth);
-		report_text_points(&rt, "Block-size sweep", l->bs_points,
-		    l->nbs, TEXT_KEY_BS, 0);
-		if (l->timeline.n > 0)
-			report_text_timeline(&rt, &l->timeline);
-	}
+	report_verdict_text(&rt, r);
+	report_text_body(&rt, r);
+}
+
+/* The same without the verdict, for a target of several. */
+void
+report_text_member(const struct report *r, FILE *f, int markdown)
+{
+	struct report_text	rt = { f, markdown };
+
+	report_text_header(&rt, r);
+	report_text_body(&rt, r);
 }

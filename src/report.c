@@ -16,11 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bucket.h"
 #include "check.h"
 #include "figures.h"
 #include "report.h"
 #include "stats.h"
 #include "units.h"
+#include "voltype.h"
 #include "writepath.h"
 #include "xmalloc.h"
 
@@ -63,6 +65,9 @@ report_free(struct report *r)
 	r->repeat = NULL;
 	check_list_free(r->checks);
 	r->checks = NULL;
+	voltype_judgement_free(r->voltypes);
+	free(r->voltypes);
+	r->voltypes = NULL;
 	free(r->target.path);
 	r->target.path = NULL;
 }
@@ -136,7 +141,8 @@ report_median_ci(const struct point *v, size_t n)
 	return (m);
 }
 
-static void
+/* Add a figure; returns it, or NULL when fig is full. */
+static struct report_figure *
 report_add(struct report_figure *fig, size_t max, size_t *n,
     const char *name, const char *label, enum units_kind unit, double value,
     double rel_noise)
@@ -144,7 +150,7 @@ report_add(struct report_figure *fig, size_t max, size_t *n,
 	struct report_figure	*f;
 
 	if (*n >= max)
-		return;
+		return (NULL);
 	f = &fig[(*n)++];
 	memset(f, 0, sizeof *f);
 	snprintf(f->name, sizeof f->name, "%s", name);
@@ -152,6 +158,20 @@ report_add(struct report_figure *fig, size_t max, size_t *n,
 	f->unit = unit;
 	f->value = value;
 	f->rel_noise = rel_noise;
+	return (f);
+}
+
+/* Add a figure measured in state (enum bucket_state). */
+static void
+report_add_in(struct report_figure *fig, size_t max, size_t *n,
+    const char *name, const char *label, enum units_kind unit, double value,
+    double rel_noise, int state)
+{
+	struct report_figure	*f;
+
+	f = report_add(fig, max, n, name, label, unit, value, rel_noise);
+	if (f != NULL)
+		f->state = state;
 }
 
 /* Relative 95% half-width of a shared limit, or NAN. */
@@ -173,31 +193,42 @@ report_headlines_several(const struct report *r, struct report_figure *fig,
     size_t max)
 {
 	const struct together_result	*t = r->together;
+	const struct limits_result	*l;
 	struct report_figure		*one;
 	char				 name[48], label[48];
 	size_t				 n = 0, i, k, m;
+	int				 alone = BUCKET_UNKNOWN;
+	int				 alone_bw = BUCKET_UNKNOWN;
 
 	if (t != NULL) {
-		report_add(fig, max, &n, "together.iops_ceiling",
+		for (i = 0; i < r->ntargets; i++) {
+			if ((l = r->targets[i].limits) == NULL)
+				continue;
+			alone = bucket_state_merge(alone, l->iops_state);
+			alone_bw = bucket_state_merge(alone_bw,
+			    l->bandwidth_state);
+		}
+		report_add_in(fig, max, &n, "together.iops_ceiling",
 		    "IOPS together", UNITS_IOPS, t->iops.ceiling,
-		    report_shared_noise(&t->iops));
-		report_add(fig, max, &n, "together.sum_alone_iops",
-		    "IOPS alone, summed", UNITS_IOPS, t->iops.sum_alone, NAN);
-		report_add(fig, max, &n, "together.shared_iops_limit",
+		    report_shared_noise(&t->iops), t->state);
+		report_add_in(fig, max, &n, "together.sum_alone_iops",
+		    "IOPS alone, summed", UNITS_IOPS, t->iops.sum_alone, NAN,
+		    alone);
+		report_add_in(fig, max, &n, "together.shared_iops_limit",
 		    "shared IOPS limit", UNITS_IOPS, t->iops.shared,
-		    report_shared_noise(&t->iops));
-		report_add(fig, max, &n,
+		    report_shared_noise(&t->iops), t->state);
+		report_add_in(fig, max, &n,
 		    "together.bandwidth_ceiling_bytes_per_s",
 		    "bandwidth together", UNITS_RATE, t->bandwidth.ceiling,
-		    report_shared_noise(&t->bandwidth));
-		report_add(fig, max, &n,
+		    report_shared_noise(&t->bandwidth), t->bandwidth_state);
+		report_add_in(fig, max, &n,
 		    "together.sum_alone_bandwidth_bytes_per_s",
 		    "bandwidth alone, summed", UNITS_RATE,
-		    t->bandwidth.sum_alone, NAN);
-		report_add(fig, max, &n,
+		    t->bandwidth.sum_alone, NAN, alone_bw);
+		report_add_in(fig, max, &n,
 		    "together.shared_bandwidth_limit_bytes_per_s",
 		    "shared bandwidth limit", UNITS_RATE, t->bandwidth.shared,
-		    report_shared_noise(&t->bandwidth));
+		    report_shared_noise(&t->bandwidth), t->bandwidth_state);
 	}
 	one = xcalloc(max, sizeof *one);
 	for (i = 0; i < r->ntargets && n < max; i++) {
@@ -217,6 +248,159 @@ report_headlines_several(const struct report *r, struct report_figure *fig,
 	return (n);
 }
 
+/* The relative half-width of a tier's capacity interval, or NAN. */
+static double
+report_capacity_noise(const struct tier *t)
+{
+	if (t->at_least || t->capacity_bytes == 0 ||
+	    t->capacity_high_bytes < t->capacity_low_bytes ||
+	    t->capacity_high_bytes == 0)
+		return (NAN);
+	return ((double)(t->capacity_high_bytes - t->capacity_low_bytes) / 2 /
+	    t->capacity_bytes);
+}
+
+/*
+ * The 95% relative noise of the point of v[n] a ceiling came from: the
+ * knee's (knee != 0), else the one with the most of IOPS (bytes: bytes/s).
+ */
+static double
+report_point_noise(const struct point *v, size_t n, unsigned knee, int bytes)
+{
+	double	noise = NAN, best = -1, x;
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		x = bytes ? v[i].bytes_per_s : v[i].iops;
+		if (knee != 0 ? v[i].iodepth == knee : x > best) {
+			best = x;
+			noise = v[i].ci95_rel;
+		}
+	}
+	return (noise);
+}
+
+/*
+ * The ceilings and burst of limits result l, named prefix + key and
+ * labelled what + label ("write " for the write sweeps, which have no
+ * burst figures of their own here).
+ */
+static void
+report_headlines_limits(const struct limits_result *l, const char *prefix,
+    const char *what, struct report_figure *fig, size_t max, size_t *n)
+{
+	const struct burst	*b = &l->burst;
+	struct report_figure	*f;
+	char			 name[48], label[48];
+
+	snprintf(name, sizeof name, "%siops_ceiling", prefix);
+	snprintf(label, sizeof label, "%sIOPS ceiling", what);
+	report_add_in(fig, max, n, name, label, UNITS_IOPS, l->iops_ceiling,
+	    report_point_noise(l->qd_points, l->nqd, l->iops_knee_iodepth, 0),
+	    l->iops_state);
+	if (*n > 0 && strcmp(fig[*n - 1].name, name) == 0)
+		fig[*n - 1].at_least = l->iops_ceiling_at_least;
+	if (what[0] == '\0')
+		report_add_in(fig, max, n, "limits.iops_knee_iodepth",
+		    "knee iodepth", UNITS_PLAIN, l->iops_knee_iodepth ?
+		    l->iops_knee_iodepth : NAN, NAN, l->iops_state);
+	snprintf(name, sizeof name, "%sbandwidth_ceiling_bytes_per_s", prefix);
+	snprintf(label, sizeof label, "%sbandwidth ceiling", what);
+	report_add_in(fig, max, n, name, label, UNITS_RATE,
+	    l->bandwidth_ceiling_bytes_per_s, report_point_noise(l->bs_points,
+	    l->nbs, 0, 1), l->bandwidth_state);
+	if (*n > 0 && strcmp(fig[*n - 1].name, name) == 0)
+		fig[*n - 1].at_least = l->bandwidth_ceiling_at_least;
+	if (what[0] != '\0')
+		return;
+	report_add_in(fig, max, n, "limits.io_accounting_bytes",
+	    "accounting size", UNITS_BYTES, l->io_accounting_bytes ?
+	    l->io_accounting_bytes : NAN, NAN, l->bandwidth_state);
+	/* A bucket's own figures: what it is, not a rate it lifted. */
+	report_add(fig, max, n, "limits.burst.burst_iops", "burst IOPS",
+	    UNITS_IOPS, b->detected ? b->burst_iops : NAN, NAN);
+	report_add(fig, max, n, "limits.burst.baseline_iops", "baseline IOPS",
+	    UNITS_IOPS, b->detected ? b->baseline_iops : NAN, NAN);
+	report_add(fig, max, n, "limits.burst.duration_s", "burst duration",
+	    UNITS_SECONDS, b->detected ? b->duration_s : NAN, NAN);
+	report_add(fig, max, n, "limits.burst.credits_ios", "burst credits",
+	    UNITS_COUNT, b->detected ? b->credits_ios : NAN, NAN);
+	/* Without a drop, only the rate held: the most it can be. */
+	f = report_add(fig, max, n, "limits.long_run_iops", "long-run IOPS",
+	    UNITS_IOPS, isfinite(l->long_run_iops) ? l->long_run_iops :
+	    b->held_iops, NAN);
+	if (f != NULL) {
+		f->at_most = !isfinite(l->long_run_iops);
+		f->state = l->long_run_state;
+	}
+}
+
+/*
+ * The write side: write ceilings, sequential writes (the rate once a
+ * buffer is full) and the 70/30 point.
+ */
+static void
+report_headlines_writes(const struct report *r, struct report_figure *fig,
+    size_t max, size_t *n)
+{
+	const struct writes_result	*w = r->writes;
+
+	if (w == NULL)
+		return;
+	if (w->limits != NULL)
+		report_headlines_limits(w->limits, "writes.limits.", "write ",
+		    fig, max, n);
+	if (w->timeline.n > 0)
+		report_add_in(fig, max, n, "writes.slow_bytes_per_s",
+		    "sequential writes", UNITS_RATE,
+		    w->buffer.slow_bytes_per_s, NAN, w->state);
+	if (w->mixed.ios > 0) {
+		report_add_in(fig, max, n, "writes.mixed.iops", "70/30 IOPS",
+		    UNITS_IOPS, w->mixed.iops, w->mixed.ci95_rel,
+		    w->mixed.state);
+		report_add_in(fig, max, n, "writes.mixed.lat_us.p99",
+		    "70/30 p99", UNITS_LAT_US, w->mixed.lat_us.p99, NAN,
+		    w->mixed.state);
+	}
+}
+
+/*
+ * Commits of the fastest method at one writer and the size it was chosen
+ * at, and the most any count of writers made with it.  Named as the
+ * figures of expectations (commit.rate), not by row: rows differ from
+ * report to report.
+ */
+static void
+report_headlines_commits(const struct report *r, struct report_figure *fig,
+    size_t max, size_t *n)
+{
+	const struct sync_result	*s = r->sync;
+	const struct commit_point	*one, *c, *top = NULL;
+	long				 b;
+	size_t				 i;
+
+	if (s == NULL || (b = writepath_best(s->rows, s->nrows,
+	    s->best_bs)) < 0)
+		return;
+	one = &s->rows[b];
+	report_add_in(fig, max, n, "commit.rate", "commits/s, one writer",
+	    UNITS_IOPS, one->pt.iops, one->pt.ci95_rel, one->pt.state);
+	report_add_in(fig, max, n, "commit.p50", "commit p50, one writer",
+	    UNITS_LAT_US, one->pt.lat_us.p50, NAN, one->pt.state);
+	report_add_in(fig, max, n, "commit.p99", "commit p99, one writer",
+	    UNITS_LAT_US, one->pt.lat_us.p99, NAN, one->pt.state);
+	for (i = 0; i < s->nrows; i++) {
+		c = &s->rows[i];
+		if (c->writers > 1 && c->method == one->method &&
+		    c->bs == one->bs && c->pt.ios > 0 &&
+		    (top == NULL || c->pt.iops > top->pt.iops))
+			top = c;
+	}
+	if (top != NULL)
+		report_add_in(fig, max, n, "commit.group_rate",
+		    "commits/s, group", UNITS_IOPS, top->pt.iops,
+		    top->pt.ci95_rel, top->pt.state);
+}
 /* The headline figures of a report into fig[max]; returns the count. */
 size_t
 report_headlines(const struct report *r, struct report_figure *fig,
@@ -225,117 +409,89 @@ report_headlines(const struct report *r, struct report_figure *fig,
 	const struct tiers_result	*tr;
 	const struct limits_result	*l;
 	const struct tier		*t;
-	const struct point		*p;
 	char				 name[48], label[48];
-	double				 ci, noise, best;
-	size_t				 n = 0, i, j;
+	double				 ci;
+	size_t				 n = 0, i;
+	int				 s;
 
 	if (r->ntargets > 0)
 		return (report_headlines_several(r, fig, max));
 	if (r->scan != NULL && r->scan->tiers.analysed) {
 		tr = &r->scan->tiers;
+		s = r->scan->state;
 		ci = report_median_ci(r->scan->points, r->scan->npoints);
 		for (i = 0; i < tr->ntiers && i < TIERS_MAX; i++) {
 			t = &tr->tier[i];
-			noise = NAN;
-			if (!t->at_least && t->capacity_bytes > 0 &&
-			    t->capacity_high_bytes >= t->capacity_low_bytes &&
-			    t->capacity_high_bytes > 0)
-				noise = (double)(t->capacity_high_bytes -
-				    t->capacity_low_bytes) / 2 /
-				    t->capacity_bytes;
 			snprintf(name, sizeof name,
 			    "scan.tiers[%zu].capacity_bytes", i);
 			snprintf(label, sizeof label, "tier %zu capacity",
 			    i + 1);
-			j = n;
-			report_add(fig, max, &n, name, label,
-			    UNITS_BYTES, t->capacity_bytes > 0 ?
-			    (double)t->capacity_bytes : NAN, noise);
-			if (n > j)
-				fig[j].at_least = t->at_least;
+			report_add_in(fig, max, &n, name, label, UNITS_BYTES,
+			    t->capacity_bytes > 0 ? (double)t->capacity_bytes :
+			    NAN, report_capacity_noise(t), BUCKET_UNAFFECTED);
+			if (n > 0 && strcmp(fig[n - 1].name, name) == 0)
+				fig[n - 1].at_least = t->at_least;
 			snprintf(name, sizeof name,
 			    "scan.tiers[%zu].lat_us_p50", i);
 			snprintf(label, sizeof label, "tier %zu p50", i + 1);
-			report_add(fig, max, &n, name, label,
-			    UNITS_LAT_US, t->lat_us_p50, ci);
+			report_add_in(fig, max, &n, name, label, UNITS_LAT_US,
+			    t->lat_us_p50, ci, s);
 			snprintf(name, sizeof name,
 			    "scan.tiers[%zu].lat_us_p99", i);
 			snprintf(label, sizeof label, "tier %zu p99", i + 1);
-			report_add(fig, max, &n, name, label,
-			    UNITS_LAT_US, t->lat_us_p99, NAN);
+			report_add_in(fig, max, &n, name, label, UNITS_LAT_US,
+			    t->lat_us_p99, NAN, s);
 		}
-		report_add(fig, max, &n, "scan.backing.lat_us_p50",
-		    "backing p50", UNITS_LAT_US, tr->backing_p50_us, ci);
-		report_add(fig, max, &n, "scan.backing.lat_us_p99",
-		    "backing p99", UNITS_LAT_US, tr->backing_p99_us,
-		    NAN);
+		report_add_in(fig, max, &n, "scan.backing.lat_us_p50",
+		    "backing p50", UNITS_LAT_US, tr->backing_p50_us, ci, s);
+		report_add_in(fig, max, &n, "scan.backing.lat_us_p99",
+		    "backing p99", UNITS_LAT_US, tr->backing_p99_us, NAN, s);
 	}
-	if (r->limits != NULL) {
-		l = r->limits;
-		noise = NAN;
-		best = -1;
-		for (i = 0; i < l->nqd; i++) {
-			p = &l->qd_points[i];
-			if (l->iops_knee_iodepth != 0 ?
-			    p->iodepth == l->iops_knee_iodepth :
-			    p->iops > best) {
-				best = p->iops;
-				noise = p->ci95_rel;
-			}
-		}
-		j = n;
-		report_add(fig, max, &n, "limits.iops_ceiling", "IOPS ceiling",
-		    UNITS_IOPS, l->iops_ceiling, noise);
-		if (n > j)
-			fig[j].at_least = l->iops_ceiling_at_least;
-		report_add(fig, max, &n, "limits.iops_knee_iodepth",
-		    "knee iodepth", UNITS_PLAIN,
-		    l->iops_knee_iodepth ? l->iops_knee_iodepth : NAN, NAN);
-		noise = NAN;
-		best = -1;
-		for (i = 0; i < l->nbs; i++) {
-			p = &l->bs_points[i];
-			if (p->bytes_per_s > best) {
-				best = p->bytes_per_s;
-				noise = p->ci95_rel;
-			}
-		}
-		j = n;
-		report_add(fig, max, &n, "limits.bandwidth_ceiling_bytes_per_s",
-		    "bandwidth ceiling", UNITS_RATE,
-		    l->bandwidth_ceiling_bytes_per_s, noise);
-		if (n > j)
-			fig[j].at_least = l->bandwidth_ceiling_at_least;
-		report_add(fig, max, &n, "limits.io_accounting_bytes",
-		    "accounting size", UNITS_BYTES,
-		    l->io_accounting_bytes ? l->io_accounting_bytes : NAN,
-		    NAN);
-		report_add(fig, max, &n, "limits.burst.burst_iops",
-		    "burst IOPS", UNITS_IOPS, l->burst.detected ?
-		    l->burst.burst_iops : NAN, NAN);
-		report_add(fig, max, &n, "limits.burst.baseline_iops",
-		    "baseline IOPS", UNITS_IOPS, l->burst.detected ?
-		    l->burst.baseline_iops : NAN, NAN);
-		report_add(fig, max, &n, "limits.burst.duration_s",
-		    "burst duration", UNITS_SECONDS, l->burst.detected ?
-		    l->burst.duration_s : NAN, NAN);
-		report_add(fig, max, &n, "limits.burst.credits_ios",
-		    "burst credits", UNITS_COUNT, l->burst.detected ?
-		    l->burst.credits_ios : NAN, NAN);
-		/* Without a drop, only the rate held: the most it can be. */
-		j = n;
-		report_add(fig, max, &n, "limits.long_run_iops",
-		    "long-run IOPS", UNITS_IOPS, isfinite(l->long_run_iops) ?
-		    l->long_run_iops : l->burst.held_iops, NAN);
-		if (n > j)
-			fig[j].at_most = !isfinite(l->long_run_iops);
-	}
+	if ((l = r->limits) != NULL)
+		report_headlines_limits(l, "limits.", "", fig, max, &n);
+	report_headlines_writes(r, fig, max, &n);
+	report_headlines_commits(r, fig, max, &n);
 	for (i = 0; i < n; i++) {
 		if (!isfinite(fig[i].rel_noise) || fig[i].rel_noise < 0)
 			fig[i].rel_noise = NAN;
 	}
 	return (n);
+}
+
+/* A note on a bucket state for a section's lines; see report.h. */
+const char *
+report_state_note(int s)
+{
+	switch (s) {
+	case BUCKET_FULL:
+		return ("before a bucket ran dry: burst figures");
+	case BUCKET_DRAINING:
+		return ("while a bucket ran dry: burst and baseline mixed");
+	case BUCKET_EMPTY:
+		return ("after a bucket ran dry: baseline figures");
+	}
+	return ("");
+}
+
+/* The IOPS limit r measured in bucket state s; see report.h. */
+double
+report_iops_cap_in(const struct report *r, int s)
+{
+	const struct limits_result	*w = NULL;
+
+	if (r->writes != NULL)
+		w = r->writes->limits;
+	if (w != NULL && w->iops_state == s && isfinite(w->iops_ceiling) &&
+	    !w->iops_ceiling_at_least)
+		return (w->iops_ceiling);
+	if (r->limits != NULL && r->limits->iops_state == s &&
+	    isfinite(r->limits->iops_ceiling) &&
+	    !r->limits->iops_ceiling_at_least)
+		return (r->limits->iops_ceiling);
+	if (r->limits != NULL && r->limits->long_run_state == s &&
+	    isfinite(r->limits->long_run_iops))
+		return (r->limits->long_run_iops);
+	return (NAN);
 }
 
 /* Add the device time and bytes of the sweeps of l (reads of bs). */
@@ -413,9 +569,16 @@ report_cost(const struct report *r, double *seconds, double *bytes)
 		*seconds += w->mixed.seconds + w->mixed.warm_seconds;
 		*bytes += point_bytes(&w->mixed);
 	}
-	if (r->sync != NULL) {
+	if (r->sync != NULL && isfinite(r->sync->seconds)) {
 		*seconds += r->sync->seconds;
 		*bytes += r->sync->bytes;
+	} else if (r->sync != NULL) {
+		/* A report saved before sync.device_time_s: its rows. */
+		for (i = 0; i < r->sync->nrows; i++) {
+			p = &r->sync->rows[i].pt;
+			*seconds += p->seconds + p->warm_seconds;
+			*bytes += point_bytes(p);
+		}
 	}
 }
 
@@ -785,6 +948,7 @@ report_figure_headline(const struct report *r, const struct figures_def *d,
 	}
 	fv->value = fig[i].value;
 	fv->at_least = fig[i].at_least;
+	fv->state = fig[i].state;
 	if (!isfinite(fv->value)) {
 		snprintf(fv->why, sizeof fv->why, "the run could not "
 		    "establish it");
@@ -808,6 +972,7 @@ report_figure_tiers(const struct report *r, const struct figures_def *d,
 		return;
 	}
 	fv->value = (double)r->scan->tiers.ntiers;
+	fv->state = BUCKET_UNAFFECTED;
 }
 
 /* A tier's capacity: its interval is the tier's own. */
@@ -826,7 +991,10 @@ report_figure_capacity(const struct report *r, const struct figures_def *d,
 	    t->capacity_high_bytes : NAN;
 }
 
-/* 1 when the sustained run showed a burst bucket, else 0. */
+/*
+ * 1 when the sustained run showed a burst bucket, else 0: none seen, as
+ * long as the rate it held, in that rate's state.
+ */
 static void
 report_figure_burst(const struct report *r, const struct figures_def *d,
     unsigned index, struct figures_value *fv)
@@ -834,6 +1002,8 @@ report_figure_burst(const struct report *r, const struct figures_def *d,
 	(void)d;
 	(void)index;
 	fv->value = r->limits->burst.detected ? 1 : 0;
+	if (!r->limits->burst.detected)
+		fv->state = r->limits->long_run_state;
 }
 
 /*
@@ -856,6 +1026,7 @@ report_figure_commit(const struct report *r, const struct figures_def *d,
 	}
 	figures_path(d, (unsigned)b + 1, fv->path, sizeof fv->path);
 	pt = &r->sync->rows[b].pt;
+	fv->state = pt->state;
 	if (d->unit == UNITS_IOPS)
 		fv->value = pt->iops;
 	else if (strcmp(d->alias, "commit.p50") == 0)
@@ -928,6 +1099,7 @@ report_figure(const struct report *r, const struct figures_def *d,
 		fv->low = st->mean - 2 * st->sd;
 		fv->high = st->mean + 2 * st->sd;
 		fv->repeated = 1;
+		fv->state = st->state;
 		fv->why[0] = '\0';
 	}
 }
@@ -968,6 +1140,8 @@ report_repeat_aggregate(const struct report *reps, int n,
 			}
 			out->stat[j].run[k] = fig[i].value;
 			out->stat[j].run_bound[k] = report_figure_bound(&fig[i]);
+			out->stat[j].state = bucket_state_merge(
+			    out->stat[j].state, fig[i].state);
 			noise[j * REPORT_RUNS_MAX + k] =
 			    fig[i].rel_noise * fabs(fig[i].value);
 		}
@@ -1047,15 +1221,34 @@ report_text_sentence(const struct report_text *rt, const char *s)
 	}
 }
 
-/* A figure for a table cell: NAN is "n/a". */
+/* A figure for a table cell: NAN is REPORT_NA. */
 char *
 report_text_cell(enum units_kind unit, double v, char *buf, size_t len)
 {
 	if (!isfinite(v)) {
-		snprintf(buf, len, "n/a");
+		snprintf(buf, len, "%s", REPORT_NA);
 		return (buf);
 	}
 	return (units_format_value(unit, v, buf, len));
+}
+
+/* Why a table's p99.9 cells are n/a; see report.h. */
+void
+report_text_p999_note(const struct report_text *rt, const char *what,
+    uint64_t lo, uint64_t hi)
+{
+	char	line[256], a[UNITS_BUFSZ], b[UNITS_BUFSZ], n[UNITS_BUFSZ];
+
+	units_format_value(UNITS_IOPS, lo, a, sizeof a);
+	units_format_value(UNITS_IOPS, hi, b, sizeof b);
+	snprintf(line, sizeof line, "p99.9 needs %s %s at least, where its "
+	    "95%% interval closes at the slowest of them; the rows with %s "
+	    "made %s%s%s.", units_format_value(UNITS_IOPS, POINT_P999_MIN_IOS,
+	    n, sizeof n), what, REPORT_NA, a, lo != hi ? " to " : "",
+	    lo != hi ? b : "");
+	if (rt->md)
+		fputc('\n', rt->f);
+	report_text_sentence(rt, line);
 }
 
 /* Start a table with one column per character of align ('l' or 'r'). */

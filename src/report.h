@@ -38,6 +38,8 @@ struct report_config {			/* the settings of the run */
 	double		sustain_s;
 	int		write;
 	unsigned	cuts;		/* 1 << PLAN_CUT_*: the quick preset's */
+	char		type[128];	/* --type: "gp3,iops=6000"; "" */
+	uint64_t	volume_size;	/* --size: the volume's; 0 */
 };
 
 struct report_context {			/* where it ran; "" when unknown */
@@ -45,6 +47,7 @@ struct report_context {			/* where it ran; "" when unknown */
 	char		kernel[128];
 	char		device[64];	/* e.g. vda */
 	char		device_model[128];
+	uint64_t	device_size_bytes; /* that disk's; 0 unknown */
 	char		scheduler[64];
 	int		rotational;	/* -1 unknown */
 	unsigned	nr_requests;
@@ -84,6 +87,8 @@ struct report_stat {
 	unsigned	n;		/* runs that established it */
 	int		trend;		/* enum report_trend */
 	int		bound;		/* enum report_bound of the mean */
+	int		state;		/* enum bucket_state of the runs
+					   counted, merged */
 	unsigned	nrun;		/* runs in run[] */
 	double		run[REPORT_RUNS_MAX]; /* per run; NAN: unknown */
 	unsigned char	run_bound[REPORT_RUNS_MAX]; /* per run */
@@ -109,6 +114,8 @@ struct report_figure {
 	double		 rel_noise;	/* 95% half-width / value, or NAN */
 	int		 at_least;	/* value is a lower bound */
 	int		 at_most;	/* value is an upper bound */
+	int		 state;		/* enum bucket_state it was measured
+					   in; 0: none applies */
 };
 
 /* Names the user gave a run for fleets (--host, --kind); "" if none. */
@@ -118,6 +125,8 @@ struct report_labels {
 };
 
 struct check_list;
+struct voltype_judgement;
+struct voltype_measured;
 
 struct report_target {			/* what was measured */
 	char		*path;
@@ -126,6 +135,7 @@ struct report_target {			/* what was measured */
 	char		 engine[16];
 	uint32_t	 bs;
 	uint64_t	 size_bytes;
+	char		 instance[64];	/* a simulated volume's; "" */
 };
 
 struct report {
@@ -148,7 +158,17 @@ struct report {
 						   limits); NULL for one */
 	size_t			 ntargets;
 	struct together_result	*together;	/* NULL: not run */
+	struct voltype_judgement *voltypes;	/* every documented type
+						   judged; NULL: not (no
+						   limits) */
 };
+
+/*
+ * Set the state a burst bucket may have been in (bucket.h) on every point
+ * and section of r, from where its run saw a drop: after a run and when a
+ * report is read.  Pure.
+ */
+void	report_state_apply(struct report *);
 
 /*
  * Release what a report owns (sections, path, expectations, the reports of
@@ -182,8 +202,13 @@ int	report_output_check(const char *, const char *, int, char **);
 /* Read a report back.  Returns 0 or -1 with *cause (bad file: exit 2). */
 int	report_load(const char *, struct report *, char **);
 
-/* Text (markdown set: markdown) for people, of a report of one target. */
+/*
+ * Text (markdown set: markdown) for people, of a report of one target:
+ * the verdict first, then the detail.
+ */
 void	report_text_write(const struct report *, FILE *, int);
+/* The same without the verdict: one target of a report of several. */
+void	report_text_member(const struct report *, FILE *, int);
 
 struct check_expect;
 struct check_result;
@@ -232,10 +257,12 @@ int	report_check_load(const struct json_t *, struct check_list **,
 void	report_multi_write(const struct report *, FILE *, int);
 
 /*
- * The headline figures of a report (tiers, backing store, ceilings, burst;
- * of several targets: the sums together and alone, the shared limits, then
- * each target's) into fig[max].  Returns how many were filled; unknown
- * ones are NAN.
+ * The headline figures of a report (tiers, backing store, ceilings, burst,
+ * long-run IOPS, write ceilings, sequential writes, the 70/30 point,
+ * commits of one writer and of several; of several targets: the sums
+ * together and alone, the shared limits, then each target's) into
+ * fig[max], each with the bucket state it was measured in.  Returns how
+ * many were filled; unknown ones are NAN.
  */
 size_t	report_headlines(const struct report *, struct report_figure *,
 	    size_t);
@@ -257,6 +284,16 @@ struct report_text {
 
 #define REPORT_TEXT_INDENT	"  "
 
+/*
+ * How text and markdown write what is not known: a table cell (a figure
+ * the run could not establish) is REPORT_NA; a sentence or a key-value
+ * line says "unknown" or why.  An interval is "LOW to HIGH"
+ * (units_format_interval); a "+-95%" column is a point's relative
+ * precision, "1.6%"; "+-" before a figure elsewhere is a standard
+ * deviation over repeated runs.
+ */
+#define REPORT_NA		"n/a"
+
 /* A section heading. */
 void	report_text_heading(const struct report_text *, const char *);
 /*
@@ -267,8 +304,24 @@ void	report_text_kv(const struct report_text *, const char *,
 	    const char *);
 /* A sentence of a summary, wrapped for text at 96 columns. */
 void	report_text_sentence(const struct report_text *, const char *);
-/* A figure for a table cell into buf (UNITS_BUFSZ): NAN is "n/a". */
+/*
+ * Under a table: why its p99.9 cells are n/a, what (I/Os, commits) it
+ * needs and the counts from lo to hi that the rows short of
+ * POINT_P999_MIN_IOS made.
+ */
+void	report_text_p999_note(const struct report_text *, const char *,
+	    uint64_t, uint64_t);
+/* A figure for a table cell into buf (UNITS_BUFSZ): NAN is REPORT_NA. */
 char	*report_text_cell(enum units_kind, double, char *, size_t);
+
+/*
+ * The verdict of a report (verdict.h) for people: of one target, or of
+ * the targets together and of each (report-verdict.c).
+ */
+void	report_verdict_text(const struct report_text *,
+	    const struct report *);
+/* The "verdict" JSON section of r, derived from it (a new object). */
+struct json_t *report_verdict_json(const struct report *);
 
 /* The Writes section of a report with writes (report-sync.c). */
 void	report_writes_text(const struct report_text *,
@@ -328,6 +381,18 @@ const char *report_bound_prefix(int);
 /* The bound a headline figure's value is (enum report_bound). */
 int	report_figure_bound(const struct report_figure *);
 /*
+ * The IOPS limit r measured in bucket state s (enum bucket_state), so
+ * that figures of one state are compared only with a limit of the same:
+ * the write sweeps' ceiling, the read sweeps', or the baseline a bucket
+ * fell to; NAN when none was.
+ */
+double	report_iops_cap_in(const struct report *, int);
+/*
+ * What a section's figures' bucket state is, as a note for its lines:
+ * "before a bucket ran dry", ... (full, draining, empty); "" otherwise.
+ */
+const char *report_state_note(int);
+/*
  * Device time (seconds) and bytes the measurements of a report spent,
  * warm-ups included (random ones counted at the point's rate); pure.
  */
@@ -356,6 +421,41 @@ const struct report_stat *report_repeat_find(const struct report_repeat *,
 int	report_plot(const struct report *, const char *, const char *,
 	    char **);
 
+/*
+ * The size of the volume a report of one target measured, in bytes: the
+ * --size given, else its device's (the disk under a file, the simulated
+ * volume), else a block device target's; NAN when unknown, as under a
+ * device-mapper or md device (several volumes, or part of one).
+ */
+double	report_voltype_size(const struct report *);
+/* The same from a context alone (no --size, no target). */
+double	report_voltype_device_size(const struct report_context *);
+/*
+ * What a report of one target measured, as the inputs of voltype_judge
+ * (no instances known: m->link is NULL); the device's model only when it
+ * is one volume (not device-mapper or md).  Pure: reads r only.
+ */
+void	report_voltype_measured(const struct report *,
+	    struct voltype_measured *);
+/*
+ * Judge every documented volume type (profiles/types) against each
+ * target of r, with the instances known (profiles/instances), and the
+ * type of r's config.type: into r->voltypes (of each target), replacing
+ * what was there; none without limits.  Returns 0, or -1 with *cause when
+ * config.type is not a type's spec.
+ */
+int	report_voltype_judge(struct report *, char **);
+/*
+ * The command that runs what a judgement's settle options say on the
+ * target of report r ("tierprobe limits sim:ebs-gp2-100g --sustain
+ * 2100"), into buf of len bytes; returns buf.
+ */
+char	*report_voltype_command(const struct report *, const char *, char *,
+	    size_t);
+/* The "Volume type" section of a report of one target, if judged. */
+void	report_voltype_text(const struct report_text *,
+	    const struct report *);
+
 /* Print the built-in profiles, one a line.  Returns 0 or -1 with *cause. */
 int	report_profile_list(FILE *, char **);
 /*
@@ -373,5 +473,14 @@ int	report_profile_show(const char *, FILE *, char **);
  */
 int	report_profile_expect(const char *, uint32_t, struct check_list *,
 	    char **);
+/*
+ * The same for volume type spec ("gp3,iops=6000"; "gp2:250G" names its
+ * size) at size bytes (NAN or 0: the spec must name it): the type's
+ * documented figures at that size, marked documented, not measured.
+ * Returns 0, or -1 with *cause (an unknown type, settings out of range, no
+ * size: a usage error).
+ */
+int	report_profile_expect_type(const char *, double, uint32_t,
+	    struct check_list *, char **);
 
 #endif

@@ -38,6 +38,8 @@ struct scan_result {
 	unsigned	 analyses;	/* times the tiers were fitted */
 	char		 caveat[256];	/* why how it read may misplace the
 					   tiers (plan_scan_caveat); "" */
+	int		 state;		/* enum bucket_state of its reads
+					   (report_state_apply) */
 };
 
 /*

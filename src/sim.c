@@ -3,6 +3,7 @@
  * The simulated volume: cache tiers, a backing store and ceilings, run in
  * virtual time so that a ten-minute scan costs a fraction of a CPU second.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1083,7 +1084,7 @@ sim_quantile(double m, double sigma, double o, double f, double q)
 void
 sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 {
-	double		bs = bs32 > 0 ? bs32 : 4096, xfer_us = 0, mean_s;
+	double		bs = bs32 > 0 ? bs32 : 4096, xfer_us = 0, mean_s, knee;
 	double		cost = 1, drain;
 	const struct profile_tier *pt;
 	unsigned	i;
@@ -1126,9 +1127,10 @@ sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 	    &t->iops_sustained_limiter, &t->bandwidth_sustained,
 	    &t->bandwidth_sustained_limiter,
 	    &t->io_accounting_observable_sustained);
-	t->knee_iodepth = (unsigned)ceil(t->iops_ceiling * mean_s - 1e-9);
-	if (t->knee_iodepth < 1)
-		t->knee_iodepth = 1;
+	/* A latency near 0 or a ceiling of no limit makes this 0 x inf. */
+	knee = ceil(t->iops_ceiling * mean_s - 1e-9);
+	t->knee_iodepth = !(knee >= 1) ? 1 : knee < UINT_MAX ?
+	    (unsigned)knee : UINT_MAX;
 	t->io_accounting_bytes = p->io_accounting;
 	/* Only imposed ceilings make an "optimal I/O size". */
 	t->optimal_io_bytes = NAN;

@@ -98,6 +98,7 @@ struct sync_run {
 	uint64_t		 span;
 	double			 pace[2];	/* plain and O_DSYNC writes a
 						   second, back to back */
+	int			 evidence;	/* in the flush evidence */
 };
 
 /* Bytes a file target needs for the commits. */
@@ -348,6 +349,39 @@ sync_cursor_init(struct sync_run *sr, const struct sync_how *how,
 	}
 }
 
+/* A size as given: "2300 B", "8 KiB". */
+static char *
+sync_size(uint32_t bs, char *buf, size_t len)
+{
+	if (bs % 1024 != 0)
+		snprintf(buf, len, "%u B", bs);
+	else
+		units_format_size(bs, buf, len);
+	return (buf);
+}
+
+/* Say on the progress line what the point of how at bs with n writers is. */
+static void
+sync_progress(const struct sync_run *sr, const struct sync_how *how,
+    uint32_t bs, unsigned n, int shared)
+{
+	char	what[64], b[UNITS_BUFSZ];
+
+	sync_size(bs, b, sizeof b);
+	if (n > 1)
+		snprintf(what, sizeof what, "%u writers, %s", n, shared ?
+		    "one shared log" : sr->r->files ? "a file each" :
+		    "a part each");
+	else if (how->empty)
+		snprintf(what, sizeof what, "%s", how->name);
+	else if (sr->evidence)
+		snprintf(what, sizeof what, "%s, %s", how->name, b);
+	else
+		snprintf(what, sizeof what, "size %s", b);
+	progress_point_label(what, how->empty ? "flushes/s" : how ==
+	    &sync_plain_write ? "writes/s" : "commits/s");
+}
+
 /*
  * Measure how at bs with n writers into *pt, pace_iops > 0: one at a time
  * at most that many a second.  Returns 0, 1 if interrupted, SYNC_SKIPPED
@@ -406,6 +440,7 @@ sync_measure(struct sync_run *sr, const struct sync_how *how, uint32_t bs,
 	pt->iodepth = n;
 	pt->write = 1;
 	progress_point_start(i, pt);
+	sync_progress(sr, how, bs, n, shared);
 	rc = sampler_measure(&e, NULL, &ss, pt, NULL, progress_update, NULL);
 	progress_point_done(pt);
 	engine_close(&e);
@@ -535,12 +570,14 @@ sync_evidence_paced(struct sync_run *sr)
 	    !(sr->pace[0] > 0) || !(sr->pace[1] > 0))
 		return (0);
 	progress_phase("flush, paced", 2, PROGRESS_NONE);
+	sr->evidence = 1;
 	rc = sync_evidence_point(sr, &sync_plain_write, bs,
 	    WRITEPATH_PACE * sr->pace[0], 0, &fl->paced_write_us, &rate);
 	if (rc == 0)
 		rc = sync_evidence_point(sr, &sync_methods[SYNC_DIRECT_DSYNC],
 		    bs, WRITEPATH_PACE * sr->pace[1], 1,
 		    &fl->paced_dsync_write_us, &rate);
+	sr->evidence = 0;
 	progress_end();
 	writepath_flush(fl, sr->r->write_cache);
 	return (rc);
@@ -555,23 +592,28 @@ sync_evidence(struct sync_run *sr)
 	uint32_t		 bs = sr->t->lbs > SYNC_FLUSH_BS ? sr->t->lbs :
 				    SYNC_FLUSH_BS;
 	double			 iops[2], rate;
+	size_t			 k = 0;
 	int			 rc;
 
 	writepath_flush_init(fl);
+	/* The methods' rows give two points when they were measured. */
 	fl->dsync_write_us = sync_row(r, SYNC_DIRECT_DSYNC, bs, &iops[1]);
 	fl->fdatasync_us = sync_row(r, SYNC_FDATASYNC, bs, &rate);
-	progress_phase("flush", 4, PROGRESS_NONE);
-	rc = sync_evidence_point(sr, &sync_plain_write, bs, 0, 0,
+	progress_phase("flush", 2 + !isfinite(fl->dsync_write_us) +
+	    !isfinite(fl->fdatasync_us), PROGRESS_NONE);
+	sr->evidence = 1;
+	rc = sync_evidence_point(sr, &sync_plain_write, bs, 0, k++,
 	    &fl->write_us, &iops[0]);
 	if (rc == 0 && !isfinite(fl->dsync_write_us))
 		rc = sync_evidence_point(sr, &sync_methods[SYNC_DIRECT_DSYNC],
-		    bs, 0, 1, &fl->dsync_write_us, &iops[1]);
+		    bs, 0, k++, &fl->dsync_write_us, &iops[1]);
 	if (rc == 0 && !isfinite(fl->fdatasync_us))
 		rc = sync_evidence_point(sr, &sync_methods[SYNC_FDATASYNC], bs,
-		    0, 2, &fl->fdatasync_us, &rate);
+		    0, k++, &fl->fdatasync_us, &rate);
 	if (rc == 0)
-		rc = sync_evidence_point(sr, &sync_empty_fdatasync, bs, 0, 3,
+		rc = sync_evidence_point(sr, &sync_empty_fdatasync, bs, 0, k++,
 		    &fl->empty_fdatasync_us, &rate);
+	sr->evidence = 0;
 	progress_end();
 	sr->pace[0] = iops[0];
 	sr->pace[1] = iops[1];

@@ -59,6 +59,8 @@ struct sync_result {
 						   own (else parts of one
 						   device) */
 	int			 interrupted;
+	int			 state;		/* enum bucket_state of the
+						   commits (set by the report) */
 	char			 note[512];	/* what was skipped and why */
 	double			 seconds;	/* device time of every point,
 						   warm-ups and the flush

@@ -412,7 +412,10 @@ out:
 	return ((int64_t)(pos < end ? pos : end));
 }
 
-/* What a simulated volume says of its write cache and FUA. */
+/*
+ * What a simulated volume says of its write cache, FUA and model, and the
+ * instance it was put on (VOLUME@INSTANCE, or its profile's own).
+ */
 static void
 target_sim_claims(struct target *t)
 {
@@ -421,6 +424,10 @@ target_sim_claims(struct target *t)
 	snprintf(t->write_cache, sizeof(t->write_cache), "%s",
 	    p->write_cache != NULL ? p->write_cache : "");
 	t->fua = p->fua;
+	snprintf(t->model, sizeof(t->model), "%s",
+	    p->model != NULL ? p->model : "");
+	snprintf(t->instance, sizeof(t->instance), "%s",
+	    p->instance_name != NULL ? p->instance_name : "");
 }
 
 static int

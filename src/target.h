@@ -35,6 +35,11 @@ struct target {
 	char		 write_cache[16]; /* what the device says (sysfs
 					   queue/write_cache); "" unknown */
 	int		 fua;		/* sysfs queue/fua: 1, 0; -1 unknown */
+	char		 model[128];	/* what a simulated device says of its
+					   model, as sysfs device/model does
+					   (context.c reads a real one's) */
+	char		 instance[64];	/* the simulated instance a simulated
+					   volume is on, as asked; "" */
 	struct sim	*sim;		/* TARGET_SIM */
 };
 

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "sync.h"
 #include "target.h"
 #include "units.h"
+#include "voltype.h"
 #include "xmalloc.h"
 
 #define EXIT_USAGE		2
@@ -82,8 +84,12 @@ report_begin(struct report *rep, const struct plan *pl,
 	    pt->engine);
 	rep->target.bs = pt->scan.bs;
 	rep->target.size_bytes = t->size;
+	snprintf(rep->target.instance, sizeof(rep->target.instance), "%s",
+	    t->instance);
 	if (t->type != TARGET_SIM)
 		context_fill(&rep->context, t->path);
+	else
+		context_fill_sim(&rep->context, t->model, t->size);
 }
 
 /*
@@ -115,11 +121,83 @@ expectations(const struct cli_opts *o, uint32_t bs, struct check_list **out)
 		}
 	}
 	free(cause);
+	l->accept_burst = o->accept_burst;
 	if (rc != 0)
 		check_list_free(l);
 	else
 		*out = l;
 	return (rc);
+}
+
+/*
+ * Append to *l (made when NULL) the expectations of --type for a volume of
+ * size bytes (NAN: unknown) read in I/Os of bs.  Returns 0, or -1 when
+ * the type or its settings are wrong or the size is unknown (said on
+ * stderr: a usage error).
+ */
+static int
+expect_type(const struct cli_opts *o, double size, uint32_t bs,
+    struct check_list **l)
+{
+	char	*cause = NULL;
+
+	if (o->type == NULL)
+		return (0);
+	if (o->size > 0)
+		size = (double)o->size;
+	if (*l == NULL) {
+		*l = check_list_new();
+		(*l)->accept_burst = o->accept_burst;
+	}
+	if (report_profile_expect_type(o->type, size, bs, *l, &cause) != 0) {
+		log_warnx("--type %s", cause);
+		free(cause);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * The size of the volume under target spec of type type (a simulated one:
+ * size): its device's, as the context says; NAN when unknown (or not one
+ * volume).
+ */
+static double
+volume_size(const char *spec, enum target_type type, uint64_t size)
+{
+	struct report_context	ctx;
+
+	if (type == TARGET_SIM)
+		return ((double)size);
+	context_fill(&ctx, spec);
+	return (report_voltype_device_size(&ctx));
+}
+
+/*
+ * What --type and --size say of the volume, into the settings of a report
+ * of one target; then every volume type judged against it.
+ */
+static void
+judge_types(struct report *rep, const struct cli_opts *o)
+{
+	struct voltype_spec	 spec;
+	char			*cause = NULL;
+
+	if (o->type != NULL) {
+		snprintf(rep->config.type, sizeof rep->config.type, "%s",
+		    o->type);
+		if (o->size == 0 && voltype_spec_parse(o->type, 0, &spec,
+		    &cause) == 0)
+			rep->config.volume_size = spec.size_bytes;
+		free(cause);
+		cause = NULL;
+	}
+	if (o->size > 0)
+		rep->config.volume_size = o->size;
+	if (report_voltype_judge(rep, &cause) != 0) {
+		log_warnx("--type %s", cause);
+		free(cause);
+	}
 }
 
 /*
@@ -179,7 +257,10 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 	return (ret);
 }
 
-/* Write the report where it was asked for.  Returns 0 or 1. */
+/*
+ * Write the report where it was asked for.  Returns 0, 1, or 2 when the
+ * report holds nothing for --fio-job (said on stderr).
+ */
 static int
 report_output(const struct report *rep, const struct cli_opts *o)
 {
@@ -197,10 +278,11 @@ report_output(const struct report *rep, const struct cli_opts *o)
 		free(used);
 		ret = 1;
 	}
-	if (o->fio_job != NULL && fiojob_write(rep, o->fio_job, &cause) != 0) {
+	if (o->fio_job != NULL &&
+	    (rc = fiojob_write(rep, o->fio_job, &cause)) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
-		ret = 1;
+		ret = rc > 0 ? 2 : 1;
 	}
 	switch (o->format) {
 	case CLI_FMT_JSON:
@@ -233,6 +315,38 @@ probe_error(const struct target *t, int err)
 	else
 		log_warnx("%s: %s; partial results kept", t->path,
 		    strerror(-err));
+}
+
+/*
+ * Say in one line where an interrupted run's report went and which test
+ * files were removed and kept (comma-separated, "" for none).
+ */
+static void
+probe_say_stopped(const struct cli_opts *o, const char *removed,
+    const char *kept)
+{
+	const char	*them = " (this run created them)";
+	const char	*not = " (this run did not create them)";
+
+	if (strchr(removed, ',') == NULL)
+		them = " (this run created it)";
+	if (strchr(kept, ',') == NULL)
+		not = " (this run did not create it)";
+	log_warnx("interrupted: the partial report is on standard output%s%s"
+	    "%s%s%s%s%s%s", o->json_path != NULL ? " and in " : "",
+	    o->json_path != NULL ? o->json_path : "", *removed != '\0' ?
+	    "; removed " : "", removed, *removed != '\0' ? them : "",
+	    *kept != '\0' ? "; kept " : "", kept, *kept != '\0' ? not : "");
+}
+
+/* Append path to a comma-separated list. */
+static void
+probe_list_add(char *list, size_t len, const char *path)
+{
+	size_t	o = strlen(list);
+
+	if (o < len)
+		snprintf(list + o, len - o, "%s%s", o > 0 ? ", " : "", path);
 }
 
 /*
@@ -288,6 +402,7 @@ probe_target(const struct plan *pl, const struct plan_target *pt,
 	for (i = 0; i < pl->repeat; i++) {
 		report_begin(&reps[i], pl, pt, t, seed + i);
 		ret = probe_measure(pl, pt, t, seed + i, &reps[i]);
+		report_state_apply(&reps[i]);
 		report_utc_now(reps[i].finished_utc,
 		    sizeof(reps[i].finished_utc));
 		if (ret != 0)
@@ -407,6 +522,7 @@ probe_several(const struct plan *pl, struct target *t, struct report *rep,
 	}
 	if (!stop && (pl->phases & PLAN_LIMITS))
 		status |= probe_together(pl, t, rep);
+	report_state_apply(rep);
 	rep->interrupted = interrupt_requested();
 	report_utc_now(rep->finished_utc, sizeof(rep->finished_utc));
 	return (status);
@@ -425,7 +541,7 @@ probe_open(struct plan *pl, const struct cli_opts *o, struct sim_host *host,
 	struct plan_target	*pt;
 	char			*cause = NULL;
 	size_t			 i;
-	int			 pass, exists;
+	int			 pass, exists, rc;
 
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < pl->ntargets; i++) {
@@ -443,8 +559,14 @@ probe_open(struct plan *pl, const struct cli_opts *o, struct sim_host *host,
 			progress_end();
 			log_warnx("%s", cause);
 			free(cause);
-			if (interrupt_requested())
-				return (probe_stopped(pl, o));
+			if (interrupt_requested()) {
+				rc = probe_stopped(pl, o);
+				/* A file it was creating is gone, one it was
+				   growing cut back. */
+				probe_say_stopped(o, exists ? "" : pt->spec,
+				    exists ? pt->spec : "");
+				return (rc);
+			}
 			return (pt->type == TARGET_SIM ? EXIT_USAGE : 1);
 		}
 	}
@@ -533,7 +655,7 @@ probe(const struct cli_opts *o)
 	struct report		 rep;
 	struct check_list	*checks;
 	const char		*caveat;
-	char			*cause = NULL;
+	char			*cause = NULL, removed[1024], kept[1024];
 	unsigned		 verdicts[3];
 	size_t			 i;
 	int			*open, status, interrupted = 0, measured = 0;
@@ -551,6 +673,13 @@ probe(const struct cli_opts *o)
 		check_list_free(checks);
 		return (EXIT_USAGE);
 	}
+	/* --type before a test file is made; a simulated volume's once open. */
+	if (pl.target[0].type != TARGET_SIM && expect_type(o, volume_size(
+	    pl.target[0].spec, pl.target[0].type, 0), o->bs, &checks) != 0) {
+		plan_free(&pl);
+		check_list_free(checks);
+		return (EXIT_USAGE);
+	}
 	for (i = 0; i < pl.ntargets; i++) {
 		pt = &pl.target[i];
 		if ((caveat = plan_scan_caveat(&pl, pt, pt->scan_engine)) !=
@@ -564,6 +693,11 @@ probe(const struct cli_opts *o)
 	open = xcalloc(pl.ntargets, sizeof(*open));
 	if ((status = probe_open(&pl, o, host, t, open)) != 0)
 		goto out;
+	if (t[0].type == TARGET_SIM && expect_type(o, volume_size(t[0].path,
+	    TARGET_SIM, t[0].size), o->bs, &checks) != 0) {
+		status = EXIT_USAGE;
+		goto out;
+	}
 	for (i = 0; i < pl.ntargets; i++) {
 		if (plan_fit(&pl.target[i], &t[i], &cause) != 0) {
 			log_warnx("%s", cause);
@@ -588,6 +722,7 @@ probe(const struct cli_opts *o)
 	if (o->kind != NULL)
 		snprintf(rep.labels.kind, sizeof rep.labels.kind, "%s",
 		    o->kind);
+	judge_types(&rep, o);
 	rep.checks = checks;
 	checks = NULL;		/* report_free frees them now */
 	if (report_output(&rep, o) != 0 && status == 0)
@@ -598,11 +733,18 @@ probe(const struct cli_opts *o)
 	interrupted = rep.interrupted;
 	report_free(&rep);
 out:
+	removed[0] = kept[0] = '\0';
 	for (i = 0; i < pl.ntargets; i++) {
-		if (open[i])
-			target_close(&t[i], !measured || pl.target[i].remove ||
-			    interrupted || full);
+		if (!open[i])
+			continue;
+		if (interrupted && t[i].type == TARGET_FILE)
+			probe_list_add(t[i].created ? removed : kept,
+			    sizeof removed, t[i].path);
+		target_close(&t[i], !measured || pl.target[i].remove ||
+		    interrupted || full);
 	}
+	if (interrupted)
+		probe_say_stopped(o, removed, kept);
 	check_list_free(checks);
 	free(open);
 	free(t);
@@ -659,7 +801,7 @@ rerender(struct cli_opts *o)
 	}
 	ret = report_output(&rep, o);
 	report_free(&rep);
-	return (ret);
+	return (ret == 2 ? EXIT_USAGE : ret);
 }
 
 /* compare: saved reports side by side. */
@@ -778,14 +920,18 @@ check(struct cli_opts *o)
 			log_warnx("%s", cause);
 			free(cause);
 			ret = EXIT_USAGE;
-		} else if (expectations(o, reps[n].target.bs, &given[n]) != 0)
+		} else if (expectations(o, reps[n].target.bs, &given[n]) != 0 ||
+		    expect_type(o, report_voltype_size(&reps[n]),
+		    reps[n].target.bs, &given[n]) != 0)
 			ret = EXIT_USAGE;
 		else if ((use[n] = given[n] != NULL ? given[n] :
 		    reps[n].checks) == NULL) {
 			log_warnx("%s records no expectations: give --expect "
-			    "EXPR or --expect-profile NAME", o->args[n]);
+			    "EXPR, --expect-profile NAME or --type TYPE",
+			    o->args[n]);
 			ret = EXIT_USAGE;
-		}
+		} else if (given[n] == NULL && o->accept_burst)
+			reps[n].checks->accept_burst = 1;
 	}
 	if (ret == 0 && o->format == CLI_FMT_JSON)
 		ret = report_check_json_dump(o->args, reps, use, n,

@@ -85,6 +85,10 @@ struct together_result {
 	struct burst		 burst;		/* on the aggregate IOPS */
 	int			 burst_shared;	/* the drop showed on the
 						   aggregate only: -1 no drop */
+	int			 state;		/* enum bucket_state of the
+						   IOPS run's figures, */
+	int			 bandwidth_state; /* the bandwidth run's (set
+						   by the report) */
 	int			 interrupted;
 	struct together_target	*per_target;
 	size_t			 ntargets;

@@ -189,13 +189,23 @@ units_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	return (0);
 }
 
+static const char *const units_size_names[] = {
+	"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"
+};
+static const char *const units_lat_names[] = { "ns", "us", "ms", "s" };
+static const char *const units_rate_names[] = {
+	"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s", "PiB/s"
+};
+static const char *const units_count_names[] = { "", "k", "M", "G", "T" };
+
 /*
  * Print v scaled by base into the largest unit keeping it below base, to
- * three significant digits without trailing zeros: "1.25 GiB", "512 KiB".
+ * three significant digits (and more more) without trailing zeros:
+ * "1.25 GiB", "512 KiB".
  */
 static char *
 units_format(double v, double base, const char *const *unit, size_t nunit,
-    const char *sep, char *buf, size_t len)
+    const char *sep, int more, char *buf, size_t len)
 {
 	double	 a;
 	size_t	 u = 0;
@@ -218,6 +228,7 @@ units_format(double v, double base, const char *const *unit, size_t nunit,
 		prec = 1;
 	else
 		prec = 2;
+	prec += more;
 	snprintf(buf, len, "%.*f", prec, v);
 	if (prec > 0) {
 		p = buf + strlen(buf) - 1;
@@ -239,72 +250,67 @@ units_format(double v, double base, const char *const *unit, size_t nunit,
 char *
 units_format_size(uint64_t bytes, char *buf, size_t len)
 {
-	static const char *const unit[] = {
-		"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"
-	};
-
 	if (bytes < 1024) {
 		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
 		return (buf);
 	}
-	return (units_format((double)bytes, 1024, unit, 7, " ", buf, len));
+	return (units_format((double)bytes, 1024, units_size_names, 7, " ", 0,
+	    buf, len));
 }
 
 /* Format a latency in microseconds with ns, us, ms or s. */
 char *
 units_format_lat_us(double us, char *buf, size_t len)
 {
-	static const char *const unit[] = { "ns", "us", "ms", "s" };
-
-	return (units_format(us * 1000, 1000, unit, 4, " ", buf, len));
+	return (units_format(us * 1000, 1000, units_lat_names, 4, " ", 0, buf,
+	    len));
 }
 
 /* Format bytes per second with a binary unit. */
 char *
 units_format_rate(double bps, char *buf, size_t len)
 {
-	static const char *const unit[] = {
-		"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s", "PiB/s"
-	};
-
-	return (units_format(bps, 1024, unit, 6, " ", buf, len));
+	return (units_format(bps, 1024, units_rate_names, 6, " ", 0, buf,
+	    len));
 }
 
 /* Format a count with k, M, G or T. */
 char *
 units_format_count(double n, char *buf, size_t len)
 {
-	static const char *const unit[] = { "", "k", "M", "G", "T" };
-
-	return (units_format(n, 1000, unit, 5, "", buf, len));
+	return (units_format(n, 1000, units_count_names, 5, "", 0, buf, len));
 }
 
-/* An integer with thousands separators: 12,345. */
+/* A number with thousands separators and decimals: 12,345, 2,999.6. */
 static char *
-units_format_thousands(double v, char *buf, size_t len)
+units_format_thousands(double v, int decimals, char *buf, size_t len)
 {
 	char		 tmp[UNITS_BUFSZ];
 	size_t		 n, i, o = 0;
-	const char	*s = tmp;
+	const char	*s = tmp, *dot;
 
-	snprintf(tmp, sizeof tmp, "%.0f", v);
+	snprintf(tmp, sizeof tmp, "%.*f", decimals, v);
 	if (*s == '-' && o + 1 < len) {
 		buf[o++] = '-';
 		s++;
 	}
-	n = strlen(s);
+	dot = strchr(s, '.');
+	n = dot != NULL ? (size_t)(dot - s) : strlen(s);
 	for (i = 0; i < n && o + 2 < len; i++) {
 		if (i > 0 && (n - i) % 3 == 0)
 			buf[o++] = ',';
 		buf[o++] = s[i];
 	}
+	for (i = n; s[i] != '\0' && o + 1 < len; i++)
+		buf[o++] = s[i];
 	buf[o] = '\0';
 	return (buf);
 }
 
-/* Format a value of a kind for people into buf; NAN gives "unknown". */
-char *
-units_format_value(enum units_kind kind, double v, char *buf, size_t len)
+/* A value of a kind for people, with more digits than usual. */
+static char *
+units_format_more(enum units_kind kind, double v, int more, char *buf,
+    size_t len)
 {
 	if (!isfinite(v)) {
 		snprintf(buf, len, "unknown");
@@ -312,28 +318,67 @@ units_format_value(enum units_kind kind, double v, char *buf, size_t len)
 	}
 	switch (kind) {
 	case UNITS_BYTES:
-		return (units_format_size(v < 0 ? 0 : (uint64_t)llround(v),
+		if (v < 0)
+			v = 0;
+		if (more == 0 || v < 1024)
+			return (units_format_size((uint64_t)llround(v), buf,
+			    len));
+		return (units_format(v, 1024, units_size_names, 7, " ", more,
 		    buf, len));
 	case UNITS_LAT_US:
-		return (units_format_lat_us(v, buf, len));
+		return (units_format(v * 1000, 1000, units_lat_names, 4, " ",
+		    more, buf, len));
 	case UNITS_RATE:
-		return (units_format_rate(v, buf, len));
+		return (units_format(v, 1024, units_rate_names, 6, " ", more,
+		    buf, len));
 	case UNITS_SECONDS:
 		if (v >= 3600)
-			snprintf(buf, len, "%.1f h", v / 3600);
+			snprintf(buf, len, "%.*f h", 1 + more, v / 3600);
 		else if (v >= 100)
-			snprintf(buf, len, "%.0f s", v);
+			snprintf(buf, len, "%.*f s", more, v);
 		else
-			snprintf(buf, len, "%.1f s", v);
+			snprintf(buf, len, "%.*f s", 1 + more, v);
 		return (buf);
 	case UNITS_COUNT:
-		return (units_format_count(v, buf, len));
+		return (units_format(v, 1000, units_count_names, 5, "", more,
+		    buf, len));
 	case UNITS_IOPS:
 		if (v >= 1e7)
-			return (units_format_count(v, buf, len));
+			return (units_format(v, 1000, units_count_names, 5, "",
+			    more, buf, len));
 		/* FALLTHROUGH */
 	case UNITS_PLAIN:
 		break;
 	}
-	return (units_format_thousands(v, buf, len));
+	return (units_format_thousands(v, more, buf, len));
+}
+
+/* Format a value of a kind for people into buf; NAN gives "unknown". */
+char *
+units_format_value(enum units_kind kind, double v, char *buf, size_t len)
+{
+	return (units_format_more(kind, v, 0, buf, len));
+}
+
+/* Format an interval "LOW to HIGH"; see units.h. */
+char *
+units_format_interval(enum units_kind kind, double lo, double hi, char *buf,
+    size_t len)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	int	more;
+
+	for (more = 0; more <= UNITS_MORE_MAX; more++) {
+		units_format_more(kind, lo, more, a, sizeof a);
+		units_format_more(kind, hi, more, b, sizeof b);
+		if (strcmp(a, b) != 0)
+			break;
+	}
+	/* Ends that are one value need no more digits. */
+	if (more > UNITS_MORE_MAX) {
+		units_format_more(kind, lo, 0, a, sizeof a);
+		units_format_more(kind, hi, 0, b, sizeof b);
+	}
+	snprintf(buf, len, "%s to %s", a, b);
+	return (buf);
 }

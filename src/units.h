@@ -54,6 +54,18 @@ enum units_kind {
  */
 char	*units_format_value(enum units_kind, double, char *, size_t);
 
+/*
+ * Format the interval from lo to hi as "LOW to HIGH" into buf (at least
+ * UNITS_INTERVAL_BUFSZ): each end as units_format_value prints it, with up
+ * to UNITS_MORE_MAX more digits when the two would print alike ("2,999.6
+ * to 3,000.4"; "3,000 to 3,000" only when they are one value).  NAN ends
+ * give "unknown".
+ */
+char	*units_format_interval(enum units_kind, double, double, char *,
+	    size_t);
+
 #define UNITS_BUFSZ 32
+#define UNITS_INTERVAL_BUFSZ	(2 * UNITS_BUFSZ + 4)
+#define UNITS_MORE_MAX		3
 
 #endif

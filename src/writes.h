@@ -56,6 +56,8 @@ struct writes_result {
 					   held or was known well enough */
 	struct point	 mixed;		/* ios 0: not measured */
 	double		 mixed_read_fraction;
+	int		 state;		/* enum bucket_state of the sequential
+					   runs (report_state_apply) */
 	int		 interrupted;
 	char		 note[256];	/* what was skipped and why; "" */
 };

@@ -30,9 +30,11 @@ probe() {	# host, target, seed, then more options
 	    --json "$dir/fleet/$host.json" "$@" > "$dir/$host.out"
 }
 mkdir "$dir/fleet"
-probe h1 sim:ebs-gp3 1 --expect 'iops>=2700' --expect 'p99<=2ms' ||
-    fail "h1: met expectations exited $?"
-probe h2 sim:ebs-gp3 2 --expect-profile ebs-gp3 ||
+# A 10 s run sees no bucket run dry: what it meets, it meets while one
+# may still be full, which passes only when accepted.
+probe h1 sim:ebs-gp3 1 --expect 'iops>=2700' --expect 'p99<=2ms' \
+    --accept-burst || fail "h1: met expectations exited $?"
+probe h2 sim:ebs-gp3 2 --expect-profile ebs-gp3 --accept-burst ||
     fail "h2: --expect-profile ebs-gp3 on its own profile exited $?"
 probe h3 sim:ebs-gp3 3 || fail "h3 exited $?"
 probe h4 "sim:$dir/gp3-slow.ini" 4 --expect-profile ebs-gp3
@@ -131,7 +133,8 @@ p99=$(jq '.sync as $s | $s.methods[] | select(.method == $s.best_method
 [ -n "$p99" ] || fail "sync.json: no row of the best method"
 above=$(echo "$p99 * 1.01" | bc -l) below=$(echo "$p99 * 0.99" | bc -l)
 "$TIERPROBE" check "$dir/sync.json" --expect "commit.p99<=${above}us" \
-    > /dev/null || fail "commit.p99<=${above}us (p99 $p99 us) not met"
+    --accept-burst > /dev/null ||
+    fail "commit.p99<=${above}us (p99 $p99 us) not met"
 "$TIERPROBE" check "$dir/sync.json" --expect "commit.p99<=${below}us" \
     > /dev/null
 [ $? = 3 ] || fail "commit.p99<=${below}us (p99 $p99 us) not missed"
@@ -139,7 +142,7 @@ above=$(echo "$p99 * 1.01" | bc -l) below=$(echo "$p99 * 0.99" | bc -l)
 if command -v gnuplot >/dev/null; then
 	mkdir "$dir/commits"
 	for s in 2 3; do
-		"$TIERPROBE" sync sim:ebs-gp3 --seed $s --quiet \
+		"$TIERPROBE" sync sim:ebs-gp3 --seed $s --quiet --host h$s \
 		    --json "$dir/commits/h$s.json" > /dev/null ||
 		    fail "sync seed $s exited $?"
 	done

@@ -39,6 +39,8 @@ expect 2 "multiple of 512"	-- scan t.dat --bs 1000
 expect 2 "iodepth"		-- scan t.dat --iodepth 0
 expect 2 "iodepth"		-- scan t.dat --iodepth 4097
 expect 2 "unknown option"	-- scan t.dat --frobnicate
+expect 2 "did you mean --precision?" -- scan t.dat --presicion 3
+expect 2 "abbreviates --max-ws, --max-time" -- scan t.dat --max 3
 expect 2 "needs an argument"	-- scan t.dat --bs
 expect 2 "not an option of scan" -- scan t.dat --outdir x
 expect 2 "scan needs TARGET"	-- scan

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Description: bash completion of tierprobe completes commands, the values
 # of --output-format and --format, and (once tierprobe --help lists them)
-# each command's options.
+# each command's options; --type completes the volume types, and an
+# instance after sim:VOLUME@ never is one.
 set -u
 : "${TOP_SRCDIR:?}"
 command -v bash >/dev/null || { echo "skip: no bash"; exit 77; }
@@ -24,6 +25,14 @@ t svg tierprobe plot --format s
 t psync tierprobe scan --engine p
 if "$TIERPROBE" profiles 2>/dev/null | grep -q "^m5.large "; then
 	t sim:ebs-gp3@m5.large tierprobe limits sim:ebs-gp3@m5.l
+fi
+if "$TIERPROBE" profiles 2>/dev/null | grep -q "^io2-bx "; then
+	t io2-bx tierprobe run --type io2-
+	t gp3 tierprobe check --type g
+	# A volume type is not an instance.
+	COMP_WORDS=(tierprobe limits sim:ebs-gp3@g); COMP_CWORD=2
+	COMPREPLY=(); _tierprobe
+	[ ${#COMPREPLY[@]} = 0 ] || { echo "FAIL: sim:ebs-gp3@g -> ${COMPREPLY[*]}"; exit 1; }
 fi
 t sync tierprobe sy
 t direct-dsync tierprobe sync --methods di

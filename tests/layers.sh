@@ -19,14 +19,14 @@ trap 'rm -rf "$dir"' EXIT
 # Lowest first; mk/LAYER.am builds each.
 cat > "$dir/layers" <<'EOF'
 base		xmalloc log units rng stats hist interrupt
-analysis	point timeline changepoint fit tiers service ceilings figures check together
-analysis	writepath
+analysis	point timeline changepoint fit tiers service ceilings bucket figures check together
+analysis	writepath formula voltype voltype-judge
 device		profiles sim engine engine-psync engine-uring engine-sim target
 measure		progress sampler scan limits parallel sync writes
 plan		cli plan
-report		report report-schema report-json report-load report-text report-sync
+report		report report-state verdict report-verdict report-schema report-json report-load report-text report-sync
 report		report-multi report-plot
-report		report-profile compare context fiojob
+report		report-voltype report-profile compare context fiojob
 report		report-check fleet fleet-load report-fleet
 EOF
 # Who may use the simulator's symbols (sim.o).

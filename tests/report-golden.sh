@@ -5,7 +5,8 @@
 # and re-renders the same, and compare of two pairs of fixtures matches its
 # golden (the second: a bucket that ran dry against one that did not); a
 # scan not analysed as a whole shows its tiers, marked, and no backing
-# store.
+# store.  Missing figures are n/a and intervals "LOW to HIGH" throughout;
+# a commit row short of the 3,688 commits a p99.9 needs says so.
 # Set TP_REGEN=1 to rewrite the expected files (then read them!).
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
@@ -49,6 +50,22 @@ for f in scan limits held interrupted nulls restored sync unexplained; do
 	cmp -s "$dir/a.txt" "$data/report-$f.txt" ||
 	    fail "$f: re-rendered text differs after a round trip"
 done
+# One convention: a figure not known is n/a in a table, an interval is
+# "LOW to HIGH" (never "LOW - HIGH" or "+-x%").
+for f in "$data"/report-*.txt "$data"/report-*.md; do
+	! grep -n '—' "$f" || fail "$(basename "$f"): a missing value as —"
+	! grep -nE '95%: [^)]*[0-9A-Za-z] - [0-9]|  [0-9.]+ [KMGT]iB - ' \
+	    "$f" || fail "$(basename "$f"): an interval as LOW - HIGH"
+	! grep -nE '[0-9]+(\.[0-9]+)?[^ ]* to [^ ]+ .*\+-[0-9.]+%|within [0-9.]+%\)' \
+	    "$f" || fail "$(basename "$f"): an interval as a percentage"
+done
+# A commit row short of the commits a p99.9 needs: n/a, and said why.
+jq '.sync.methods[0].commits = 440 | .sync.methods[0].lat_us.p999 = null' \
+    "$data/report-sync.json" > "$dir/p999.json" || fail "jq"
+"$TIERPROBE" report "$dir/p999.json" > "$dir/p999.txt" || fail "p999 report"
+grep -Eq '^  fdatasync +4 KiB .* n/a +[0-9.]+%$' "$dir/p999.txt" &&
+    tr -s ' \n' ' ' < "$dir/p999.txt" | grep -q ' - p99.9 needs 3,688 commits at least, [^.]*; the rows with n/a made 440\. ' ||
+	fail "a commit row without p99.9: $(grep -A1 'p99.9 needs' "$dir/p999.txt")"
 grep -q 'INTERRUPTED' "$data/report-interrupted.txt" ||
     fail "interrupted report does not say so"
 if grep -E '(^|[^0-9.,])0 (us|ms)' "$data/report-nulls.txt"; then

@@ -3,7 +3,8 @@
 # Description: SIGINT and SIGTERM in each phase of a run: while the test
 # file is filled (writes slowed by a blkio cgroup), during the scan, during
 # the limit sweeps, during the commits of sync.  Each ends with exit 130, a complete --json report that
-# says "interrupted": true, and the test file this run created removed.
+# says "interrupted": true, and the test file this run created removed,
+# and one line on stderr saying where the report went and what was removed.
 # A second SIGINT exits at once, still removing the file.
 . "${TOP_SRCDIR:-.}/tests/cgroup-lib.sh"
 
@@ -25,6 +26,10 @@ interrupt_and_check() {
 		    fail "$2: the partial report lacks what was measured ($3)"
 	fi
 	[ ! -e "$f" ] || fail "$2: the test file was left behind"
+	said="interrupted: the partial report is on standard output and in $j; removed $f (this run created it)"
+	[ "$(grep -c '^tierprobe: interrupted: ' "$t_dir/err")" = 1 ] &&
+	    grep -qxF "tierprobe: $said" "$t_dir/err" ||
+	    fail "$2: not said where the report went: $(cat "$t_dir/err")"
 	left=$(ls -A "$t_dir" | grep -v -e '^r.json$' -e '^err$')
 	[ -z "$left" ] || fail "$2: left behind: $left"
 	rm -f "$j"

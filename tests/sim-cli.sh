@@ -5,7 +5,9 @@
 # deterministic for a seed (the JSON byte for byte) and another seed gives
 # other noise; an unknown name, a missing file and a bad profile are usage
 # errors (exit 2) reported in one line naming the file, line and key; the
-# device time a run may take is said before it, and what it took after.
+# device time a run may take is said before it, and what it took after; a
+# simulated run's report names its volume, size and instance, the host it
+# ran on and its device time (what stderr said it spent).
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 TIERPROBE_DATADIR=$TOP_SRCDIR
@@ -85,4 +87,31 @@ grep -q "^tierprobe: spent $spent s of device time, " "$dir/t.err" ||
     fail "spent $spent s, not said after: $(cat "$dir/t.err")"
 [ "$(head -1 "$dir/t.err" | cut -c1-11)" = "tierprobe: " ] ||
     fail "the cost is not said first"
+
+# A simulated volume's report says what it is: its name, size and the
+# instance it is on, in the text and in JSON (target.instance); the host
+# it ran on (what a fleet shows); the device time it took, as said on
+# stderr, not its clock times; the Machine section names no device.
+"$TIERPROBE" limits sim:ebs-io1-50k@m5.8xlarge --max-iodepth 8 \
+    --sustain 2 --max-time 0.5 --seed 3 --json "$dir/i.json" \
+    > "$dir/i.txt" 2> "$dir/i.err" || fail "limits on an instance exited $?"
+grep -q '^tierprobe [0-9.]*: limits of sim:ebs-io1-50k@m5.8xlarge$' \
+    "$dir/i.txt" || fail "title: $(head -1 "$dir/i.txt")"
+grep -q '^  target  *simulated ebs-io1-50k, 1000 GiB, on a simulated m5.8xlarge, O_DIRECT, in$' \
+    "$dir/i.txt" || fail "target line: $(grep -A1 '^  target' "$dir/i.txt")"
+[ "$(jq -r .target.instance "$dir/i.json")" = m5.8xlarge ] ||
+	fail "target.instance: $(jq .target.instance "$dir/i.json")"
+[ "$(jq -r .context.hostname "$dir/i.json")" = "$(uname -n)" ] ||
+	fail "a simulated run's host: $(jq .context.hostname "$dir/i.json")"
+spent=$(sed -n 's/^tierprobe: spent \([0-9.]*\) s of device time.*/\1/p' \
+    "$dir/i.err")
+grep -q "^  device time  *$spent s, simulated (virtual time)$" "$dir/i.txt" ||
+	fail "device time: $(grep 'device time' "$dir/i.txt"), spent $spent s"
+grep -q '^  device  *none: a simulated volume' "$dir/i.txt" ||
+	fail "Machine: $(grep '^  device ' "$dir/i.txt")"
+"$TIERPROBE" limits sim:ebs-gp3 --max-iodepth 8 --sustain 2 \
+    --max-time 0.5 --seed 3 --quiet --output-format json > "$dir/n.json" ||
+	fail "limits sim:ebs-gp3 exited $?"
+[ "$(jq .target.instance "$dir/n.json")" = null ] ||
+	fail "an instance for a volume on none"
 exit 0

@@ -14,7 +14,10 @@
 # to a write of 3.32 ms", suspect); flushes acknowledged at once under
 # such a cap stay suspect.  The quick
 # preset's sequential writes end once they held, not where a buffer drops
-# them; the cost lines count writes and commits.  Seconds of real time.
+# them; the cost lines count writes and commits.  The progress lines say
+# commits/s, sizes as given (2300 B), writers as writers, the flush points
+# numbered in turn, the write sweeps as writes.  sync --repeat gives the
+# commits' spread over runs.  Seconds of real time.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 command -v jq >/dev/null || { echo "SKIP: needs jq"; exit 77; }
@@ -200,4 +203,59 @@ said=$(sed -n 's/^tierprobe: spent \([0-9.]*\) s of device time.*/\1/p' \
     "$dir/s.err")
 awk -v s="$said" -v l="$least" 'BEGIN { exit !(s != "" && s >= l && s <= 6.9) }' ||
 	fail "sync: spent $said s said, its rows took $least s"
+
+# Progress lines (one per point off a terminal) say what each point is:
+# commits per second, never IOPS; the flush points numbered 1 to n in
+# turn (those the methods measured are not redone); writers as writers.
+grep -Eq '^fdatasync 1/1: size 4 KiB, [0-9,]+ commits/s, ' "$dir/s.err" ||
+	fail "sync progress: $(grep '^fdatasync' "$dir/s.err")"
+! grep -E '^(fdatasync|flush|writers) ' "$dir/s.err" | grep -q 'IOPS' ||
+	fail "sync progress: commits said as IOPS"
+awk '/^flush [0-9]+\/[0-9]+:/ { split($2, k, "/"); n++
+    if (k[1] + 0 != n || k[2] + 0 != 3) bad = 1 }
+    END { exit bad || n != 3 }' "$dir/s.err" ||
+	fail "sync progress: flush points $(grep -c '^flush ' "$dir/s.err")"
+grep -q '^flush 1/3: plain O_DIRECT write, 4 KiB, [0-9,]* writes/s' \
+    "$dir/s.err" && grep -q '^flush 3/3: fdatasync alone, ' "$dir/s.err" ||
+	fail "sync progress: the flush points not named"
+grep -q '^writers 1/2: 4 writers, a part each, ' "$dir/s.err" &&
+    grep -q '^writers 2/2: 4 writers, one shared log, ' "$dir/s.err" ||
+	fail "sync progress: $(grep '^writers' "$dir/s.err")"
+"$TIERPROBE" sync "sim:$gp3" --methods fdatasync --bs 2300 --writers 1 \
+    --max-time 0.5 --seed 2 --output-format json > /dev/null \
+    2> "$dir/s2300.err" || fail "sync --bs 2300 exited $?"
+grep -q '^fdatasync 1/1: size 2300 B, ' "$dir/s2300.err" ||
+	fail "sync progress: 2300 bytes as $(grep '^fdatasync' "$dir/s2300.err")"
+# The write sweeps of a run say they write; the read sweeps' lines are
+# the read sweeps' points only.
+for k in qd_points:iodepth bs_points:block; do
+	got=$(grep -Ec "^write ${k#*:}[a-z ]* [0-9]+/" "$dir/gp3q.err")
+	want=$(jq ".writes.limits.${k%:*} | length" "$dir/gp3q.json")
+	[ "$got" = "$want" ] && [ "$want" -gt 0 ] ||
+		fail "run progress: $got write ${k#*:} lines, $want points"
+	got=$(grep -Ec "^${k#*:}[a-z ]* [0-9]+/" "$dir/gp3q.err")
+	want=$(jq ".limits.${k%:*} | length" "$dir/gp3q.json")
+	[ "$got" = "$want" ] ||
+		fail "run progress: $got ${k#*:} lines, $want read points"
+done
+
+# sync --repeat: three runs (seeds 4, 5, 6), the repeatability table of
+# the report's commit figures (commit.rate, commit.p50, commit.p99,
+# commit.group_rate of report_headlines), each over the three runs, the
+# rates within 10% of each other, all in the state a sync alone leaves
+# them (a bucket may still be full).
+"$TIERPROBE" sync "sim:$gp3" --repeat 3 --methods fdatasync,dsync --bs 8K \
+    --writers 1,4 --max-time 0.5 --seed 4 --quiet --json "$dir/rep.json" \
+    > "$dir/rep.txt" || fail "sync --repeat 3 exited $?"
+grep -q '^Repeatability (3 runs)$' "$dir/rep.txt" ||
+	fail "sync --repeat: no repeatability table"
+jq -e '.repeat.runs == 3' "$dir/rep.json" > /dev/null ||
+	fail "sync --repeat: $(jq -c .repeat "$dir/rep.json")"
+jq -e '[.repeat.figures[] | select(.name | startswith("commit."))] |
+    length == 4 and all(.n == 3 and (.mean | type) == "number" and
+    .state == "may_be_full") and
+    all(select(.name | endswith("rate")) | .cv < 0.1)' "$dir/rep.json" \
+    > /dev/null ||
+	fail "sync --repeat: not the 4 commit figures over 3 runs, commits/s within 10%: $(jq -c '[.repeat.figures[] | {name, n, cv, state}]' "$dir/rep.json")"
+
 echo "PASS"

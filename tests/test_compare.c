@@ -43,10 +43,10 @@ test_differs(void **state)
 }
 
 /* The fixture reports, loaded once for every test. */
-enum { T_SCAN, T_SCAN_B, T_LIMITS, T_NULLS, T_NFIXTURES };
+enum { T_SCAN, T_SCAN_B, T_LIMITS, T_NULLS, T_HELD, T_SYNC, T_NFIXTURES };
 static const char *const t_fixtures[T_NFIXTURES] = {
 	"report-scan.json", "report-scan-b.json", "report-limits.json",
-	"report-nulls.json",
+	"report-nulls.json", "report-held.json", "report-sync.json",
 };
 static struct report	t_reps[T_NFIXTURES];
 
@@ -126,8 +126,14 @@ test_two_fixtures(void **state)
 	assert_non_null(strstr(t_row(out, "tier 1 capacity"), "0.80x *"));
 	/* 80.1 / 75.2 us = 1.065: noise 1.5 (2% CI) and 1.8 (2 sd). */
 	assert_non_null(strstr(t_row(out, "tier 1 p50"), "1.07x *"));
-	/* 6.3 / 6.1 ms: within 2 sd = 500 us of run-to-run noise. */
-	assert_non_null(strstr(t_row(out, "backing p50"), "1.03x ="));
+	/*
+	 * 6.3 / 6.1 ms: within 2 sd = 500 us of run-to-run noise, but no
+	 * scan can see a bucket run dry: equal only while it lasts.
+	 */
+	assert_non_null(strstr(t_row(out, "backing p50"), "6.1 ms full?"));
+	assert_non_null(strstr(t_row(out, "backing p50"), "1.03x ~"));
+	/* A size: no bucket changes it. */
+	assert_null(strstr(t_row(out, "tier 2 capacity"), "full"));
 	/* p99 carries no noise estimate. */
 	assert_non_null(strstr(t_row(out, "tier 1 p99"), "1.07x ?"));
 	assert_non_null(strstr(t_row(out, "tier 2 capacity"), "1.00x ="));
@@ -143,6 +149,46 @@ test_two_fixtures(void **state)
 	assert_int_equal(compare_write(t_reps, 0, stdout, 0), -1);
 	assert_int_equal(compare_write(t_reps, COMPARE_MAX + 1, stdout, 0),
 	    -1);
+}
+
+/*
+ * A run whose bucket ran dry against one that held: figures measured
+ * before the drop against figures that may have been lifted are told
+ * apart (!), never equal, and the baseline is said to be one.
+ */
+static void
+test_states(void **state)
+{
+	char	*out;
+
+	(void)state;
+	out = t_compare(0, 2, T_LIMITS, T_HELD);
+	assert_non_null(strstr(t_row(out, "IOPS ceiling"), "full "));
+	assert_non_null(strstr(t_row(out, "IOPS ceiling"), "3,000 full?"));
+	assert_non_null(strstr(t_row(out, "IOPS ceiling"), "1.00x !"));
+	assert_null(strstr(t_row(out, "IOPS ceiling"), "="));
+	assert_non_null(strstr(t_row(out, "long-run IOPS"), "300 empty"));
+	assert_non_null(strstr(out, "States: full measured before"));
+	free(out);
+	/* A run against itself: equal only while a bucket lasts. */
+	out = t_compare(0, 2, T_HELD, T_HELD);
+	assert_non_null(strstr(t_row(out, "IOPS ceiling"), "1.00x ~"));
+	free(out);
+}
+
+/* Commits and writes are headline figures: two sync reports compare. */
+static void
+test_commits(void **state)
+{
+	char	*out;
+
+	(void)state;
+	out = t_compare(0, 2, T_SYNC, T_SYNC);
+	assert_null(strstr(out, "No headline figures"));
+	assert_non_null(strstr(t_row(out, "commits/s, one writer"),
+	    "1.00x"));
+	assert_non_null(strstr(out, "commit p99, one writer"));
+	free(out);
 }
 
 static void
@@ -167,6 +213,8 @@ main(void)
 		cmocka_unit_test(test_differs),
 		cmocka_unit_test(test_two_fixtures),
 		cmocka_unit_test(test_mixed_sections),
+		cmocka_unit_test(test_states),
+		cmocka_unit_test(test_commits),
 	};
 
 	return (cmocka_run_group_tests(tests, t_setup, t_teardown));

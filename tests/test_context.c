@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * context.c: the device part read from a fake sysfs and mountinfo (a
- * partition, so the queue is its disk's), and the real machine's context
- * for the source tree.
+ * partition, so the queue and the size are its disk's), and the real
+ * machine's context for the source tree.
  */
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -65,6 +65,11 @@ test_fake_tree(void **state)
 	    "4096\n");
 	t_write(root, "sys/devices/pci0/nvme/block/nvme1n1/device/model",
 	    "Amazon Elastic Block Store              \n");
+	/* The disk's size in 512-byte sectors (100 GiB); the partition's. */
+	t_write(root, "sys/devices/pci0/nvme/block/nvme1n1/size",
+	    "209715200\n");
+	t_write(root, "sys/devices/pci0/nvme/block/nvme1n1/nvme1n1p2/size",
+	    "2048\n");
 	t_write(root, "sys/dev/block/.keep", "");
 	snprintf(link, sizeof link, "%s/sys/dev/block/259:3", root);
 	snprintf(target, sizeof target,
@@ -81,6 +86,8 @@ test_fake_tree(void **state)
 	context_fill_devno(&ctx, makedev(259, 3), root);
 	assert_string_equal(ctx.device, "nvme1n1");
 	assert_string_equal(ctx.device_model, "Amazon Elastic Block Store");
+	/* The volume under the partition: the whole disk. */
+	assert_int_equal(ctx.device_size_bytes, 100ULL << 30);
 	assert_string_equal(ctx.scheduler, "none");
 	assert_int_equal(ctx.rotational, 0);
 	assert_int_equal(ctx.nr_requests, 1023);
@@ -97,6 +104,7 @@ test_fake_tree(void **state)
 	assert_string_equal(ctx.device, "");
 	assert_string_equal(ctx.fstype, "xfs");
 	assert_int_equal(ctx.rotational, -1);
+	assert_int_equal(ctx.device_size_bytes, 0);
 	t_rmdir(root);
 	free(root);
 }
@@ -122,6 +130,7 @@ test_this_machine(void **state)
 	if (access(sys, F_OK) == 0) {
 		assert_true(ctx.device[0] != '\0');
 		assert_true(ctx.logical_block >= 512);
+		assert_true(ctx.device_size_bytes > 0);
 		assert_true(ctx.rotational == 0 || ctx.rotational == 1);
 	}
 	/* No path: the host only. */

@@ -217,6 +217,53 @@ test_stopped_early(void **state)
 	free(s);
 }
 
+/* Commits: a size as given, a label for the point, commits/s. */
+static void
+t_commits(void)
+{
+	struct point	p;
+
+	memset(&p, 0, sizeof p);
+	p.bs = 2300;
+	p.iodepth = 1;
+	p.iops = 880;
+	p.lat_us.p50 = 1120;
+	p.lat_us.p99 = 1650;
+	p.seconds = 0.5;
+	progress_phase("fdatasync", 1, PROGRESS_BS);
+	progress_point_start(0, &p);
+	progress_update(&p, 0.1, NULL);
+	progress_point_done(&p);
+	progress_phase("writers", 1, PROGRESS_IODEPTH);
+	p.iodepth = 4;
+	progress_point_start(0, &p);
+	progress_point_label("4 writers, one shared log", "commits/s");
+	progress_update(&p, 0.1, NULL);
+	progress_point_done(&p);
+	/* The label and unit are the point's, not the next one's. */
+	progress_phase("iodepth", 1, PROGRESS_IODEPTH);
+	progress_point_start(0, &p);
+	progress_point_done(&p);
+}
+
+static void
+test_commits(void **state)
+{
+	char	*s;
+
+	(void)state;
+	s = t_capture(0, t_commits);
+	assert_non_null(strstr(s, "fdatasync 1/1: bs 2300 B, 880 IOPS"));
+	assert_non_null(strstr(s, "writers 1/1: 4 writers, one shared log, "
+	    "880 commits/s, p50 1.12 ms"));
+	assert_non_null(strstr(s, "iodepth 1/1: iodepth 4, 880 IOPS"));
+	free(s);
+	s = t_capture(1, t_commits);
+	assert_non_null(strstr(s, "writers 1/1  4 writers, one shared log  "
+	    "880 commits/s  p50 1.12 ms"));
+	free(s);
+}
+
 /* A fill of 1 GiB in 1 MiB steps. */
 static void
 t_fill(void)
@@ -264,6 +311,7 @@ main(void)
 		cmocka_unit_test(test_added_points),
 		cmocka_unit_test(test_stopped_early),
 		cmocka_unit_test(test_fill),
+		cmocka_unit_test(test_commits),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -172,17 +172,21 @@ test_time_rule(void **state)
 	point_free(&pt);
 }
 
-/* A p99.9 is given only when 10 reads at least lie beyond it. */
+/*
+ * A p99.9 is given from POINT_P999_MIN_IOS reads on, where its 95%
+ * interval closes below the slowest read: 0.999^3688 <= 0.025 < 0.999^3687.
+ */
 static void
 test_tail_support(void **state)
 {
 	static const struct {
-		double	seconds;	/* at 100 us, depth 1 */
+		double	seconds;	/* at 113 us (mean), depth 1 */
 		int	known;
 	} cases[] = {
-		{ 0.04, 0 },		/* 400 reads: its slowest, no more */
-		{ 0.9, 0 },		/* 9,000 */
-		{ 1.2, 1 },		/* 12,000 */
+		{ 0.04, 0 },		/* ~350 reads: its slowest, no more */
+		{ 0.35, 0 },		/* ~3,100 */
+		{ 0.5, 1 },		/* ~4,400 */
+		{ 1.2, 1 },		/* ~10,600 */
 	};
 	struct engine		 e;
 	struct target		 t;
@@ -192,6 +196,8 @@ test_tail_support(void **state)
 	size_t			 i;
 
 	(void)state;
+	assert_true(pow(0.999, POINT_P999_MIN_IOS) <= 0.025);
+	assert_true(pow(0.999, POINT_P999_MIN_IOS - 1) > 0.025);
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		t_setup(&e, &t, 1, 100000, 0.5, 1 << 20, 4096);
 		t_spec(&sp, 1 << 20, 4096, 1);
@@ -201,6 +207,7 @@ test_tail_support(void **state)
 		assert_int_equal(sampler_measure(&e, &r, &sp, &pt, NULL, NULL,
 		    NULL), 0);
 		assert_true(isfinite(pt.lat_us.p99));
+		assert_int_equal(pt.ios >= POINT_P999_MIN_IOS, cases[i].known);
 		if (cases[i].known)
 			assert_true(pt.lat_us.p999 >= pt.lat_us.p99);
 		else

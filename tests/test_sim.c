@@ -1198,8 +1198,9 @@ test_builtin(void **state)
 	sim_truth_profile(sim_profile(s), 16384, &t);
 	t_assert_rel(t.iops_ceiling, 30000, 1e-9, "io1 50k iops");
 	assert_int_equal(t.iops_limiter, SIM_LIMIT_INSTANCE_IOPS);
-	t_assert_rel(t.bandwidth_ceiling, 850e6, 1e-9, "io1 50k bw");
-	assert_int_equal(t.bandwidth_limiter, SIM_LIMIT_INSTANCE_BANDWIDTH);
+	/* 16 KiB per provisioned IOPS, under the instance's 850 MB/s. */
+	t_assert_rel(t.bandwidth_ceiling, 50000 * 16384.0, 1e-9, "io1 50k bw");
+	assert_int_equal(t.bandwidth_limiter, SIM_LIMIT_VOLUME_BANDWIDTH);
 	assert_true(t.knee_iodepth >= 8 && t.knee_iodepth <= 32);
 	sim_free(s);
 

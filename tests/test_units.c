@@ -334,6 +334,40 @@ t_format_value(void **state)
 		    cases[i].v, buf, sizeof buf), cases[i].want);
 }
 
+/*
+ * An interval is "LOW to HIGH", with more digits when its ends would print
+ * alike; never a +-percentage.
+ */
+static void
+t_format_interval(void **state)
+{
+	static const struct {
+		enum units_kind	 kind;
+		double		 lo, hi;
+		const char	*want;
+	} cases[] = {
+		{ UNITS_IOPS, 2992, 3008, "2,992 to 3,008" },
+		{ UNITS_IOPS, 2999.6, 3000.4, "2,999.6 to 3,000.4" },
+		{ UNITS_IOPS, 2999.96, 3000.04, "2,999.96 to 3,000.04" },
+		{ UNITS_BYTES, 1.2 * 1073741824, 1.3 * 1073741824,
+		  "1.2 GiB to 1.3 GiB" },
+		{ UNITS_BYTES, 1073000000, 1074000000, "1023 MiB to 1 GiB" },
+		{ UNITS_RATE, 262000000, 262200000,
+		  "249.9 MiB/s to 250.1 MiB/s" },
+		{ UNITS_LAT_US, 75.21, 75.24, "75.21 us to 75.24 us" },
+		{ UNITS_SECONDS, 20.01, 20.04, "20.01 s to 20.04 s" },
+		{ UNITS_IOPS, 3000, 3000, "3,000 to 3,000" },
+		{ UNITS_IOPS, NAN, 3000, "unknown to 3,000" },
+	};
+	char	buf[UNITS_INTERVAL_BUFSZ];
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_string_equal(units_format_interval(cases[i].kind,
+		    cases[i].lo, cases[i].hi, buf, sizeof buf), cases[i].want);
+}
+
 /* What the size formatter prints parses back to within its precision. */
 static void
 t_format_roundtrip(void **state)
@@ -362,6 +396,7 @@ main(void)
 		cmocka_unit_test(t_parse_uint),
 		cmocka_unit_test(t_format),
 		cmocka_unit_test(t_format_value),
+		cmocka_unit_test(t_format_interval),
 		cmocka_unit_test(t_format_roundtrip),
 	};
 

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The verdict (verdict.c) for people, first in every report: a line per
+ * figure a database owner decides on, with its standing, the bucket state
+ * it was measured in and why, what the run saw of a bucket, and the
+ * commands that would settle what it could not; and as the "verdict"
+ * JSON section, derived from the report whenever it is written.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bucket.h"
+#include "report.h"
+#include "verdict.h"
+
+/* A figure of an item for people: "at most 3,000 IOPS", "p99 1.7 ms". */
+static char *
+report_verdict_value(const struct verdict_item *it, char *buf, size_t len)
+{
+	char		 v[UNITS_BUFSZ];
+	const char	*what = "", *unit = "";
+	size_t		 n = strlen(it->name);
+
+	if (n > 4 && strcmp(it->name + n - 4, ".p50") == 0)
+		what = "p50 ";
+	else if (n > 4 && strcmp(it->name + n - 4, ".p99") == 0)
+		what = "p99 ";
+	if (it->unit == UNITS_IOPS)
+		unit = strncmp(it->name, "commit.", 7) == 0 ? "/s" : " IOPS";
+	units_format_value(it->unit, it->value, v, sizeof v);
+	snprintf(buf, len, "%s%s%s%s", what, it->bound ==
+	    REPORT_BOUND_AT_MOST ? "at most " : it->bound ==
+	    REPORT_BOUND_AT_LEAST ? "at least " : "", v, unit);
+	return (buf);
+}
+
+/* How much worse a standing is, for the line of several items. */
+static int
+report_verdict_worse(int a, int b)
+{
+	static const int rank[] = {
+		[VERDICT_MEASURED] = 0,
+		[VERDICT_BOUNDED] = 1,
+		[VERDICT_UNKNOWN] = 2,
+	};
+
+	return (rank[b] > rank[a]);
+}
+
+/*
+ * Items [i, j) of one line as one sentence: their values (unknown ones
+ * left out), what they are of, the worst standing, and their reasons,
+ * each once.
+ */
+static void
+report_verdict_line(const struct report_text *rt, const struct verdict *v,
+    size_t i, size_t j, int uniform)
+{
+	const struct verdict_item	*it;
+	const char			*why;
+	char				 line[1024], b[128];
+	size_t				 k, m, n, o = 0, nv = 0, nr = 0;
+	int				 standing = VERDICT_MEASURED, seen;
+
+	line[0] = '\0';
+	for (k = i; k < j; k++) {
+		it = &v->item[k];
+		if (report_verdict_worse(standing, it->standing))
+			standing = it->standing;
+		if (!isfinite(it->value) || o >= sizeof line)
+			continue;
+		o += snprintf(line + o, sizeof line - o, "%s%s", nv++ > 0 ?
+		    ", " : "", report_verdict_value(it, b, sizeof b));
+	}
+	for (k = i; k < j && o < sizeof line; k++)
+		if (v->item[k].detail[0] != '\0')
+			o += snprintf(line + o, sizeof line - o, nv > 0 ?
+			    " (%s)" : "%s", v->item[k].detail);
+	if (o < sizeof line)
+		o += snprintf(line + o, sizeof line - o, "%s%s", o > 0 ? ": " :
+		    "", verdict_standing_name(standing));
+	for (k = i; k < j && o < sizeof line; k++) {
+		it = &v->item[k];
+		for (m = i, seen = 0; m < k; m++)
+			seen |= strcmp(v->item[m].reason, it->reason) == 0;
+		/* A state the bucket line says of every figure: not again. */
+		why = it->reason;
+		n = strlen(verdict_state_words(BUCKET_MAY_BE_FULL));
+		if (uniform && it->state == BUCKET_MAY_BE_FULL &&
+		    strncmp(why, verdict_state_words(it->state), n) == 0)
+			why += why[n] == ';' ? n + 2 : why[n] == '\0' ? n : 0;
+		if (why[0] != '\0' && !seen)
+			o += snprintf(line + o, sizeof line - o, "%s%s",
+			    nr++ == 0 ? ", " : "; ", why);
+	}
+	report_text_kv(rt, v->item[i].line, line);
+}
+
+/*
+ * The commands that would settle what the run could not, each once with
+ * what it would show for every item it settles.
+ */
+static void
+report_verdict_settle(const struct report_text *rt, const struct verdict *v)
+{
+	const struct verdict_item	*it, *o;
+	char				 line[1024];
+	size_t				 k, m, n = 0, len;
+	int				 seen;
+
+	for (k = 0; k < v->nitems; k++) {
+		it = &v->item[k];
+		for (m = 0, seen = 0; m < k; m++)
+			seen |= strcmp(v->item[m].settle, it->settle) == 0;
+		if (it->settle[0] == '\0' || seen)
+			continue;
+		len = snprintf(line, sizeof line, rt->md ? "`%s`" : "%s",
+		    it->settle);
+		for (m = k; m < v->nitems && len < sizeof line; m++) {
+			o = &v->item[m];
+			if (strcmp(o->settle, it->settle) != 0 ||
+			    o->settle_reason[0] == '\0' ||
+			    strstr(line, o->settle_reason) != NULL)
+				continue;
+			len += snprintf(line + len, sizeof line - len, "%s%s",
+			    len > strlen(it->settle) + 2 * rt->md ? "; " : ": ",
+			    o->settle_reason);
+		}
+		/* Text lists them under one key; markdown keys each. */
+		report_text_kv(rt, n++ == 0 || rt->md ? "to settle" : "",
+		    line);
+	}
+}
+
+/* The verdict of one target, or of several together, under title. */
+static void
+report_verdict_block(const struct report_text *rt, const struct verdict *v,
+    const char *title)
+{
+	size_t	i, j;
+	int	uniform = 1;
+
+	/* No bucket ran dry: the bucket line says what every state is. */
+	for (i = 0; i < v->nitems; i++)
+		if (v->item[i].state != 0 &&
+		    v->item[i].state != BUCKET_MAY_BE_FULL &&
+		    v->item[i].state != BUCKET_UNAFFECTED)
+			uniform = 0;
+	report_text_heading(rt, title);
+	if (v->bucket[0] != '\0')
+		report_text_kv(rt, "burst bucket", v->bucket);
+	for (i = 0; i < v->nitems; i = j) {
+		for (j = i + 1; j < v->nitems &&
+		    strcmp(v->item[j].line, v->item[i].line) == 0; j++)
+			continue;
+		report_verdict_line(rt, v, i, j, uniform);
+	}
+	report_verdict_settle(rt, v);
+}
+
+/* The verdict first: of one target, or of each and of them together. */
+void
+report_verdict_text(const struct report_text *rt, const struct report *r)
+{
+	struct verdict	v;
+	char		title[640];
+	size_t		i;
+
+	if (r->ntargets == 0) {
+		verdict_build(r, NULL, &v);
+		report_verdict_block(rt, &v, "Verdict (what it means for the "
+		    "long run; the detail follows)");
+		return;
+	}
+	if (r->together != NULL) {
+		verdict_together(r, &v);
+		snprintf(title, sizeof title, "Verdict: the %zu targets "
+		    "together", r->ntargets);
+		report_verdict_block(rt, &v, title);
+	}
+	for (i = 0; i < r->ntargets; i++) {
+		verdict_build(&r->targets[i], r, &v);
+		snprintf(title, sizeof title, "Verdict: target %zu, %s", i + 1,
+		    v.target);
+		report_verdict_block(rt, &v, title);
+	}
+}
+
+static json_t *
+report_verdict_str(const char *s)
+{
+	return (s[0] != '\0' ? json_string(s) : json_null());
+}
+
+/* The JSON unit of an item. */
+static const char *
+report_verdict_unit(const struct verdict_item *it)
+{
+	switch (it->unit) {
+	case UNITS_BYTES:
+		return ("bytes");
+	case UNITS_LAT_US:
+		return ("us");
+	case UNITS_RATE:
+		return ("bytes/s");
+	case UNITS_IOPS:
+		return (strncmp(it->name, "commit.", 7) == 0 ? "commits/s" :
+		    "IOPS");
+	default:
+		return (NULL);
+	}
+}
+
+/* One verdict as a JSON object: target, bucket and items[]. */
+static json_t *
+report_verdict_object(const struct verdict *v)
+{
+	const struct verdict_item	*it;
+	json_t				*o, *a, *io;
+	size_t				 i;
+
+	o = json_object();
+	json_object_set_new(o, "target", json_string(v->target));
+	json_object_set_new(o, "bucket", report_verdict_str(v->bucket));
+	a = json_array();
+	for (i = 0; i < v->nitems; i++) {
+		it = &v->item[i];
+		io = json_object();
+		json_object_set_new(io, "name", json_string(it->name));
+		json_object_set_new(io, "line", json_string(it->line));
+		json_object_set_new(io, "value", isfinite(it->value) ?
+		    json_real(it->value) : json_null());
+		json_object_set_new(io, "unit",
+		    json_string(report_verdict_unit(it)));
+		json_object_set_new(io, "standing",
+		    json_string(verdict_standing_name(it->standing)));
+		json_object_set_new(io, "bound", it->bound !=
+		    REPORT_BOUND_NONE ? json_string(report_bound_name(
+		    it->bound)) : json_null());
+		json_object_set_new(io, "state", bucket_state_name(it->state) !=
+		    NULL ? json_string(bucket_state_name(it->state)) :
+		    json_null());
+		json_object_set_new(io, "documented", isfinite(it->documented) ?
+		    json_real(it->documented) : json_null());
+		json_object_set_new(io, "documented_by",
+		    report_verdict_str(it->documented_by));
+		json_object_set_new(io, "detail",
+		    report_verdict_str(it->detail));
+		json_object_set_new(io, "reason",
+		    report_verdict_str(it->reason));
+		json_object_set_new(io, "settle",
+		    report_verdict_str(it->settle));
+		json_object_set_new(io, "settle_reason",
+		    report_verdict_str(it->settle_reason));
+		json_array_append_new(a, io);
+	}
+	json_object_set_new(o, "items", a);
+	return (o);
+}
+
+/* The "verdict" section of a report (a new object); see report.h. */
+struct json_t *
+report_verdict_json(const struct report *r)
+{
+	struct verdict	 v;
+	json_t		*o, *a;
+	size_t		 i;
+
+	if (r->ntargets == 0) {
+		verdict_build(r, NULL, &v);
+		return (report_verdict_object(&v));
+	}
+	o = json_object();
+	a = json_array();
+	for (i = 0; i < r->ntargets; i++) {
+		verdict_build(&r->targets[i], r, &v);
+		json_array_append_new(a, report_verdict_object(&v));
+	}
+	json_object_set_new(o, "targets", a);
+	if (r->together != NULL) {
+		verdict_together(r, &v);
+		json_object_set_new(o, "together", report_verdict_object(&v));
+	} else
+		json_object_set_new(o, "together", json_null());
+	return (o);
+}
