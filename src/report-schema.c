@@ -321,6 +321,16 @@ report_schema_ft_changed(int c)
 	return (names[c]);
 }
 
+/* Whether the commits' first point ran again. */
+static int
+report_schema_again_measured(const void *sync)
+{
+	const struct sync_result	*s = sync;
+
+	return (s->again.pt.ios > 0);
+}
+
+/* Whether the accounting probe ran. */
 static int
 report_schema_acct_probe_measured(const void *limits)
 {
@@ -1380,6 +1390,12 @@ static const struct report_schema_key report_schema_sync_keys[] = {
 	  .count = offsetof(struct sync_result, nrows),
 	  .sub = &report_schema_commit,
 	  .doc = "one per method, size and count of writers" },
+	{ .name = "again", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct sync_result, again), .sub = &report_schema_commit,
+	  .shown = report_schema_again_measured,
+	  .doc = "best_method at best_bs and one writer measured again after "
+	  "the writers: well below its first rate, a bucket ran dry among "
+	  "the commits (their states say where)" },
 };
 static const struct report_schema report_schema_sync =
     TABLE("sync", struct sync_result, report_schema_sync_keys, NULL, NULL);

@@ -214,6 +214,7 @@ sync_max_seconds(const struct sync_spec *sp)
 			n += sp->nsizes;
 	if (!sp->no_evidence)	/* the flush evidence, at most */
 		n += 4 + 2 * SYNC_PACED_TIME;
+	n++;			/* the first point again */
 	for (i = 0; i < sp->nwriters; i++)
 		if (sp->writers[i] != 1)
 			n += sp->shared_only ? 1 : 2; /* own logs, one shared */
@@ -242,6 +243,7 @@ sync_result_free(struct sync_result *r)
 		return;
 	for (i = 0; i < r->nrows; i++)
 		point_free(&r->rows[i].pt);
+	point_free(&r->again.pt);
 	free(r->rows);
 	r->rows = NULL;
 	r->nrows = 0;
@@ -686,6 +688,33 @@ sync_writers_sweep(struct sync_run *sr)
 	return (0);
 }
 
+/*
+ * The fastest method at one writer again, after the writers: a rate well
+ * below its first says the volume's state changed during the commits (a
+ * burst bucket ran dry; writepath_drop).  Returns 0, 1 or -errno.
+ */
+static int
+sync_again(struct sync_run *sr)
+{
+	struct sync_result	*r = sr->r;
+	int			 rc;
+
+	if (r->best_method < 0 || interrupt_requested())
+		return (0);
+	progress_phase("again", 1, PROGRESS_NONE);
+	r->again.method = r->best_method;
+	r->again.bs = r->best_bs;
+	r->again.writers = 1;
+	rc = sync_measure(sr, &sync_methods[r->best_method], r->best_bs, 1, 0,
+	    0, 0, &r->again.pt);
+	progress_end();
+	if (rc == SYNC_SKIPPED || rc < 0) {
+		point_free(&r->again.pt);
+		memset(&r->again.pt, 0, sizeof r->again.pt);
+	}
+	return (rc == SYNC_SKIPPED ? 0 : rc);
+}
+
 /* Measure commits on target t; see sync.h. */
 int
 sync_run(struct target *t, const struct sync_spec *spec,
@@ -725,6 +754,8 @@ sync_run(struct target *t, const struct sync_spec *spec,
 		rc = sync_evidence(&sr);
 	if (rc == 0)
 		rc = sync_writers_sweep(&sr);
+	if (rc == 0)
+		rc = sync_again(&sr);
 	if (rc == 0 && !spec->no_evidence)
 		rc = sync_evidence_paced(&sr);
 

@@ -66,6 +66,34 @@ writepath_best(const struct commit_point *rows, size_t n, uint32_t bs)
 	return (best);
 }
 
+/* Where the commits' state changed; see writepath.h. */
+long
+writepath_drop(const struct commit_point *rows, size_t n,
+    const struct commit_point *c)
+{
+	const struct point	*first = NULL, *again = &c->pt;
+	double			 ea, ef, floor;
+	size_t			 i, k;
+
+	for (i = 0; i < n && first == NULL; i++)
+		if (rows[i].method == c->method && rows[i].bs == c->bs &&
+		    rows[i].writers == 1 && rows[i].pt.ios > 0)
+			first = &rows[i].pt;
+	if (first == NULL || again->ios == 0 || !(again->iops > 0) ||
+	    !(first->iops > 0))
+		return (-1);
+	ea = isfinite(again->ci95_rel) ? again->ci95_rel : 0;
+	ef = isfinite(first->ci95_rel) ? first->ci95_rel : 0;
+	if (again->iops >= WRITEPATH_DROP * first->iops ||
+	    again->iops * (1 + ea) >= first->iops * (1 - ef))
+		return (-1);
+	floor = again->iops * (1 + WRITEPATH_FLOOR + ea);
+	for (k = n; k > 0; k--)
+		if (rows[k - 1].pt.ios > 0 && rows[k - 1].pt.iops > floor)
+			break;
+	return ((long)k);
+}
+
 /* Whether a and b commit equally fast within the noise; see writepath.h. */
 int
 writepath_tied(const struct commit_point *a, const struct commit_point *b)

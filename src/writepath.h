@@ -28,6 +28,10 @@ struct commit_point {
 #define WRITEPATH_QUEUED	1.2	/* back to back, a write this many
 					   times a paced one waited for a
 					   rate cap */
+#define WRITEPATH_DROP		0.75	/* measured again, under this much of
+					   its first rate: the state changed */
+#define WRITEPATH_FLOOR		0.15	/* above the rate again by more (and
+					   its CI): before the change */
 
 /* What the timing of flushes says; figures are medians in us, or NAN. */
 struct writepath_flush {
@@ -78,6 +82,18 @@ struct wbuffer {
  * writer at size bs; -1 when none has one.
  */
 long	writepath_best(const struct commit_point *, size_t, uint32_t);
+
+/*
+ * Where the commits' state changed (a burst bucket ran dry), from a point
+ * of one writer measured again after rows[n] (in the order they ran):
+ * under WRITEPATH_DROP of its first rate, clear of
+ * both CIs, the rows from the first after which none ran faster than the
+ * rate again (WRITEPATH_FLOOR) are of the state again was.  Returns that
+ * row k: rows before it ran before the change, row k may have held it,
+ * rows after it ran after; n when only again did; -1 when none showed.
+ */
+long	writepath_drop(const struct commit_point *, size_t,
+	    const struct commit_point *);
 
 /*
  * Whether a point's commits/s cannot be told from another's: their 95%
