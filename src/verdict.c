@@ -680,6 +680,10 @@ verdict_commits(const struct report *r, const char *tgt, struct verdict *v)
 		return;
 	}
 	one = &s->rows[b];
+	/* A bucket ran dry among the commits: the point measured after. */
+	if (s->state == BUCKET_DRAINING && s->again.pt.ios > 0 &&
+	    s->again.pt.state == BUCKET_EMPTY)
+		one = &s->again;
 	verdict_commit(r, tgt, it, one->pt.iops, one->pt.state);
 	snprintf(it->detail, sizeof it->detail, "%s, %s",
 	    sync_method_name(one->method), verdict_size(one->bs, bs,
@@ -691,6 +695,7 @@ verdict_commits(const struct report *r, const char *tgt, struct verdict *v)
 		c = &s->rows[i];
 		if (c->writers > 1 && c->method == one->method &&
 		    c->bs == one->bs && c->pt.ios > 0 &&
+		    c->pt.state == one->pt.state &&
 		    (most == NULL || c->pt.iops > most->pt.iops))
 			most = c;
 	}
@@ -730,6 +735,14 @@ verdict_bucket(const struct report *r, const struct report *top,
 	char				 a[UNITS_BUFSZ], c[UNITS_BUFSZ];
 	char				 where[128];
 
+	if (l == NULL && r->sync != NULL &&
+	    r->sync->state == BUCKET_DRAINING && r->sync->again.pt.ios > 0) {
+		snprintf(v->bucket, sizeof v->bucket, "ran dry among the "
+		    "commits: one writer committed %s a second after it",
+		    units_format_value(UNITS_IOPS, r->sync->again.pt.iops, a,
+		    sizeof a));
+		return;
+	}
 	if (l == NULL) {
 		snprintf(v->bucket, sizeof v->bucket, "no sustained run: "
 		    "whether one runs dry is unknown");

@@ -29,6 +29,16 @@
 #    could still go unseen (a 90 GiB cache on a 100 GiB volume, written
 #    here, is one of them: said, not denied), and more --points narrow
 #    that.
+# 4. A bucket that runs dry among the commits (ebs-gp2-100g with 5,000
+#    and 20,000 credits: a sync runs it dry in its methods or writers
+#    sweep).  The point measured again after the writers runs at the
+#    profile's baseline; rows marked empty at no more than about it, rows
+#    marked full well above it; sentences and verdict compare writers with
+#    one writer of their own state only (the release before: "More writers
+#    did not commit more: their flushes are served one after another",
+#    "group commit 300/s (2 writers, 0.3x one)" beside 873 a second of one
+#    writer while the bucket held).  The stock profile's bucket outlasts a
+#    sync: no change, one state.
 # Seconds of real time.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
@@ -188,4 +198,45 @@ if jq -e '.scan.analysed and (.scan.tiers | length) == 0' "$dir/big.json" \
 		fail "bigcache: no larger cache said to hide"
 fi
 echo "ok: a whole-volume scan says what it could not see, and how to see it"
+
+# 4. A bucket that runs dry among the commits.
+for c in 5000 20000; do
+	sed "s/^credits *=.*/credits = $c/" "$ini" > "$dir/gp2c.ini"
+	"$TIERPROBE" sync "sim:$dir/gp2c.ini" --seed 1 --json "$dir/c.json" \
+	    > "$dir/c.txt" 2>/dev/null || fail "sync gp2 credits $c"
+	jq -e --argjson base "$base" '.sync | .state == "draining" and
+	    .again.state == "empty" and
+	    (.again.ops_per_s / $base - 1 | fabs) < 0.05 and
+	    ([.methods[] | select(.state == "empty") | .ops_per_s <=
+	    $base * 1.15] | all) and ([.methods[] | select(.state == "full") |
+	    .ops_per_s >= $base * 2] | all) and
+	    ([.methods[] | select(.state == "full")] | length) > 0' \
+	    "$dir/c.json" > /dev/null || fail "credits $c: states $(jq -c \
+	    '.sync | [.again.ops_per_s, [.methods[] | [.ops_per_s, .state]]]' \
+	    "$dir/c.json")"
+	# The verdict's commits: the long run's, writers against one writer
+	# of that state.
+	jq -e --argjson base "$base" '[.verdict.items[] |
+	    select(.name | startswith("commit.")) |
+	    select(.unit == "commits/s")] | length == 2 and all(.state ==
+	    "empty" and (.value / $base - 1 | fabs) < 0.05)' "$dir/c.json" \
+	    > /dev/null || fail "credits $c: verdict $(jq -c '[.verdict.items[]
+	    | select(.name | startswith("commit.")) | [.value, .state,
+	    .detail]]' "$dir/c.json")"
+	flat "$dir/c.txt" | grep -q "group commit .*0\.[0-9]x one" &&
+		fail "credits $c: writers set against one writer of another state"
+	flat "$dir/c.txt" | grep -q "served one after another" &&
+		fail "credits $c: a rate cap taken for flushes in turn"
+	flat "$dir/c.txt" | grep -q "burst bucket *ran dry among the commits" ||
+		fail "credits $c: the verdict does not say the bucket ran dry"
+	flat "$dir/c.txt" | grep -q "Group commit helps:" &&
+		fail "credits $c: group commit without its state"
+done
+"$TIERPROBE" sync "sim:$gp2" --seed 1 --json "$dir/c.json" > /dev/null \
+    2>&1 || fail "sync $gp2"
+jq -e '.sync | .state == "may_be_full" and .again.state == "may_be_full" and
+    ([.methods[].state] | unique) == ["may_be_full"]' "$dir/c.json" \
+    > /dev/null || fail "$gp2: a change among the commits $(jq -c \
+    '.sync | [.state, .again.ops_per_s]' "$dir/c.json")"
+echo "ok: a bucket that ran dry among the commits: each figure its state"
 echo PASS
