@@ -660,8 +660,8 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 		report_sync_when(t, sizeof t, best->pt.state);
 	report_text_sentence(rt, t);
 	if (report_sync_mixed(s)) {
-		snprintf(t, sizeof t, "Once it ran dry, one writer committed %s "
-		    "times a second (p99 %s, %s at %s, measured again after "
+		snprintf(t, sizeof t, "Once it ran dry, one writer committed "
+		    "%s times a second (p99 %s, %s at %s, measured again after "
 		    "the writers).", units_format_value(UNITS_IOPS,
 		    s->again.pt.iops, a, sizeof a), units_format_value(
 		    UNITS_LAT_US, s->again.pt.lat_us.p99, b, sizeof b),

@@ -234,7 +234,7 @@ for c in 5000 20000; do
 	    | select(.name | startswith("commit.")) | [.value, .state,
 	    .detail]]' "$dir/c.json")"
 	flat "$dir/c.txt" | grep -q "group commit .*0\.[0-9]x one" &&
-		fail "credits $c: writers set against one writer of another state"
+		fail "credits $c: writers against one writer of another state"
 	flat "$dir/c.txt" | grep -q "served one after another" &&
 		fail "credits $c: a rate cap taken for flushes in turn"
 	flat "$dir/c.txt" | grep -q "burst bucket *ran dry among the commits" ||
