@@ -72,6 +72,44 @@ test_best(void **state)
 	assert_int_equal(writepath_best(rows, 0, 8192), -1);
 }
 
+/*
+ * A bucket that ran dry among the commits: the rows from the first after
+ * which none ran above the rate measured again; a slow method before the
+ * drop is not it; no drop when the rate again is the first one's.
+ */
+static void
+test_drop(void **state)
+{
+	struct commit_point	rows[7], again;
+	static const double	v[7] = { 870, 280, 880, 860, 320, 300, 301 };
+	size_t			i;
+
+	(void)state;
+	memset(rows, 0, sizeof rows);
+	memset(&again, 0, sizeof again);
+	for (i = 0; i < 7; i++) {
+		rows[i].method = (int)i;
+		rows[i].bs = 8192;
+		rows[i].writers = 1;
+		rows[i].pt.iops = v[i];
+		rows[i].pt.ios = 100;
+		rows[i].pt.ci95_rel = 0.02;
+	}
+	again = rows[0];
+	again.pt.iops = 300;
+	assert_int_equal(writepath_drop(rows, 7, &again), 4);
+	/* After every row: only the point again ran after it. */
+	assert_int_equal(writepath_drop(rows, 4, &again), 4);
+	again.pt.iops = 800;		/* within WRITEPATH_DROP: the same */
+	assert_int_equal(writepath_drop(rows, 7, &again), -1);
+	again.pt.iops = 300;
+	again.pt.ios = 0;		/* not measured */
+	assert_int_equal(writepath_drop(rows, 7, &again), -1);
+	again.pt.ios = 100;
+	again.method = 9;		/* no first row to set it against */
+	assert_int_equal(writepath_drop(rows, 7, &again), -1);
+}
+
 /* Overlapping 95% intervals tie, in either order; disjoint ones do not. */
 static void
 test_tied(void **state)
@@ -301,6 +339,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_best),
 		cmocka_unit_test(test_tied),
+		cmocka_unit_test(test_drop),
 		cmocka_unit_test(test_flush),
 		cmocka_unit_test(test_buffer),
 		cmocka_unit_test(test_no_buffer),
