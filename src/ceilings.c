@@ -64,11 +64,15 @@
  * ceiling, as long as it is within CEILINGS_ASYMPTOTE_MAX of what was seen
  * (the last doubling gained under 10%, so it cannot be much further).
  *
- * A volume that counts I/O in units of A bytes shows a signature a
- * bandwidth cap cannot (except when the cap is within tolerance of c x A):
- * IOPS flat up to a swept size A, exactly halving at 2A, and bandwidth
- * flat at c x A from there.  Then io_accounting is A; otherwise the
- * bandwidth cap hides it.
+ * A volume that counts I/O in units of A bytes shows a signature: IOPS
+ * flat up to a swept size A, exactly halving at 2A, and bandwidth flat at
+ * c x A from there.  So does a bandwidth cap of c x A, at every size that
+ * is a multiple of A, as the sweep's are: the sweep alone cannot tell
+ * them apart (A is then only a candidate).  An I/O of 1.5 A can: a volume
+ * that counts whole units (splits larger I/O, as EBS does) charges it two,
+ * so it runs at c / 2, while a bandwidth cap lets c / 1.5 through.  The
+ * probe at that size, within the sweep's tolerance of one rate and not of
+ * the other, decides; otherwise both stay possible.
  *
  * The sustained run's per-interval IOPS is cut into segments of constant
  * mean by PELT (changepoint.c), and adjacent segments whose means differ by
@@ -99,6 +103,9 @@
 #define CEILINGS_FIT_PLATEAU	3	/* points, for the fit's ceiling */
 #define CEILINGS_ACCT_TOL_MIN	0.03	/* flat IOPS, then flat bandwidth */
 #define CEILINGS_ACCT_TOL_MAX	0.07
+#define CEILINGS_ACCT_TOL_PROBE	0.10	/* the probe's own, at most: the
+					   two rates it tells differ by a
+					   quarter */
 #define CEILINGS_SMOOTH_K	4	/* a gentler bend: no imposed cap */
 #define CEILINGS_SMOOTH_RMS	0.03
 #define CEILINGS_ASYMPTOTE_MAX	1.15	/* x the largest bandwidth seen */
@@ -384,9 +391,48 @@ ceilings_cache_correct(const struct point *pts, size_t n, double h,
 	return (1);
 }
 
+/*
+ * The probe's verdict on candidate unit a (IOPS level before it, tol the
+ * sweep's): CEILINGS_BW_ACCOUNTING, CEILINGS_BW_CAP, or
+ * CEILINGS_BW_UNIT_OR_CAP when it tells neither (or there is none).
+ */
+static enum ceilings_bw_limit
+ceilings_acct_probe(const struct point *probe, double a, double level,
+    double tol)
+{
+	double	units, acct, cap, t;
+
+	if (probe == NULL || probe->ios == 0 || !(probe->bytes_per_s > 0) ||
+	    !((double)probe->bs > a) || fmod(probe->bs, a) == 0)
+		return (CEILINGS_BW_UNIT_OR_CAP);
+	/* Its own noise too (twice its 95% half-width), short of the gap. */
+	if (isfinite(probe->ci95_rel))
+		tol = fmax(tol, fmin(2 * probe->ci95_rel,
+		    CEILINGS_ACCT_TOL_PROBE));
+	units = ceil(probe->bs / a);
+	acct = level / units * probe->bs;
+	cap = level * a;
+	t = probe->bytes_per_s;
+	if (fabs(t / acct - 1) <= tol && fabs(t / cap - 1) > tol)
+		return (CEILINGS_BW_ACCOUNTING);
+	if (fabs(t / cap - 1) <= tol && fabs(t / acct - 1) > tol)
+		return (CEILINGS_BW_CAP);
+	return (CEILINGS_BW_UNIT_OR_CAP);
+}
+
+/* The size that tells a candidate unit from a cap; see ceilings.h. */
+uint32_t
+ceilings_acct_probe_bs(const struct ceilings_bw *b)
+{
+	if (b->limit != CEILINGS_BW_UNIT_OR_CAP || b->acct_candidate < 2)
+		return (0);
+	return ((uint32_t)(b->acct_candidate / 2 * 3));
+}
+
 /* Analyse a block-size sweep; see ceilings.h. */
 int
-ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
+ceilings_bandwidth(const struct point *pts, size_t n,
+    const struct point *probe, struct ceilings_bw *out)
 {
 	struct ceilings_xy	*v;
 	struct fit_knee		 fk;
@@ -397,6 +443,7 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 
 	memset(out, 0, sizeof *out);
 	out->limit = CEILINGS_BW_UNKNOWN;
+	out->acct_why = CEILINGS_ACCT_HIDDEN;
 	out->ceiling = out->ceiling_low = out->ceiling_high = NAN;
 	out->max_seen = NAN;
 	out->iops_small = NAN;
@@ -509,8 +556,17 @@ ceilings_bandwidth(const struct point *pts, size_t n, struct ceilings_bw *out)
 				ok = 0;
 		}
 		if (ok) {
-			out->limit = CEILINGS_BW_ACCOUNTING;
-			out->accounting_bytes = v[j].x;
+			out->acct_candidate = v[j].x;
+			out->limit = ceilings_acct_probe(probe, v[j].x, level,
+			    tol);
+			if (out->limit == CEILINGS_BW_UNIT_OR_CAP)
+				out->acct_why = CEILINGS_ACCT_UNIT_OR_CAP;
+			else
+				out->acct_candidate = 0;
+			if (out->limit == CEILINGS_BW_ACCOUNTING) {
+				out->accounting_bytes = v[j].x;
+				out->acct_why = CEILINGS_ACCT_FOUND;
+			}
 			break;
 		}
 	}
@@ -981,6 +1037,10 @@ ceilings_first_touch(const double *first, const double *second, size_t n,
 	out->detected = z >= CEILINGS_FT_Z &&
 	    out->ratio >= CEILINGS_FT_RATIO &&
 	    out->first_p50_us >= CEILINGS_FT_RATIO * out->second_p50_us;
+	/* The same test the other way: the volume changed between them. */
+	if (-z >= CEILINGS_FT_Z && out->ratio * CEILINGS_FT_RATIO <= 1 &&
+	    out->second_p50_us >= CEILINGS_FT_RATIO * out->first_p50_us)
+		out->changed = CEILINGS_FT_SLOWER;
 }
 
 /* Name of an IOPS limit, for reports. */
@@ -1009,6 +1069,7 @@ ceilings_bw_limit_name(enum ceilings_bw_limit l)
 		[CEILINGS_BW_CAP] = "cap",
 		[CEILINGS_BW_ACCOUNTING] = "accounting",
 		[CEILINGS_BW_UNSATURATED] = "unsaturated",
+		[CEILINGS_BW_UNIT_OR_CAP] = "unit_or_cap",
 	};
 
 	if ((size_t)l >= sizeof names / sizeof names[0])

@@ -30,6 +30,22 @@ enum ceilings_bw_limit {
 	CEILINGS_BW_ACCOUNTING,		/* the IOPS cap counted in units of
 					   io_accounting bytes */
 	CEILINGS_BW_UNSATURATED,	/* still rising at the largest size */
+	CEILINGS_BW_UNIT_OR_CAP,	/* the IOPS cap counted in units of
+					   acct_candidate bytes, or a
+					   bandwidth cap: the same rates */
+};
+
+/* Why a block-size sweep gives no accounting size. */
+enum ceilings_acct_why {
+	CEILINGS_ACCT_FOUND,		/* accounting_bytes is it */
+	CEILINGS_ACCT_HIDDEN,		/* no unit shows at the sizes
+					   measured: bandwidth (a cap, or the
+					   device's) holds large I/O first */
+	CEILINGS_ACCT_UNIT_OR_CAP,	/* IOPS counted in units of
+					   acct_candidate bytes and a bandwidth
+					   cap of the IOPS ceiling times that
+					   give the same rates at every size
+					   measured */
 };
 
 /* The iodepth sweep, analysed. */
@@ -72,6 +88,10 @@ struct ceilings_bw {
 	double		max_seen;	/* highest bytes/s measured */
 	uint32_t	max_seen_bs;
 	uint64_t	accounting_bytes; /* 0: not observable */
+	enum ceilings_acct_why acct_why; /* why accounting_bytes is 0 */
+	uint64_t	acct_candidate;	/* the unit IOPS may be counted in,
+					   flat up to it and halving after:
+					   0 if none */
 	double		iops_small;	/* IOPS at the smallest size */
 	double		optimal_io_bytes; /* ceiling / iops_small: the size
 					   where both ceilings meet; NAN */
@@ -92,6 +112,10 @@ struct ceilings_bw {
 struct burst {
 	int	detected;		/* a lasting drop: a bucket ran dry */
 	double	burst_iops;		/* rate before the drop; NAN if none */
+	int	burst_at_least;		/* burst_iops is a lower bound (and
+					   duration_s an upper one): no depth
+					   reached a ceiling before the drop
+					   (set by limits.c) */
 	double	baseline_iops;		/* rate after it (the whole run's mean
 					   when there is no drop) */
 	double	duration_s;		/* how long a full bucket lasts at
@@ -123,10 +147,20 @@ struct burst {
 					   and refill) would have shown */
 };
 
+/* Why the two first-touch passes compare states, not reads. */
+enum ceilings_ft_changed {
+	CEILINGS_FT_SAME,		/* one state: first against second */
+	CEILINGS_FT_BUCKET,		/* a bucket ran dry between them */
+	CEILINGS_FT_SLOWER,		/* second reads markedly slower, which
+					   no first-read cost makes */
+};
+
 /* First reads of blocks against second reads of the same blocks. */
 struct first_touch {
 	int		measured;
-	int		detected;	/* first reads markedly slower */
+	int		detected;	/* first reads markedly slower (never
+					   when changed) */
+	enum ceilings_ft_changed changed; /* the passes ran in two states */
 	uint64_t	blocks;
 	double		first_p50_us;
 	double		first_mean_us;
@@ -177,10 +211,19 @@ int	ceilings_cache_correct(const struct point *, size_t, double, double,
 	    struct ceilings_iops *);
 
 /*
- * Analyse a block-size sweep of n points (any order, one depth).  Returns 0,
- * or -1 when there are fewer than two points.
+ * Analyse a block-size sweep of n points (any order, one depth) and the
+ * probe that tells accounting from a bandwidth cap (NULL, or ios 0: none;
+ * see ceilings_acct_probe_bs).  Returns 0, or -1 when there are fewer than
+ * two points.
  */
-int	ceilings_bandwidth(const struct point *, size_t, struct ceilings_bw *);
+int	ceilings_bandwidth(const struct point *, size_t, const struct point *,
+	    struct ceilings_bw *);
+/*
+ * The size of I/O to probe when b cannot tell its candidate unit from a
+ * bandwidth cap: 1.5 units (a volume that counts whole units charges it
+ * two, a bandwidth cap 1.5); 0 when there is nothing to tell.
+ */
+uint32_t ceilings_acct_probe_bs(const struct ceilings_bw *);
 
 /*
  * Find a burst bucket in a sustained run's timeline of n intervals (at one
@@ -204,7 +247,8 @@ int	ceilings_held(const struct timeline_sample *, size_t);
 
 /*
  * Compare n paired latencies (us) of first and second reads of the same
- * blocks.  Fills out; never fails.
+ * blocks (second reads markedly slower: changed, CEILINGS_FT_SLOWER).
+ * Fills out; never fails.
  */
 void	ceilings_first_touch(const double *, const double *, size_t,
 	    struct first_touch *);

@@ -127,6 +127,7 @@ limits_result_free(struct limits_result *r)
 	free(r->qd_points);
 	free(r->bs_points);
 	point_free(&r->sustain);
+	point_free(&r->acct_probe);
 	timeline_free(&r->timeline);
 	timeline_free(&r->sweep_timeline);
 	r->qd_points = r->bs_points = NULL;
@@ -150,6 +151,7 @@ limits_phase_name(int phase)
 		[LIMITS_PHASE_BS] = "bs",
 		[LIMITS_PHASE_FIRST_TOUCH] = "first_touch",
 		[LIMITS_PHASE_FLUSH] = "flush",
+		[LIMITS_PHASE_ACCOUNTING] = "accounting",
 	};
 
 	if (phase < 0 || phase >= LIMITS_NPHASES)
@@ -387,10 +389,12 @@ limits_max_seconds(const struct limits_spec *spec)
 	size_t		n;
 
 	per = spec->max_time_s > 0 ? spec->max_time_s : LIMITS_MAX_TIME_S;
+	/* The sweeps, and the accounting probe after them. */
 	n = limits_depths(spec->max_iodepth, spec->deep_iodepth,
 	    limits_step(spec->depth_step), depths, 32) +
 	    limits_sizes(spec->bs > 0 ? spec->bs : 4096, LIMITS_EXT_BS,
-	    limits_step(spec->size_step), sizes, 32);
+	    limits_step(spec->size_step), sizes, 32) +
+	    (spec->no_acct_probe ? 0 : 1);
 	/* Each point settles first: for settle_s, or a quarter of its time. */
 	return (n * (per + (spec->settle_s > 0 ? spec->settle_s : per / 4)) +
 	    (spec->first_touch ? 2 * LIMITS_FT_BUDGET_S : 0));
@@ -475,7 +479,7 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 		r->bs_iodepth = depth = r->bs_points[0].iodepth;
 	r->bs_stop = LIMITS_STOP_FLAT;
 	for (bs = top * 2; rc == 0 && bs <= LIMITS_EXT_BS; bs *= 2) {
-		ceilings_bandwidth(r->bs_points, r->nbs, &cb);
+		ceilings_bandwidth(r->bs_points, r->nbs, NULL, &cb);
 		if (cb.limit != CEILINGS_BW_UNSATURATED)
 			break;
 		if (bs > r->ws_bytes) {
@@ -925,13 +929,16 @@ limits_set_iops(struct limits_result *r, const struct limits_spec *spec,
 	r->iops_knee_fit = ci->knee_fit;
 }
 
-/* The block-size sweep's figures from its first n points. */
+/*
+ * The block-size sweep's figures from its first n points, and the
+ * accounting probe (NULL: none, or not in the same state).
+ */
 static void
-limits_set_bw(struct limits_result *r, size_t n)
+limits_set_bw(struct limits_result *r, size_t n, const struct point *probe)
 {
 	struct ceilings_bw	cb;
 
-	ceilings_bandwidth(r->bs_points, n, &cb);
+	ceilings_bandwidth(r->bs_points, n, probe, &cb);
 	/* At a depth where IOPS still rose, a plateau may be the queue's. */
 	if (r->iops_limit == CEILINGS_IOPS_UNSATURATED && !cb.at_least &&
 	    isfinite(cb.ceiling)) {
@@ -940,7 +947,13 @@ limits_set_bw(struct limits_result *r, size_t n)
 		cb.ceiling_low = fmin(cb.ceiling_low, cb.max_seen);
 		cb.ceiling_high = NAN;
 		cb.at_least = 1;
+		if (cb.acct_why == CEILINGS_ACCT_UNIT_OR_CAP) {
+			cb.acct_why = CEILINGS_ACCT_HIDDEN;
+			cb.acct_candidate = 0;
+		}
 	}
+	r->io_accounting_why = n > 0 ? cb.acct_why : CEILINGS_ACCT_FOUND;
+	r->io_accounting_candidate = cb.acct_candidate;
 	r->bandwidth_limit = cb.limit;
 	r->bandwidth_ceiling_bytes_per_s = cb.ceiling;
 	r->bandwidth_ceiling_low = cb.ceiling_low;
@@ -973,6 +986,105 @@ limits_points_before(const struct limits_result *r, int phase, double t)
 }
 
 /*
+ * When the sweep cannot tell IOPS counted in units of a size from a
+ * bandwidth cap, one point at 1.5 units (ceilings_acct_probe_bs), at the
+ * sweep's depth within LIMITS_BUF_BYTES of buffers.  Returns 0, 1
+ * (interrupted) or -errno.
+ */
+static int
+limits_acct_probe(struct target *t, struct rng *rng,
+    const struct limits_spec *spec, struct limits_result *r)
+{
+	struct ceilings_bw	 cb;
+	struct sample_spec	 ss;
+	struct engine		 e;
+	uint32_t		 bs;
+	unsigned		 d;
+	int			 rc;
+
+	ceilings_bandwidth(r->bs_points, r->nbs, NULL, &cb);
+	bs = ceilings_acct_probe_bs(&cb);
+	if (spec->no_acct_probe || bs == 0 || bs % t->lbs != 0 ||
+	    bs > LIMITS_EXT_BS || bs > r->ws_bytes)
+		return (0);
+	d = LIMITS_BUF_BYTES / bs < r->bs_iodepth ? LIMITS_BUF_BYTES / bs :
+	    r->bs_iodepth;
+	if ((rc = engine_open(&e, spec->engine, t, d, bs, 1)) != 0)
+		return (rc);
+	limits_sample_spec(spec, r->ws_bytes, bs, e.iodepth, &ss);
+	limits_sweep_timeline(r, &e, LIMITS_PHASE_ACCOUNTING, &ss);
+	progress_phase("accounting", 1, PROGRESS_BS);
+	rc = limits_measure(&e, rng, &ss, 0, &r->acct_probe,
+	    &r->sweep_timeline);
+	progress_end();
+	engine_close(&e);
+	if (rc < 0)
+		point_free(&r->acct_probe);
+	else
+		limits_set_bw(r, r->nbs, &r->acct_probe);
+	return (rc);
+}
+
+/*
+ * Which ceilings the points that ended before a drop in the sweeps (nq
+ * depths, nb sizes) gave, never counting none as "0".
+ */
+static void
+limits_drop_note(struct limits_result *r, size_t nq, size_t nb)
+{
+	char	msg[240], d[48], b[48];
+
+	snprintf(d, sizeof d, "the %zu %s", nq, nq == 1 ? "depth" : "depths");
+	snprintf(b, sizeof b, "the %zu %s", nb, nb == 1 ? "size" : "sizes");
+	if (nq == 0 && nb == 0)
+		snprintf(msg, sizeof msg, "the bucket ran dry during the "
+		    "sweeps, before any of their points ended: the ceilings "
+		    "while it held are unknown");
+	else if (nb == 0)
+		snprintf(msg, sizeof msg, "the bucket ran dry during the "
+		    "sweeps: the IOPS ceiling from %s measured before it; no "
+		    "size ended before it, so the bandwidth while it held is "
+		    "unknown", d);
+	else if (nq == 0)
+		snprintf(msg, sizeof msg, "the bucket ran dry during the "
+		    "sweeps: the bandwidth ceiling from %s measured before it; "
+		    "no depth ended before it, so the IOPS ceiling while it "
+		    "held is unknown", b);
+	else
+		snprintf(msg, sizeof msg, "the bucket ran dry during the "
+		    "sweeps: ceilings from %s and %s measured before it", d, b);
+	limits_note(r, msg);
+}
+
+/*
+ * A bucket that ran dry between the first-touch passes (during the
+ * sweeps) leaves them comparing two states of the volume.
+ */
+static void
+limits_ft_state(struct limits_result *r)
+{
+	const struct timeline_sample	*v = r->sweep_timeline.v;
+	double				 first = NAN, second = NAN;
+	double				 drop = r->burst.drop_sweep_t_s;
+	size_t				 i;
+
+	if (!r->first_touch.measured || !isfinite(drop))
+		return;
+	for (i = 0; i < r->sweep_timeline.n; i++) {
+		if (v[i].phase != LIMITS_PHASE_FIRST_TOUCH)
+			continue;
+		if (isnan(first))
+			first = v[i].t_s;
+		else
+			second = v[i].t_s - v[i].dt_s;
+	}
+	if (first <= drop && drop <= second) {
+		r->first_touch.changed = CEILINGS_FT_BUCKET;
+		r->first_touch.detected = 0;
+	}
+}
+
+/*
  * A bucket ran dry: the ceilings are those of the points measured before
  * the drop (a sweep falling as the bucket empties is no knee), and one
  * point at the largest size measures the bandwidth left at the baseline.
@@ -986,8 +1098,7 @@ limits_after_drop(struct target *t, struct rng *rng,
 	struct sample_spec	 ss;
 	struct engine		 e;
 	struct point		 pt;
-	size_t			 nq, nb;
-	char			 msg[160];
+	size_t			 nq, nb, na;
 	int			 rc;
 
 	if (isfinite(r->burst.drop_sweep_t_s)) {
@@ -995,14 +1106,15 @@ limits_after_drop(struct target *t, struct rng *rng,
 		    r->burst.drop_sweep_t_s);
 		nb = limits_points_before(r, LIMITS_PHASE_BS,
 		    r->burst.drop_sweep_t_s);
+		na = limits_points_before(r, LIMITS_PHASE_ACCOUNTING,
+		    r->burst.drop_sweep_t_s);
 		if (nq < r->nqd)
 			limits_set_iops(r, spec, nq, &ci);
-		if (nb < r->nbs)
-			limits_set_bw(r, nb);
-		snprintf(msg, sizeof msg, "the bucket ran dry during the "
-		    "sweeps: ceilings from the %zu depths and %zu sizes "
-		    "measured before", nq, nb);
-		limits_note(r, msg);
+		/* The probe counts only in the state of the sizes before. */
+		if (nb < r->nbs || (r->acct_probe.ios > 0 && na == 0))
+			limits_set_bw(r, nb, nb == r->nbs && na > 0 ?
+			    &r->acct_probe : NULL);
+		limits_drop_note(r, nq, nb);
 	}
 
 	rc = engine_open(&e, spec->engine, t, r->bs_iodepth, top, 1);
@@ -1086,7 +1198,9 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	    LIMITS_BS_MAX_DEPTH : bs_depth;
 
 	rc = limits_bs_sweep(t, rng, spec, bs, top, r->bs_iodepth, r);
-	limits_set_bw(r, r->nbs);
+	limits_set_bw(r, r->nbs, NULL);
+	if (rc == 0)
+		rc = limits_acct_probe(t, rng, spec, r);
 	if (rc != 0)
 		goto out;
 
@@ -1103,6 +1217,10 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	limits_analyse_burst(spec, r);
 	if (rc == 0 && r->burst.detected)
 		rc = limits_after_drop(t, rng, spec, top, r);
+	/* A burst rate is measured only where a depth reached the cap. */
+	r->burst.burst_at_least = r->burst.detected &&
+	    r->iops_limit != CEILINGS_IOPS_CAP;
+	limits_ft_state(r);
 
 out:
 	if (rc == 1 || (rc == 0 && interrupt_requested())) {

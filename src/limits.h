@@ -27,8 +27,9 @@ enum limits_phase {
 	LIMITS_PHASE_BS,		/* the block-size sweep */
 	LIMITS_PHASE_FIRST_TOUCH,	/* a first-touch pass (one sample) */
 	LIMITS_PHASE_FLUSH,		/* emptying the caches (one sample) */
+	LIMITS_PHASE_ACCOUNTING,	/* the probe of 1.5 accounting units */
 };
-#define LIMITS_NPHASES	(LIMITS_PHASE_FLUSH + 1)
+#define LIMITS_NPHASES	(LIMITS_PHASE_ACCOUNTING + 1)
 
 /* Why a sweep stopped where it did. */
 enum limits_stop {
@@ -59,6 +60,8 @@ struct limits_spec {
 	unsigned	depth_step;	/* factor between the sweeps' depths,
 					   0: 2 */
 	unsigned	size_step;	/* and between their sizes, 0: 2 */
+	int		no_acct_probe;	/* no probe of 1.5 accounting units
+					   (the quick preset) */
 	double		settle_s;	/* a point's random warm-up, at most;
 					   0: a quarter of its time */
 	int		write;
@@ -125,6 +128,13 @@ struct limits_result {
 	enum ceilings_bw_limit bandwidth_limit;		/* cap, accounting,
 							   unsaturated */
 	uint64_t	 io_accounting_bytes;	/* 0: not observable */
+	enum ceilings_acct_why io_accounting_why; /* why it is 0 (FOUND:
+						   known, or no sizes) */
+	uint64_t	 io_accounting_candidate; /* UNIT_OR_CAP: the unit,
+						   or bandwidth cap's size */
+	struct point	 acct_probe;		/* at 1.5 candidate units,
+						   after the sweep (ios == 0:
+						   not run) */
 	double		 optimal_io_bytes;	/* bandwidth / IOPS ceiling */
 
 	/* The sustained run at sustain_iodepth, 1 s intervals. */

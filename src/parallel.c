@@ -542,7 +542,8 @@ parallel_alone(const struct limits_result *l, const struct timeline *bwtl,
 	together_alone_rate(&l->timeline, 0, held, l->iops_limit ==
 	    CEILINGS_IOPS_CAP ? l->iops_ceiling : NAN, l->iops_max_seen, iops);
 	cap = (l->bandwidth_limit == CEILINGS_BW_CAP ||
-	    l->bandwidth_limit == CEILINGS_BW_ACCOUNTING) ?
+	    l->bandwidth_limit == CEILINGS_BW_ACCOUNTING ||
+	    l->bandwidth_limit == CEILINGS_BW_UNIT_OR_CAP) ?
 	    l->bandwidth_ceiling_bytes_per_s : NAN;
 	if (bwtl != NULL)
 		together_alone_rate(bwtl, 1, held, cap, l->bandwidth_max_seen,

@@ -49,9 +49,11 @@ static const struct {
 	    "longer than 8 to 15 s (that one sees only a bucket that runs "
 	    "dry so soon: the long run stays unknown)" },
 	[PLAN_CUT_READ_SIZES] = { "read_sizes",
-	    "reads of 8, 32, 128 and 512 KiB" },
+	    "reads of 8, 32, 128 and 512 KiB, and of 1.5 accounting units "
+	    "(which tell a unit from a bandwidth cap)" },
 	[PLAN_CUT_WRITE_STEPS] = { "write_steps",
-	    "writes at every other depth and size" },
+	    "writes at every other depth and size, and of 1.5 accounting "
+	    "units" },
 	[PLAN_CUT_SEQ_WRITES] = { "seq_writes",
 	    "sequential writes past their first seconds, and how fast a write "
 	    "buffer drains" },
@@ -136,6 +138,7 @@ plan_quick(const struct cli_opts *o, struct plan_target *pt)
 		    1U << PLAN_CUT_SEQ_WRITES;
 	}
 	l->size_step = PLAN_QUICK_STEP;
+	l->no_acct_probe = 1;
 	w->sweep_step = PLAN_QUICK_STEP;
 	w->no_mixed = 1;
 	pt->cuts |= 1U << PLAN_CUT_READ_SIZES | 1U << PLAN_CUT_WRITE_STEPS |
@@ -518,10 +521,16 @@ plan_limits(const struct plan_target *pt, const struct target *t,
 	}
 	*prior = NULL;
 	if (scan != NULL && scan->npoints > 0) {
-		*prior = xcalloc(scan->npoints, sizeof **prior);
+		*prior = xcalloc(scan->npoints + 1, sizeof **prior);
 		for (i = 0; i < scan->npoints; i++)
 			limits_prior_from_point(&scan->points[i], &(*prior)[i]);
 		ls->nprior = scan->npoints;
+		/* Its paced reads last: a bucket refills meanwhile. */
+		if (scan->after_s > 0) {
+			(*prior)[i].ios = scan->after_ios;
+			(*prior)[i].seconds = scan->after_s;
+			ls->nprior++;
+		}
 	}
 	ls->prior = *prior;
 }

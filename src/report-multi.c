@@ -334,9 +334,10 @@ report_multi_spread(struct report_text *rt, const struct report *r)
 	struct report_figure	*fig, *row;
 	struct report_table	 tab;
 	size_t			*nf, nrow = 0, i, j, k, m, n = r->ntargets;
-	double			*v;
-	int			*bound, skip;
+	double			*v, shared = report_shared_long_iops(r);
+	int			*bound, skip, capped = 0;
 	char			 align[16], cell[MULTI_COLUMNS + 2][64];
+	char			 note[160];
 	const char		*c[15];
 
 	fig = xcalloc(n * REPORT_STATS_MAX, sizeof *fig);
@@ -379,9 +380,17 @@ report_multi_spread(struct report_text *rt, const struct report *r)
 	report_table_add(&tab, c[0], c[1], c[2], c[3], c[4], c[5], c[6],
 	    c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
 	for (j = 0; j < nrow; j++) {
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			v[i] = report_multi_value(&fig[i * REPORT_STATS_MAX],
 			    nf[i], row[j].name, &bound[i]);
+			/* A bucket they share left each no more. */
+			if (strcmp(row[j].name, "limits.long_run_iops") == 0 &&
+			    isfinite(shared) && !(v[i] <= shared)) {
+				v[i] = shared;
+				bound[i] = REPORT_BOUND_AT_MOST;
+				capped = 1;
+			}
+		}
 		report_multi_row(&row[j], v, bound, n, cell, m);
 		c[0] = row[j].label;
 		for (k = 0; k < m + 2; k++)
@@ -390,6 +399,13 @@ report_multi_spread(struct report_text *rt, const struct report *r)
 		    c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
 	}
 	report_table_write(&tab, rt->f, rt->md, "  ");
+	if (capped) {
+		snprintf(note, sizeof note, "Long-run IOPS: at most the %s "
+		    "IOPS a bucket the targets share left them together, which "
+		    "binds each alone too.", units_format_value(UNITS_IOPS,
+		    shared, cell[0], sizeof cell[0]));
+		report_text_sentence(rt, note);
+	}
 out:
 	free(bound);
 	free(v);

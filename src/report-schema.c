@@ -290,9 +290,53 @@ report_schema_iops_limit(int l)
 static const char *
 report_schema_bw_limit(int l)
 {
-	if (l < 0 || l > CEILINGS_BW_UNSATURATED)
+	if (l < 0 || l > CEILINGS_BW_UNIT_OR_CAP)
 		return (NULL);
 	return (ceilings_bw_limit_name(l));
+}
+
+static const char *
+report_schema_acct_why(int w)
+{
+	static const char *const names[] = {
+		[CEILINGS_ACCT_HIDDEN] = "hidden",
+		[CEILINGS_ACCT_UNIT_OR_CAP] = "unit_or_cap",
+	};
+
+	if (w <= 0 || (size_t)w >= sizeof names / sizeof names[0])
+		return (NULL);
+	return (names[w]);
+}
+
+static const char *
+report_schema_ft_changed(int c)
+{
+	static const char *const names[] = {
+		[CEILINGS_FT_BUCKET] = "bucket",
+		[CEILINGS_FT_SLOWER] = "slower",
+	};
+
+	if (c <= 0 || (size_t)c >= sizeof names / sizeof names[0])
+		return (NULL);
+	return (names[c]);
+}
+
+/* Whether the commits' first point ran again. */
+static int
+report_schema_again_measured(const void *sync)
+{
+	const struct sync_result	*s = sync;
+
+	return (s->again.pt.ios > 0);
+}
+
+/* Whether the accounting probe ran. */
+static int
+report_schema_acct_probe_measured(const void *limits)
+{
+	const struct limits_result	*l = limits;
+
+	return (l->acct_probe.ios > 0);
 }
 
 static const char *
@@ -758,6 +802,11 @@ static const struct report_schema_key report_schema_first_touch_keys[] = {
 	{ .name = "slower_fraction", .type = REPORT_SCHEMA_REAL,
 	  AT(struct first_touch, slower_fraction), .unit = "ratio",
 	  .doc = "blocks whose first read was slower" },
+	{ .name = "changed", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct first_touch, changed), .word = report_schema_ft_changed,
+	  .doc = "the two passes ran in two states of the volume, so they "
+	  "compare states, not first reads: bucket (it ran dry between "
+	  "them) or slower (second reads markedly slower); null if not" },
 	{ .name = "state", .type = REPORT_SCHEMA_WORD_NULL,
 	  .flags = REPORT_SCHEMA_DERIVED,
 	  AT(struct first_touch, state), .word = bucket_state_name,
@@ -775,6 +824,11 @@ static const struct report_schema_key report_schema_burst_keys[] = {
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct burst, burst_iops),
 	  .shown = report_schema_burst_detected, .unit = "IOPS",
 	  .doc = "rate before the drop" },
+	{ .name = "burst_iops_at_least", .type = REPORT_SCHEMA_BOOL,
+	  AT(struct burst, burst_at_least),
+	  .shown = report_schema_burst_detected,
+	  .doc = "no depth reached a ceiling before the drop: burst_iops "
+	  "is a lower bound and duration_s an upper one" },
 	{ .name = "baseline_iops", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct burst, baseline_iops),
 	  .shown = report_schema_burst_detected, .unit = "IOPS",
@@ -849,7 +903,7 @@ static const struct report_schema_key report_schema_sweep_sample_keys[] = {
 	  .doc = "length of the interval" },
 	{ .name = "phase", .type = REPORT_SCHEMA_WORD,
 	  AT(struct timeline_sample, phase), .word = report_schema_phase,
-	  .doc = "iodepth, bs, first_touch or flush" },
+	  .doc = "iodepth, bs, first_touch, flush or accounting" },
 	{ .name = "iodepth", .type = REPORT_SCHEMA_UINT,
 	  AT(struct timeline_sample, iodepth), .unit = "I/Os",
 	  .doc = "I/Os kept in flight" },
@@ -921,7 +975,24 @@ static const struct report_schema_key report_schema_limits_keys[] = {
 	{ .name = "io_accounting_bytes", .type = REPORT_SCHEMA_UINT_NULL,
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct limits_result, io_accounting_bytes), .unit = "bytes",
-	  .doc = "I/O size in which the volume counts IOPS" },
+	  .doc = "I/O size in which the volume counts IOPS; null unless "
+	  "measured" },
+	{ .name = "io_accounting_why", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct limits_result, io_accounting_why),
+	  .word = report_schema_acct_why,
+	  .doc = "why io_accounting_bytes is null: hidden (no unit shows "
+	  "at the sizes measured) or unit_or_cap (units of "
+	  "io_accounting_candidate_bytes and a bandwidth cap give the same "
+	  "rates); null when known or no size was measured" },
+	{ .name = "io_accounting_candidate_bytes",
+	  .type = REPORT_SCHEMA_UINT_NULL,
+	  AT(struct limits_result, io_accounting_candidate), .unit = "bytes",
+	  .doc = "with unit_or_cap, the unit it would be: IOPS flat up to it "
+	  "and halving with each doubling after" },
+	{ .name = "io_accounting_probe", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct limits_result, acct_probe), .sub = &report_schema_point,
+	  .shown = report_schema_acct_probe_measured,
+	  .doc = "the point at 1.5 candidate units that tells them apart" },
 	{ .name = "iops_limit", .type = REPORT_SCHEMA_WORD,
 	  AT(struct limits_result, iops_limit),
 	  .word = report_schema_iops_limit, .doc = "what bounded the IOPS" },
@@ -1260,13 +1331,27 @@ static const struct report_schema_key report_schema_sync_keys[] = {
 	{ .name = "flush_us", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct sync_result, flush.flush_us), .unit = "us",
-	  .doc = "what O_DSYNC adds to an O_DIRECT write: a flush" },
+	  .doc = "what O_DSYNC adds to an O_DIRECT write: a flush; the "
+	  "paced pair's when flush_queued" },
 	{ .name = "write_us", .type = REPORT_SCHEMA_REAL,
 	  AT(struct sync_result, flush.write_us), .unit = "us",
 	  .doc = "median of a plain O_DIRECT write" },
 	{ .name = "dsync_write_us", .type = REPORT_SCHEMA_REAL,
 	  AT(struct sync_result, flush.dsync_write_us), .unit = "us",
 	  .doc = "median of an O_DIRECT|O_DSYNC write" },
+	{ .name = "paced_write_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.paced_write_us), .unit = "us",
+	  .doc = "median of a plain O_DIRECT write one at a time, paced at "
+	  "a quarter of the rate of write_us; null unless the flush looked "
+	  "cheap" },
+	{ .name = "paced_dsync_write_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct sync_result, flush.paced_dsync_write_us), .unit = "us",
+	  .doc = "median of an O_DIRECT|O_DSYNC write so paced" },
+	{ .name = "flush_queued", .type = REPORT_SCHEMA_BOOL_NULL,
+	  AT(struct sync_result, flush.queued),
+	  .doc = "writes back to back waited for a rate cap (write_us 1.2 "
+	  "times paced_write_us or more), which hides a flush; null when "
+	  "no paced pair was measured" },
 	{ .name = "fdatasync_us", .type = REPORT_SCHEMA_REAL,
 	  AT(struct sync_result, flush.fdatasync_us), .unit = "us",
 	  .doc = "median of a write then fdatasync" },
@@ -1283,7 +1368,8 @@ static const struct report_schema_key report_schema_sync_keys[] = {
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct sync_result, flush.suspect),
 	  .doc = "a write-back cache whose flush costs under a tenth of a "
-	  "write; null when timing cannot tell" },
+	  "write that waited for no rate cap; null when timing cannot "
+	  "tell" },
 	{ .name = "files", .type = REPORT_SCHEMA_BOOL,
 	  AT(struct sync_result, files),
 	  .doc = "writers had files of their own, not parts of a device" },
@@ -1304,6 +1390,12 @@ static const struct report_schema_key report_schema_sync_keys[] = {
 	  .count = offsetof(struct sync_result, nrows),
 	  .sub = &report_schema_commit,
 	  .doc = "one per method, size and count of writers" },
+	{ .name = "again", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct sync_result, again), .sub = &report_schema_commit,
+	  .shown = report_schema_again_measured,
+	  .doc = "best_method at best_bs and one writer measured again after "
+	  "the writers: well below its first rate, a bucket ran dry among "
+	  "the commits (their states say where)" },
 };
 static const struct report_schema report_schema_sync =
     TABLE("sync", struct sync_result, report_schema_sync_keys, NULL, NULL);

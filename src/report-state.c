@@ -93,6 +93,9 @@ report_state_limits(const struct bucket_drop *d, struct limits_result *l,
 	    LIMITS_PHASE_IODEPTH, sweeps);
 	l->bandwidth_state = report_state_sweep(d, l, l->bs_points, l->nbs,
 	    LIMITS_PHASE_BS, sweeps);
+	if (l->acct_probe.ios > 0)
+		(void)report_state_sweep(d, l, &l->acct_probe, 1,
+		    LIMITS_PHASE_ACCOUNTING, sweeps);
 	l->first_touch.state = BUCKET_UNKNOWN;
 	for (i = 0; l->first_touch.measured && i < l->sweep_timeline.n; i++) {
 		s = &l->sweep_timeline.v[i];
@@ -118,6 +121,28 @@ report_state_limits(const struct bucket_drop *d, struct limits_result *l,
 	if (isfinite(l->baseline_bandwidth))
 		l->long_run_state = bucket_state_merge(l->long_run_state,
 		    bucket_state(d, sweeps + 2, NAN, NAN));
+}
+
+/*
+ * The states of the commits, s unless a bucket that may have been full
+ * before them ran dry among them (writepath_drop): full before the row
+ * that may have held the drop, draining in it, empty after.
+ */
+static void
+report_state_sync(struct sync_result *sy, int s)
+{
+	long	k = -1;
+	size_t	i;
+
+	if (s == BUCKET_MAY_BE_FULL)
+		k = writepath_drop(sy->rows, sy->nrows, &sy->again);
+	sy->state = sy->nrows == 0 ? BUCKET_UNKNOWN : k >= 0 ?
+	    BUCKET_DRAINING : s;
+	for (i = 0; i < sy->nrows; i++)
+		sy->rows[i].pt.state = k < 0 ? s : (long)i < k ? BUCKET_FULL :
+		    (long)i == k ? BUCKET_DRAINING : BUCKET_EMPTY;
+	sy->again.pt.state = sy->again.pt.ios == 0 ? BUCKET_UNKNOWN :
+	    k >= 0 ? BUCKET_EMPTY : s;
 }
 
 /*
@@ -147,12 +172,9 @@ report_state_one(struct report *r, const struct bucket_drop *d)
 		w->mixed.state = w->mixed.ios > 0 ? bucket_state(d,
 		    STATE_MIXED, NAN, NAN) : BUCKET_UNKNOWN;
 	}
-	if (r->sync != NULL) {
-		s = bucket_state(d, STATE_COMMITS, NAN, NAN);
-		r->sync->state = r->sync->nrows > 0 ? s : BUCKET_UNKNOWN;
-		for (i = 0; i < r->sync->nrows; i++)
-			r->sync->rows[i].pt.state = s;
-	}
+	if (r->sync != NULL)
+		report_state_sync(r->sync, bucket_state(d, STATE_COMMITS, NAN,
+		    NAN));
 }
 
 /* The first drop of one target's run, after which nothing else counts. */

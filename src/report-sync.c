@@ -31,15 +31,34 @@ report_sync_best(const struct sync_result *s)
 }
 
 /*
- * The IOPS limit measured in the state the commits were (writes', reads'
- * or the baseline); INFINITY when none was.
+ * The point of one writer at c's method and size measured in c's state:
+ * its row, else the point measured again; NULL when neither was.
  */
-static double
-report_sync_cap(const struct report *r)
+static const struct commit_point *
+report_sync_one(const struct sync_result *s, const struct commit_point *c)
 {
-	double	cap = report_iops_cap_in(r, r->sync->state);
+	const struct commit_point	*o;
+	size_t				 i;
 
-	return (isfinite(cap) ? cap : INFINITY);
+	for (i = 0; i < s->nrows; i++) {
+		o = &s->rows[i];
+		if (o->writers == 1 && o->method == c->method &&
+		    o->bs == c->bs && o->pt.ios > 0 &&
+		    o->pt.state == c->pt.state)
+			return (o);
+	}
+	o = &s->again;
+	if (o->pt.ios > 0 && o->method == c->method && o->bs == c->bs &&
+	    o->pt.state == c->pt.state)
+		return (o);
+	return (NULL);
+}
+
+/* Whether a bucket ran dry among the commits: their rows' states differ. */
+static int
+report_sync_mixed(const struct sync_result *s)
+{
+	return (s->state == BUCKET_DRAINING && s->again.pt.ios > 0);
 }
 
 /* A size for people: "8 KiB", "2300 B". */
@@ -65,6 +84,33 @@ report_sync_interval(enum units_kind unit, double lo, double hi, char *buf,
 	return (buf);
 }
 
+/*
+ * Where a bucket ran dry among the commits, from the point measured
+ * again: "ran dry among these commits: ...".
+ */
+static void
+report_sync_drop(const struct sync_result *s, char *buf, size_t len)
+{
+	const struct commit_point	*first = NULL;
+	char				 a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	char				 bs[UNITS_BUFSZ];
+	size_t				 i;
+
+	for (i = 0; i < s->nrows && first == NULL; i++)
+		if (s->rows[i].writers == 1 &&
+		    s->rows[i].method == s->again.method &&
+		    s->rows[i].bs == s->again.bs)
+			first = &s->rows[i];
+	snprintf(buf, len, "a bucket ran dry among these commits: %s at %s, "
+	    "one writer, committed %s a second first and %s again after the "
+	    "writers; rows marked full ran before, empty after (draining: "
+	    "it may have run dry then)", sync_method_name(s->again.method),
+	    report_sync_size(s->again.bs, bs, sizeof bs), first != NULL ?
+	    units_format_value(UNITS_IOPS, first->pt.iops, a, sizeof a) :
+	    REPORT_NA, units_format_value(UNITS_IOPS, s->again.pt.iops, b,
+	    sizeof b));
+}
+
 /* One writer: every method at every size. */
 static void
 report_sync_methods(const struct report_text *rt, const struct sync_result *s)
@@ -77,9 +123,10 @@ report_sync_methods(const struct report_text *rt, const struct sync_result *s)
 	uint64_t			 lo = UINT64_MAX, hi = 0;
 	size_t				 i;
 
-	report_table_init(&tab, "lrrrrrr");
+	report_table_init(&tab, report_sync_mixed(s) ? "lrrrrrrl" :
+	    "lrrrrrr");
 	report_table_add(&tab, "method", "size", "commits/s", "p50", "p99",
-	    "p99.9", "+-95%");
+	    "p99.9", "+-95%", "bucket");
 	for (i = 0; i < s->nrows; i++) {
 		c = &s->rows[i];
 		if (c->writers != 1)
@@ -95,7 +142,7 @@ report_sync_methods(const struct report_text *rt, const struct sync_result *s)
 		    sizeof p50), report_text_cell(UNITS_LAT_US,
 		    c->pt.lat_us.p99, p99, sizeof p99),
 		    report_text_cell(UNITS_LAT_US, c->pt.lat_us.p999, p999,
-		    sizeof p999), ci);
+		    sizeof p999), ci, bucket_state_mark(c->pt.state));
 		if (!isfinite(c->pt.lat_us.p999) && c->pt.ios > 0 &&
 		    c->pt.ios < POINT_P999_MIN_IOS) {
 			lo = c->pt.ios < lo ? c->pt.ios : lo;
@@ -112,35 +159,44 @@ static void
 report_sync_writers(const struct report_text *rt, const struct sync_result *s,
     const struct commit_point *one)
 {
-	const struct commit_point	*c;
+	const struct commit_point	*c, *ref;
 	struct report_table		 tab;
 	char				 n[16], ops[UNITS_BUFSZ], each[UNITS_BUFSZ];
 	char				 p50[UNITS_BUFSZ], p99[UNITS_BUFSZ];
 	char				 gain[16], title[128], bs[UNITS_BUFSZ];
 	size_t				 i;
+	int				 mixed = report_sync_mixed(s);
 
 	snprintf(title, sizeof title, "Writers (%s, %s per commit)",
 	    sync_method_name(one->method), report_sync_size(one->bs, bs,
 	    sizeof bs));
 	report_text_heading(rt, title);
-	report_table_init(&tab, "rlrrrrr");
+	report_table_init(&tab, mixed ? "rlrrrrrl" : "rlrrrrr");
 	report_table_add(&tab, "writers", "log", "commits/s", "each", "p50",
-	    "p99", "x one");
-	for (i = 0; i < s->nrows; i++) {
-		c = &s->rows[i];
-		if (c != one && (c->method != one->method ||
-		    c->bs != one->bs || c->writers == 1))
+	    "p99", "x one", "bucket");
+	/* "x one" against one writer in the same state; after, again. */
+	for (i = 0; i <= s->nrows; i++) {
+		c = i < s->nrows ? &s->rows[i] : &s->again;
+		if (c == &s->again ? !mixed || c->pt.state == one->pt.state :
+		    c != one && (c->method != one->method || c->bs != one->bs ||
+		    c->writers == 1))
 			continue;
 		snprintf(n, sizeof n, "%u", c->writers);
-		snprintf(gain, sizeof gain, "%.2f", c->pt.iops / one->pt.iops);
-		report_table_add(&tab, n, c->writers == 1 ? "own" : c->shared ?
+		if ((ref = report_sync_one(s, c)) != NULL &&
+		    c->pt.state != BUCKET_DRAINING)
+			snprintf(gain, sizeof gain, "%.2f", c->pt.iops /
+			    ref->pt.iops);
+		else
+			snprintf(gain, sizeof gain, "%s", REPORT_NA);
+		report_table_add(&tab, n, c == &s->again ? "own, again" :
+		    c->writers == 1 ? "own" : c->shared ?
 		    "shared" : s->files ? "own file" : "own part",
 		    report_text_cell(UNITS_IOPS, c->pt.iops, ops, sizeof ops),
 		    report_text_cell(UNITS_IOPS, c->pt.iops / c->writers, each,
 		    sizeof each), report_text_cell(UNITS_LAT_US,
 		    c->pt.lat_us.p50, p50, sizeof p50),
 		    report_text_cell(UNITS_LAT_US, c->pt.lat_us.p99, p99,
-		    sizeof p99), gain);
+		    sizeof p99), gain, bucket_state_mark(c->pt.state));
 	}
 	report_table_write(&tab, rt->f, rt->md, REPORT_TEXT_INDENT);
 }
@@ -151,20 +207,34 @@ report_sync_flush(const struct report_text *rt, const struct sync_result *s,
     unsigned cuts)
 {
 	const struct writepath_flush	*fl = &s->flush;
-	char				 line[256], a[UNITS_BUFSZ];
+	char				 line[320], a[UNITS_BUFSZ];
 	char				 b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	char				 d[UNITS_BUFSZ], e[UNITS_BUFSZ];
 
 	snprintf(line, sizeof line, "%s, FUA %s (as sysfs says)",
 	    s->write_cache[0] ? s->write_cache : "unknown",
 	    s->fua < 0 ? "unknown" : s->fua ? "yes" : "no");
 	report_text_kv(rt, "write cache", line);
-	if (isfinite(fl->flush_us)) {
+	if (isfinite(fl->flush_us) && fl->queued == 1) {
+		snprintf(line, sizeof line, "%s: one at a time, paced, an "
+		    "O_DIRECT write takes %s, with O_DSYNC %s; back to back "
+		    "they wait for a rate cap (%s, %s), which hides a flush or "
+		    "swells it", units_format_value(UNITS_LAT_US,
+		    fl->flush_us, a, sizeof a), units_format_value(
+		    UNITS_LAT_US, fl->paced_write_us, b, sizeof b),
+		    units_format_value(UNITS_LAT_US, fl->paced_dsync_write_us,
+		    c, sizeof c), units_format_value(UNITS_LAT_US,
+		    fl->write_us, d, sizeof d), units_format_value(
+		    UNITS_LAT_US, fl->dsync_write_us, e, sizeof e));
+		report_text_kv(rt, "a flush costs", line);
+	} else if (isfinite(fl->flush_us)) {
 		snprintf(line, sizeof line, "%s: an O_DIRECT write takes %s, "
-		    "with O_DSYNC %s", units_format_value(UNITS_LAT_US,
+		    "with O_DSYNC %s%s", units_format_value(UNITS_LAT_US,
 		    fl->flush_us, a, sizeof a), units_format_value(
 		    UNITS_LAT_US, fl->write_us, b, sizeof b),
 		    units_format_value(UNITS_LAT_US, fl->dsync_write_us, c,
-		    sizeof c));
+		    sizeof c), fl->queued == 0 ? " (one at a time, paced, "
+		    "too)" : "");
 		report_text_kv(rt, "a flush costs", line);
 	} else
 		report_text_kv(rt, "a flush costs", cuts & 1U << PLAN_CUT_FLUSH ?
@@ -185,13 +255,19 @@ report_sync_text(const struct report_text *rt, const struct report *r)
 {
 	const struct sync_result	*s = r->sync;
 	const struct commit_point	*best;
+	char				 line[320];
 
 	if (s == NULL)
 		return;
 	report_text_heading(rt, "Commits (sequential writes made durable, one "
 	    "writer)");
 	/* Commits come last: whether a bucket was seen dry before them. */
-	if (*report_state_note(s->state) != '\0' ||
+	if (report_sync_mixed(s)) {
+		report_sync_drop(s, line, sizeof line);
+		report_text_kv(rt, "bucket state", line);
+		if (rt->md)
+			fputc('\n', rt->f);
+	} else if (*report_state_note(s->state) != '\0' ||
 	    s->state == BUCKET_MAY_BE_FULL) {
 		report_text_kv(rt, "bucket state", s->state ==
 		    BUCKET_MAY_BE_FULL ? "may be full: none was seen to run "
@@ -328,30 +404,46 @@ report_sync_evidence(const struct report_text *rt, const struct sync_result *s)
 {
 	const struct writepath_flush	*fl = &s->flush;
 	char				 t[640], a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	double				 w = writepath_flush_write_us(fl);
 
 	if (fl->suspect == 1) {
 		snprintf(t, sizeof t, "The device says its write cache is "
 		    "volatile (write back), yet a flush adds only %s to a "
-		    "write of %s: either the cache is protected against power "
-		    "loss, or flushes do not reach stable storage and "
+		    "write of %s%s: either the cache is protected against "
+		    "power loss, or flushes do not reach stable storage and "
 		    "transactions committed before a power failure can be "
 		    "lost. Timing cannot tell which.", units_format_value(
 		    UNITS_LAT_US, fl->flush_us, a, sizeof a),
-		    units_format_value(UNITS_LAT_US, fl->write_us, b,
-		    sizeof b));
+		    units_format_value(UNITS_LAT_US, w, b, sizeof b),
+		    fl->queued == 1 ? " (one at a time, below the rate cap "
+		    "that writes back to back wait for)" : "");
 		report_text_sentence(rt, t);
 	} else if (fl->suspect == 0) {
 		snprintf(t, sizeof t, "A flush costs %s, %.1f times a plain "
-		    "write: flushes do work on this device (whether the data "
+		    "write%s: flushes do work on this device (whether the data "
 		    "survives a power failure cannot be seen from timing).",
 		    units_format_value(UNITS_LAT_US, fl->flush_us, a,
-		    sizeof a), fl->flush_us / fl->write_us);
+		    sizeof a), fl->flush_us / w, fl->queued == 1 ? " (both "
+		    "one at a time: back to back, writes wait for a rate cap, "
+		    "which hides a flush or swells it)" : "");
 		report_text_sentence(rt, t);
 	} else if (strcmp(s->write_cache, "write through") == 0)
 		report_text_sentence(rt, "The device says it has no volatile "
 		    "write cache (write through), so Linux sends it no "
 		    "flushes: a durable write costs what a write costs, and "
 		    "timing says nothing more.");
+	else if (isfinite(fl->flush_us) && fl->queued < 0 &&
+	    strcmp(s->write_cache, "write back") == 0) {
+		snprintf(t, sizeof t, "The device says its write cache is "
+		    "volatile (write back); back to back, a flush added only "
+		    "%s to a write of %s, but a rate cap the writes waited "
+		    "for can hide a flush, and no paced writes were measured "
+		    "to rule that out: what a flush costs is unknown.",
+		    units_format_value(UNITS_LAT_US, fl->flush_us, a,
+		    sizeof a), units_format_value(UNITS_LAT_US, fl->write_us,
+		    b, sizeof b));
+		report_text_sentence(rt, t);
+	}
 }
 
 /* The write buffer in a sentence; returns whether one was written. */
@@ -400,6 +492,21 @@ report_writes_meaning(const struct report_text *rt, const struct report *r)
 	return (1);
 }
 
+/*
+ * End sentence t (without its full stop) with the bucket state s it was
+ * measured in, among commits where a bucket ran dry.
+ */
+static void
+report_sync_when(char *t, size_t len, int s)
+{
+	size_t	n = strlen(t);
+
+	if (n > 0 && t[n - 1] == '.')
+		snprintf(t + n - 1, len - n + 1, ", %s the bucket ran dry.",
+		    s == BUCKET_EMPTY ? "after" : s == BUCKET_DRAINING ?
+		    "while" : "before");
+}
+
 /* The other methods at best's size and one writer as fast as it, or "". */
 static void
 report_sync_tied(const struct sync_result *s, const struct commit_point *best,
@@ -412,7 +519,8 @@ report_sync_tied(const struct sync_result *s, const struct commit_point *best,
 	for (i = 0; i < s->nrows; i++) {
 		c = &s->rows[i];
 		if (c == best || c->writers != 1 || c->bs != best->bs ||
-		    c->pt.ios == 0 || !writepath_tied(c, best))
+		    c->pt.ios == 0 || c->pt.state != best->pt.state ||
+		    !writepath_tied(c, best))
 			continue;
 		at += snprintf(buf + at, len - at, "%s%s", n++ > 0 ? ", " : "",
 		    sync_method_name(c->method));
@@ -431,7 +539,13 @@ report_sync_state(const struct report_text *rt, const struct report *r)
 	const struct sync_result	*s = r->sync;
 	char				 t[512];
 
-	switch (s->state) {
+	switch (report_sync_mixed(s) ? BUCKET_UNKNOWN : s->state) {
+	case BUCKET_UNKNOWN:
+		report_text_sentence(rt, "A burst bucket ran dry among these "
+		    "commits: the rows measured after it (marked empty) are "
+		    "what the volume keeps up; those before it (full) do not "
+		    "last.");
+		break;
 	case BUCKET_EMPTY:
 		report_text_sentence(rt, "These commits ran after a burst "
 		    "bucket ran dry: they are what the volume keeps up.");
@@ -449,17 +563,87 @@ report_sync_state(const struct report_text *rt, const struct report *r)
 	}
 }
 
+/*
+ * What more writers did in bucket state st, against one writer of that
+ * state (best's method and size).
+ */
+static void
+report_sync_group(const struct report_text *rt, const struct report *r,
+    const struct commit_point *best, int st)
+{
+	const struct sync_result	*s = r->sync;
+	const struct commit_point	*c, *one, *top = NULL;
+	char				 t[512], a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	char				 when[64];
+	double				 cap;
+	size_t				 i;
+
+	for (i = 0; i < s->nrows; i++) {
+		c = &s->rows[i];
+		if (c->method != best->method || c->bs != best->bs ||
+		    c->writers == 1 || c->pt.state != st)
+			continue;
+		if (top == NULL || c->pt.iops > top->pt.iops)
+			top = c;
+	}
+	if (top == NULL)
+		return;
+	one = report_sync_one(s, top);
+	when[0] = '\0';
+	if (report_sync_mixed(s))
+		snprintf(when, sizeof when, " %s the bucket ran dry",
+		    st == BUCKET_EMPTY ? "after" : "before");
+	/* Only a limit of the commits' own state explains them. */
+	cap = report_iops_cap_in(r, st);
+	if (!isfinite(cap))
+		cap = INFINITY;
+	if (one != NULL && top->pt.iops >= SYNC_HELPS * one->pt.iops) {
+		snprintf(t, sizeof t, "Group commit helps%s: %u writers%s "
+		    "commit %s times a second together, %.1f times one "
+		    "writer%s%s%s.", when, top->writers, top->shared ?
+		    " sharing one log" : "", units_format_value(UNITS_IOPS,
+		    top->pt.iops, a, sizeof a), top->pt.iops / one->pt.iops,
+		    top->pt.iops >= SYNC_AT_CAP * cap ? ", as far as the IOPS "
+		    "limit measured in the same state lets them (" : "",
+		    top->pt.iops >= SYNC_AT_CAP * cap ? units_format_value(
+		    UNITS_IOPS, cap, b, sizeof b) : "",
+		    top->pt.iops >= SYNC_AT_CAP * cap ? ")" : "");
+		report_text_sentence(rt, t);
+	} else if (one != NULL && one->pt.iops >= SYNC_AT_CAP * cap) {
+		snprintf(t, sizeof t, "More writers did not commit more%s: one "
+		    "writer already reaches the IOPS limit measured in the "
+		    "same state (%s%s%s).", when, units_format_value(
+		    UNITS_IOPS, cap, a, sizeof a),
+		    *report_state_note(st) != '\0' ? ", " : "",
+		    report_state_note(st));
+		report_text_sentence(rt, t);
+	} else if (one != NULL && report_sync_mixed(s) &&
+	    st == BUCKET_EMPTY) {
+		snprintf(t, sizeof t, "More writers did not commit more%s: %u "
+		    "writers together commit %s times a second, as one writer "
+		    "did then: the rate the volume is left with binds them "
+		    "all.", when, top->writers, units_format_value(UNITS_IOPS,
+		    top->pt.iops, a, sizeof a));
+		report_text_sentence(rt, t);
+	} else if (one != NULL) {
+		snprintf(t, sizeof t, "More writers did not commit more%s: "
+		    "their flushes are served one after another.", when);
+		report_text_sentence(rt, t);
+	} else
+		report_text_sentence(rt, "Whether more writers commit more is "
+		    "unknown: no one writer was measured in their state.");
+}
+
 /* Sentences for "What it means"; returns whether any was written. */
 int
 report_sync_meaning(const struct report_text *rt, const struct report *r)
 {
 	const struct sync_result	*s = r->sync;
-	const struct commit_point	*best, *c, *top = NULL;
+	const struct commit_point	*best, *c;
 	char				 t[512], a[UNITS_BUFSZ], b[UNITS_BUFSZ];
 	char				 bs[UNITS_BUFSZ], tied[128];
-	double				 cap;
 	size_t				 i;
-	int				 any, more = 0;
+	int				 any;
 
 	any = report_writes_meaning(rt, r);
 	if (s == NULL || (best = report_sync_best(s)) == NULL)
@@ -472,40 +656,24 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 	    "", units_format_value(UNITS_IOPS, best->pt.iops, a, sizeof a),
 	    units_format_value(UNITS_LAT_US, best->pt.lat_us.p99, b,
 	    sizeof b), report_sync_size(best->bs, bs, sizeof bs));
+	if (report_sync_mixed(s))
+		report_sync_when(t, sizeof t, best->pt.state);
 	report_text_sentence(rt, t);
-	for (i = 0; i < s->nrows; i++) {
-		c = &s->rows[i];
-		if (c->method != best->method || c->bs != best->bs)
-			continue;
-		more |= c->writers > 1;
-		if (top == NULL || c->pt.iops > top->pt.iops)
-			top = c;
+	if (report_sync_mixed(s)) {
+		snprintf(t, sizeof t, "Once it ran dry, one writer committed "
+		    "%s times a second (p99 %s, %s at %s, measured again after "
+		    "the writers).", units_format_value(UNITS_IOPS,
+		    s->again.pt.iops, a, sizeof a), units_format_value(
+		    UNITS_LAT_US, s->again.pt.lat_us.p99, b, sizeof b),
+		    sync_method_name(s->again.method), report_sync_size(
+		    s->again.bs, bs, sizeof bs));
+		report_text_sentence(rt, t);
 	}
-	/* Only a limit of the commits' own state explains them. */
-	cap = report_sync_cap(r);
-	if (top != NULL && top->writers > 1 &&
-	    top->pt.iops >= SYNC_HELPS * best->pt.iops) {
-		snprintf(t, sizeof t, "Group commit helps: %u writers%s commit "
-		    "%s times a second together, %.1f times one writer%s%s%s.",
-		    top->writers, top->shared ? " sharing one log" : "",
-		    units_format_value(UNITS_IOPS, top->pt.iops, a, sizeof a),
-		    top->pt.iops / best->pt.iops,
-		    top->pt.iops >= SYNC_AT_CAP * cap ? ", as far as the IOPS "
-		    "limit measured in the same state lets them (" : "",
-		    top->pt.iops >= SYNC_AT_CAP * cap ? units_format_value(
-		    UNITS_IOPS, cap, b, sizeof b) : "",
-		    top->pt.iops >= SYNC_AT_CAP * cap ? ")" : "");
-		report_text_sentence(rt, t);
-	} else if (more && best->pt.iops >= SYNC_AT_CAP * cap) {
-		snprintf(t, sizeof t, "More writers did not commit more: one "
-		    "writer already reaches the IOPS limit measured in the "
-		    "same state (%s%s%s).", units_format_value(UNITS_IOPS, cap,
-		    a, sizeof a), *report_state_note(s->state) != '\0' ?
-		    ", " : "", report_state_note(s->state));
-		report_text_sentence(rt, t);
-	} else if (more)
-		report_text_sentence(rt, "More writers did not commit more: "
-		    "their flushes are served one after another.");
+	/* Writers against one writer of their own state. */
+	if (report_sync_mixed(s))
+		report_sync_group(rt, r, best, BUCKET_FULL);
+	report_sync_group(rt, r, best, report_sync_mixed(s) ? BUCKET_EMPTY :
+	    best->pt.state);
 	for (i = 0; i < s->nrows; i++) {
 		c = &s->rows[i];
 		if (c->method != SYNC_FDATASYNC || c->bs != SYNC_ETCD_BS ||
@@ -516,6 +684,8 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 		    c->pt.lat_us.p99 < SYNC_ETCD_P99_US ? "met" : "missed",
 		    units_format_value(UNITS_LAT_US, c->pt.lat_us.p99, a,
 		    sizeof a));
+		if (report_sync_mixed(s))
+			report_sync_when(t, sizeof t, c->pt.state);
 		report_text_sentence(rt, t);
 	}
 	report_sync_evidence(rt, s);

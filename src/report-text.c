@@ -440,7 +440,15 @@ report_text_first_touch(struct report_text *rt, const struct first_touch *ft)
 
 	if (!ft->measured)
 		return;
-	if (ft->detected)
+	if (ft->changed != CEILINGS_FT_SAME)
+		snprintf(line, sizeof line, "unknown: %s (mean %s on a first "
+		    "read, %s on a second)", ft->changed == CEILINGS_FT_BUCKET ?
+		    "the bucket ran dry between the two passes" : "second "
+		    "reads were slower, so the volume changed between the "
+		    "passes", units_format_value(UNITS_LAT_US,
+		    ft->first_mean_us, b1, sizeof b1), units_format_value(
+		    UNITS_LAT_US, ft->second_mean_us, b2, sizeof b2));
+	else if (ft->detected)
 		snprintf(line, sizeof line, "first reads %.1fx slower (%s vs "
 		    "%s): snapshot restore, not a cache",
 		    ft->ratio, units_format_value(UNITS_LAT_US,
@@ -455,6 +463,45 @@ report_text_first_touch(struct report_text *rt, const struct first_touch *ft)
 	report_text_kv(rt, "first-read cost", line);
 }
 
+/* The accounting size, or why it is not known. */
+static void
+report_text_accounting(struct report_text *rt, const struct limits_result *l)
+{
+	const struct point	*p = &l->acct_probe;
+	char			 line[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	char			 b3[UNITS_BUFSZ], b4[UNITS_BUFSZ];
+
+	if (l->io_accounting_bytes && p->ios > 0)
+		snprintf(line, sizeof line, "%s (larger I/Os count as "
+		    "several: %s ones ran at %s IOPS, %llu units each)",
+		    report_text_size(l->io_accounting_bytes, b1, sizeof b1),
+		    report_text_size(p->bs, b2, sizeof b2), units_format_value(
+		    UNITS_IOPS, p->iops, b3, sizeof b3),
+		    (unsigned long long)((p->bs + l->io_accounting_bytes - 1) /
+		    l->io_accounting_bytes));
+	else if (l->io_accounting_bytes)
+		snprintf(line, sizeof line, "%s (larger I/Os count as "
+		    "several)", report_text_size(l->io_accounting_bytes, b1,
+		    sizeof b1));
+	else if (l->io_accounting_why == CEILINGS_ACCT_UNIT_OR_CAP)
+		snprintf(line, sizeof line, "%s units, or a %s bandwidth cap: "
+		    "the same rates at every size measured",
+		    report_text_size(l->io_accounting_candidate, b1,
+		    sizeof b1), units_format_value(UNITS_RATE,
+		    l->bandwidth_ceiling_bytes_per_s, b2, sizeof b2));
+	else if (p->ios > 0) {
+		report_text_size(p->bs / 3 * 2, b4, sizeof b4);
+		snprintf(line, sizeof line, "not observable: a bandwidth cap "
+		    "holds large I/O first (%s reads ran at %s IOPS, %s; units "
+		    "of %s would have held them to half the IOPS ceiling)",
+		    report_text_size(p->bs, b1, sizeof b1), units_format_value(
+		    UNITS_IOPS, p->iops, b2, sizeof b2), units_format_value(
+		    UNITS_RATE, p->bytes_per_s, b3, sizeof b3), b4);
+	} else
+		snprintf(line, sizeof line, "not observable");
+	report_text_kv(rt, "accounting size", line);
+}
+
 /* The burst line, the long-run rate and the bandwidth after a drop. */
 static void
 report_text_burst(struct report_text *rt, const struct limits_result *l)
@@ -465,24 +512,30 @@ report_text_burst(struct report_text *rt, const struct limits_result *l)
 	size_t			 o;
 
 	if (b->detected && b->exhausted && isnan(b->credits_ios))
-		snprintf(line, sizeof line, "%s IOPS, then %s IOPS; empty "
+		snprintf(line, sizeof line, "%s%s IOPS, then %s IOPS; empty "
 		    "before the sustained run, size unknown",
-		    units_format_value(UNITS_IOPS, b->burst_iops, b1,
-		    sizeof b1), units_format_value(UNITS_IOPS,
-		    b->baseline_iops, b2, sizeof b2));
+		    b->burst_at_least ? "at least " : "", units_format_value(
+		    UNITS_IOPS, b->burst_iops, b1, sizeof b1),
+		    units_format_value(UNITS_IOPS, b->baseline_iops, b2,
+		    sizeof b2));
 	else if (b->detected) {
-		o = snprintf(line, sizeof line, "%s IOPS for %s, then %s IOPS; "
-		    "bucket %s I/Os", units_format_value(UNITS_IOPS,
-		    b->burst_iops, b1, sizeof b1),
+		o = snprintf(line, sizeof line, "%s%s IOPS for %s%s, then %s "
+		    "IOPS; bucket %s I/Os", b->burst_at_least ? "at least " :
+		    "", units_format_value(UNITS_IOPS, b->burst_iops, b1,
+		    sizeof b1), b->burst_at_least ? "at most " : "",
 		    units_format_value(UNITS_SECONDS, b->duration_s, b2,
 		    sizeof b2), units_format_value(UNITS_IOPS,
 		    b->baseline_iops, b3, sizeof b3),
 		    units_format_value(UNITS_COUNT, b->credits_ios, b4,
 		    sizeof b4));
 		if (isfinite(b->drop_sweep_t_s) && o < sizeof line)
-			snprintf(line + o, sizeof line - o, " (ran dry during "
-			    "the sweeps, at %s)", units_format_value(
+			o += snprintf(line + o, sizeof line - o, " (ran dry "
+			    "during the sweeps, at %s)", units_format_value(
 			    UNITS_SECONDS, b->drop_sweep_t_s, b1, sizeof b1));
+		if (b->burst_at_least && o < sizeof line)
+			snprintf(line + o, sizeof line - o, "; no depth "
+			    "reached a ceiling before it ran dry, so the burst "
+			    "rate is unknown");
 	} else if (l->timeline.n > 0 && isfinite(b->held_iops))
 		snprintf(line, sizeof line, "none ran dry: %s IOPS held over "
 		    "%s of sustained load%s", units_format_value(UNITS_IOPS,
@@ -723,13 +776,7 @@ report_text_limits(struct report_text *rt, const struct report *r)
 	report_text_kv(rt, "bandwidth ceiling", line);
 	report_text_sweep(rt, "size sweep", l->bs_stop, l->bs_points, l->nbs,
 	    1, 0);
-	if (l->io_accounting_bytes) {
-		snprintf(line, sizeof line, "%s (larger I/Os count as "
-		    "several)", report_text_size(l->io_accounting_bytes, b1,
-		    sizeof b1));
-		report_text_kv(rt, "accounting size", line);
-	} else
-		report_text_kv(rt, "accounting size", "not observable");
+	report_text_accounting(rt, l);
 	report_text_burst(rt, l);
 	report_text_first_touch(rt, &l->first_touch);
 	if (l->note[0] != '\0')
@@ -759,9 +806,23 @@ report_text_burst_meaning(struct report_text *rt,
 		if (isnan(b->duration_s))
 			o = snprintf(s, sizeof s, "A burst bucket ran dry "
 			    "before the sustained run: the volume dropped from "
-			    "%s to %s IOPS%s.", units_format_value(UNITS_IOPS,
+			    "%s%s to %s IOPS%s.", b->burst_at_least ?
+			    "at least " : "", units_format_value(UNITS_IOPS,
 			    b->burst_iops, b2, sizeof b2), units_format_value(
 			    UNITS_IOPS, b->baseline_iops, b3, sizeof b3), bw);
+		else if (b->burst_at_least)
+			o = snprintf(s, sizeof s, "Sustained load drains a "
+			    "burst bucket: after at most %s at %s IOPS or more "
+			    "the volume drops to %s IOPS%s%s. The burst rate "
+			    "itself is unknown: the bucket ran dry before any "
+			    "queue depth reached a ceiling. Benchmarks shorter "
+			    "than that overstate the volume.",
+			    units_format_value(UNITS_SECONDS, b->duration_s,
+			    b2, sizeof b2), units_format_value(UNITS_IOPS,
+			    b->burst_iops, b3, sizeof b3), units_format_value(
+			    UNITS_IOPS, b->baseline_iops, b4, sizeof b4), bw,
+			    isfinite(b->drop_sweep_t_s) ?
+			    " (here it ran dry during the sweeps)" : "");
 		else
 			o = snprintf(s, sizeof s, "Sustained load drains a "
 			    "burst bucket: after about %s at %s IOPS the "
@@ -886,7 +947,19 @@ report_text_restored(struct report_text *rt, const struct first_touch *ft)
 
 	units_format_value(UNITS_LAT_US, ft->first_mean_us, b1, sizeof b1);
 	units_format_value(UNITS_LAT_US, ft->second_mean_us, b2, sizeof b2);
-	if (ft->detected)
+	if (ft->changed == CEILINGS_FT_BUCKET)
+		snprintf(s, sizeof s, "Whether first reads of blocks cost more "
+		    "than second reads is unknown: a burst bucket ran dry "
+		    "between the two passes, so their means (%s, then %s) "
+		    "compare its two states, not first and second reads.",
+		    b1, b2);
+	else if (ft->changed == CEILINGS_FT_SLOWER)
+		snprintf(s, sizeof s, "Whether first reads of blocks cost more "
+		    "than second reads is unknown: second reads were slower "
+		    "(mean %s against %s on a first read), which no first-read "
+		    "cost makes, so the volume changed between the two "
+		    "passes.", b2, b1);
+	else if (ft->detected)
 		snprintf(s, sizeof s, "The first read of a block costs %.1fx "
 		    "a second one (mean %s against %s): the volume is still "
 		    "being restored from a snapshot, block by block. Until "
@@ -960,26 +1033,51 @@ report_text_meaning_provisional(struct report_text *rt,
 }
 
 /*
- * A cache below the largest working set that too few points lie above to
- * show: unless the last tier found is at least that large already.
+ * The size above which a cache below the largest working set could go
+ * unseen (too few points lie above it to show it), unless the last tier
+ * found is at least that large already; 0 when none could.
+ */
+static uint64_t
+report_text_unseen_from(const struct report *r, const struct tiers_result *tr)
+{
+	uint64_t	top;
+
+	if (tr->unseen_from == 0 || r->scan->npoints == 0)
+		return (0);
+	top = r->scan->points[r->scan->npoints - 1].ws_bytes;
+	if (tr->unseen_from >= top || (tr->ntiers > 0 &&
+	    tr->tier[tr->ntiers - 1].capacity_bytes >= tr->unseen_from))
+		return (0);
+	return (tr->unseen_from);
+}
+
+/*
+ * Such a cache, and how to see it: a scan past the largest working set,
+ * or, when that was the whole volume, more working sets below it (with no
+ * tier, the sentence on the whole volume says so).
  */
 static void
 report_text_unseen(struct report_text *rt, const struct report *r,
     const struct tiers_result *tr)
 {
-	char		s[256], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
-	uint64_t	top;
+	char		s[320], b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	uint64_t	from;
 
-	if (tr->unseen_from == 0 || r->scan->npoints == 0)
+	if ((from = report_text_unseen_from(r, tr)) == 0 ||
+	    (tr->ntiers == 0 && report_text_whole(r)))
 		return;
-	top = r->scan->points[r->scan->npoints - 1].ws_bytes;
-	if (tr->unseen_from >= top || (tr->ntiers > 0 &&
-	    tr->tier[tr->ntiers - 1].capacity_bytes >= tr->unseen_from))
-		return;
-	report_text_size(top, b2, sizeof b2);
-	snprintf(s, sizeof s, "A cache larger than %s (up to the largest "
-	    "working set, %s) could go unseen: scan past %s to see it.",
-	    report_text_size(tr->unseen_from, b1, sizeof b1), b2, b2);
+	report_text_size(from, b1, sizeof b1);
+	report_text_size(r->scan->points[r->scan->npoints - 1].ws_bytes, b2,
+	    sizeof b2);
+	if (report_text_whole(r))
+		snprintf(s, sizeof s, "A cache larger than %s (up to the whole "
+		    "volume, %s) could go unseen: fewer than two working sets "
+		    "above %s show its misses; more --points put more there.",
+		    b1, b2, b1);
+	else
+		snprintf(s, sizeof s, "A cache larger than %s (up to the "
+		    "largest working set, %s) could go unseen: scan past %s to "
+		    "see it.", b1, b2, b2);
 	report_text_sentence(rt, s);
 }
 
@@ -1049,7 +1147,19 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 			    tr->backing_p99_us, b3, sizeof b3));
 			report_text_sentence(rt, s);
 			/* Warmed reads cannot see a cache beyond the scan. */
-			if (report_text_whole(r)) {
+			if (report_text_whole(r) &&
+			    (cut = report_text_unseen_from(r, tr)) > 0) {
+				snprintf(s, sizeof s, "The scan covered the "
+				    "whole volume (%s), so there is nothing "
+				    "past it to scan; but a cache larger than "
+				    "%s could still go unseen, as fewer than "
+				    "two working sets above %s show its "
+				    "misses: more --points put more there.",
+				    report_text_size(r->target.size_bytes, b1,
+				    sizeof b1), report_text_size(cut, b2,
+				    sizeof b2), b2);
+				report_text_sentence(rt, s);
+			} else if (report_text_whole(r)) {
 				snprintf(s, sizeof s, "The scan covered the "
 				    "whole volume (%s): no larger cache can "
 				    "hide behind it.", report_text_size(
@@ -1148,6 +1258,22 @@ report_text_meaning(struct report_text *rt, const struct report *r)
 		    report_text_size(l->io_accounting_bytes, b1, sizeof b1),
 		    (unsigned long long)(((1 << 20) + l->io_accounting_bytes -
 		    1) / l->io_accounting_bytes));
+		report_text_sentence(rt, s);
+		any = 1;
+	} else if (l != NULL &&
+	    l->io_accounting_why == CEILINGS_ACCT_UNIT_OR_CAP) {
+		report_text_size(l->io_accounting_candidate, b3, sizeof b3);
+		snprintf(s, sizeof s, "Large reads are held to %s, which is "
+		    "%s IOPS of %s: either the volume counts I/O in units of "
+		    "%s (then one 1 MiB read costs %llu I/Os against the IOPS "
+		    "limit, and large reads crowd out small ones) or it caps "
+		    "bandwidth there; the sizes measured give the same rates "
+		    "either way.", units_format_value(UNITS_RATE,
+		    l->bandwidth_ceiling_bytes_per_s, b1, sizeof b1),
+		    units_format_value(UNITS_IOPS, l->iops_ceiling, b2,
+		    sizeof b2), b3, b3, (unsigned long long)(((1 << 20) +
+		    l->io_accounting_candidate - 1) /
+		    l->io_accounting_candidate));
 		report_text_sentence(rt, s);
 		any = 1;
 	}

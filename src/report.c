@@ -473,6 +473,18 @@ report_state_note(int s)
 	return ("");
 }
 
+/* The IOPS a shared bucket left the targets; see report.h. */
+double
+report_shared_long_iops(const struct report *r)
+{
+	const struct together_result	*t = r != NULL ? r->together : NULL;
+
+	if (t == NULL || t->burst_shared != 1 || !t->burst.detected ||
+	    t->burst.exhausted)
+		return (NAN);
+	return (t->burst.baseline_iops);
+}
+
 /* The IOPS limit r measured in bucket state s; see report.h. */
 double
 report_iops_cap_in(const struct report *r, int s)

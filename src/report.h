@@ -443,6 +443,12 @@ int	report_figure_bound(const struct report_figure *);
  */
 double	report_iops_cap_in(const struct report *, int);
 /*
+ * The IOPS several targets (a report of them, or top of one) fell to for
+ * good together when a bucket they share ran dry, which bounds each of
+ * them in the long run, alone or together; NAN when the run saw none.
+ */
+double	report_shared_long_iops(const struct report *);
+/*
  * What a section's figures' bucket state is, as a note for its lines:
  * "before a bucket ran dry", ... (full, draining, empty); "" otherwise.
  */

@@ -15,7 +15,8 @@
  * three at depth 1 and starts its measured I/Os at most pace_iops a
  * second, spinning between them: under a rate cap they then never queue,
  * and the CPU is as busy as in a closed loop (no wake-up from idle, and a
- * busy CPU's waits met as there).
+ * busy CPU's waits met as there).  With pace_sleep it sleeps instead,
+ * leaving the CPU to kernel threads the I/O needs (a flush's).
  */
 #include <sys/resource.h>
 
@@ -446,7 +447,9 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	while (!stop || q.inflight > 0) {
 		if (!stop && gap_ns > 0 && q.inflight == 0) {
 			now = e->ops->now_ns(e);
-			if (now < next_start)
+			if (now < next_start && sp->pace_sleep)
+				engine_idle(e, next_start - now);
+			else if (now < next_start)
 				engine_spin(e, next_start - now);
 			next_start = e->ops->now_ns(e) + gap_ns;
 		}

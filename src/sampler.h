@@ -40,6 +40,8 @@ struct sample_spec {
 	double		pace_iops;	/* > 0: measure one I/O at a time,
 					   started at most this many a
 					   second (the engine spins between) */
+	int		pace_sleep;	/* ... or sleeps, leaving the CPU to
+					   the kernel threads a flush needs */
 	double		interval_s;	/* > 0: fill a timeline at this step */
 	int		tl_whole;	/* the timeline also covers the random
 					   warm-up and ends with the last,

@@ -393,6 +393,7 @@ scan_service(struct engine *e, struct rng *r, const struct scan_spec *sp,
 	struct sample_spec	 ss;
 	struct point		 probe[SERVICE_STORES], more;
 	const struct point	*probed[SERVICE_STORES];
+	uint64_t		 t0 = e->ops->now_ns(e);
 	size_t			 k, i;
 	int			 ret = 0;
 
@@ -417,6 +418,8 @@ scan_service(struct engine *e, struct rng *r, const struct scan_spec *sp,
 		ret = sampler_measure(e, r, &ss, &probe[k], NULL, NULL, NULL);
 		touched = ss.ws_bytes;
 		res->device_time_s += probe[k].seconds + probe[k].warm_seconds;
+		res->after_ios += probe[k].ios + probe[k].iops *
+		    probe[k].warm_seconds;
 		probed[k] = &probe[k];
 		if (ret != 0 || probe[k].ios >= plan.probe[k].min_ios ||
 		    !service_held(&plan, res->points, k, &probe[k]))
@@ -430,10 +433,12 @@ scan_service(struct engine *e, struct rng *r, const struct scan_spec *sp,
 			continue;
 		ret = sampler_measure(e, r, &ss, &more, NULL, NULL, NULL);
 		res->device_time_s += more.seconds + more.warm_seconds;
+		res->after_ios += more.ios + more.iops * more.warm_seconds;
 		if (more.ios > 0)
 			scan_merge(&probe[k], &more);
 		point_free(&more);
 	}
+	res->after_s = (double)(e->ops->now_ns(e) - t0) / 1e9;
 	if (ret == 0)
 		service_apply(&plan, res->points, probed, &res->tiers);
 	for (k = 0; k < plan.nprobes; k++)

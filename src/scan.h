@@ -29,6 +29,10 @@ struct scan_result {
 	struct point	*points;	/* sorted by ws_bytes */
 	size_t		 npoints;
 	double		 device_time_s;	/* I/O time spent, warm-up included */
+	double		 after_ios;	/* the paced reads after the points,
+					   warm-ups at their rate ... */
+	double		 after_s;	/* ... and the time they took, the
+					   rests before them included */
 	int		 interrupted;
 	struct tiers_result tiers;	/* of every point, as measured */
 	unsigned	 analyses;	/* times the tiers were fitted */

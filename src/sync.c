@@ -12,12 +12,17 @@
  *    skipped with a note.
  * 2. Unless no_evidence, the flush evidence at 4 KiB (or the logical
  *    block): a plain O_DIRECT write, an O_DIRECT|O_DSYNC write, a write
- *    then fdatasync, and an fdatasync with nothing written.
+ *    then fdatasync, and an fdatasync with nothing written; and, on a
+ *    device that may get flushes, the first two again one at a time, each
+ *    paced below its rate back to back (a rate cap they waited for hides
+ *    the flush, or counts it as one more I/O), in step 4.
  * 3. The fastest method at writers_bs with each count of writers: first
  *    each in a log of its own (files created beside a file target, parts
  *    of a device or simulated volume), then all appending to one shared
  *    log (each takes the next offset, as a shared WAL's writers do);
  *    shared_only: the shared log alone.
+ * 4. The paced writes of the flush evidence, last: between them a burst
+ *    bucket refills, which would change the state the writers ran in.
  *
  * System-call methods go through the psync engine (pwrite, then fdatasync
  * or fsync; a thread per writer), uring-datasync through io_uring, and a
@@ -44,6 +49,7 @@
 #define SYNC_MAX_TIME_S		3.0
 #define SYNC_MIN_TIME_S		0.5
 #define SYNC_SKIPPED		2	/* sync_measure: refused, noted */
+#define SYNC_PACED_TIME		2	/* x max_time: a paced point's */
 
 /* How a point makes its writes durable. */
 struct sync_how {
@@ -90,6 +96,8 @@ struct sync_run {
 	unsigned		 nfiles;	/* file[1 .. nfiles] open */
 	uint64_t		 base;		/* first log on the target */
 	uint64_t		 span;
+	double			 pace[2];	/* plain and O_DSYNC writes a
+						   second, back to back */
 	int			 evidence;	/* in the flush evidence */
 };
 
@@ -204,8 +212,9 @@ sync_max_seconds(const struct sync_spec *sp)
 	for (m = 0; m < SYNC_NMETHODS; m++)
 		if (sp->methods & (1U << m))
 			n += sp->nsizes;
-	if (!sp->no_evidence)
-		n += 4;		/* the flush evidence, at most */
+	if (!sp->no_evidence)	/* the flush evidence, at most */
+		n += 4 + 2 * SYNC_PACED_TIME;
+	n++;			/* the first point again */
 	for (i = 0; i < sp->nwriters; i++)
 		if (sp->writers[i] != 1)
 			n += sp->shared_only ? 1 : 2; /* own logs, one shared */
@@ -221,7 +230,7 @@ sync_result_init(struct sync_result *r)
 	memset(r, 0, sizeof(*r));
 	r->best_method = -1;
 	r->fua = -1;
-	writepath_flush(NAN, NAN, NAN, NAN, "", &r->flush);
+	writepath_flush_init(&r->flush);
 }
 
 /* Release what a result owns. */
@@ -234,6 +243,7 @@ sync_result_free(struct sync_result *r)
 		return;
 	for (i = 0; i < r->nrows; i++)
 		point_free(&r->rows[i].pt);
+	point_free(&r->again.pt);
 	free(r->rows);
 	r->rows = NULL;
 	r->nrows = 0;
@@ -375,12 +385,13 @@ sync_progress(const struct sync_run *sr, const struct sync_how *how,
 }
 
 /*
- * Measure how at bs with n writers into *pt.  Returns 0, 1 if interrupted,
- * SYNC_SKIPPED when the platform refused it (noted), or -errno.
+ * Measure how at bs with n writers into *pt, pace_iops > 0: one at a time
+ * at most that many a second.  Returns 0, 1 if interrupted, SYNC_SKIPPED
+ * when the platform refused it (noted), or -errno.
  */
 static int
 sync_measure(struct sync_run *sr, const struct sync_how *how, uint32_t bs,
-    unsigned n, int shared, size_t i, struct point *pt)
+    unsigned n, int shared, double pace_iops, size_t i, struct point *pt)
 {
 	const struct sync_spec	*sp = sr->spec;
 	struct sample_spec	 ss;
@@ -416,6 +427,14 @@ sync_measure(struct sync_run *sr, const struct sync_how *how, uint32_t bs,
 	ss.max_time_s = sp->max_time_s > 0 ? sp->max_time_s : SYNC_MAX_TIME_S;
 	ss.min_time_s = ss.max_time_s < SYNC_MIN_TIME_S ? ss.max_time_s :
 	    SYNC_MIN_TIME_S;
+	/*
+	 * Paced writes are few a second: twice the time for their median;
+	 * sleeping between them leaves the CPU to the threads a flush needs.
+	 */
+	if (pace_iops > 0)
+		ss.max_time_s *= SYNC_PACED_TIME;
+	ss.pace_iops = pace_iops;
+	ss.pace_sleep = 1;
 	ss.next = sync_next;
 	ss.next_arg = &c;
 	pt->ws_bytes = sr->span;
@@ -472,7 +491,7 @@ sync_methods_sweep(struct sync_run *sr)
 				return (1);
 			}
 			rc = sync_measure(sr, &sync_methods[m], sp->sizes[i],
-			    1, 0, i, &pt);
+			    1, 0, 0, i, &pt);
 			if (rc == SYNC_SKIPPED)
 				continue;
 			if (rc < 0) {
@@ -491,36 +510,79 @@ sync_methods_sweep(struct sync_run *sr)
 	return (0);
 }
 
-/* The median of one point of how at 4 KiB; NAN if it could not be had. */
+/*
+ * The median and rate of one point of how at bs (pace_iops > 0: paced);
+ * NAN if it could not be had.  Returns 0, 1 or -errno.
+ */
 static int
 sync_evidence_point(struct sync_run *sr, const struct sync_how *how,
-    uint32_t bs, size_t i, double *p50)
+    uint32_t bs, double pace_iops, size_t i, double *p50, double *iops)
 {
 	struct point	pt;
 	int		rc;
 
-	*p50 = NAN;
-	rc = sync_measure(sr, how, bs, 1, 0, i, &pt);
+	*p50 = *iops = NAN;
+	rc = sync_measure(sr, how, bs, 1, 0, pace_iops, i, &pt);
 	if (rc == SYNC_SKIPPED)
 		return (0);
-	if (rc >= 0)
+	if (rc >= 0 && pt.ios > 0) {
 		*p50 = pt.lat_us.p50;
+		*iops = pt.iops;
+	}
 	point_free(&pt);
 	return (rc);
 }
 
-/* A method's median at bs and one writer from the rows; NAN if none. */
+/*
+ * A method's median at bs and one writer from the rows, and its rate in
+ * *iops; NAN if none.
+ */
 static double
-sync_row_p50(const struct sync_result *r, int method, uint32_t bs)
+sync_row(const struct sync_result *r, int method, uint32_t bs, double *iops)
 {
 	size_t	i;
 
+	*iops = NAN;
 	for (i = 0; i < r->nrows; i++) {
 		if (r->rows[i].method == method && r->rows[i].bs == bs &&
-		    r->rows[i].writers == 1)
+		    r->rows[i].writers == 1) {
+			*iops = r->rows[i].pt.iops;
 			return (r->rows[i].pt.lat_us.p50);
+		}
 	}
 	return (NAN);
+}
+
+/*
+ * The plain and the O_DSYNC write again, each paced at WRITEPATH_PACE of
+ * its rate back to back (sr->pace), and the evidence judged again.  Last
+ * of all: paced writes leave a burst bucket time to refill.  Returns 0, 1
+ * or -errno.
+ */
+static int
+sync_evidence_paced(struct sync_run *sr)
+{
+	struct writepath_flush	*fl = &sr->r->flush;
+	uint32_t		 bs = sr->t->lbs > SYNC_FLUSH_BS ? sr->t->lbs :
+				    SYNC_FLUSH_BS;
+	double			 rate;
+	int			 rc;
+
+	if (!writepath_flush_pace(fl, sr->r->write_cache) ||
+	    !(sr->pace[0] > 0) || !(sr->pace[1] > 0))
+		return (0);
+	progress_phase("flush, paced", 2, PROGRESS_NONE);
+	sr->evidence = 1;
+	rc = sync_evidence_point(sr, &sync_plain_write, bs,
+	    WRITEPATH_PACE * sr->pace[0], 0, &fl->paced_write_us, &rate);
+	if (rc == 0)
+		rc = sync_evidence_point(sr, &sync_methods[SYNC_DIRECT_DSYNC],
+		    bs, WRITEPATH_PACE * sr->pace[1], 1,
+		    &fl->paced_dsync_write_us, &rate);
+	sr->evidence = 0;
+	progress_end();
+	writepath_flush(fl, sr->r->write_cache);
+	return (rc);
 }
 
 /* The flush evidence.  Returns 0, 1 or -errno. */
@@ -528,33 +590,36 @@ static int
 sync_evidence(struct sync_run *sr)
 {
 	struct sync_result	*r = sr->r;
+	struct writepath_flush	*fl = &r->flush;
 	uint32_t		 bs = sr->t->lbs > SYNC_FLUSH_BS ? sr->t->lbs :
 				    SYNC_FLUSH_BS;
-	double			 v[4];
+	double			 iops[2], rate;
 	size_t			 k = 0;
 	int			 rc;
 
+	writepath_flush_init(fl);
 	/* The methods' rows give two points when they were measured. */
-	v[1] = sync_row_p50(r, SYNC_DIRECT_DSYNC, bs);
-	v[2] = sync_row_p50(r, SYNC_FDATASYNC, bs);
-	progress_phase("flush", 2 + !isfinite(v[1]) + !isfinite(v[2]),
-	    PROGRESS_NONE);
+	fl->dsync_write_us = sync_row(r, SYNC_DIRECT_DSYNC, bs, &iops[1]);
+	fl->fdatasync_us = sync_row(r, SYNC_FDATASYNC, bs, &rate);
+	progress_phase("flush", 2 + !isfinite(fl->dsync_write_us) +
+	    !isfinite(fl->fdatasync_us), PROGRESS_NONE);
 	sr->evidence = 1;
-	rc = sync_evidence_point(sr, &sync_plain_write, bs, k++, &v[0]);
-	if (rc == 0 && !isfinite(v[1]))
+	rc = sync_evidence_point(sr, &sync_plain_write, bs, 0, k++,
+	    &fl->write_us, &iops[0]);
+	if (rc == 0 && !isfinite(fl->dsync_write_us))
 		rc = sync_evidence_point(sr, &sync_methods[SYNC_DIRECT_DSYNC],
-		    bs, k++, &v[1]);
-	if (rc == 0 && !isfinite(v[2]))
+		    bs, 0, k++, &fl->dsync_write_us, &iops[1]);
+	if (rc == 0 && !isfinite(fl->fdatasync_us))
 		rc = sync_evidence_point(sr, &sync_methods[SYNC_FDATASYNC], bs,
-		    k++, &v[2]);
+		    0, k++, &fl->fdatasync_us, &rate);
 	if (rc == 0)
-		rc = sync_evidence_point(sr, &sync_empty_fdatasync, bs, k++,
-		    &v[3]);
-	else
-		v[3] = NAN;
+		rc = sync_evidence_point(sr, &sync_empty_fdatasync, bs, 0, k++,
+		    &fl->empty_fdatasync_us, &rate);
 	sr->evidence = 0;
 	progress_end();
-	writepath_flush(v[0], v[1], v[2], v[3], r->write_cache, &r->flush);
+	sr->pace[0] = iops[0];
+	sr->pace[1] = iops[1];
+	writepath_flush(fl, r->write_cache);
 	return (rc);
 }
 
@@ -603,7 +668,7 @@ sync_writers_sweep(struct sync_run *sr)
 				return (1);
 			}
 			rc = sync_measure(sr, how, r->best_bs, sp->writers[i],
-			    shared, k++, &pt);
+			    shared, 0, k++, &pt);
 			if (rc == SYNC_SKIPPED)
 				continue;
 			if (rc < 0) {
@@ -621,6 +686,33 @@ sync_writers_sweep(struct sync_run *sr)
 	}
 	progress_end();
 	return (0);
+}
+
+/*
+ * The fastest method at one writer again, after the writers: a rate well
+ * below its first says the volume's state changed during the commits (a
+ * burst bucket ran dry; writepath_drop).  Returns 0, 1 or -errno.
+ */
+static int
+sync_again(struct sync_run *sr)
+{
+	struct sync_result	*r = sr->r;
+	int			 rc;
+
+	if (r->best_method < 0 || interrupt_requested())
+		return (0);
+	progress_phase("again", 1, PROGRESS_NONE);
+	r->again.method = r->best_method;
+	r->again.bs = r->best_bs;
+	r->again.writers = 1;
+	rc = sync_measure(sr, &sync_methods[r->best_method], r->best_bs, 1, 0,
+	    0, 0, &r->again.pt);
+	progress_end();
+	if (rc == SYNC_SKIPPED || rc < 0) {
+		point_free(&r->again.pt);
+		memset(&r->again.pt, 0, sizeof r->again.pt);
+	}
+	return (rc == SYNC_SKIPPED ? 0 : rc);
 }
 
 /* Measure commits on target t; see sync.h. */
@@ -662,6 +754,10 @@ sync_run(struct target *t, const struct sync_spec *spec,
 		rc = sync_evidence(&sr);
 	if (rc == 0)
 		rc = sync_writers_sweep(&sr);
+	if (rc == 0)
+		rc = sync_again(&sr);
+	if (rc == 0 && !spec->no_evidence)
+		rc = sync_evidence_paced(&sr);
 
 	for (most = 1; most <= sr.nfiles; most++)
 		target_close(&sr.file[most], 1);

@@ -52,6 +52,10 @@ struct sync_result {
 	int			 best_method;	/* fastest at one writer and
 						   best_bs (SYNC_*); -1 */
 	uint32_t		 best_bs;	/* the size it was chosen at */
+	struct commit_point	 again;		/* best_method at best_bs and
+						   one writer, again after
+						   the writers (pt.ios == 0:
+						   not run) */
 	struct writepath_flush	 flush;
 	char			 write_cache[16]; /* as sysfs says; "" */
 	int			 fua;		/* 1, 0; -1 unknown */

@@ -562,6 +562,39 @@ verdict_long_iops(const struct report *r, const char *tgt, struct verdict *v)
 }
 
 /*
+ * Of several targets, a long-run IOPS above what a bucket they share left
+ * them together: that bounds each of them too.
+ */
+static void
+verdict_shared_iops(const struct report *top, struct verdict *v)
+{
+	struct verdict_item	*it;
+	char			 a[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	double			 shared = report_shared_long_iops(top);
+	size_t			 i;
+
+	for (i = 0, it = NULL; i < v->nitems; i++)
+		if (strcmp(v->item[i].name, "long_run.iops") == 0)
+			it = &v->item[i];
+	if (it == NULL || !isfinite(shared) || (isfinite(it->value) &&
+	    it->value <= shared))
+		return;
+	if (isfinite(it->value))
+		snprintf(it->detail, sizeof it->detail, "%s%s IOPS alone",
+		    it->standing == VERDICT_BOUNDED ? "at most " : "",
+		    units_format_value(UNITS_IOPS, it->value, c, sizeof c));
+	it->value = shared;
+	it->standing = VERDICT_BOUNDED;
+	it->bound = REPORT_BOUND_AT_MOST;
+	it->state = BUCKET_EMPTY;
+	snprintf(it->reason, sizeof it->reason, "a bucket the targets share "
+	    "ran dry together and left them %s IOPS for good, which binds "
+	    "this one alone too", units_format_value(UNITS_IOPS, shared, a,
+	    sizeof a));
+	it->settle[0] = it->settle_reason[0] = '\0';
+}
+
+/*
  * The most an interval of the sustained run moved when that is under half
  * the bandwidth ceiling: a bucket of bytes may never have been drawn on;
  * else NAN.
@@ -680,6 +713,10 @@ verdict_commits(const struct report *r, const char *tgt, struct verdict *v)
 		return;
 	}
 	one = &s->rows[b];
+	/* A bucket ran dry among the commits: the point measured after. */
+	if (s->state == BUCKET_DRAINING && s->again.pt.ios > 0 &&
+	    s->again.pt.state == BUCKET_EMPTY)
+		one = &s->again;
 	verdict_commit(r, tgt, it, one->pt.iops, one->pt.state);
 	snprintf(it->detail, sizeof it->detail, "%s, %s",
 	    sync_method_name(one->method), verdict_size(one->bs, bs,
@@ -691,6 +728,7 @@ verdict_commits(const struct report *r, const char *tgt, struct verdict *v)
 		c = &s->rows[i];
 		if (c->writers > 1 && c->method == one->method &&
 		    c->bs == one->bs && c->pt.ios > 0 &&
+		    c->pt.state == one->pt.state &&
 		    (most == NULL || c->pt.iops > most->pt.iops))
 			most = c;
 	}
@@ -730,6 +768,14 @@ verdict_bucket(const struct report *r, const struct report *top,
 	char				 a[UNITS_BUFSZ], c[UNITS_BUFSZ];
 	char				 where[128];
 
+	if (l == NULL && r->sync != NULL &&
+	    r->sync->state == BUCKET_DRAINING && r->sync->again.pt.ios > 0) {
+		snprintf(v->bucket, sizeof v->bucket, "ran dry among the "
+		    "commits: one writer committed %s a second after it",
+		    units_format_value(UNITS_IOPS, r->sync->again.pt.iops, a,
+		    sizeof a));
+		return;
+	}
 	if (l == NULL) {
 		snprintf(v->bucket, sizeof v->bucket, "no sustained run: "
 		    "whether one runs dry is unknown");
@@ -836,6 +882,7 @@ verdict_build(const struct report *r, const struct report *top,
 	verdict_type(r, v->target, v);
 	verdict_reads(r, v->target, v);
 	verdict_long_iops(r, v->target, v);
+	verdict_shared_iops(top, v);
 	verdict_long_bw(r, v->target, v);
 	if (top == NULL)
 		verdict_commits(r, v->target, v);
@@ -922,4 +969,13 @@ verdict_together(const struct report *r, struct verdict *v)
 	if (!isfinite(it->value) && t->bandwidth.why[0] != '\0')
 		snprintf(it->reason, sizeof it->reason, "%s",
 		    t->bandwidth.why);
+	/* A short run a bucket of bytes may have lifted: the most it is. */
+	if (isfinite(it->value) && bucket_state_lifted(it->state)) {
+		it->standing = VERDICT_BOUNDED;
+		it->bound = REPORT_BOUND_AT_MOST;
+		snprintf(it->reason, sizeof it->reason, "in %s together: a "
+		    "bucket of bytes they share, lasting longer, could lower "
+		    "it", units_format_value(UNITS_SECONDS,
+		    t->bandwidth_seconds, a, sizeof a));
+	}
 }

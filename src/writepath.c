@@ -11,7 +11,15 @@
  * flushes without persisting anything, or it is protected against power
  * loss: timing cannot tell which, so the finding says what was measured,
  * never "safe" or "unsafe".  A device that says "write through" gets no
- * flushes from Linux at all, so a cheap flush there says nothing.
+ * flushes from Linux at all, so a cheap flush there says nothing.  Under
+ * a rate cap, writes back to back each wait for their turn: an O_DSYNC
+ * one as long as a plain one when its flush fits in the wait (the flush
+ * hidden), or longer when the flush is an I/O the cap counts too (as
+ * blk-throttle does).  So both are measured again one at a time, each
+ * paced at WRITEPATH_PACE of its own rate back to back, and when either
+ * back to back took WRITEPATH_QUEUED times its paced median or more, it
+ * waited, and the flush is the paced pair's.  A cheap flush with no paced
+ * pair to rule out a cap hiding it is not judged.
  *
  * A write-back buffer (host cache, SLC cache, the page cache under dirty
  * limits) takes writes at a fast rate until it holds its size, then only
@@ -58,6 +66,34 @@ writepath_best(const struct commit_point *rows, size_t n, uint32_t bs)
 	return (best);
 }
 
+/* Where the commits' state changed; see writepath.h. */
+long
+writepath_drop(const struct commit_point *rows, size_t n,
+    const struct commit_point *c)
+{
+	const struct point	*first = NULL, *again = &c->pt;
+	double			 ea, ef, floor;
+	size_t			 i, k;
+
+	for (i = 0; i < n && first == NULL; i++)
+		if (rows[i].method == c->method && rows[i].bs == c->bs &&
+		    rows[i].writers == 1 && rows[i].pt.ios > 0)
+			first = &rows[i].pt;
+	if (first == NULL || again->ios == 0 || !(again->iops > 0) ||
+	    !(first->iops > 0))
+		return (-1);
+	ea = isfinite(again->ci95_rel) ? again->ci95_rel : 0;
+	ef = isfinite(first->ci95_rel) ? first->ci95_rel : 0;
+	if (again->iops >= WRITEPATH_DROP * first->iops ||
+	    again->iops * (1 + ea) >= first->iops * (1 - ef))
+		return (-1);
+	floor = again->iops * (1 + WRITEPATH_FLOOR + ea);
+	for (k = n; k > 0; k--)
+		if (rows[k - 1].pt.ios > 0 && rows[k - 1].pt.iops > floor)
+			break;
+	return ((long)k);
+}
+
 /* Whether a and b commit equally fast within the noise; see writepath.h. */
 int
 writepath_tied(const struct commit_point *a, const struct commit_point *b)
@@ -72,28 +108,62 @@ writepath_tied(const struct commit_point *a, const struct commit_point *b)
 	return (b->pt.iops * (1 - eb) <= a->pt.iops * (1 + ea));
 }
 
-/* The flush evidence; see writepath.h. */
+/* Flush evidence with nothing measured. */
 void
-writepath_flush(double write_us, double dsync_write_us, double fdatasync_us,
-    double empty_fdatasync_us, const char *write_cache,
-    struct writepath_flush *out)
+writepath_flush_init(struct writepath_flush *fl)
 {
-	int	write_back = strcmp(write_cache, "write back") == 0;
+	fl->write_us = fl->dsync_write_us = NAN;
+	fl->fdatasync_us = fl->empty_fdatasync_us = NAN;
+	fl->paced_write_us = fl->paced_dsync_write_us = NAN;
+	fl->queued = -1;
+	fl->flush_us = NAN;
+	fl->suspect = -1;
+}
 
-	out->write_us = write_us;
-	out->dsync_write_us = dsync_write_us;
-	out->fdatasync_us = fdatasync_us;
-	out->empty_fdatasync_us = empty_fdatasync_us;
-	out->flush_us = NAN;
-	out->suspect = -1;
-	if (!isfinite(write_us) || !isfinite(dsync_write_us))
+/* What O_DSYNC adds to a write of w us that takes d us with it. */
+static double
+writepath_flush_cost(double w, double d)
+{
+	return (d > w ? d - w : 0);
+}
+
+/* Whether the paced pair is wanted; see writepath.h. */
+int
+writepath_flush_pace(const struct writepath_flush *fl, const char *cache)
+{
+	return (isfinite(fl->write_us) && isfinite(fl->dsync_write_us) &&
+	    strcmp(cache, "write through") != 0);
+}
+
+/* The plain write the flush is set against; see writepath.h. */
+double
+writepath_flush_write_us(const struct writepath_flush *fl)
+{
+	return (fl->queued == 1 ? fl->paced_write_us : fl->write_us);
+}
+
+/* Judge the flush evidence; see writepath.h. */
+void
+writepath_flush(struct writepath_flush *fl, const char *cache)
+{
+	double	w;
+
+	fl->queued = -1;
+	fl->flush_us = NAN;
+	fl->suspect = -1;
+	if (!isfinite(fl->write_us) || !isfinite(fl->dsync_write_us))
 		return;
-	out->flush_us = dsync_write_us > write_us ?
-	    dsync_write_us - write_us : 0;
-	if (out->flush_us >= WRITEPATH_SUSPECT_FRAC * write_us)
-		out->suspect = 0;
-	else if (write_back)
-		out->suspect = 1;
+	if (isfinite(fl->paced_write_us) && isfinite(fl->paced_dsync_write_us))
+		fl->queued = fl->write_us >= WRITEPATH_QUEUED *
+		    fl->paced_write_us || fl->dsync_write_us >=
+		    WRITEPATH_QUEUED * fl->paced_dsync_write_us;
+	w = writepath_flush_write_us(fl);
+	fl->flush_us = writepath_flush_cost(w, fl->queued == 1 ?
+	    fl->paced_dsync_write_us : fl->dsync_write_us);
+	if (fl->flush_us >= WRITEPATH_SUSPECT_FRAC * w)
+		fl->suspect = 0;
+	else if (strcmp(cache, "write back") == 0 && fl->queued >= 0)
+		fl->suspect = 1;	/* cheap, and no cap hid it */
 }
 
 /* The intervals of a timeline with bytes per second as their rate. */

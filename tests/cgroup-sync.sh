@@ -10,8 +10,16 @@
 # writers must not get past it.  (On a "write back" disk a flush is a
 # throttled write too, and a filesystem adds its journal: there a commit
 # costs k I/Os, k its business.)  Commits are 4 KiB, one page: one write
-# through the page cache as well.  Needs root, jq, losetup and blk-throttle
-# (skips with 77 otherwise); about a minute.
+# through the page cache as well.  Then the device says "write back", and
+# its flushes reach the file under it on a real disk: they cost time, so
+# the flush is not suspect; and under a write bandwidth cap that lets one
+# 4 KiB write through per 100 ms slice, writes back to back each wait for
+# it and a flush (no bytes, not charged) fits in the wait, so an O_DSYNC
+# write takes what a plain one does: the flush must be found paced
+# (sync.flush_queued), not hidden (no alarm: flush_suspect false, where
+# the release before said true), and not the wait either (under a quarter
+# of a write back to back).  Needs root, jq, losetup and blk-throttle
+# (skips with 77 otherwise); about two minutes.
 set -u
 
 . "$(dirname "$0")/cgroup-lib.sh"
@@ -80,4 +88,32 @@ got=$(jq -r '[.sync.methods[] | select(.writers == 4) | .ops_per_s] | max' \
 awk -v g="$got" -v c="$ciops" 'BEGIN { exit !(g > 0 && g <= 1.05 * c) }' ||
 	fail "4 writers commit $got times a second past a cap of $ciops"
 echo "4 writers: $got commits/s under a cap of $ciops"
+
+# 3. A write-back device, alone and under a write bandwidth cap of 42 to 56
+# KiB/s: 4.2 to 5.6 KiB per slice, one 4 KiB write (a write that comes
+# alone gets through at once; below 4 KiB per slice even that one waits,
+# and paced writes cannot escape the cap).
+echo "write back" > "/sys/block/$dev/queue/write_cache" ||
+	skip "cannot set $dev's write cache to write back"
+slow=$(awk -v s=$$ 'BEGIN { srand(s + 1)
+    print 1024 * (42 + int(rand() * 15)) }')
+flush_of() {
+	jq -c '.sync | [.write_us, .dsync_write_us, .paced_write_us,
+	    .paced_dsync_write_us, .flush_us, .flush_queued, .flush_suspect]' "$1"
+}
+for caps in "0 0" "0 $slow"; do
+	set_caps $caps || fail "cannot set the caps"
+	in_cgroup "$work/wb.json" sync "$loop" --force --bs 4K --writers 1 \
+	    --methods direct-dsync --max-time 2
+	echo "write back, caps $caps (write, dsync, paced: write, dsync," \
+	    "flush, queued, suspect): $(flush_of "$work/wb.json")"
+	[ "$(jq -r .sync.flush_suspect "$work/wb.json")" = false ] ||
+		fail "write back, caps $caps: flush_suspect" \
+		    "$(jq -r .sync.flush_suspect "$work/wb.json")"
+done
+jq -e '.sync | .flush_queued == true and .flush_us > 0 and
+    .flush_us < .write_us / 4' "$work/wb.json" > /dev/null ||
+	fail "under $slow bytes/s the flush was not measured paced"
+"$TIERPROBE" report "$work/wb.json" | grep -q "flush adds only" &&
+	fail "under $slow bytes/s: a false durability alarm"
 echo "PASS $(date +%T)"

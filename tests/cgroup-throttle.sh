@@ -2,12 +2,13 @@
 # Real ground truth for `tierprobe limits`: the kernel's blk-throttle is a
 # rate cap of known size on the disk holding a test file.  Inside a cgroup
 # with read IOPS and bandwidth limits (v1 blkio.throttle.*, or v2 io.max)
-# the IOPS and bandwidth ceilings must come out within 5%; with the IOPS
-# limit driven by a credit-bucket controller (tests/burst_controller) the
-# burst must be found with both rates within 10% and the bucket within 15%,
-# both when the sustained run sees it run dry and when the sweeps empty it
-# before that run begins.  Needs root and blk-throttle (skips with 77
-# otherwise); about two minutes.
+# the IOPS and bandwidth ceilings must come out within 5% (and with a
+# bandwidth cap of the IOPS cap times 128 KiB, no accounting unit); with
+# the IOPS limit driven by a credit-bucket controller
+# (tests/burst_controller) the burst must be found with both rates within
+# 10% and the bucket within 15%, both when the sustained run sees it run
+# dry and when the sweeps empty it before that run begins.  Needs root and
+# blk-throttle (skips with 77 otherwise); about two and a half minutes.
 set -u
 
 . "$(dirname "$0")/cgroup-lib.sh"
@@ -70,6 +71,25 @@ t_within bandwidth_ceiling_bytes_per_s \
     $((40 * MiB)) 5
 [ "$(json_get "$work/caps.json" detected burst)" = false ] ||
 	fail "a burst reported under fixed limits"
+
+# 1b. Caps of 1,000 read IOPS and 1,000 x 128 KiB a second: IOPS flat to
+# 128 KiB and halving with each doubling after, as 128 KiB accounting
+# units would give.  blk-throttle counts none: the probe at 192 KiB must
+# run at the bandwidth cap's 683 IOPS, not at units' 500, and no unit be
+# reported (when the sweep's noise lets the signature show, the release
+# before reported 128 KiB units).
+set_limits 1000 $((1000 * 131072)) || fail "cannot set limits"
+limits_in_cgroup "$work/units.json" --max-iodepth 16 --sustain 2 \
+    --max-time 1
+[ "$(json_get "$work/units.json" io_accounting_bytes)" = null ] ||
+	fail "accounting units reported under blk-throttle:" \
+	    "$(json_get "$work/units.json" io_accounting_bytes)"
+t_within "bandwidth_ceiling, 1,000 x 128 KiB" \
+    "$(json_get "$work/units.json" bandwidth_ceiling_bytes_per_s)" \
+    $((1000 * 131072)) 5
+probe=$(json_get "$work/units.json" iops io_accounting_probe)
+[ -z "$probe" ] ||
+	t_within "the 192 KiB probe's IOPS" "$probe" 683 10
 set_limits 0 0
 
 # bucket_in_cgroup JSON CREDITS ARGS...: tierprobe limits in the cgroup

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: ISC */
 /* Tests for ceilings.c and the knee fit in fit.c on synthetic sweeps:
  * rate caps, unsaturated devices, host-bound plateaus (a lower bound,
- * then), accounting sizes, bandwidth caps, a plateau still creeping up
+ * then), accounting sizes (a candidate from the sweep, told from a
+ * bandwidth cap of the same rates by the probe at 1.5 units), bandwidth
+ * caps, a plateau still creeping up
  * (the ceiling never below a point, its interval holding them all), the
  * store's ceiling behind caches whose hits do not wait for it, burst
  * buckets (with credits spent before the run, or run dry during the
  * sweeps; what a run without a drop rules out; when a short run's rate
- * held), variability, first-read penalties; 20 noise seeds each. */
+ * held), variability, first-read penalties (and second reads slower,
+ * which compare states, not reads); 20 noise seeds each. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -473,16 +476,22 @@ t_iops_falling(void **state)
 	T_REL(c.ceiling, 2600, 0.04);
 }
 
+/*
+ * The sweep alone cannot tell IOPS counted in units of A from a bandwidth
+ * cap of the IOPS cap times A (unit, the candidate it shows; 0: none);
+ * the probe at 1.5 A it asks for can.
+ */
 static const struct {
 	struct t_vol		 v;
 	unsigned		 depth;
-	enum ceilings_bw_limit	 limit;
+	enum ceilings_bw_limit	 limit;		/* with the probe */
 	double			 ceiling;	/* bytes/s; NAN: none */
 	double			 acct;		/* bytes; 0: hidden */
 	double			 top;		/* largest size; 0: 1 MiB */
+	double			 unit;		/* the sweep's candidate */
 } t_bs_cases[] = {
 	{ { "gp2: bandwidth hides 256k", 500, 64, 3000, 250 * MiB, 256 * KiB,
-	    2e9, 1e6, 1024, 0.02 }, 4, CEILINGS_BW_CAP, 250 * MiB, 0, 0 },
+	    2e9, 1e6, 1024, 0.02 }, 4, CEILINGS_BW_CAP, 250 * MiB, 0, 0, 0 },
 	/*
 	 * Accounting is told from a bandwidth cap by a 3% margin: these
 	 * points carry 1% noise, as rate-capped points do on the simulator
@@ -490,39 +499,49 @@ static const struct {
 	 */
 	{ { "256k units under a high cap", 500, 64, 3000, 1000 * MiB,
 	    256 * KiB, 2e9, 1e6, 1024, 0.01 }, 8, CEILINGS_BW_ACCOUNTING,
-	    750 * MiB, 256 * KiB, 0 },
+	    750 * MiB, 256 * KiB, 0, 256 * KiB },
 	{ { "16k units", 500, 64, 3000, 250 * MiB, 16 * KiB, 2e9, 1e6, 1024,
-	    0.01 }, 4, CEILINGS_BW_ACCOUNTING, 3000 * 16 * KiB, 16 * KiB, 0 },
+	    0.01 }, 4, CEILINGS_BW_ACCOUNTING, 3000 * 16 * KiB, 16 * KiB, 0,
+	    16 * KiB },
+	/* io1 on an m5.large: 4,000 IOPS x 128 KiB is its 500 MiB/s cap. */
+	{ { "cap at 128k x iops, 256k units", 500, 64, 4000, 500 * MiB,
+	    256 * KiB, 2e9, 1e6, 1024, 0.01 }, 8, CEILINGS_BW_CAP,
+	    500 * MiB, 0, 0, 128 * KiB },
+	{ { "cap at 64k x iops, no units", 500, 64, 2000, 125 * MiB, 0, 2e9,
+	    1e6, 1024, 0.01 }, 8, CEILINGS_BW_CAP, 125 * MiB, 0, 0,
+	    64 * KiB },
 	{ { "cap 8% below 16k x iops", 600, 32, 4000,
 	    0.92 * 4000 * 16 * KiB, 256 * KiB, 2e9, 1e6, 1024, 0.01 }, 8,
-	    CEILINGS_BW_CAP, 0.92 * 4000 * 16 * KiB, 0, 0 },
+	    CEILINGS_BW_CAP, 0.92 * 4000 * 16 * KiB, 0, 0, 0 },
 	{ { "1m units (hdd-like)", 2000, 64, 500, 500 * MiB, MiB, 2e9, 1e6,
-	    1024, 0.02 }, 4, CEILINGS_BW_UNSATURATED, NAN, 0, 0 },
+	    1024, 0.02 }, 4, CEILINGS_BW_UNSATURATED, NAN, 0, 0, 0 },
 	/* The same, swept on to 2 MiB while it rose (st1). */
 	{ { "1m units to 2m", 2000, 64, 500, 500 * MiB, MiB, 2e9, 1e6, 1024,
-	    0.02 }, 4, CEILINGS_BW_CAP, 500 * MiB, 0, 2 * MiB },
+	    0.02 }, 4, CEILINGS_BW_CAP, 500 * MiB, 0, 2 * MiB, 0 },
 	{ { "cap 30% above 64k x iops", 500, 64, 3000,
 	    1.3 * 3000 * 64 * KiB, 0, 2e9, 1e6, 1024, 0.02 }, 4,
-	    CEILINGS_BW_CAP, 1.3 * 3000 * 64 * KiB, 0, 0 },
+	    CEILINGS_BW_CAP, 1.3 * 3000 * 64 * KiB, 0, 0, 0 },
 	{ { "halving at the top size only", 50, 64, 2000, 1000 * MiB, 0,
-	    2e9, 1e6, 1024, 0.02 }, 2, CEILINGS_BW_CAP, 1000 * MiB, 0, 0 },
+	    2e9, 1e6, 1024, 0.02 }, 2, CEILINGS_BW_CAP, 1000 * MiB, 0, 0,
+	    0 },
 	{ { "device bandwidth", 100, 64, T_NOCAP, 500e6, 0, 1e9, 1e6, 1024,
-	    0.02 }, 32, CEILINGS_BW_CAP, 500e6, 0, 0 },
+	    0.02 }, 32, CEILINGS_BW_CAP, 500e6, 0, 0, 0 },
 	/* No cap: the asymptote of d x bs / (lat0 + bs / rate). */
 	{ { "transfer time per i/o", 100, 64, T_NOCAP, T_NOCAP, 0, 200e6,
-	    1e6, 1024, 0.01 }, 1, CEILINGS_BW_CAP, 200e6, 0, 0 },
+	    1e6, 1024, 0.01 }, 1, CEILINGS_BW_CAP, 200e6, 0, 0, 0 },
 	{ { "nvme, 4 in parallel", 90, 4, T_NOCAP, T_NOCAP, 0, 600 * MiB,
-	    1e6, 1024, 0.01 }, 8, CEILINGS_BW_CAP, 2400 * MiB, 0, 0 },
+	    1e6, 1024, 0.01 }, 8, CEILINGS_BW_CAP, 2400 * MiB, 0, 0, 0 },
 };
 
 static void
 t_bw_cases(void **state)
 {
-	struct point		pts[16];
+	struct point		pts[16], probe;
 	struct ceilings_bw	c;
 	struct rng		rng;
 	size_t			i, n;
 	uint64_t		seed;
+	uint32_t		bs;
 
 	(void)state;
 	for (i = 0; i < sizeof t_bs_cases / sizeof t_bs_cases[0]; i++) {
@@ -531,16 +550,40 @@ t_bw_cases(void **state)
 			n = t_bs_sweep(&t_bs_cases[i].v, &rng,
 			    t_bs_cases[i].depth, t_bs_cases[i].top > 0 ?
 			    t_bs_cases[i].top : MiB, pts);
-			assert_int_equal(ceilings_bandwidth(pts, n, &c), 0);
+			assert_int_equal(ceilings_bandwidth(pts, n, NULL, &c),
+			    0);
+			/* The sweep alone: a candidate, never a unit. */
+			if ((double)c.acct_candidate != t_bs_cases[i].unit ||
+			    c.accounting_bytes != 0 || (c.limit ==
+			    CEILINGS_BW_UNIT_OR_CAP) != (c.acct_candidate > 0)
+			    || c.acct_why != (c.acct_candidate > 0 ?
+			    CEILINGS_ACCT_UNIT_OR_CAP : CEILINGS_ACCT_HIDDEN))
+				fail_msg("%s seed %d: sweep alone: %s, "
+				    "candidate %llu, accounting %llu",
+				    t_bs_cases[i].v.name, (int)seed,
+				    ceilings_bw_limit_name(c.limit),
+				    (unsigned long long)c.acct_candidate,
+				    (unsigned long long)c.accounting_bytes);
+			bs = ceilings_acct_probe_bs(&c);
+			assert_true(bs == 1.5 * t_bs_cases[i].unit);
+			if (bs > 0) {
+				t_point(&t_bs_cases[i].v, &rng,
+				    t_bs_cases[i].depth, bs, &probe);
+				assert_int_equal(ceilings_bandwidth(pts, n,
+				    &probe, &c), 0);
+			}
 			if (c.limit != t_bs_cases[i].limit) {
 				fail_msg("%s seed %d: limit %s",
 				    t_bs_cases[i].v.name, (int)seed,
 				    ceilings_bw_limit_name(c.limit));
 			}
-			if ((double)c.accounting_bytes != t_bs_cases[i].acct) {
-				fail_msg("%s seed %d: accounting %llu",
+			if ((double)c.accounting_bytes != t_bs_cases[i].acct ||
+			    c.acct_why != (c.accounting_bytes > 0 ?
+			    CEILINGS_ACCT_FOUND : CEILINGS_ACCT_HIDDEN)) {
+				fail_msg("%s seed %d: accounting %llu (why %d)",
 				    t_bs_cases[i].v.name, (int)seed,
-				    (unsigned long long)c.accounting_bytes);
+				    (unsigned long long)c.accounting_bytes,
+				    (int)c.acct_why);
 			}
 			if (isnan(t_bs_cases[i].ceiling)) {
 				assert_true(c.max_seen > 0);
@@ -1044,9 +1087,24 @@ t_first_touch(void **state)
 		}
 		ceilings_first_touch(a, b, 500, &ft);
 		assert_true(ft.measured && ft.detected);
+		assert_int_equal(ft.changed, CEILINGS_FT_SAME);
 		assert_int_equal(ft.blocks, 500);
 		T_REL(ft.ratio, 4, 0.15);
 		assert_true(ft.slower_fraction > 0.9);
+
+		/*
+		 * Second reads 6x slower (a bucket ran dry between the
+		 * passes, as on a gp2 volume whose small bucket the sweeps
+		 * emptied: 577 us, then 3.34 ms): the state changed, no
+		 * verdict on first reads either way.
+		 */
+		for (i = 0; i < 500; i++) {
+			a[i] = 577 * exp(0.25 * rng_normal(&rng));
+			b[i] = 3340 * exp(0.05 * rng_normal(&rng));
+		}
+		ceilings_first_touch(a, b, 500, &ft);
+		assert_true(ft.measured && !ft.detected);
+		assert_int_equal(ft.changed, CEILINGS_FT_SLOWER);
 
 		/* Same distribution both times: no penalty. */
 		for (i = 0; i < 500; i++) {
@@ -1055,6 +1113,7 @@ t_first_touch(void **state)
 		}
 		ceilings_first_touch(a, b, 500, &ft);
 		assert_true(ft.measured && !ft.detected);
+		assert_int_equal(ft.changed, CEILINGS_FT_SAME);
 		T_REL(ft.ratio, 1, 0.15);
 	}
 	ceilings_first_touch(a, b, 0, &ft);

@@ -5,7 +5,8 @@
  * a buffered scan reads by pread unless told, and says why when told),
  * the quick preset reaching the specs, bytes a file is grown to, an
  * existing file bounding the default scan, plan_fit's bounds and refusals,
- * and the limit sweeps' working set after a scan.
+ * and the limit sweeps' working set and prior work (the scan's points, then
+ * its paced reads) after a scan.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -401,6 +402,13 @@ test_limits_after_scan(void **state)
 	assert_int_equal(ls.nprior, 2);
 	assert_ptr_equal(ls.prior, prior);
 	assert_true(prior[1].ios == 3000 && prior[1].seconds == 2);
+	free(prior);
+	/* The scan's paced reads after its points, last: a bucket refills. */
+	scan.after_ios = 150;
+	scan.after_s = 8;
+	plan_limits(&pl.target[0], &t, &scan, &ls, &prior);
+	assert_int_equal(ls.nprior, 3);
+	assert_true(prior[2].ios == 150 && prior[2].seconds == 8);
 	free(prior);
 
 	/* No scan: max-ws; --ws: as given; past the caches: in the target. */

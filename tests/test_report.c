@@ -375,6 +375,77 @@ test_text_held_early(void **state)
 	report_free(&r);
 }
 
+/*
+ * The accounting size: a unit the sweep could not tell from a bandwidth
+ * cap says both, never the unit as a fact, in the text and after a JSON
+ * round trip; a unit the probe confirmed, or ruled out, says what the
+ * probe saw.
+ */
+static void
+test_text_accounting(void **state)
+{
+	struct report	 r, back;
+	struct point	*p;
+	char		*s = NULL;
+	int		 pass;
+
+	(void)state;
+	t_report_make(&r);
+	r.limits->iops_ceiling = 4000;
+	r.limits->bandwidth_ceiling_bytes_per_s = 500 << 20;
+	r.limits->bandwidth_limit = CEILINGS_BW_UNIT_OR_CAP;
+	r.limits->io_accounting_why = CEILINGS_ACCT_UNIT_OR_CAP;
+	r.limits->io_accounting_candidate = 128 << 10;
+	t_reload(&r, &back);
+	for (pass = 0; pass < 2; pass++) {
+		t_text(pass ? &back : &r, 1, &s);
+		t_squeeze(s);
+		assert_non_null(strstr(s, "accounting size 128 KiB units, "
+		    "or a 500 MiB/s bandwidth cap: the same rates"));
+		assert_non_null(strstr(s, "either the volume counts I/O in "
+		    "units of 128 KiB (then one 1 MiB read costs 8 I/Os"));
+		assert_non_null(strstr(s, "or it caps bandwidth there"));
+		assert_null(strstr(s, "The volume counts I/O in units of"));
+		free(s);
+	}
+	report_free(&back);
+
+	r.limits->bandwidth_limit = CEILINGS_BW_ACCOUNTING;
+	r.limits->io_accounting_why = CEILINGS_ACCT_FOUND;
+	r.limits->io_accounting_candidate = 0;
+	r.limits->io_accounting_bytes = 128 << 10;
+	p = &r.limits->acct_probe;
+	p->bs = 192 << 10;
+	p->ios = 2000;
+	p->iops = 2000;
+	p->bytes_per_s = 2000.0 * (192 << 10);
+	t_reload(&r, &back);
+	assert_int_equal(back.limits->acct_probe.bs, 192 << 10);
+	t_text(&back, 1, &s);
+	t_squeeze(s);
+	assert_non_null(strstr(s, "accounting size 128 KiB (larger I/Os count "
+	    "as several: 192 KiB ones ran at 2,000 IOPS, 2 units each)"));
+	assert_non_null(strstr(s, "The volume counts I/O in units of 128 KiB"));
+	assert_null(strstr(s, "caps bandwidth there"));
+	free(s);
+	report_free(&back);
+
+	/* The probe ran at the cap's rate: no unit, and why. */
+	r.limits->bandwidth_limit = CEILINGS_BW_CAP;
+	r.limits->io_accounting_why = CEILINGS_ACCT_HIDDEN;
+	r.limits->io_accounting_bytes = 0;
+	p->iops = 2667;
+	p->bytes_per_s = 2667.0 * (192 << 10);
+	t_text(&r, 1, &s);
+	t_squeeze(s);
+	assert_non_null(strstr(s, "accounting size not observable: a bandwidth "
+	    "cap holds large I/O first (192 KiB reads ran at 2,667 IOPS"));
+	assert_non_null(strstr(s, "units of 128 KiB would have held them"));
+	assert_null(strstr(s, "counts I/O in units"));
+	free(s);
+	report_free(&r);
+}
+
 /* A line of text with label, then the three values and word, in order. */
 static void
 t_runs_line(const char *text, const char *label, const double *v,
@@ -827,6 +898,7 @@ main(void)
 		cmocka_unit_test(test_utc_now),
 		cmocka_unit_test(test_text_unknowns),
 		cmocka_unit_test(test_text_held_early),
+		cmocka_unit_test(test_text_accounting),
 		cmocka_unit_test(test_text_provisional),
 		cmocka_unit_test(test_text_buffered_no_tier),
 		cmocka_unit_test(test_text_budget_cut),

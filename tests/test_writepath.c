@@ -3,7 +3,10 @@
  * writepath.c on synthetic data: the fastest method is the one with most
  * commits at one writer and the size asked; methods tie when their
  * intervals overlap; the flush evidence table (suspect only on a device
- * that says "write back"); a write-back buffer
+ * that says "write back", and only when writes paced one at a time rule
+ * out a rate cap hiding the flush; when writes back to back waited for a
+ * cap, the flush is the paced pair's);
+ * a write-back buffer
  * of known size in noisy timelines (size within 2%, the truth inside the
  * interval, both rates; a buffer filled within the first second gives a
  * lower bound of the fast rate, said so, one filled in the second does
@@ -69,6 +72,44 @@ test_best(void **state)
 	assert_int_equal(writepath_best(rows, 0, 8192), -1);
 }
 
+/*
+ * A bucket that ran dry among the commits: the rows from the first after
+ * which none ran above the rate measured again; a slow method before the
+ * drop is not it; no drop when the rate again is the first one's.
+ */
+static void
+test_drop(void **state)
+{
+	struct commit_point	rows[7], again;
+	static const double	v[7] = { 870, 280, 880, 860, 320, 300, 301 };
+	size_t			i;
+
+	(void)state;
+	memset(rows, 0, sizeof rows);
+	memset(&again, 0, sizeof again);
+	for (i = 0; i < 7; i++) {
+		rows[i].method = (int)i;
+		rows[i].bs = 8192;
+		rows[i].writers = 1;
+		rows[i].pt.iops = v[i];
+		rows[i].pt.ios = 100;
+		rows[i].pt.ci95_rel = 0.02;
+	}
+	again = rows[0];
+	again.pt.iops = 300;
+	assert_int_equal(writepath_drop(rows, 7, &again), 4);
+	/* After every row: only the point again ran after it. */
+	assert_int_equal(writepath_drop(rows, 4, &again), 4);
+	again.pt.iops = 800;		/* within WRITEPATH_DROP: the same */
+	assert_int_equal(writepath_drop(rows, 7, &again), -1);
+	again.pt.iops = 300;
+	again.pt.ios = 0;		/* not measured */
+	assert_int_equal(writepath_drop(rows, 7, &again), -1);
+	again.pt.ios = 100;
+	again.method = 9;		/* no first row to set it against */
+	assert_int_equal(writepath_drop(rows, 7, &again), -1);
+}
+
 /* Overlapping 95% intervals tie, in either order; disjoint ones do not. */
 static void
 test_tied(void **state)
@@ -98,37 +139,64 @@ static void
 test_flush(void **state)
 {
 	static const struct {
-		double		 write, dsync;
+		double		 write, dsync;	/* back to back */
+		double		 pw, pd;	/* paced; NAN: not measured */
 		const char	*cache;
 		double		 flush;		/* NAN: none */
-		int		 suspect;
+		int		 queued, suspect;
 	} cases[] = {
-		{ 50, 400, "write back", 350, 0 },	/* a real flush */
-		{ 50, 52, "write back", 2, 1 },		/* acknowledged */
-		{ 50, 40, "write back", 0, 1 },		/* noise below 0 */
-		{ 50, 52, "write through", 2, -1 },	/* none sent */
-		{ 50, 52, "", 2, -1 },			/* claim unknown */
-		{ 50, 400, "write through", 350, 0 },	/* costs time */
-		{ 50, 54.9, "write back", 4.9, 1 },	/* under a tenth */
-		{ 50, 55.1, "write back", 5.1, 0 },
-		{ NAN, 400, "write back", NAN, -1 },	/* O_DIRECT refused */
+		{ 50, 400, NAN, NAN, "write back", 350, -1, 0 }, /* a flush */
+		{ 50, 400, 49, 390, "write back", 350, 0, 0 },	/* paced too */
+		{ 50, 52, 50, 52, "write back", 2, 0, 1 },	/* acknowledged */
+		{ 50, 40, 50, 41, "write back", 0, 0, 1 },	/* noise below 0 */
+		{ 50, 52, NAN, NAN, "write through", 2, -1, -1 }, /* none sent */
+		{ 50, 52, 50, 52, "", 2, 0, -1 },		/* claim unknown */
+		{ 50, 400, NAN, NAN, "write through", 350, -1, 0 }, /* costs */
+		{ 50, 54.9, 50, 54.9, "write back", 4.9, 0, 1 }, /* under 1/10 */
+		{ 50, 55.1, NAN, NAN, "write back", 5.1, -1, 0 },
+		{ NAN, 400, NAN, NAN, "write back", NAN, -1, -1 }, /* refused */
+		/* Cheap, and no paced pair to rule out a cap: not judged. */
+		{ 50, 52, NAN, NAN, "write back", 2, -1, -1 },
+		/* Under a 300 IOPS cap: the flush hides in the wait. */
+		{ 3330, 3332, 560, 1110, "write back", 550, 1, 0 },
+		/* Acknowledged at once under the cap: still suspect. */
+		{ 3330, 3332, 42, 43, "write back", 1, 1, 1 },
+		/* Paced writes as slow: no cap, the flush is cheap. */
+		{ 60, 61, 55, 56, "write back", 1, 0, 1 },
+		/* A cap that counts the flush as an I/O: the paced pair's. */
+		{ 50, 10000, 48, 400, "write back", 352, 1, 0 },
 	};
 	struct writepath_flush	f;
 	size_t			i;
+	int			want;
 
 	(void)state;
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		writepath_flush(cases[i].write, cases[i].dsync, 500, 20,
-		    cases[i].cache, &f);
+		writepath_flush_init(&f);
+		f.write_us = cases[i].write;
+		f.dsync_write_us = cases[i].dsync;
+		f.fdatasync_us = 500;
+		f.empty_fdatasync_us = 20;
+		f.paced_write_us = cases[i].pw;
+		f.paced_dsync_write_us = cases[i].pd;
+		writepath_flush(&f, cases[i].cache);
 		if (isnan(cases[i].flush))
 			assert_true(isnan(f.flush_us));
-		else
-			assert_true(fabs(f.flush_us - cases[i].flush) < 1e-9);
-		if (f.suspect != cases[i].suspect)
-			fail_msg("case %zu: suspect %d, want %d", i, f.suspect,
+		else if (fabs(f.flush_us - cases[i].flush) > 1e-9)
+			fail_msg("case %zu: flush %g, want %g", i, f.flush_us,
+			    cases[i].flush);
+		if (f.queued != cases[i].queued ||
+		    f.suspect != cases[i].suspect)
+			fail_msg("case %zu: queued %d, suspect %d, want %d, %d",
+			    i, f.queued, f.suspect, cases[i].queued,
 			    cases[i].suspect);
 		assert_true(f.fdatasync_us == 500 &&
 		    f.empty_fdatasync_us == 20);
+		/* The paced pair, wherever flushes may go out. */
+		want = isfinite(cases[i].write) && isfinite(cases[i].dsync) &&
+		    strcmp(cases[i].cache, "write through") != 0;
+		if (writepath_flush_pace(&f, cases[i].cache) != want)
+			fail_msg("case %zu: paced pair wanted %d", i, !want);
 	}
 }
 
@@ -271,6 +339,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_best),
 		cmocka_unit_test(test_tied),
+		cmocka_unit_test(test_drop),
 		cmocka_unit_test(test_flush),
 		cmocka_unit_test(test_buffer),
 		cmocka_unit_test(test_no_buffer),
