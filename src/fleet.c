@@ -192,6 +192,7 @@ fleet_add_one(struct fleet *fl, const char *file, const struct report *top,
 	for (i = 0; i < fl->nfig; i++) {
 		report_figure(r, fl->fig[i], 0, &fv);
 		v.value[i] = fv.value;
+		v.state[i] = fv.state;
 		v.noise[i] = fv.repeated && fv.value != 0 ?
 		    (fv.high - fv.low) / 2 / fabs(fv.value) : NAN;
 		v.ratio[i] = v.limit[i] = NAN;

@@ -40,6 +40,7 @@ struct fleet_volume {
 	double		 ratio[FLEET_FIGURES];
 	double		 limit[FLEET_FIGURES];
 	int		 flagged[FLEET_FIGURES];
+	int		 state[FLEET_FIGURES];	/* bucket state (bucket.h) */
 	int		 outlier;	/* any figure flagged */
 	int		 checked;	/* has expectations */
 	unsigned	 verdicts[CHECK_NVERDICTS]; /* by enum check_verdict */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "check.h"
 #include "fleet.h"
 #include "report.h"
@@ -72,20 +73,40 @@ report_fleet_reason(const struct fleet *fl, const struct fleet_volume *v,
 	return (buf);
 }
 
-/* A figure cell: value, "!" when flagged, "n/a" when unknown. */
+/*
+ * A figure cell: value, its bucket state's mark ("full?"), "!" when
+ * flagged, "n/a" when unknown.
+ */
 static char *
 report_fleet_value(const struct fleet *fl, const struct fleet_volume *v,
     int i, char *buf, size_t len)
 {
-	char	s[UNITS_BUFSZ];
+	char		 s[UNITS_BUFSZ];
+	const char	*m;
 
-	if (i < 0 || !isfinite(v->value[i]))
+	if (i < 0 || !isfinite(v->value[i])) {
 		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%s%s", units_format_value(
-		    fl->fig[i]->unit, v->value[i], s, sizeof s),
-		    v->flagged[i] ? " !" : "");
+		return (buf);
+	}
+	m = bucket_state_mark(v->state[i]);
+	snprintf(buf, len, "%s%s%s%s", units_format_value(fl->fig[i]->unit,
+	    v->value[i], s, sizeof s), *m != '\0' ? " " : "", m,
+	    v->flagged[i] ? " !" : "");
 	return (buf);
+}
+
+/* Whether a cell of the volumes table carries a bucket state's mark. */
+static int
+report_fleet_marked(const struct fleet *fl)
+{
+	size_t	i, j;
+
+	for (i = 0; i < fl->nvol; i++)
+		for (j = 0; j < fl->nfig; j++)
+			if (isfinite(fl->vol[i].value[j]) &&
+			    *bucket_state_mark(fl->vol[i].state[j]) != '\0')
+				return (1);
+	return (0);
 }
 
 static char *
@@ -261,6 +282,14 @@ report_fleet_write(const struct fleet *fl, FILE *f, int markdown)
 	if (fl->nvol > 0) {
 		fputc('\n', f);
 		report_fleet_volumes(fl, f, markdown);
+		if (report_fleet_marked(fl))
+			fprintf(f, "%sStates: full? the run saw no burst "
+			    "bucket run dry, so one may still have been full; "
+			    "full before one ran dry; draining while one ran "
+			    "dry; empty after (a baseline figure). Volumes "
+			    "compared in different states differ by their "
+			    "buckets, not only their hardware.\n",
+			    markdown ? "\n" : "  ");
 	}
 	report_fleet_kinds(fl, f, markdown);
 
@@ -419,7 +448,7 @@ report_fleet_str(const char *s)
 static json_t *
 report_fleet_json_volume(const struct fleet *fl, const struct fleet_volume *v)
 {
-	json_t	*o, *figs, *ratios, *e;
+	json_t	*o, *figs, *ratios, *states, *e;
 	char	 reason[1024];
 	size_t	 j;
 
@@ -437,14 +466,20 @@ report_fleet_json_volume(const struct fleet *fl, const struct fleet_volume *v)
 	    json_null() : json_boolean(v->burst != 0));
 	figs = json_object();
 	ratios = json_object();
+	states = json_object();
 	for (j = 0; j < fl->nfig; j++) {
 		json_object_set_new(figs, fl->fig[j]->alias,
 		    report_fleet_real(v->value[j]));
+		json_object_set_new(states, fl->fig[j]->alias,
+		    isfinite(v->value[j]) && bucket_state_name(v->state[j]) !=
+		    NULL ? json_string(bucket_state_name(v->state[j])) :
+		    json_null());
 		if (fl->fig[j]->better != 0)
 			json_object_set_new(ratios, fl->fig[j]->alias,
 			    report_fleet_real(v->ratio[j]));
 	}
 	json_object_set_new(o, "figures", figs);
+	json_object_set_new(o, "states", states);
 	json_object_set_new(o, "ratio_to_median", ratios);
 	json_object_set_new(o, "outlier", json_boolean(v->outlier));
 	json_object_set_new(o, "outlier_reason", report_fleet_str(
