@@ -71,9 +71,11 @@ scan=$!
 t_atexit "kill $scan"
 n=0
 while [ $n -lt 5 ] && kill -0 $scan 2>/dev/null; do
+	# --thread: one process, so that the kill at exit ends its job too
+	# (a forked job outlived its parent's kill -9).
 	t_bg fio --name=load$n --filename="$other" --rw=randread --bs=4k \
 	    --direct=1 --ioengine=psync --randrepeat=0 --time_based=1 \
-	    --runtime=600 --output=/dev/null
+	    --runtime=300 --thread --output=/dev/null
 	n=$((n + 1))
 	sleep 1.5
 done
