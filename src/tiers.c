@@ -212,8 +212,10 @@
 #define TIERS_CLIMB		1.5	/* the store's p50 climbs this much */
 #define TIERS_CLIMB_STEPS	2	/* in this many steps, */
 #define TIERS_CLIMB_Z		2.0	/* each rising this many sd */
-#define TIERS_AGAIN_WHOLE	0.25	/* a group's share of a point's reads
+#define TIERS_AGAIN_WHOLE	0.1	/* a group's share of a point's reads
 					   worth measuring again */
+#define TIERS_TAIL_OUT		4.0	/* a store's reads past its tier's
+					   slow tail: this many times it */
 #define TIERS_DRIFT_RATIO	2.0	/* a disk drifts by less during a
 					   scan; real caches differ more */
 #define TIERS_DRIFT_SAID	1.2	/* a p50 moving this much, said */
@@ -3037,6 +3039,11 @@ tiers_too_few(const struct tiers_work *wk, struct tiers_result *r)
  * TIERS_CLIMB_Z sd at TIERS_CLIMB_STEPS steps between points or more, falls
  * by TIERS_RISE_Z sd at none, and climbs by TIERS_CLIMB in all, the
  * analysis is not trusted and the note says where more points would tell.
+ * A point counts where the store's classes hold TIERS_TAIL_OUT times the
+ * largest share they hold below the last tier's capacity, where the store
+ * serves nothing: a point just past it holds few misses, outnumbered by
+ * the tier's slow hits (a page cache's at ~10 us, where a disk under load
+ * takes ~100), and their p50 is not the store's.
  */
 static void
 tiers_store_climbs(const struct tiers_work *wk, struct tiers_result *r)
@@ -3044,7 +3051,7 @@ tiers_store_climbs(const struct tiers_work *wk, struct tiers_result *r)
 	const struct tier *t;
 	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
 	char		 d[UNITS_BUFSZ], line[320], tail[64];
-	double		*sum, *x, *se, sww, v, y[2];
+	double		*sum, *x, *se, sww, v, y[2], tail_share = 0;
 	size_t		*at, p, n = 0, first, rises = 0, falls = 0, k;
 	int		 drifts;
 
@@ -3057,7 +3064,16 @@ tiers_store_climbs(const struct tiers_work *wk, struct tiers_result *r)
 	se = x + wk->np;
 	at = xcalloc(wk->np, sizeof *at);
 	for (p = 0; p < wk->np && first < r->nmodes; p++) {
-		if (!(wk->pt[p].s > t->capacity_bytes))
+		tiers_split(r->point_mode_frac + p * r->nmodes, first,
+		    r->nmodes - 1, r->nmodes - 1, &v, &sww);
+		if (wk->pt[p].s <= t->capacity_bytes)
+			tail_share = fmax(tail_share, v);
+	}
+	for (p = 0; p < wk->np && first < r->nmodes; p++) {
+		tiers_split(r->point_mode_frac + p * r->nmodes, first,
+		    r->nmodes - 1, r->nmodes - 1, &v, &sww);
+		if (!(wk->pt[p].s > t->capacity_bytes) ||
+		    v < TIERS_TAIL_OUT * tail_share)
 			continue;
 		memset(sum, 0, wk->nb * sizeof *sum);
 		sww = 0;
@@ -3075,14 +3091,23 @@ tiers_store_climbs(const struct tiers_work *wk, struct tiers_result *r)
 		rises += x[p] - x[p - 1] > TIERS_CLIMB_Z * v;
 		falls += x[p - 1] - x[p] > TIERS_RISE_Z * v;
 	}
-	/* Measured again, the store drifted with the clock, or did not. */
+	/*
+	 * Measured again, the store drifted with the clock, or did not; the
+	 * first measured of its points tells best (the furthest in time from
+	 * the end): until it is measured again, a drift is not ruled out.
+	 */
 	drifts = tiers_group_drifted(wk, r, first, r->nmodes - 1, &k, y);
-	for (p = 0; p < n && drifts < 0; p++) {
+	for (p = 0; p < n; p++) {
 		tiers_split(r->point_mode_frac + at[p] * r->nmodes, first,
 		    r->nmodes - 1, r->nmodes - 1, &v, &sww);
 		if (v >= TIERS_AGAIN_WHOLE)
 			break;
 	}
+	for (k = 0; p < n && k < wk->nag; k++)
+		if (wk->ag[k].orig == at[p])
+			p = n;
+	if (drifts == 0 && p < n)
+		drifts = -1;
 	if (drifts >= 0 || p == n)
 		snprintf(tail, sizeof tail, "more points there would tell");
 	else

@@ -16,7 +16,8 @@
 # is measured again), two of three runs of this set-up were "not
 # analysed: a class of reads at ~124-130 us grows ... another cache?",
 # scan.tiers empty.  Needs root, a cgroup memory controller, fio and jq
-# (skips with 77 otherwise); about a minute.
+# (skips with 77 otherwise); about a minute.  DRIFT_KEEP=DIR keeps the
+# report there.
 . "$(dirname "$0")/cgroup-lib.sh"
 . "$(dirname "$0")/timing-lock.sh"
 builddir=$(cd "$(dirname "$TIERPROBE")/.." && pwd)
@@ -29,6 +30,8 @@ cg_need memory
 
 work=$(mktemp -d "$builddir/cgroup-drift.XXXXXX") || fail "mktemp"
 t_atexit "rm -rf $work"
+[ -n "${DRIFT_KEEP:-}" ] &&
+	t_atexit "cp $work/tp.json $DRIFT_KEEP/drift-\$\$.json 2>/dev/null"
 case $(stat -f -c %T "$work") in
 tmpfs|ramfs) skip "$work is in memory" ;;
 esac

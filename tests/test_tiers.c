@@ -1131,7 +1131,7 @@ t_second_speed(void **state)
  * from none at the first point to all at the last; the scan measures its
  * points by growing ws, so the slower class grows with ws as a cache's
  * misses would.  With again, the first point past the cache where the
- * disk serves a quarter of the reads is measured again at the end, as the
+ * disk serves a tenth of the reads is measured again at the end, as the
  * scan does when asked.  Returns how many points.
  */
 static size_t
@@ -1147,7 +1147,7 @@ t_drifting(int again, uint64_t seed, struct point *pts)
 		;
 	if (again)
 		for (i = 0; i < 16; i++)
-			if (1 - 285 * MiB / ws[i] >= 0.25) {
+			if (1 - 285 * MiB / ws[i] >= 0.1) {
 				ws[n++] = ws[i];
 				break;
 			}
@@ -1202,8 +1202,8 @@ t_drift(void **state)
 		assert_int_equal(r.nunexplained, 0);
 		T_REL(r.tier[0].capacity_bytes, 285 * MiB, 0.05);
 		for (k = 0; k < r.nagain; k++)
-			if (1 - 285 * MiB / r.again_ws[k] >= 0.2 &&
-			    r.again_ws[k] < 600 * MiB)
+			if (1 - 285 * MiB / r.again_ws[k] >= 0.08 &&
+			    r.again_ws[k] < 400 * MiB)
 				break;
 		if (r.note[0] != '\0') {
 			assert_true(k < r.nagain);
@@ -1254,7 +1254,9 @@ t_drift(void **state)
  * ~130-150 us (tests/data/tiers-real-drift-*.txt).  Measured once, the
  * slower reads growing with ws left a class unexplained, scan.tiers empty;
  * now the note says a working set measured again would tell a drift from
- * a cache, and the analysis asks for it.  Measured again (the second line
+ * a cache, and the analysis asks for it: the first measured past the
+ * cache where the disk serves a tenth of the reads (327 MiB), the furthest
+ * in time from the end.  Measured again (the second line
  * of 423 MiB), the disk's reads split otherwise: the store drifted, the
  * page cache stands, analysed.  Before the tiers were fitted without the
  * point measured again, its page cache's share, not yet turned over after
@@ -1278,10 +1280,10 @@ t_real_drift(void **state)
 	assert_true(r.tier[0].capacity_bytes >= 0.9 * 285 * MiB &&
 	    r.tier[0].capacity_bytes <= 1.02 * 285 * MiB);
 	for (k = 0; k < r.nagain; k++)
-		if (r.again_ws[k] == pts[10].ws_bytes)
+		if (r.again_ws[k] == pts[9].ws_bytes)
 			break;
 	assert_true(k < r.nagain);
-	assert_non_null(strstr(r.note, "measuring 423 MiB again would tell"));
+	assert_non_null(strstr(r.note, "measuring 327 MiB again would tell"));
 	t_free_points(pts, n);
 
 	n = t_real("tiers-real-drift-again.txt", &pts);
@@ -1296,6 +1298,61 @@ t_real_drift(void **state)
 	assert_non_null(strstr(r.note, "the store's latency drifted"));
 	assert_null(strstr(r.note, "no cache"));
 	t_free_points(pts, n);
+	tiers_result_free(&r);
+}
+
+/*
+ * A page cache of 256 MiB whose hits take ~2 us, but 3% of them ~10 us (a
+ * thread preempted), over a disk whose reads take ~70 us, then ~95 us from
+ * 423 MiB on (other readers joined: 1.36x, less than the climb a hidden
+ * cache must make).  Points at 1.02 and 1.06 times the capacity hold fewer
+ * misses than slow hits, which the class of the disk's reads takes in:
+ * their p50 is the page cache's, not the store's.  Counted, the store's
+ * latency "climbed" from ~10-20 us and scan.tiers was emptied (a real scan
+ * under load, tests/cgroup-drift.sh, did so from 9.5 us at 252 MiB).  One
+ * tier, analysed, no climb said.
+ */
+static void
+t_store_tail(void **state)
+{
+	struct tiers_result	 r;
+	struct point		 pts[18];
+	double			 ws, u;
+	size_t			 i, j, n;
+	uint64_t		 seed;
+
+	(void)state;
+	tiers_result_init(&r);
+	for (seed = 1; seed <= 6; seed++) {
+		rng_seed(&t_rng, seed);
+		for (n = 0, i = 0; i < 18; i++) {
+			ws = i < 16 ? 32 * MiB * pow(48, i / 15.0) :
+			    (i == 16 ? 1.02 : 1.06) * 256 * MiB;
+			t_empty_point(&pts[n], ws, ws < 256 * MiB ? 6400 :
+			    1600);
+			for (j = 0; j < pts[n].ios; j++) {
+				u = rng_uniform(&t_rng);
+				if (u >= fmin(1, 256 * MiB / ws))
+					t_read(pts[n].hist, ws < 400 * MiB ?
+					    70 : 95, 0.1);
+				else if (rng_uniform(&t_rng) < 0.03)
+					t_read(pts[n].hist, 10, 0.4);
+				else
+					t_read(pts[n].hist, 2, 0.1);
+			}
+			n++;
+		}
+		assert_int_equal(tiers_analyse(pts, n, &r), 0);
+		print_message("store tail, seed %llu: analysed %d, %zu tiers, "
+		    "note \"%s\"\n", (unsigned long long)seed, r.analysed,
+		    r.ntiers, r.note);
+		assert_true(r.analysed);
+		assert_int_equal(r.ntiers, 1);
+		T_REL(r.tier[0].capacity_bytes, 256 * MiB, 0.05);
+		assert_null(strstr(r.note, "climbs"));
+		for (i = 0; i < n; i++)
+			free(pts[i].hist);
+	}
 	tiers_result_free(&r);
 }
 
@@ -1358,6 +1415,7 @@ main(void)
 		cmocka_unit_test(t_drift),
 		cmocka_unit_test(t_real_drift),
 		cmocka_unit_test(t_real_fuse),
+		cmocka_unit_test(t_store_tail),
 	};
 
 	fit_init();
