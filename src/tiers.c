@@ -29,6 +29,13 @@
  * fitted without it, and it tells whether a place's latency drifted with
  * the clock (steps 3 and 5).
  *
+ * 0. Points set aside.  As min(1, C_k / S) cannot fall as S shrinks,
+ *    neither can the share of a point's reads faster than a deep valley
+ *    of the pooled histogram between two places (one whose slower side
+ *    holds under 5% of some point's reads in the smallest octave of ws:
+ *    no second speed of the fastest place).  A point slower there than
+ *    two larger working sets or more, by 0.08 and 4 sd, was measured
+ *    while something else slowed the volume: set aside, and said.
  * 1. Classes.  The reads of every point are binned 2% wide in ln(latency).
  *    A cut at a latency t between two places shows as a fraction F(S) of
  *    each point's reads faster than t that follows the law: with the two
@@ -216,6 +223,11 @@
 					   worth measuring again */
 #define TIERS_TAIL_OUT		4.0	/* a store's reads past its tier's
 					   slow tail: this many times it */
+#define TIERS_ASIDE		0.08	/* a point's reads slower than a
+					   larger working set's by this */
+#define TIERS_ASIDE_Z		4.0	/* and this many sd, */
+#define TIERS_ASIDE_AT		2	/* at this many larger ones */
+#define TIERS_MAX_ASIDE		4	/* points set aside at most */
 #define TIERS_DRIFT_RATIO	2.0	/* a disk drifts by less during a
 					   scan; real caches differ more */
 #define TIERS_DRIFT_SAID	1.2	/* a p50 moving this much, said */
@@ -3133,6 +3145,125 @@ tiers_store_climbs(const struct tiers_work *wk, struct tiers_result *r)
 }
 
 /*
+ * Step 0: the points slower than a larger working set allows.  Under
+ * uniform random reads a cache's share of them, min(1, C / S), cannot
+ * fall as S shrinks, so neither can the reads faster than any valley of
+ * the pooled histogram between two places (tiers_segments).  A point
+ * whose reads slower than such a valley exceed those of TIERS_ASIDE_AT
+ * larger working sets or more by TIERS_ASIDE and TIERS_ASIDE_Z sd was
+ * measured while something else slowed the volume (a daemon's threads
+ * kept from the CPU, a cache not warm yet): the tiers are fitted without
+ * it.  The worst first, then again on the rest, TIERS_MAX_ASIDE at most.
+ * Marks aside[p] (wk->pt order), returns how many; *lat_us is the valley
+ * of the first.
+ */
+static size_t
+tiers_aside(const struct tiers_work *wk, int *aside, double *lat_us)
+{
+	struct tiers_seg	*g;
+	size_t			 ns, p, q, k, at, worst, nout = 0;
+	double			 fp, fq, sd, d, least, most, np, nq, low;
+	size_t			 cut = 0;
+
+	g = xcalloc(wk->nb + 1, sizeof *g);
+	ns = tiers_segments(wk, g);
+	while (nout < TIERS_MAX_ASIDE) {
+		worst = wk->np;
+		most = 0;
+		for (p = 0; p + 1 < wk->np; p++) {
+			if (aside[p])
+				continue;
+			np = wk->pt[p].n;
+			for (k = 1; k < ns; k++) {
+				/* A place's second speed is no valley. */
+				for (low = 1, q = 0; q < wk->np &&
+				    wk->pt[q].s <= 2 * wk->pt[0].s; q++)
+					low = fmin(low, 1 - tiers_cum(wk, q,
+					    g[k].lo) / wk->pt[q].n);
+				if (low >= TIERS_CUT_SHARE)
+					continue;
+				fp = 1 - tiers_cum(wk, p, g[k].lo) / np;
+				least = INFINITY;
+				for (at = 0, q = p + 1; q < wk->np; q++) {
+					if (aside[q])
+						continue;
+					nq = wk->pt[q].n;
+					fq = 1 - tiers_cum(wk, q, g[k].lo) / nq;
+					d = fp - fq;
+					sd = sqrt(fmax(fp * (1 - fp), 0.25 /
+					    np) / np + fmax(fq * (1 - fq),
+					    0.25 / nq) / nq);
+					if (d > TIERS_ASIDE &&
+					    d > TIERS_ASIDE_Z * sd) {
+						at++;
+						least = fmin(least, d);
+					}
+				}
+				if (at >= TIERS_ASIDE_AT && least > most) {
+					most = least;
+					worst = p;
+					cut = g[k].lo;
+				}
+			}
+		}
+		if (worst == wk->np)
+			break;
+		if (nout++ == 0)
+			*lat_us = exp(wk->x[cut]) / 1000;
+		aside[worst] = 1;
+	}
+	free(g);
+	return (nout);
+}
+
+/*
+ * Gather pts into wk without the points tiers_aside sets apart, and say
+ * which in r's note.  *kept holds the points kept (free it after wk).
+ */
+static int
+tiers_gather_kept(const struct point *pts, size_t n, struct tiers_work *wk,
+    struct point **kept, struct tiers_result *r)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], list[128] = "", line[384];
+	int	*aside;
+	double	lat = 0;
+	size_t	p, i, nk, nout, len;
+
+	*kept = NULL;
+	if (tiers_gather(pts, n, wk) != 0)
+		return (-1);
+	aside = xcalloc(wk->np + 1, sizeof *aside);
+	if ((nout = tiers_aside(wk, aside, &lat)) == 0) {
+		free(aside);
+		return (0);
+	}
+	*kept = xcalloc(n, sizeof **kept);
+	for (nk = 0, i = 0; i < n; i++) {
+		for (p = 0; p < wk->np; p++)
+			if (aside[p] && wk->pt[p].p == &pts[i])
+				break;
+		if (p == wk->np) {
+			(*kept)[nk++] = pts[i];
+			continue;
+		}
+		len = strlen(list);
+		snprintf(list + len, sizeof list - len, "%s%s",
+		    len > 0 ? ", " : "", units_format_size(pts[i].ws_bytes,
+		    a, sizeof a));
+	}
+	snprintf(line, sizeof line, "%s set aside: more of %s reads were "
+	    "slower than ~%s than at larger working sets, which no cache "
+	    "makes (something else slowed the volume while %s measured)",
+	    list, nout == 1 ? "its" : "their", units_format_lat_us(lat, b,
+	    sizeof b), nout == 1 ? "it was" : "they were");
+	tiers_work_free(wk);
+	memset(wk, 0, sizeof *wk);
+	free(aside);
+	tiers_note_add(r, line);
+	return (tiers_gather(*kept, nk, wk));
+}
+
+/*
  * The smallest cache the points cannot see: one is seen when
  * TIERS_TEST_POINTS points or more above it hold TIERS_CUT_SHARE of
  * misses each (a cut needs a class holding that much of some point's
@@ -3153,12 +3284,13 @@ int
 tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 {
 	struct tiers_work	wk;
+	struct point		*kept;
 	char			why[200] = "";
 	int			rc = -1;
 
 	tiers_result_free(r);
 	memset(&wk, 0, sizeof wk);
-	if (tiers_gather(pts, n, &wk) != 0) {
+	if (tiers_gather_kept(pts, n, &wk, &kept, r) != 0) {
 		snprintf(r->note, sizeof r->note, "no latency histograms");
 		goto out;
 	}
@@ -3185,6 +3317,7 @@ tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 	rc = 0;
 out:
 	tiers_work_free(&wk);
+	free(kept);
 	return (rc);
 }
 
