@@ -33,7 +33,9 @@
  *    neither can the share of a point's reads faster than a deep valley
  *    of the pooled histogram between two places (one whose slower side
  *    holds under 5% of some point's reads in the smallest octave of ws:
- *    no second speed of the fastest place).  A point slower there than
+ *    no second speed of the fastest place; and below the median read of
+ *    the largest working set: not in the store's own latency, where a
+ *    capped disk's stalls come and go).  A point slower there than
  *    two larger working sets or more, by 0.08 and 4 sd, was measured
  *    while something else slowed the volume: set aside, and said.
  * 1. Classes.  The reads of every point are binned 2% wide in ln(latency).
@@ -3148,7 +3150,11 @@ tiers_store_climbs(const struct tiers_work *wk, struct tiers_result *r)
  * Step 0: the points slower than a larger working set allows.  Under
  * uniform random reads a cache's share of them, min(1, C / S), cannot
  * fall as S shrinks, so neither can the reads faster than any valley of
- * the pooled histogram between two places (tiers_segments).  A point
+ * the pooled histogram between two places (tiers_segments): one below
+ * the median read of the largest working set (above it lies the store's
+ * own latency, whose stalls under a cap come and go), whose slower side
+ * holds under TIERS_CUT_SHARE of some point's reads in the smallest
+ * octave of ws (else it parts a place's two speeds).  A point
  * whose reads slower than such a valley exceed those of TIERS_ASIDE_AT
  * larger working sets or more by TIERS_ASIDE and TIERS_ASIDE_Z sd was
  * measured while something else slowed the volume (a daemon's threads
@@ -3161,12 +3167,16 @@ static size_t
 tiers_aside(const struct tiers_work *wk, int *aside, double *lat_us)
 {
 	struct tiers_seg	*g;
-	size_t			 ns, p, q, k, at, worst, nout = 0;
+	size_t			 ns, p, q, k, at, worst, mid, nout = 0;
 	double			 fp, fq, sd, d, least, most, np, nq, low;
 	size_t			 cut = 0;
 
 	g = xcalloc(wk->nb + 1, sizeof *g);
 	ns = tiers_segments(wk, g);
+	/* The store's median bin at the largest working set. */
+	for (mid = 0; mid < wk->nb && tiers_cum(wk, wk->np - 1, mid + 1) <
+	    wk->pt[wk->np - 1].n / 2; mid++)
+		;
 	while (nout < TIERS_MAX_ASIDE) {
 		worst = wk->np;
 		most = 0;
@@ -3174,7 +3184,7 @@ tiers_aside(const struct tiers_work *wk, int *aside, double *lat_us)
 			if (aside[p])
 				continue;
 			np = wk->pt[p].n;
-			for (k = 1; k < ns; k++) {
+			for (k = 1; k < ns && g[k].lo <= mid; k++) {
 				/* A place's second speed is no valley. */
 				for (low = 1, q = 0; q < wk->np &&
 				    wk->pt[q].s <= 2 * wk->pt[0].s; q++)

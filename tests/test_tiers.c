@@ -1371,6 +1371,35 @@ t_real_fuse_busy(void **state)
 }
 
 /*
+ * A real scan of two page caches over a disk capped by blk-throttle
+ * (tests/data/tiers-real-hier-capped.txt): the capped disk's stalls,
+ * slower than ~250 us, came and went from point to point (66% of the
+ * reads at 506 MiB, 7% at 650 MiB).  They lie past the median read of
+ * the largest working set, in the store's own latency, where no cache
+ * boundary is: the set-aside rule, judging by them, set aside 185, 394,
+ * 506 and 650 MiB, four points of a scan that needs them.
+ */
+static void
+t_real_hier_capped(void **state)
+{
+	struct tiers_result	 r;
+	struct point		*pts;
+	size_t			 n;
+
+	(void)state;
+	tiers_result_init(&r);
+	n = t_real("tiers-real-hier-capped.txt", &pts);
+	assert_int_equal(tiers_analyse(pts, n, &r), 0);
+	print_message("hier, capped: analysed %d, %zu tiers, note \"%s\"\n",
+	    r.analysed, r.ntiers, r.note);
+	assert_null(strstr(r.note, "185 MiB"));
+	assert_null(strstr(r.note, "394 MiB"));
+	assert_null(strstr(r.note, "506 MiB"));
+	t_free_points(pts, n);
+	tiers_result_free(&r);
+}
+
+/*
  * A page cache of 256 MiB whose hits take ~2 us, but 3% of them ~10 us (a
  * thread preempted), over a disk whose reads take ~70 us, then ~95 us from
  * 423 MiB on (other readers joined: 1.36x, less than the climb a hidden
@@ -1486,6 +1515,7 @@ main(void)
 		cmocka_unit_test(t_real_fuse),
 		cmocka_unit_test(t_store_tail),
 		cmocka_unit_test(t_real_fuse_busy),
+		cmocka_unit_test(t_real_hier_capped),
 	};
 
 	fit_init();
