@@ -36,8 +36,11 @@
  *    no second speed of the fastest place; and below the median read of
  *    the largest working set: not in the store's own latency, where a
  *    capped disk's stalls come and go).  A point slower there than
- *    two larger working sets or more, by 0.08 and 4 sd, was measured
- *    while something else slowed the volume: set aside, and said.
+ *    two larger working sets or more, by 0.15 and 4 sd, was measured
+ *    while something else slowed the volume: set aside, and said, when
+ *    the rest are analysed; else kept, and the doubt said (a kernel's
+ *    cache follows the law only roughly, and a point set aside can take
+ *    a law's evidence with it).
  * 1. Classes.  The reads of every point are binned 2% wide in ln(latency).
  *    A cut at a latency t between two places shows as a fraction F(S) of
  *    each point's reads faster than t that follows the law: with the two
@@ -225,7 +228,7 @@
 					   worth measuring again */
 #define TIERS_TAIL_OUT		4.0	/* a store's reads past its tier's
 					   slow tail: this many times it */
-#define TIERS_ASIDE		0.08	/* a point's reads slower than a
+#define TIERS_ASIDE		0.15	/* a point's reads slower than a
 					   larger working set's by this */
 #define TIERS_ASIDE_Z		4.0	/* and this many sd, */
 #define TIERS_ASIDE_AT		2	/* at this many larger ones */
@@ -3227,50 +3230,52 @@ tiers_aside(const struct tiers_work *wk, int *aside, double *lat_us)
 }
 
 /*
- * Gather pts into wk without the points tiers_aside sets apart, and say
- * which in r's note.  *kept holds the points kept (free it after wk).
+ * The points of pts that tiers_aside does not set apart, into *kept (nk
+ * of them; NULL when none is set apart), and in list and why (len bytes
+ * each) which are, and why; returns how many are set apart.
  */
-static int
-tiers_gather_kept(const struct point *pts, size_t n, struct tiers_work *wk,
-    struct point **kept, struct tiers_result *r)
+static size_t
+tiers_kept(const struct point *pts, size_t n, struct point **kept,
+    size_t *nk, char *list, char *why, size_t len)
 {
-	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], list[128] = "", line[384];
-	int	*aside;
-	double	lat = 0;
-	size_t	p, i, nk, nout, len;
+	struct tiers_work	 wk;
+	char			 a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	int			*aside;
+	double			 lat = 0;
+	size_t			 p, i, nout, at;
 
 	*kept = NULL;
-	if (tiers_gather(pts, n, wk) != 0)
-		return (-1);
-	aside = xcalloc(wk->np + 1, sizeof *aside);
-	if ((nout = tiers_aside(wk, aside, &lat)) == 0) {
-		free(aside);
-		return (0);
-	}
-	*kept = xcalloc(n, sizeof **kept);
-	for (nk = 0, i = 0; i < n; i++) {
-		for (p = 0; p < wk->np; p++)
-			if (aside[p] && wk->pt[p].p == &pts[i])
-				break;
-		if (p == wk->np) {
-			(*kept)[nk++] = pts[i];
-			continue;
+	*list = '\0';
+	memset(&wk, 0, sizeof wk);
+	nout = 0;
+	if (tiers_gather(pts, n, &wk) == 0) {
+		aside = xcalloc(wk.np + 1, sizeof *aside);
+		nout = tiers_aside(&wk, aside, &lat);
+		if (nout > 0)
+			*kept = xcalloc(n, sizeof **kept);
+		for (*nk = 0, i = 0; i < n && nout > 0; i++) {
+			for (p = 0; p < wk.np; p++)
+				if (aside[p] && wk.pt[p].p == &pts[i])
+					break;
+			if (p == wk.np) {
+				(*kept)[(*nk)++] = pts[i];
+				continue;
+			}
+			at = strlen(list);
+			snprintf(list + at, len - at, "%s%s",
+			    at > 0 ? ", " : "", units_format_size(
+			    pts[i].ws_bytes, a, sizeof a));
 		}
-		len = strlen(list);
-		snprintf(list + len, sizeof list - len, "%s%s",
-		    len > 0 ? ", " : "", units_format_size(pts[i].ws_bytes,
-		    a, sizeof a));
+		free(aside);
 	}
-	snprintf(line, sizeof line, "%s set aside: more of %s reads were "
-	    "slower than ~%s than at larger working sets, which no cache "
-	    "makes (something else slowed the volume while %s measured)",
-	    list, nout == 1 ? "its" : "their", units_format_lat_us(lat, b,
-	    sizeof b), nout == 1 ? "it was" : "they were");
-	tiers_work_free(wk);
-	memset(wk, 0, sizeof *wk);
-	free(aside);
-	tiers_note_add(r, line);
-	return (tiers_gather(*kept, nk, wk));
+	tiers_work_free(&wk);
+	if (nout > 0)
+		snprintf(why, len, "more of %s reads were slower than ~%s than "
+		    "at larger working sets, which no cache makes (something "
+		    "else slowed the volume while %s measured)", nout == 1 ?
+		    "its" : "their", units_format_lat_us(lat, b, sizeof b),
+		    nout == 1 ? "it was" : "they were");
+	return (nout);
 }
 
 /*
@@ -3289,18 +3294,17 @@ tiers_unseen(const struct tiers_work *wk, struct tiers_result *r)
 		    wk->pt[wk->np - TIERS_TEST_POINTS].s);
 }
 
-/* Find the cache tiers in the points of a scan. */
-int
-tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
+/* Steps 1 to 5 on pts. */
+static int
+tiers_fit(const struct point *pts, size_t n, struct tiers_result *r)
 {
 	struct tiers_work	wk;
-	struct point		*kept;
 	char			why[200] = "";
 	int			rc = -1;
 
 	tiers_result_free(r);
 	memset(&wk, 0, sizeof wk);
-	if (tiers_gather_kept(pts, n, &wk, &kept, r) != 0) {
+	if (tiers_gather(pts, n, &wk) != 0) {
 		snprintf(r->note, sizeof r->note, "no latency histograms");
 		goto out;
 	}
@@ -3327,8 +3331,39 @@ tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 	rc = 0;
 out:
 	tiers_work_free(&wk);
-	free(kept);
 	return (rc);
+}
+
+/*
+ * Find the cache tiers in the points of a scan: without the points step 0
+ * sets aside when the rest are analysed, else with them, the note saying
+ * which look slowed (a real kernel cache follows the law only roughly,
+ * and a point set aside can take a law's evidence with it).
+ */
+int
+tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
+{
+	struct point	*kept;
+	char		 list[256], why[256], said[512];
+	size_t		 nk = 0;
+	int		 rc;
+
+	if (tiers_kept(pts, n, &kept, &nk, list, why, sizeof list) > 0) {
+		rc = tiers_fit(kept, nk, r);
+		free(kept);
+		if (rc == 0 && r->analysed) {
+			snprintf(said, sizeof said, "%s set aside: %s", list,
+			    why);
+			tiers_note_add(r, said);
+			return (0);
+		}
+		rc = tiers_fit(pts, n, r);
+		snprintf(said, sizeof said, "%s kept, though %s: without "
+		    "them the rest are not analysed either", list, why);
+		tiers_note_add(r, said);
+		return (rc);
+	}
+	return (tiers_fit(pts, n, r));
 }
 
 /* A boundary with a fitted capacity worth more reads. */

@@ -1329,11 +1329,12 @@ t_real_drift(void **state)
  * disk's) against 4% at most up to 446 MiB.  No cache makes a smaller
  * working set slower; taken as
  * they came, the two caches merged into one tier, stated as analysed.
- * Now those points are set aside, and said: the seed 16556 scan gives the
- * two caches (84.1 and 487.5 MiB by the server's sizes); the seed 39522
- * one, whose 110.5 MiB point is slower than one larger point only (which
- * the store switching between two speeds does too), is not analysed
- * rather than one tier stated.
+ * Now such a point is set aside when the rest are analysed, and said: the
+ * seed 16556 scan gives the two caches (84.1 and 487.5 MiB by the
+ * server's sizes).  Without 21.4 MiB, the seed 39522 scan, whose 110.5
+ * MiB point is slower than one larger point only (as a store switching
+ * between two speeds makes one), is not analysed: the point is kept, and
+ * the note says it looked slowed.
  */
 static void
 t_real_fuse_busy(void **state)
@@ -1360,12 +1361,7 @@ t_real_fuse_busy(void **state)
 	assert_int_equal(tiers_analyse(pts, n, &r), 0);
 	print_message("fuse, busy, 39522: analysed %d, %zu tiers, note "
 	    "\"%s\"\n", r.analysed, r.ntiers, r.note);
-	assert_non_null(strstr(r.note, "21.4 MiB set aside"));
-	if (r.analysed) {
-		assert_int_equal(r.ntiers, 2);
-		T_REL(r.tier[0].capacity_bytes, 87.3 * MiB, 0.05);
-		T_REL(r.tier[1].capacity_bytes, 440.2 * MiB, 0.05);
-	}
+	assert_non_null(strstr(r.note, "21.4 MiB kept, though"));
 	t_free_points(pts, n);
 	tiers_result_free(&r);
 }
@@ -1377,7 +1373,11 @@ t_real_fuse_busy(void **state)
  * reads at 506 MiB, 7% at 650 MiB).  They lie past the median read of
  * the largest working set, in the store's own latency, where no cache
  * boundary is: the set-aside rule, judging by them, set aside 185, 394,
- * 506 and 650 MiB, four points of a scan that needs them.
+ * 506 and 650 MiB, four points of a scan that needs them.  In another
+ * (tiers-real-hier-capped-b.txt), 326 MiB was slowed (29% of its reads
+ * slower than ~30 us against 2-3% at 422 and 546 MiB), but without it the
+ * rest left classes unexplained, no tier: it is kept, and said, and the
+ * two caches found with it stand.
  */
 static void
 t_real_hier_capped(void **state)
@@ -1395,6 +1395,15 @@ t_real_hier_capped(void **state)
 	assert_null(strstr(r.note, "185 MiB"));
 	assert_null(strstr(r.note, "394 MiB"));
 	assert_null(strstr(r.note, "506 MiB"));
+	t_free_points(pts, n);
+
+	n = t_real("tiers-real-hier-capped-b.txt", &pts);
+	assert_int_equal(tiers_analyse(pts, n, &r), 0);
+	print_message("hier, capped, b: analysed %d, %zu tiers, note \"%s\"\n",
+	    r.analysed, r.ntiers, r.note);
+	assert_true(r.analysed);
+	assert_int_equal(r.ntiers, 2);
+	assert_non_null(strstr(r.note, "326 MiB kept"));
 	t_free_points(pts, n);
 	tiers_result_free(&r);
 }
