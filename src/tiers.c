@@ -38,9 +38,8 @@
  *    capped disk's stalls come and go).  A point slower there than
  *    two larger working sets or more, by 0.15 and 4 sd, was measured
  *    while something else slowed the volume: set aside, and said, when
- *    the rest are analysed; else kept, and the doubt said (a kernel's
- *    cache follows the law only roughly, and a point set aside can take
- *    a law's evidence with it).
+ *    the rest are analysed and give more tiers (or the whole is not
+ *    analysed); else kept, and the doubt said (tiers_analyse).
  * 1. Classes.  The reads of every point are binned 2% wide in ln(latency).
  *    A cut at a latency t between two places shows as a fraction F(S) of
  *    each point's reads faster than t that follows the law: with the two
@@ -3335,35 +3334,41 @@ out:
 }
 
 /*
- * Find the cache tiers in the points of a scan: without the points step 0
- * sets aside when the rest are analysed, else with them, the note saying
- * which look slowed (a real kernel cache follows the law only roughly,
- * and a point set aside can take a law's evidence with it).
+ * Find the cache tiers in the points of a scan.  The points step 0 sets
+ * aside blur the law of a cache (two caches merged into one), but a
+ * kernel's cache follows it only roughly, and a point set aside can take
+ * a law's evidence with it: the fit without them is kept when it is
+ * analysed and finds more tiers than the fit with them, or that one is
+ * not analysed; else the fit with them, and the note says the doubt.
  */
 int
 tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 {
-	struct point	*kept;
-	char		 list[256], why[256], said[512];
-	size_t		 nk = 0;
-	int		 rc;
+	struct tiers_result	 all;
+	struct point		*kept;
+	char			 list[256], why[256], said[512];
+	size_t			 nk = 0;
+	int			 rc;
 
-	if (tiers_kept(pts, n, &kept, &nk, list, why, sizeof list) > 0) {
-		rc = tiers_fit(kept, nk, r);
-		free(kept);
-		if (rc == 0 && r->analysed) {
-			snprintf(said, sizeof said, "%s set aside: %s", list,
-			    why);
-			tiers_note_add(r, said);
-			return (0);
-		}
-		rc = tiers_fit(pts, n, r);
-		snprintf(said, sizeof said, "%s kept, though %s: without "
-		    "them the rest are not analysed either", list, why);
+	if (tiers_kept(pts, n, &kept, &nk, list, why, sizeof list) == 0)
+		return (tiers_fit(pts, n, r));
+	tiers_result_init(&all);
+	rc = tiers_fit(pts, n, &all);
+	if (tiers_fit(kept, nk, r) == 0 && r->analysed && (rc != 0 ||
+	    !all.analysed || r->ntiers > all.ntiers)) {
+		rc = 0;
+		snprintf(said, sizeof said, "%s set aside: %s", list, why);
 		tiers_note_add(r, said);
-		return (rc);
+	} else {
+		tiers_result_free(r);
+		*r = all;
+		tiers_result_init(&all);
+		snprintf(said, sizeof said, "%s kept, though %s", list, why);
+		tiers_note_add(r, said);
 	}
-	return (tiers_fit(pts, n, r));
+	tiers_result_free(&all);
+	free(kept);
+	return (rc);
 }
 
 /* A boundary with a fitted capacity worth more reads. */
