@@ -55,11 +55,25 @@
  *            outliers, outlier_factor   share of reads (0, at most 0.5)
  *                                  taking factor (100) to 10 x factor
  *                                  times the median, log-uniformly
+ *            second_us, second_sigma, second_share, second_share_missed
+ *                                  hits at a second speed (none): a
+ *                                  lognormal of that median and shape (the
+ *                                  tier's sigma) serves second_share of
+ *                                  the hits while the recent reads all hit
+ *                                  the tier, moving linearly to
+ *                                  second_share_missed (the same) as the
+ *                                  share of their service time spent on
+ *                                  reads that missed it grows to 1
  * [backing]  latency_us (required), sigma (0), concurrency (1),
  *            outliers, outlier_factor   as a tier's
  *            throttle_iops, throttle_window_ms   a cap on the store's
  *                                  reads alone, released window by window
  *                                  (100 ms) as blk-throttle does (none)
+ *            drift_us, drift_s     a latency drifting with the clock: a
+ *                                  share of the store's reads growing from
+ *                                  none at the start of the clock to all
+ *                                  at drift_s seconds takes the median
+ *                                  drift_us instead (none)
  * [limit]    iops, bandwidth, io_accounting   sustained ceilings (none)
  * [instance] name, description     the instance; volumes of one run that
  *                                  name the same one share its ceilings
@@ -98,6 +112,8 @@
 #define PROFILES_MAX_US		1e8		/* 100 s for one I/O */
 #define PROFILES_MAX_RATE	1e12		/* IOPS, bytes/s, credits */
 #define PROFILES_MAX_OUTLIERS	0.5		/* share of reads */
+#define PROFILES_MAX_SHARE	1.0		/* share of a tier's hits */
+#define PROFILES_MAX_DRIFT_S	1e7
 #define PROFILES_MAX_FACTOR	1e4		/* outliers' least slowdown */
 #define PROFILES_MAX_WINDOW_MS	1e4
 #define PROFILES_OUTLIER_FACTOR	100.0		/* default */
@@ -143,10 +159,11 @@ enum profiles_keyid {
 	PK_CACHE_BLOCK,
 	PK_TRANSFER, PK_FIRST_READ_US, PK_FIRST_READ_SIGMA,
 	PK_CAPACITY, PK_TIER_LATENCY, PK_TIER_SIGMA, PK_TIER_OUTLIERS,
-	PK_TIER_OUTLIER_FACTOR,
+	PK_TIER_OUTLIER_FACTOR, PK_SECOND_US, PK_SECOND_SIGMA, PK_SECOND_SHARE,
+	PK_SECOND_SHARE_MISSED,
 	PK_BACKING_LATENCY, PK_BACKING_SIGMA, PK_CONCURRENCY,
 	PK_BACKING_OUTLIERS, PK_BACKING_OUTLIER_FACTOR, PK_THROTTLE_IOPS,
-	PK_THROTTLE_WINDOW_MS,
+	PK_THROTTLE_WINDOW_MS, PK_DRIFT_US, PK_DRIFT_S,
 	PK_LIMIT_IOPS, PK_LIMIT_BANDWIDTH, PK_IO_ACCOUNTING,
 	PK_INSTANCE_NAME, PK_INSTANCE_DESCRIPTION,
 	PK_INSTANCE_IOPS, PK_INSTANCE_BANDWIDTH, PK_INSTANCE_BURST_IOPS,
@@ -203,6 +220,14 @@ static const struct profiles_key profiles_keys[PK_NKEYS] = {
 	    T(outliers), PROFILES_MAX_OUTLIERS },
 	[PK_TIER_OUTLIER_FACTOR] = { PROFILES_TIER, "outlier_factor",
 	    PROFILES_POS, T(outlier_factor), PROFILES_MAX_FACTOR },
+	[PK_SECOND_US] = { PROFILES_TIER, "second_us", PROFILES_POS,
+	    T(second_us), PROFILES_MAX_US },
+	[PK_SECOND_SIGMA] = { PROFILES_TIER, "second_sigma", PROFILES_NONNEG,
+	    T(second_sigma), PROFILES_MAX_SIGMA },
+	[PK_SECOND_SHARE] = { PROFILES_TIER, "second_share", PROFILES_NONNEG,
+	    T(second_share), PROFILES_MAX_SHARE },
+	[PK_SECOND_SHARE_MISSED] = { PROFILES_TIER, "second_share_missed",
+	    PROFILES_NONNEG, T(second_share_missed), PROFILES_MAX_SHARE },
 	[PK_BACKING_OUTLIERS] = { PROFILES_BACKING, "outliers",
 	    PROFILES_NONNEG, P(backing_outliers), PROFILES_MAX_OUTLIERS },
 	[PK_BACKING_OUTLIER_FACTOR] = { PROFILES_BACKING, "outlier_factor",
@@ -211,6 +236,10 @@ static const struct profiles_key profiles_keys[PK_NKEYS] = {
 	    PROFILES_POS, P(throttle_iops), PROFILES_MAX_RATE },
 	[PK_THROTTLE_WINDOW_MS] = { PROFILES_BACKING, "throttle_window_ms",
 	    PROFILES_POS, P(throttle_window_ms), PROFILES_MAX_WINDOW_MS },
+	[PK_DRIFT_US] = { PROFILES_BACKING, "drift_us", PROFILES_POS,
+	    P(drift_us), PROFILES_MAX_US },
+	[PK_DRIFT_S] = { PROFILES_BACKING, "drift_s", PROFILES_POS,
+	    P(drift_s), PROFILES_MAX_DRIFT_S },
 	[PK_LIMIT_IOPS] = { PROFILES_LIMIT, "iops", PROFILES_POS,
 	    P(limit_iops), PROFILES_MAX_RATE },
 	[PK_LIMIT_BANDWIDTH] = { PROFILES_LIMIT, "bandwidth", PROFILES_RATE,
@@ -819,6 +848,33 @@ profiles_check(struct profiles_ctx *ctx)
 			    "median)", a);
 			return;
 		}
+	}
+	for (i = 0; i < n; i++) {
+		if (TL(PK_SECOND_US, i) == 0 && (TL(PK_SECOND_SIGMA, i) != 0 ||
+		    TL(PK_SECOND_SHARE, i) != 0 ||
+		    TL(PK_SECOND_SHARE_MISSED, i) != 0)) {
+			profiles_error(ctx, ctx->section_line[PROFILES_TIER][i],
+			    "[tier.%u] second_sigma, second_share and "
+			    "second_share_missed need second_us", i);
+			return;
+		}
+		if (TL(PK_SECOND_US, i) != 0 && TL(PK_SECOND_SHARE, i) == 0) {
+			profiles_error(ctx, TL(PK_SECOND_US, i), "[tier.%u] "
+			    "second_us: needs second_share, the share of the "
+			    "hits served at that speed", i);
+			return;
+		}
+		if (TL(PK_SECOND_SIGMA, i) == 0)
+			p->tier[i].second_sigma = p->tier[i].sigma;
+		if (TL(PK_SECOND_SHARE_MISSED, i) == 0)
+			p->tier[i].second_share_missed =
+			    p->tier[i].second_share;
+	}
+	if ((KL(PK_DRIFT_US) != 0) != (KL(PK_DRIFT_S) != 0)) {
+		profiles_error(ctx, KL(PK_DRIFT_US) ? KL(PK_DRIFT_US) :
+		    KL(PK_DRIFT_S), "[backing] drift_us and drift_s go "
+		    "together");
+		return;
 	}
 	if (p->throttle_window_ms == 0)
 		p->throttle_window_ms = PROFILES_WINDOW_MS;

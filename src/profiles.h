@@ -20,6 +20,10 @@ struct profile_tier {
 	double		sigma;		/* lognormal shape */
 	double		outliers;	/* share of reads far slower, */
 	double		outlier_factor;	/* factor to 10 x factor the median */
+	double		second_us;	/* hits at a second speed: median; 0 */
+	double		second_sigma;
+	double		second_share;	/* of the hits, while it serves all */
+	double		second_share_missed;	/* when recent reads missed */
 };
 
 /* A parsed profile.  Rates are per second; 0 means "no such limit". */
@@ -50,6 +54,10 @@ struct profile {
 	unsigned	 concurrency;	/* I/Os in service at once */
 	double		 throttle_iops;	/* reads of the store: 0 none */
 	double		 throttle_window_ms;	/* released window by window */
+	double		 drift_us;	/* the median a share of the reads
+					   takes, growing to all of them */
+	double		 drift_s;	/* over this long from the start; 0
+					   none */
 
 	double		 limit_iops;	/* sustained; burst baseline */
 	double		 limit_bandwidth;

@@ -98,6 +98,23 @@ report_profile_outliers(double share, double factor, FILE *out)
 		    "median\n", 100 * share, factor, 10 * factor);
 }
 
+/* A tier's hits at a second speed, when it has one. */
+static void
+report_profile_second(const struct profile_tier *t, FILE *out)
+{
+	char	a[UNITS_BUFSZ];
+
+	if (t->second_us <= 0)
+		return;
+	fprintf(out, "  second speed      median %s, sigma %g, %g%% of the "
+	    "hits", units_format_lat_us(t->second_us, a, sizeof a),
+	    t->second_sigma, 100 * t->second_share);
+	if (t->second_share_missed != t->second_share)
+		fprintf(out, ", moving to %g%% as the recent reads miss the "
+		    "tier", 100 * t->second_share_missed);
+	fprintf(out, " (the truth: at %g%%)\n", 100 * t->second_share);
+}
+
 /* The ceilings and buckets a profile imposes, as written in it. */
 static void
 report_profile_ceilings(const struct profile *p, FILE *out)
@@ -476,6 +493,7 @@ report_profile_show(const char *name, FILE *out, char **cause)
 		    p->tier[i].sigma);
 		report_profile_outliers(p->tier[i].outliers,
 		    p->tier[i].outlier_factor, out);
+		report_profile_second(&p->tier[i], out);
 	}
 	fprintf(out, "\nBacking store\n");
 	fprintf(out, "  latency           median %s, sigma %g, mean %s\n",
@@ -486,6 +504,11 @@ report_profile_show(const char *name, FILE *out, char **cause)
 	    p->backing_outlier_factor, out);
 	fprintf(out, "  concurrency       %u I/O%s in service at once\n",
 	    p->concurrency, p->concurrency == 1 ? "" : "s");
+	if (p->drift_s > 0)
+		fprintf(out, "  drift             median %s for a share of the "
+		    "reads growing with the clock to all of them at %g s "
+		    "(the truth: at the start)\n", units_format_lat_us(
+		    p->drift_us, a, sizeof a), p->drift_s);
 	if (p->throttle_iops > 0)
 		fprintf(out, "  throttle          %.0f reads/s, released in "
 		    "windows of %g ms (waits not in the truth)\n",

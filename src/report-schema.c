@@ -772,7 +772,8 @@ static const struct report_schema_key report_schema_scan_keys[] = {
 	  .flags = REPORT_SCHEMA_REQUIRED | REPORT_SCHEMA_POINTER,
 	  AT(struct scan_result, points),
 	  .count = offsetof(struct scan_result, npoints),
-	  .sub = &report_schema_point, .doc = "the points, by growing ws" },
+	  .sub = &report_schema_point, .doc = "the points, by growing ws; one "
+	  "measured again follows its first" },
 };
 static const struct report_schema report_schema_scan =
     TABLE("scan", struct scan_result, report_schema_scan_keys, NULL, NULL);

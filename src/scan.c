@@ -32,6 +32,8 @@
 #define SCAN_PLAN	8
 /* Adaptive: queued sizes this close to each other are one. */
 #define SCAN_NEAR	0.03
+/* Adaptive: sizes measured behind the front at the analysis' request. */
+#define SCAN_MAX_AGAIN	4
 /*
  * Adaptive: where the reads of a point differ from those of the points
  * below (by SCAN_CHANGE of their cumulative fractions at least, and by more
@@ -293,6 +295,65 @@ scan_adaptive_finish(struct engine *e, struct rng *r,
 }
 
 /*
+ * Sort the points by ws, keeping the order they were measured in where
+ * two share one (the analysis takes the later as measured again).
+ */
+static void
+scan_sort(struct scan_result *res)
+{
+	struct point	pt;
+	size_t		i, j;
+
+	for (i = 1; i < res->npoints; i++) {
+		pt = res->points[i];
+		for (j = i; j > 0 && res->points[j - 1].ws_bytes > pt.ws_bytes;
+		    j--)
+			res->points[j] = res->points[j - 1];
+		res->points[j] = pt;
+	}
+}
+
+/*
+ * Measure the sizes the analysis asks for behind the scan's front
+ * (tiers_result.again_ws): a working set measured again, whose classes'
+ * shares tell a drift of latency with the clock from a cache, or one
+ * between two capacities, where a cache behind another serves its own
+ * hits; each warmed from the start, as its caches no longer hold it, then
+ * the tiers fitted again.  Once each, SCAN_MAX_AGAIN at most, within the
+ * budget.  *last is the size the caches were left holding.
+ */
+static int
+scan_again(struct engine *e, struct rng *r, const struct scan_spec *sp,
+    struct scan_result *res, uint64_t touched, uint64_t *last)
+{
+	uint64_t	done[SCAN_MAX_AGAIN], ws;
+	size_t		ndone = 0, i, k;
+	int		ret = 0, stale;
+
+	while (ret == 0 && ndone < SCAN_MAX_AGAIN && res->tiers.fitted &&
+	    scan_budget_left(sp, res) > 0) {
+		for (ws = 0, i = 0; i < res->tiers.nagain && ws == 0; i++) {
+			ws = scan_round((double)res->tiers.again_ws[i],
+			    sp->align);
+			if (ws < sp->min_ws || ws > sp->max_ws)
+				ws = 0;
+			for (k = 0; k < ndone; k++)
+				if (fabs((double)done[k] - ws) <=
+				    SCAN_NEAR * ws)
+					ws = 0;
+		}
+		if (ws == 0)
+			break;
+		done[ndone++] = ws;
+		ret = scan_adaptive_point(e, r, sp, ws, &touched, res, &stale);
+		*last = ws;
+		scan_sort(res);
+		scan_analyse(res);
+	}
+	return (ret);
+}
+
+/*
  * Insert v into the queue in order from next on, unless a queued size is
  * within SCAN_NEAR of it.
  */
@@ -447,21 +508,13 @@ scan_service(struct engine *e, struct rng *r, const struct scan_spec *sp,
 	return (ret);
 }
 
-static int
-scan_cmp_ws(const void *a, const void *b)
-{
-	const struct point	*pa = a, *pb = b;
-
-	return ((pa->ws_bytes > pb->ws_bytes) - (pa->ws_bytes < pb->ws_bytes));
-}
-
 /* Run the scan; see scan.h. */
 int
 scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
     struct scan_result *res)
 {
 	struct point	 next;
-	uint64_t	*ws, touched = 0;
+	uint64_t	*ws, touched = 0, last;
 	size_t		 n, i, added = 0;
 	int		 ret = 0, stale = 0;
 
@@ -490,22 +543,25 @@ scan_run(struct engine *e, struct rng *r, const struct scan_spec *sp,
 		progress_set_total(n);
 	}
 	free(ws);
+	last = touched;
 	if (ret == 0 && sp->step == 0) {
 		if (stale)
 			scan_analyse(res);
 		stale = 0;
 		ret = scan_adaptive_finish(e, r, sp, res, touched);
+		if (ret == 0)
+			ret = scan_again(e, r, sp, res, touched, &last);
 	}
 	progress_end();
 	/* Fitted already, unless a linear grid or a stop left it behind. */
 	for (i = 1; i < res->npoints; i++)
 		if (res->points[i].ws_bytes < res->points[i - 1].ws_bytes)
 			stale = 1;
-	qsort(res->points, res->npoints, sizeof(*res->points), scan_cmp_ws);
+	scan_sort(res);
 	if (res->npoints > 0 && (stale || sp->step > 0))
 		scan_analyse(res);
 	if (ret == 0)
-		ret = scan_service(e, r, sp, res, touched);
+		ret = scan_service(e, r, sp, res, last);
 	res->interrupted = ret == 1;
 	return (ret);
 }

@@ -47,11 +47,17 @@
  *    the tiers but are never served by them).  Both add len / transfer.
  *    A share of the reads (outliers) may instead take a factor to ten
  *    times the factor the median, log-uniformly: a spike with a heavy
- *    tail, not a lognormal.  The store's reads alone may pass a throttle
- *    that releases them window by window, as blk-throttle does: in each
- *    window (aligned to its length) iops x window reads go at once, the
- *    next waits for the next window, so a throttled store shows a spike
- *    and stalls of up to a window.  A block's first read may add a
+ *    tail, not a lognormal.  A tier may serve a share of its hits at a
+ *    second speed (another lognormal), a share that moves with the share
+ *    of their recent service time the reads spent missing it (over about
+ *    the last SIM_RECENT reads): a daemon whose threads sleep on misses
+ *    and wake on another CPU.  The store's latency may drift with the
+ *    clock: a share of its reads growing with it takes another median.
+ *    The store's reads alone may pass a throttle that releases them
+ *    window by window, as blk-throttle does: in each window (aligned to
+ *    its length) iops x window reads go at once, the next waits for the
+ *    next window, so a throttled store shows a spike and stalls of up to
+ *    a window.  A block's first read may add a
  *    penalty (a volume restored from a snapshot).
  * 4. Write-back buffer.  With one, a write skips the backing servers: it
  *    waits for room in a bucket of free bytes (depth: the buffer, refilled
@@ -81,6 +87,7 @@
 #define SIM_NBUCKETS	8
 #define SIM_LARGE_WRITE	(1024.0 * 1024)	/* the buffer's truth: 1 MiB writes */
 #define SIM_HASH_RUN	8		/* 2^8 adjacent blocks, adjacent buckets */
+#define SIM_RECENT	32.0		/* reads the recent service time spans */
 
 struct sim_bucket {
 	double		rate;		/* tokens (or bytes) per second */
@@ -148,6 +155,9 @@ struct sim {
 
 	double		 tier_ns[PROFILES_TIERS_MAX];	/* medians */
 	double		 tier_sigma[PROFILES_TIERS_MAX];
+	double		 recent_ns[PROFILES_TIERS_MAX];	/* service time of
+						   recent reads, and of */
+	double		 missed_ns[PROFILES_TIERS_MAX];	/* those missing */
 	double		 backing_ns;
 	double		 backing_sigma;
 	double		 first_ns;
@@ -206,6 +216,57 @@ sim_latency(struct sim *s, double median, double sigma, double o, double f)
 	if (o > 0 && rng_uniform(&s->rng) < o)
 		return (median * f * pow(10, rng_uniform(&s->rng)));
 	return (sim_lognormal(s, median, sigma));
+}
+
+/*
+ * A hit of tier i: at its second speed for a share that moves from
+ * second_share to second_share_missed with the share of the recent
+ * service time spent on reads that missed the tier, else at its own.
+ */
+static double
+sim_hit(struct sim *s, unsigned i)
+{
+	const struct profile_tier	*pt = &s->p->tier[i];
+	double				 w, m;
+
+	if (pt->second_us > 0) {
+		m = s->recent_ns[i] > 0 ? s->missed_ns[i] / s->recent_ns[i] : 0;
+		w = pt->second_share + (pt->second_share_missed -
+		    pt->second_share) * m;
+		if (rng_uniform(&s->rng) < w)
+			return (sim_latency(s, pt->second_us * 1e3,
+			    pt->second_sigma, pt->outliers,
+			    pt->outlier_factor));
+	}
+	return (sim_latency(s, s->tier_ns[i], s->tier_sigma[i], pt->outliers,
+	    pt->outlier_factor));
+}
+
+/* Count a read served by level (ntiers: the store) in svc ns as recent. */
+static void
+sim_recent(struct sim *s, unsigned level, double svc)
+{
+	unsigned	l;
+
+	for (l = 0; l < s->cache.ntiers; l++) {
+		s->recent_ns[l] += svc - s->recent_ns[l] / SIM_RECENT;
+		s->missed_ns[l] += (level > l ? svc : 0) - s->missed_ns[l] /
+		    SIM_RECENT;
+	}
+}
+
+/*
+ * The store's median (ns) for a read admitted at t: drift_us for a share
+ * of the reads growing from 0 at the start of the clock to all at drift_s,
+ * latency_us for the rest.
+ */
+static double
+sim_backing_median(struct sim *s, uint64_t t)
+{
+	if (s->p->drift_s > 0 && rng_uniform(&s->rng) < (double)t * 1e-9 /
+	    s->p->drift_s)
+		return (s->p->drift_us * 1e3);
+	return (s->backing_ns);
 }
 
 /* When the throttle lets a read of the store arriving at t go. */
@@ -857,18 +918,18 @@ sim_submit(struct sim *s, uint64_t now, uint64_t offset, uint32_t len,
 		return (sim_write(s, t, len, svc));
 	if (level < s->cache.ntiers) {
 		s->stats.hits[level]++;
-		svc += sim_latency(s, s->tier_ns[level], s->tier_sigma[level],
-		    s->p->tier[level].outliers,
-		    s->p->tier[level].outlier_factor);
+		svc += sim_hit(s, level);
+		sim_recent(s, level, svc);
 		return (t + sim_ns(svc));
 	}
 	s->stats.misses++;
-	svc += sim_latency(s, s->backing_ns, s->backing_sigma,
+	svc += sim_latency(s, sim_backing_median(s, t), s->backing_sigma,
 	    s->p->backing_outliers, s->p->backing_outlier_factor);
 	if (fresh) {
 		s->stats.first_reads++;
 		svc += sim_lognormal(s, s->first_ns, s->first_sigma);
 	}
+	sim_recent(s, level, svc);
 	if (s->throttle_ns > 0)
 		t = sim_throttle(s, t);
 	return (sim_serve(s, t, svc));
@@ -1053,23 +1114,38 @@ sim_truth_writes(const struct profile *p, double bs, double xfer_us,
 	t->buffer_drain_s = p->buffer_bytes / p->buffer_drain;
 }
 
+/* The share of a lognormal of median m and shape sigma below e^x. */
+static double
+sim_lognormal_cdf(double m, double sigma, double x)
+{
+	if (sigma > 0)
+		return (0.5 * erfc((log(m) - x) / (sigma * M_SQRT2)));
+	return (x >= log(m));
+}
+
 /*
- * Quantile q of a service time of median m and shape sigma with a share o
- * of outliers log-uniform over [f m, 10 f m], by bisection on ln x.
+ * Quantile q of a service time of median m and shape sigma, a share w of
+ * it of median m2 and shape sigma2 instead (m2 0: none), with a share o of
+ * outliers log-uniform over [f m, 10 f m], by bisection on ln x.
  */
 static double
-sim_quantile(double m, double sigma, double o, double f, double q)
+sim_quantile(double m, double sigma, double m2, double sigma2, double w,
+    double o, double f, double q)
 {
 	double	lo = log(m) - 10 * sigma - 1, hi = log(10 * f * m) +
 		    10 * sigma + 1, x, body, tail;
 	int	i;
 
+	if (m2 > 0) {
+		lo = fmin(lo, log(m2) - 10 * sigma2 - 1);
+		hi = fmax(hi, log(m2) + 10 * sigma2 + 1);
+	} else
+		w = 0;
 	for (i = 0; i < 100; i++) {
 		x = (lo + hi) / 2;
-		if (sigma > 0)
-			body = 0.5 * erfc((log(m) - x) / (sigma * M_SQRT2));
-		else
-			body = x >= log(m);
+		body = (1 - w) * sim_lognormal_cdf(m, sigma, x);
+		if (w > 0)
+			body += w * sim_lognormal_cdf(m2, sigma2, x);
 		tail = fmin(1, fmax(0, (x - log(f * m)) / M_LN10));
 		if ((1 - o) * body + o * tail < q)
 			lo = x;
@@ -1100,17 +1176,20 @@ sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 		pt = &p->tier[i];
 		t->tier[i].capacity_bytes = pt->capacity;
 		t->tier[i].lat_us_p50 = sim_quantile(pt->latency_us,
-		    pt->sigma, pt->outliers, pt->outlier_factor, 0.5) + xfer_us;
+		    pt->sigma, pt->second_us, pt->second_sigma,
+		    pt->second_share, pt->outliers, pt->outlier_factor, 0.5) +
+		    xfer_us;
 		t->tier[i].lat_us_p99 = sim_quantile(pt->latency_us,
-		    pt->sigma, pt->outliers, pt->outlier_factor, 0.99) +
+		    pt->sigma, pt->second_us, pt->second_sigma,
+		    pt->second_share, pt->outliers, pt->outlier_factor, 0.99) +
 		    xfer_us;
 	}
 	t->backing_p50_us = sim_quantile(p->backing_latency_us,
-	    p->backing_sigma, p->backing_outliers, p->backing_outlier_factor,
-	    0.5) + xfer_us;
+	    p->backing_sigma, 0, 0, 0, p->backing_outliers,
+	    p->backing_outlier_factor, 0.5) + xfer_us;
 	t->backing_p99_us = sim_quantile(p->backing_latency_us,
-	    p->backing_sigma, p->backing_outliers, p->backing_outlier_factor,
-	    0.99) + xfer_us;
+	    p->backing_sigma, 0, 0, 0, p->backing_outliers,
+	    p->backing_outlier_factor, 0.99) + xfer_us;
 	t->backing_mean_us = p->backing_latency_us * ((1 -
 	    p->backing_outliers) * exp(p->backing_sigma * p->backing_sigma /
 	    2) + p->backing_outliers * p->backing_outlier_factor * 9 /

@@ -32,7 +32,9 @@ enum sim_limiter {
 struct sim_tier_truth {
 	uint64_t	capacity_bytes;	/* inclusive: counts faster tiers */
 	double		lat_us_p50;	/* one I/O of bs bytes, served; a
-					   throttle's waits are not in it */
+					   throttle's waits are not in it;
+					   a second speed at its share while
+					   the tier serves every read */
 	double		lat_us_p99;
 };
 
@@ -49,7 +51,7 @@ struct sim_truth {
 
 	size_t		ntiers;		/* caches, fastest first */
 	struct sim_tier_truth tier[PROFILES_TIERS_MAX];
-	double		backing_p50_us;
+	double		backing_p50_us;	/* a drifting store's at the start */
 	double		backing_p99_us;
 	double		backing_mean_us;	/* mean service time at bs */
 	unsigned	backing_concurrency;

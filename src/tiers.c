@@ -24,8 +24,22 @@
  * thousand times its median.  Under uniform random reads drawn with
  * replacement over a working set S, caches holding C_k blocks between them
  * (the k fastest places) serve min(1, C_k / S) of the reads, whatever their
- * replacement policy.
+ * replacement policy.  A working set measured again after the scan passed
+ * it (a point after another of the same ws) is kept apart: the tiers are
+ * fitted without it, and it tells whether a place's latency drifted with
+ * the clock (steps 3 and 5).
  *
+ * 0. Points set aside.  As min(1, C_k / S) cannot fall as S shrinks,
+ *    neither can the share of a point's reads faster than a deep valley
+ *    of the pooled histogram between two places (one whose slower side
+ *    holds under 5% of some point's reads in the smallest octave of ws:
+ *    no second speed of the fastest place; and below the median read of
+ *    the largest working set: not in the store's own latency, where a
+ *    capped disk's stalls come and go).  A point slower there than
+ *    two larger working sets or more, by 0.15 and 4 sd, was measured
+ *    while something else slowed the volume: set aside, and said, when
+ *    the rest are analysed and give more tiers (or the whole is not
+ *    analysed); else kept, and the doubt said (tiers_analyse).
  * 1. Classes.  The reads of every point are binned 2% wide in ln(latency).
  *    A cut at a latency t between two places shows as a fraction F(S) of
  *    each point's reads faster than t that follows the law: with the two
@@ -82,7 +96,21 @@
  *    points to be tested on: two above C (through one, any curve fits),
  *    and two between the capacities either side, the only sizes where the
  *    class's share differs from that of a neighbouring class split off
- *    one place; a candidate with fewer is untested.  The classes
+ *    one place; a candidate with fewer is untested.  Two more rules
+ *    from the physics.  Below a cache's capacity every read hits it or a
+ *    faster one, so a cache behind it serves nothing there: when the
+ *    classes up to the next accepted boundary hold 5% or more of the two
+ *    tiers' reads at the points below C, they are this cache's hits at a
+ *    second speed (a daemon's thread woken on another CPU), in a mix that
+ *    may move with the load once reads miss it, and the two are one cache,
+ *    unless between the capacities, where every read is still a hit of
+ *    the one place, their share rises as a cache behind would make it.
+ *    And a cache's fractions depend on ws alone: an accepted boundary
+ *    between classes less than 2x apart whose split moved when a working
+ *    set was measured again is a latency that drifted across the cut (a
+ *    disk under other work), no cache; with none measured again the scan
+ *    is asked to measure one (again_ws), as for a second speed without a
+ *    point between the capacities.  The classes
  *    between two accepted boundaries make one tier; those after the last
  *    are the backing store.  Latencies are quantiles of the bins weighted
  *    by their responsibilities for the tier's classes, at the points past
@@ -105,13 +133,20 @@
  *    switching between two latencies from point to point does), or, beyond
  *    the backing store's main class, by growing with it (the store's slow
  *    tail; not as it shrinks: with no tier the store holds every class,
- *    and a cache's hits may lead it).  Nor are the classes either side of
+ *    and a cache's hits may lead it), or by being its tier's hits at a
+ *    second speed (step 3).  Nor are the classes either side of
  *    a boundary whose law failed (a misfit, or no fit) explained when
  *    their split of their tier's reads (or the store's) moves with ws
  *    between the caches either side, at two points or more: a place with
  *    two latencies keeps its split, a cache whose fractions the overlap of
  *    classes skewed does not, and its misses come to outnumber its hits
  *    (a throttled store's stalls grow with its rate, but stay the fewer).
+ *    A class that grows with ws is explained too when its place's latency
+ *    drifted with the clock: a working set measured again split the
+ *    place's reads otherwise between its classes, or moved their p50 by
+ *    1.2x; with none measured again the scan is asked to measure one, and
+ *    meanwhile such a class behind the last tier is a doubt the note says,
+ *    the tiers standing.
  *    Any other is reported, and the analysis is not trusted.  Nor is it
  *    where the points are too few to tell: an untested candidate, or a
  *    class seen at one point only, which no cut could search, unless it is
@@ -120,11 +155,12 @@
  *    p50, point by point past the last tier, climbs with ws (rising at two
  *    steps or more, falling at none, 1.5x in all): a cache hidden in front
  *    of it, its class overlapping the store's without a valley, does so; a
- *    store alone keeps its latency, or switches between two.  The note
- *    says where more points would tell.  And a cache above 0.95 times the
- *    second largest ws has fewer than two points missing 5% of their reads
- *    in it, which steps 1 and 3 need: the result gives that size
- *    (unseen_from), past which one could go unseen.
+ *    store alone keeps its latency, or switches between two, or drifts
+ *    with the clock (a working set measured again tells, and the scan is
+ *    asked for one).  The note says where more points would tell.  And a
+ *    cache above 0.95 times the second largest ws has fewer than two
+ *    points missing 5% of their reads in it, which steps 1 and 3 need: the
+ *    result gives that size (unseen_from), past which one could go unseen.
  */
 
 #define TIERS_BIN		0.02	/* ln units: bins of the reads */
@@ -187,6 +223,18 @@
 #define TIERS_CLIMB		1.5	/* the store's p50 climbs this much */
 #define TIERS_CLIMB_STEPS	2	/* in this many steps, */
 #define TIERS_CLIMB_Z		2.0	/* each rising this many sd */
+#define TIERS_AGAIN_WHOLE	0.1	/* a group's share of a point's reads
+					   worth measuring again */
+#define TIERS_TAIL_OUT		4.0	/* a store's reads past its tier's
+					   slow tail: this many times it */
+#define TIERS_ASIDE		0.15	/* a point's reads slower than a
+					   larger working set's by this */
+#define TIERS_ASIDE_Z		4.0	/* and this many sd, */
+#define TIERS_ASIDE_AT		2	/* at this many larger ones */
+#define TIERS_MAX_ASIDE		4	/* points set aside at most */
+#define TIERS_DRIFT_RATIO	2.0	/* a disk drifts by less during a
+					   scan; real caches differ more */
+#define TIERS_DRIFT_SAID	1.2	/* a p50 moving this much, said */
 
 /* Per-point bins: count of each nonzero bin. */
 struct tiers_pt {
@@ -207,6 +255,33 @@ struct tiers_cut {
 	double		 floor;
 	double		 dens;		/* smoothed pooled density there */
 	int		 soft;		/* no valley: the classes overlap */
+};
+
+/*
+ * A working set measured again after the scan passed it: the point after
+ * another of the same ws.  The tiers are fitted without it (its caches
+ * were warmed again from the start, not left as a growing scan leaves
+ * them); its class shares, the shapes held, tell a place whose latency
+ * drifted with the clock.
+ */
+struct tiers_ag {
+	const struct point *p;
+	size_t		 orig;		/* its first measurement, in pt */
+	double		 n;		/* reads */
+	size_t		 nb;
+	size_t		*pb;		/* its bins: pooled bin, */
+	double		*pc;		/* reads */
+	double		 pi[TIERS_MAX_MODES];	/* class shares */
+};
+
+/* A boundary whose slower classes serve its cache's hits (step 3). */
+struct tiers_speed {
+	int		 seen;		/* 1 one cache; 2 no point where a
+					   cache behind would show, 3 no such
+					   size; 0 not so */
+	double		 share;		/* the slower reads' share below it */
+	double		 lo;		/* where a cache behind would show */
+	double		 hi;
 };
 
 struct tiers_work {
@@ -236,6 +311,9 @@ struct tiers_work {
 	double		 boot_sd[TIERS_MAX_MODES];	/* bootstrap sd of ln
 					   p50 of classes [m, k) past the
 					   capacity before m; NAN: none */
+	struct tiers_speed speed[TIERS_MAX_MODES - 1];	/* per boundary */
+	struct tiers_ag	*ag;		/* points measured again */
+	size_t		 nag;
 };
 
 /* Set up an empty result. */
@@ -360,6 +438,20 @@ tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 	if (wk->np == 0)
 		return (-1);
 	qsort(wk->pt, wk->np, sizeof *wk->pt, tiers_cmp_pt);
+	/* A ws measured again, after its first: kept apart. */
+	for (i = 0, j = 0; i < wk->np; i++) {
+		if (j > 0 && wk->pt[i].p->ws_bytes ==
+		    wk->pt[j - 1].p->ws_bytes) {
+			wk->ag = xreallocarray(wk->ag, wk->nag + 1,
+			    sizeof *wk->ag);
+			memset(&wk->ag[wk->nag], 0, sizeof *wk->ag);
+			wk->ag[wk->nag].p = wk->pt[i].p;
+			wk->ag[wk->nag++].orig = j - 1;
+			continue;
+		}
+		wk->pt[j++] = wk->pt[i];
+	}
+	wk->np = j;
 
 	bin = tiers_bins();
 	nbin = (size_t)bin[HIST_BUCKETS - 1] + 1;
@@ -433,6 +525,13 @@ tiers_gather(const struct point *pts, size_t n, struct tiers_work *wk)
 static void
 tiers_work_free(struct tiers_work *wk)
 {
+	size_t	i;
+
+	for (i = 0; i < wk->nag; i++) {
+		free(wk->ag[i].pb);
+		free(wk->ag[i].pc);
+	}
+	free(wk->ag);
 	free(wk->pt);
 	free(wk->x);
 	free(wk->w);
@@ -1129,6 +1228,51 @@ tiers_fractions(struct tiers_work *wk, struct tiers_result *r)
 }
 
 /*
+ * The class shares of the points measured again (wk->ag), the shapes
+ * held, from their first measurement's: each bucket of their histogram
+ * in the pooled bin nearest its own.
+ */
+static void
+tiers_again_shares(struct tiers_work *wk, const struct tiers_result *r)
+{
+	struct tiers_ag	*g;
+	const struct hist *h;
+	size_t		 q, b, lo, hi, mid;
+	int		*bin;
+
+	bin = tiers_bins();
+	for (q = 0; q < wk->nag; q++) {
+		g = &wk->ag[q];
+		h = g->p->hist;
+		g->pb = xcalloc(wk->nb, sizeof *g->pb);
+		g->pc = xcalloc(wk->nb, sizeof *g->pc);
+		for (b = 0; b < HIST_BUCKETS; b++) {
+			if (h->bucket[b] == 0)
+				continue;
+			for (lo = 0, hi = wk->nb - 1; lo < hi; ) {
+				mid = (lo + hi) / 2;
+				if (wk->gbin[mid] < bin[b])
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo > 0 && bin[b] - wk->gbin[lo - 1] <
+			    wk->gbin[lo] - bin[b])
+				lo--;
+			if (g->nb == 0 || g->pb[g->nb - 1] != lo)
+				g->pb[g->nb++] = lo;
+			g->pc[g->nb - 1] += h->bucket[b];
+			g->n += h->bucket[b];
+		}
+		memcpy(g->pi, r->point_mode_frac + g->orig * r->nmodes,
+		    r->nmodes * sizeof *g->pi);
+		tiers_shares(wk->f, wk->nb, wk->k, g->pb, g->pc, g->nb, 1e-7,
+		    g->pi);
+	}
+	free(bin);
+}
+
+/*
  * Observed Fisher information about fr, the fraction of reads in the
  * classes of the mask in, in n bins (counts c; bin[q] indexes the k shapes
  * f, stride apart), given the shapes of the two groups of classes: the
@@ -1583,6 +1727,245 @@ tiers_untested(const struct tiers_result *r, size_t i, double *lo,
 }
 
 /*
+ * The share of classes [first, i] of shares pi (a point's) into *a and of
+ * (i, last] into *b.
+ */
+static void
+tiers_split(const double *pi, size_t first, size_t i, size_t last, double *a,
+    double *b)
+{
+	size_t	m;
+
+	*a = *b = 0;
+	for (m = first; m <= last; m++)
+		*(m <= i ? a : b) += pi[m];
+}
+
+/*
+ * Whether the reads of classes [first, last] split at i otherwise when a
+ * working set was measured again (wk->ag): 1 when the share of [first, i]
+ * moved at one by TIERS_MOVES and TIERS_RISE_Z sd, each measurement with
+ * TIERS_CUT_MIN_READS in those classes (*at: the one that moved most); 0
+ * when none did; -1 when none was measured again with those reads.
+ */
+static int
+tiers_time_moves(const struct tiers_work *wk, const struct tiers_result *r,
+    size_t first, size_t i, size_t last, size_t *at)
+{
+	const struct tiers_ag	*g;
+	double			 x[2], n[2], a, b, d, best = 0;
+	size_t			 q, k;
+	int			 rc = -1;
+
+	for (q = 0; q < wk->nag; q++) {
+		g = &wk->ag[q];
+		for (k = 0; k < 2; k++) {
+			tiers_split(k == 0 ? r->point_mode_frac + g->orig *
+			    r->nmodes : g->pi, first, i, last, &a, &b);
+			n[k] = (a + b) * (k == 0 ? wk->pt[g->orig].n : g->n);
+			x[k] = n[k] > 0 ? a / (a + b) : 0;
+			x[k] = fmin(fmax(x[k], 0.5 / fmax(n[k], 1)),
+			    1 - 0.5 / fmax(n[k], 1));
+		}
+		if (n[0] < TIERS_CUT_MIN_READS || n[1] < TIERS_CUT_MIN_READS)
+			continue;
+		if (rc < 0)
+			rc = 0;
+		d = fabs(x[0] - x[1]);
+		if (d > TIERS_MOVES && d > best && d > TIERS_RISE_Z *
+		    sqrt(x[0] * (1 - x[0]) / n[0] + x[1] * (1 - x[1]) / n[1] +
+		    2 * TIERS_SYS_SD * TIERS_SYS_SD)) {
+			best = d;
+			*at = q;
+			rc = 1;
+		}
+	}
+	return (rc);
+}
+
+/* Ask for ws to be measured behind the scan's front, once. */
+static void
+tiers_again(struct tiers_result *r, uint64_t ws)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nagain; i++)
+		if (fabs((double)r->again_ws[i] - ws) <= TIERS_NEAR * ws)
+			return;
+	if (r->nagain < TIERS_MAX_AGAIN)
+		r->again_ws[r->nagain++] = ws;
+}
+
+/*
+ * A latency drifting with the clock, not a cache (step 3): an accepted
+ * boundary whose classes either side are less than TIERS_DRIFT_RATIO
+ * apart (a disk under other work drifted from 77 to 116 us here, a cut
+ * at 1.5x; real caches differ by far more) is no cache when, a working
+ * set measured again, the reads of the two places split otherwise
+ * (tiers_time_moves): a cache's share depends on ws alone.  With none
+ * measured again, the analysis asks for one: the smallest past its
+ * capacity where the two places hold TIERS_AGAIN_WHOLE of the reads, the
+ * first measured of them.
+ */
+static void
+tiers_drifts(const struct tiers_work *wk, struct tiers_result *r)
+{
+	double	a, b;
+	size_t	i, j, p, at, first = 0;
+
+	for (i = 0; i + 1 < r->nmodes; i++) {
+		if (!tiers_accepted(r, i))
+			continue;
+		for (j = i + 1; j + 1 < r->nmodes && !tiers_accepted(r, j);
+		    j++)
+			;
+		if (r->mode[i + 1].lat_us_p50 < TIERS_DRIFT_RATIO *
+		    r->mode[i].lat_us_p50) {
+			switch (tiers_time_moves(wk, r, first, i, j, &at)) {
+			case 1:
+				r->boundary[i].verdict = TIERS_DRIFTS;
+				continue;
+			case -1:
+				for (p = 0; p < wk->np; p++) {
+					tiers_split(r->point_mode_frac + p *
+					    r->nmodes, first, i, j, &a, &b);
+					if (wk->pt[p].s >
+					    r->boundary[i].capacity_bytes &&
+					    a + b >= TIERS_AGAIN_WHOLE)
+						break;
+				}
+				if (p < wk->np)
+					tiers_again(r, wk->pt[p].p->ws_bytes);
+				break;
+			}
+		}
+		first = i + 1;
+	}
+}
+
+/*
+ * A cache whose hits come at two speeds (step 3).  Below a cache's
+ * capacity every read is a hit of it or of a faster one, so a cache behind
+ * it serves nothing there: the slower classes up to the next accepted
+ * boundary hold, at the points between the capacity before and this one,
+ * less than TIERS_CUT_SHARE of the two tiers' reads.  When they hold more,
+ * they serve this cache's hits at a second speed (a daemon's thread woken
+ * on another CPU), in a mix that may move with the load once reads miss
+ * it, and the two boundaries are one cache unless, between their
+ * capacities, their share rises above what it was below by TIERS_MOVES
+ * and TIERS_RISE_Z sd at some point: where a cache behind serves its own
+ * hits and, every read still a hit of the one place, the mix cannot have
+ * moved: at the points from where such a cache would have raised it by
+ * TIERS_MOVES, C / (1 - TIERS_MOVES / (1 - q)) for a share q below, to
+ * the next capacity.  Without a point there the boundary is not counted
+ * either, the note says so and the analysis asks for one (again_ws).
+ */
+static void
+tiers_second_speeds(struct tiers_work *wk, struct tiers_result *r)
+{
+	struct tiers_speed	*sp;
+	size_t			 i, j, p, first = 0, between;
+	double			 lo = 0, c, cn, a, b, n, sa, sb, q, v, w, x;
+	int			 rise;
+
+	for (i = 0; i + 1 < r->nmodes; i++) {
+		if (!tiers_accepted(r, i))
+			continue;
+		for (j = i + 1; j + 1 < r->nmodes && !tiers_accepted(r, j);
+		    j++)
+			;
+		if (j + 1 == r->nmodes)
+			break;		/* the store behind: its own rules */
+		c = r->boundary[i].capacity_bytes;
+		for (sa = sb = 0, p = 0; p < wk->np; p++) {
+			if (!(wk->pt[p].s > lo &&
+			    wk->pt[p].s * TIERS_CUT_APART <= c))
+				continue;
+			tiers_split(r->point_mode_frac + p * r->nmodes, first,
+			    i, j, &a, &b);
+			sa += (a + b) * wk->pt[p].n;
+			sb += b * wk->pt[p].n;
+		}
+		if (sb < TIERS_CUT_MIN_READS || sb < TIERS_CUT_SHARE * sa) {
+			first = i + 1;
+			lo = c;
+			continue;
+		}
+		q = sb / sa;
+		v = q * (1 - q) / sa + TIERS_SYS_SD * TIERS_SYS_SD;
+		/* Where a cache behind would have raised it by TIERS_MOVES. */
+		w = q < 1 - TIERS_MOVES ? c / (1 - TIERS_MOVES / (1 - q)) :
+		    INFINITY;
+		cn = r->boundary[j].capacity_bytes;
+		for (rise = 0, between = 0, p = 0; p < wk->np; p++) {
+			if (!(wk->pt[p].s >= w && wk->pt[p].s <= cn))
+				continue;
+			tiers_split(r->point_mode_frac + p * r->nmodes, first,
+			    i, j, &a, &b);
+			if ((n = (a + b) * wk->pt[p].n) < TIERS_CUT_MIN_READS)
+				continue;
+			between++;
+			x = fmin(fmax(b / (a + b), 0.5 / n), 1 - 0.5 / n);
+			rise |= x - q > TIERS_MOVES && x - q > TIERS_RISE_Z *
+			    sqrt(x * (1 - x) / n + v + TIERS_SYS_SD *
+			    TIERS_SYS_SD);
+		}
+		if (rise) {
+			first = i + 1;
+			lo = c;
+			continue;
+		}
+		r->boundary[i].verdict = TIERS_SECOND_SPEED;
+		sp = &wk->speed[i];
+		sp->seen = between > 0 ? 1 : w < cn ? 2 : 3;
+		sp->share = q;
+		sp->lo = w;
+		sp->hi = cn;
+		if (sp->seen == 2)
+			tiers_again(r, (uint64_t)llround(sqrt(w * cn)));
+	}
+}
+
+/*
+ * Say which tiers serve hits at two speeds (tiers_second_speeds), and
+ * where a point would tell a cache behind one when none did.
+ */
+static void
+tiers_say_speeds(const struct tiers_work *wk, struct tiers_result *r)
+{
+	const struct tiers_speed *sp;
+	char			 a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	char			 c[UNITS_BUFSZ], d[UNITS_BUFSZ], line[384];
+	size_t			 i;
+	int			 t, n;
+
+	for (i = 0; i + 1 < r->nmodes; i++) {
+		sp = &wk->speed[i];
+		if (sp->seen == 0 || (t = r->mode[i].tier) < 0)
+			continue;
+		units_format_lat_us(r->mode[i].lat_us_p50, a, sizeof a);
+		units_format_lat_us(r->mode[i + 1].lat_us_p50, b, sizeof b);
+		units_format_size((uint64_t)sp->lo, c, sizeof c);
+		units_format_size((uint64_t)sp->hi, d, sizeof d);
+		n = snprintf(line, sizeof line, "tier %d serves hits at two "
+		    "speeds, ~%s and ~%s (the slower %.0f%% of them where it "
+		    "serves every read)", t + 1, a, b, 100 * sp->share);
+		if (sp->seen == 1)
+			snprintf(line + n, sizeof line - n, ": one cache, not "
+			    "two");
+		else if (sp->seen == 2)
+			snprintf(line + n, sizeof line - n, ", counted as one "
+			    "cache: no point between %s and %s tells whether "
+			    "the slower are a cache of their own", c, d);
+		else
+			snprintf(line + n, sizeof line - n, ", counted as one "
+			    "cache: a cache of the slower up to %s would look "
+			    "the same", d);
+		tiers_note_add(r, line);
+	}
+}
+
+/*
  * The ln p50 of weights sum over the pooled bins, and in *se its standard
  * error from sampling, sww the sum of the squared weights of the reads:
  * 0.5 sqrt(sww) / (the density at the p50, the weight within TIERS_SMOOTH
@@ -1646,6 +2029,140 @@ tiers_group_latency(const struct tiers_work *wk, size_t first, size_t last,
 }
 
 /*
+ * ln p50 of the reads of nb bins (pooled bin pb[q], reads pc[q]) in the
+ * pooled bins [lo, hi), and its standard error (sampling, and
+ * TIERS_CP_FLOOR of drift) in *se; NAN when they are fewer than
+ * TIERS_CUT_MIN_READS.  sum is nb scratch.
+ */
+static double
+tiers_bins_x50(const struct tiers_work *wk, const size_t *pb,
+    const double *pc, size_t nb, size_t lo, size_t hi, double *sum,
+    double *se)
+{
+	double	n = 0, x;
+	size_t	q;
+
+	memset(sum, 0, wk->nb * sizeof *sum);
+	for (q = 0; q < nb; q++)
+		if (pb[q] >= lo && pb[q] < hi)
+			n += pc[q];
+	if (n < TIERS_CUT_MIN_READS)
+		return (NAN);
+	for (q = 0; q < nb; q++)
+		if (pb[q] >= lo && pb[q] < hi)
+			sum[pb[q]] += pc[q] / n;
+	x = tiers_x50(wk, sum, 1 / n, se);
+	*se = sqrt(*se * *se + TIERS_CP_FLOOR * TIERS_CP_FLOOR);
+	return (isfinite(*se) ? x : NAN);
+}
+
+/*
+ * Whether the place of classes [first, last] drifted with the clock: a
+ * working set measured again split its reads otherwise between its
+ * classes (tiers_time_moves), or moved their p50 by TIERS_RISE_Z sd and
+ * TIERS_DRIFT_SAID at least.  1 so (*at the again point, x[] the two ln
+ * p50 there, NAN when too few reads), 0 not, -1 none measured again with
+ * those reads.
+ */
+static int
+tiers_group_drifted(const struct tiers_work *wk, const struct tiers_result *r,
+    size_t first, size_t last, size_t *at, double *x)
+{
+	const struct tiers_ag	*g;
+	const struct tiers_pt	*pt;
+	double			*sum, y[2], se[2], v, most = 0;
+	size_t			 k, q, lo, hi, j, split_at = 0, p50_at = 0;
+	int			 split = -1, rc, pairs = 0;
+
+	for (k = first; k < last && split < 1; k++) {
+		rc = tiers_time_moves(wk, r, first, k, last, &j);
+		if (rc > split) {
+			split = rc;
+			split_at = j;
+		}
+	}
+	tiers_range(wk, first, &lo, &j);
+	tiers_range(wk, last, &j, &hi);
+	sum = xcalloc(wk->nb, sizeof *sum);
+	x[0] = x[1] = NAN;
+	for (q = 0; q < wk->nag; q++) {
+		g = &wk->ag[q];
+		pt = &wk->pt[g->orig];
+		y[0] = tiers_bins_x50(wk, wk->pb + pt->off, wk->pc + pt->off,
+		    pt->nb, lo, hi, sum, &se[0]);
+		y[1] = tiers_bins_x50(wk, g->pb, g->pc, g->nb, lo, hi, sum,
+		    &se[1]);
+		if (!isfinite(y[0]) || !isfinite(y[1]))
+			continue;
+		pairs++;
+		v = fabs(y[0] - y[1]);
+		if ((split == 1 && q == split_at) || (split < 1 && v > most &&
+		    v >= log(TIERS_DRIFT_SAID) && v > TIERS_RISE_Z *
+		    hypot(se[0], se[1]))) {
+			most = split == 1 ? INFINITY : v;
+			p50_at = q;
+			x[0] = y[0];
+			x[1] = y[1];
+		}
+	}
+	free(sum);
+	if (split == 1 || most > 0) {
+		*at = split == 1 ? split_at : p50_at;
+		return (1);
+	}
+	return (split == 0 || pairs > 0 ? 0 : -1);
+}
+
+/*
+ * Say which places' latency drifted during the scan (tiers_group_drifted),
+ * and the boundaries found to be such a drift (tiers_drifts).
+ */
+static void
+tiers_say_drift(const struct tiers_work *wk, struct tiers_result *r)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ], who[32];
+	char	line[256];
+	double	x[2];
+	size_t	t, first, last, at, k;
+
+	for (t = 0, first = 0; t <= r->ntiers; t++, first = last + 1) {
+		last = t < r->ntiers ? r->tier[t].first_mode +
+		    r->tier[t].nmodes - 1 : r->nmodes - 1;
+		if (tiers_group_drifted(wk, r, first, last, &at, x) != 1)
+			continue;
+		if (t < r->ntiers)
+			snprintf(who, sizeof who, "tier %zu", t + 1);
+		else
+			snprintf(who, sizeof who, "the store");
+		units_format_size(wk->ag[at].p->ws_bytes, a, sizeof a);
+		if (isfinite(x[0]))
+			snprintf(line, sizeof line, "%s's latency drifted "
+			    "during the scan: measured twice at %s, its reads' "
+			    "p50 was %s, then %s", who, a, units_format_lat_us(
+			    exp(x[0]) / 1000, b, sizeof b),
+			    units_format_lat_us(exp(x[1]) / 1000, c,
+			    sizeof c));
+		else
+			snprintf(line, sizeof line, "%s's latency drifted "
+			    "during the scan: measured twice at %s, its reads "
+			    "split otherwise between its classes of latency",
+			    who, a);
+		tiers_note_add(r, line);
+	}
+	for (k = 0; k + 1 < r->nmodes; k++) {
+		if (r->boundary[k].verdict != TIERS_DRIFTS)
+			continue;
+		snprintf(line, sizeof line, "no cache at %s: the reads faster "
+		    "than ~%s took another share when a working set was "
+		    "measured again, as a latency drifting across that cut "
+		    "does", units_format_size((uint64_t)
+		    r->boundary[k].capacity_bytes, a, sizeof a),
+		    units_format_lat_us(r->mode[k].cut_us, b, sizeof b));
+		tiers_note_add(r, line);
+	}
+}
+
+/*
  * Make boundary i untested and say why: n points between lo and hi
  * (INFINITY: above lo), where its share would change.
  */
@@ -1689,6 +2206,8 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 	tiers_bootstrap(wk, r);
 	for (i = 0; i + 1 < r->nmodes; i++)
 		tiers_judge(&r->boundary[i], (double)r->max_ws);
+	tiers_drifts(wk, r);
+	tiers_second_speeds(wk, r);
 	for (i = 0; i + 1 < r->nmodes; i++)
 		untested[i] = tiers_untested(r, i, &lo[i], &hi[i], &n[i]);
 	for (i = 0; i + 1 < r->nmodes; i++)
@@ -1734,6 +2253,7 @@ tiers_assemble(struct tiers_work *wk, struct tiers_result *r)
 	}
 	tiers_group_latency(wk, first, r->nmodes - 1, prev,
 	    &r->backing_p50_us, &r->backing_p99_us, &r->backing_p50_se);
+	tiers_say_speeds(wk, r);
 
 	nt = r->ntiers + 1;
 	r->point_tier_frac = xcalloc(r->npoints * nt,
@@ -1965,16 +2485,48 @@ tiers_segments(const struct tiers_work *wk, struct tiers_seg *g)
 	return (n);
 }
 
-/* The tier (or -1: backing) of the class holding pooled bin j. */
-static int
-tiers_bin_group(const struct tiers_work *wk, const struct tiers_result *r,
-    size_t j)
+/* The class holding pooled bin j. */
+static size_t
+tiers_bin_class(const struct tiers_work *wk, size_t j)
 {
 	size_t	m;
 
 	for (m = 0; m + 1 < wk->k && j >= wk->cut[m].j; m++)
 		;
-	return (r->mode[m].tier);
+	return (m);
+}
+
+/* The tier (or -1: backing) of the class holding pooled bin j. */
+static int
+tiers_bin_group(const struct tiers_work *wk, const struct tiers_result *r,
+    size_t j)
+{
+	return (r->mode[tiers_bin_class(wk, j)].tier);
+}
+
+/*
+ * Whether segment g's reads are mostly a tier's hits at its second speed
+ * (tiers_second_speeds): its median lies in a class past a boundary found
+ * so, with no accepted boundary between.
+ */
+static int
+tiers_seg_second(const struct tiers_work *wk, const struct tiers_result *r,
+    const struct tiers_seg *g)
+{
+	double	half = 0, acc = 0;
+	size_t	j, m;
+
+	for (j = g->lo; j < g->hi; j++)
+		half += wk->w[j] / 2;
+	for (j = g->lo; j + 1 < g->hi && (acc += wk->w[j]) < half; j++)
+		;
+	for (m = tiers_bin_class(wk, j); m > 0; m--) {
+		if (r->boundary[m - 1].verdict == TIERS_SECOND_SPEED)
+			return (1);
+		if (tiers_accepted(r, m - 1))
+			return (0);
+	}
+	return (0);
 }
 
 /*
@@ -2147,6 +2699,25 @@ tiers_split_moves(const struct tiers_work *wk, const struct tiers_result *r,
 }
 
 /*
+ * Where a class of reads, share[p * stride] of point p's reads, grows:
+ * its largest share is at point *to, and it holds TIERS_GROWS of that
+ * from point *from on.
+ */
+static void
+tiers_growth(const struct tiers_work *wk, const double *share, size_t stride,
+    size_t *from, size_t *to)
+{
+	size_t	p;
+
+	for (*to = 0, p = 0; p < wk->np; p++)
+		if (share[p * stride] > share[*to * stride])
+			*to = p;
+	for (*from = 0; *from < *to && share[*from * stride] <
+	    TIERS_GROWS * share[*to * stride]; (*from)++)
+		;
+}
+
+/*
  * Add a class of reads at lat_us, share[p * stride] of point p's reads,
  * to r's unexplained classes, unless one within TIERS_MIN_RATIO of its
  * latency is there or the list is full.
@@ -2156,7 +2727,7 @@ tiers_add_unexplained(const struct tiers_work *wk, struct tiers_result *r,
     double lat_us, const double *share, size_t stride)
 {
 	struct tiers_unexplained *u;
-	size_t			 p, pmax, pfrom, i;
+	size_t			 pmax, pfrom, i;
 
 	for (i = 0; i < r->nunexplained; i++)
 		if (fabs(log(r->unexplained[i].lat_us_p50 / lat_us)) <
@@ -2164,17 +2735,69 @@ tiers_add_unexplained(const struct tiers_work *wk, struct tiers_result *r,
 			return;
 	if (r->nunexplained == TIERS_MAX_UNEXPLAINED)
 		return;
-	for (pmax = 0, p = 0; p < wk->np; p++)
-		if (share[p * stride] > share[pmax * stride])
-			pmax = p;
-	for (pfrom = 0; pfrom < pmax && share[pfrom * stride] <
-	    TIERS_GROWS * share[pmax * stride]; pfrom++)
-		;
+	tiers_growth(wk, share, stride, &pfrom, &pmax);
 	u = &r->unexplained[r->nunexplained++];
 	u->lat_us_p50 = lat_us;
 	u->share_max = share[pmax * stride];
 	u->from_ws = wk->pt[pfrom].p->ws_bytes;
 	u->to_ws = wk->pt[pmax].p->ws_bytes;
+}
+
+/*
+ * A class of reads at lat_us that grows with ws in the place of classes
+ * [first, last] (tier grp, or -1: the store), share[p * stride] of point
+ * p's reads, which step 5 cannot explain: whether the clock does.  A
+ * cache's class holds the share min(1, C / S) gives it whenever a
+ * working set is measured; a place whose latency drifts during the scan
+ * (a disk under other work) changes its classes' shares with the time a
+ * point is measured, which a scan growing its working set ties to ws.
+ * So: a place that drifted at a working set measured again
+ * (tiers_group_drifted) explains it (tiers_say_drift says so); one that
+ * kept its reads as they were leaves it unexplained.  With none measured
+ * again, the scan is asked to measure again the smallest working set
+ * where the place holds TIERS_AGAIN_WHOLE of the reads (the first
+ * measured of them, the furthest in time from the end); until then a
+ * class behind the last tier, which leaves the tiers as they are, is a
+ * doubt said in the note, and any other unexplained.  Returns 1 when the
+ * class is explained, or only in doubt.
+ */
+static int
+tiers_drifted(const struct tiers_work *wk, struct tiers_result *r,
+    double lat_us, size_t first, size_t last, int grp, const double *share,
+    size_t stride)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	char	again[UNITS_BUFSZ + 32], line[320];
+	double	x[2], in, out;
+	size_t	p, at, from, to;
+	int	rc;
+
+	if ((rc = tiers_group_drifted(wk, r, first, last, &at, x)) >= 0)
+		return (rc);
+	for (p = 0; p < wk->np; p++) {
+		tiers_split(r->point_mode_frac + p * r->nmodes, first, last,
+		    last, &in, &out);
+		if (in >= TIERS_AGAIN_WHOLE &&
+		    in * wk->pt[p].n >= TIERS_CUT_MIN_READS)
+			break;
+	}
+	again[0] = '\0';
+	if (p < wk->np) {
+		tiers_again(r, wk->pt[p].p->ws_bytes);
+		snprintf(again, sizeof again, "; measuring %s again would "
+		    "tell", units_format_size(wk->pt[p].p->ws_bytes, c,
+		    sizeof c));
+	}
+	if (grp >= 0 || r->ntiers == 0)
+		return (0);
+	tiers_growth(wk, share, stride, &from, &to);
+	snprintf(line, sizeof line, "reads at ~%s grow between %s and %s: "
+	    "a cache in front of the store, or the store's latency drifting "
+	    "during the scan%s", units_format_lat_us(lat_us, a, sizeof a),
+	    units_format_size(wk->pt[from].p->ws_bytes, b, sizeof b),
+	    units_format_size(wk->pt[to].p->ws_bytes, c, sizeof c), again);
+	tiers_note_add(r, line);
+	return (1);
 }
 
 /*
@@ -2202,7 +2825,10 @@ tiers_unexplained_splits(const struct tiers_work *wk, struct tiers_result *r)
 			;
 		hi = last + 1 < r->nmodes ? r->boundary[last].capacity_bytes :
 		    INFINITY;
-		if (tiers_split_moves(wk, r, first, i, last, lo, hi))
+		if (tiers_split_moves(wk, r, first, i, last, lo, hi) &&
+		    !tiers_drifted(wk, r, r->mode[i + 1].lat_us_p50, first,
+		    last, r->mode[first].tier, r->point_mode_frac + i + 1,
+		    r->nmodes))
 			tiers_add_unexplained(wk, r, r->mode[i + 1].lat_us_p50,
 			    r->point_mode_frac + i + 1, r->nmodes);
 	}
@@ -2218,7 +2844,8 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 {
 	struct tiers_seg	*g, *lead;
 	double			 best, s, top, gs, held[TIERS_MAX + 1], *share;
-	size_t			 n, i, m, p, pmax;
+	double			 lat;
+	size_t			 n, i, m, p, pmax, first, last;
 	int			 grp;
 
 	g = xcalloc(wk->nb + 1, sizeof *g);
@@ -2234,6 +2861,11 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 				g[i].group = (int)m - 1;
 	}
 	for (grp = -1; grp < (int)r->ntiers; grp++) {
+		first = grp < 0 ? (r->ntiers == 0 ? 0 :
+		    r->tier[r->ntiers - 1].first_mode +
+		    r->tier[r->ntiers - 1].nmodes) : r->tier[grp].first_mode;
+		last = grp < 0 ? r->nmodes - 1 : first +
+		    r->tier[grp].nmodes - 1;
 		/* Its lead: the segment with most reads where it peaks. */
 		for (pmax = 0, top = -1, p = 0; p < wk->np; p++) {
 			for (gs = 0, i = 0; i < n; i++)
@@ -2265,6 +2897,9 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 			/* The faster gaining on the slower: one place. */
 			if (tiers_seg_shifted(wk, &g[i], lead))
 				continue;
+			/* Its tier's hits at a second speed (step 3). */
+			if (tiers_seg_second(wk, r, &g[i]))
+				continue;
 			/*
 			 * The store's slow tail grows up to the top with the
 			 * store: a class growing as its lead shrinks is the
@@ -2278,8 +2913,10 @@ tiers_unexplained(const struct tiers_work *wk, struct tiers_result *r)
 				continue;
 			for (p = 0; p < wk->np; p++)
 				share[p] = tiers_seg_share(wk, &g[i], p);
-			tiers_add_unexplained(wk, r,
-			    exp(tiers_seg_median(wk, &g[i])) / 1000, share, 1);
+			lat = exp(tiers_seg_median(wk, &g[i])) / 1000;
+			if (!tiers_drifted(wk, r, lat, first, last, grp, share,
+			    1))
+				tiers_add_unexplained(wk, r, lat, share, 1);
 		}
 	}
 	free(share);
@@ -2418,15 +3055,21 @@ tiers_too_few(const struct tiers_work *wk, struct tiers_result *r)
  * TIERS_CLIMB_Z sd at TIERS_CLIMB_STEPS steps between points or more, falls
  * by TIERS_RISE_Z sd at none, and climbs by TIERS_CLIMB in all, the
  * analysis is not trusted and the note says where more points would tell.
+ * A point counts where the store's classes hold TIERS_TAIL_OUT times the
+ * largest share they hold below the last tier's capacity, where the store
+ * serves nothing: a point just past it holds few misses, outnumbered by
+ * the tier's slow hits (a page cache's at ~10 us, where a disk under load
+ * takes ~100), and their p50 is not the store's.
  */
 static void
 tiers_store_climbs(const struct tiers_work *wk, struct tiers_result *r)
 {
 	const struct tier *t;
 	char		 a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
-	char		 d[UNITS_BUFSZ], line[256];
-	double		*sum, *x, *se, sww, v;
-	size_t		*at, p, n = 0, first, rises = 0, falls = 0;
+	char		 d[UNITS_BUFSZ], line[320], tail[64];
+	double		*sum, *x, *se, sww, v, y[2], tail_share = 0;
+	size_t		*at, p, n = 0, first, rises = 0, falls = 0, k;
+	int		 drifts;
 
 	if (!r->analysed || r->ntiers == 0)
 		return;
@@ -2437,7 +3080,16 @@ tiers_store_climbs(const struct tiers_work *wk, struct tiers_result *r)
 	se = x + wk->np;
 	at = xcalloc(wk->np, sizeof *at);
 	for (p = 0; p < wk->np && first < r->nmodes; p++) {
-		if (!(wk->pt[p].s > t->capacity_bytes))
+		tiers_split(r->point_mode_frac + p * r->nmodes, first,
+		    r->nmodes - 1, r->nmodes - 1, &v, &sww);
+		if (wk->pt[p].s <= t->capacity_bytes)
+			tail_share = fmax(tail_share, v);
+	}
+	for (p = 0; p < wk->np && first < r->nmodes; p++) {
+		tiers_split(r->point_mode_frac + p * r->nmodes, first,
+		    r->nmodes - 1, r->nmodes - 1, &v, &sww);
+		if (!(wk->pt[p].s > t->capacity_bytes) ||
+		    v < TIERS_TAIL_OUT * tail_share)
 			continue;
 		memset(sum, 0, wk->nb * sizeof *sum);
 		sww = 0;
@@ -2455,21 +3107,174 @@ tiers_store_climbs(const struct tiers_work *wk, struct tiers_result *r)
 		rises += x[p] - x[p - 1] > TIERS_CLIMB_Z * v;
 		falls += x[p - 1] - x[p] > TIERS_RISE_Z * v;
 	}
-	if (rises >= TIERS_CLIMB_STEPS && falls == 0 &&
+	/*
+	 * Measured again, the store drifted with the clock, or did not; the
+	 * first measured of its points tells best (the furthest in time from
+	 * the end): until it is measured again, a drift is not ruled out.
+	 */
+	drifts = tiers_group_drifted(wk, r, first, r->nmodes - 1, &k, y);
+	for (p = 0; p < n; p++) {
+		tiers_split(r->point_mode_frac + at[p] * r->nmodes, first,
+		    r->nmodes - 1, r->nmodes - 1, &v, &sww);
+		if (v >= TIERS_AGAIN_WHOLE)
+			break;
+	}
+	for (k = 0; p < n && k < wk->nag; k++)
+		if (wk->ag[k].orig == at[p])
+			p = n;
+	if (drifts == 0 && p < n)
+		drifts = -1;
+	if (drifts >= 0 || p == n)
+		snprintf(tail, sizeof tail, "more points there would tell");
+	else
+		snprintf(tail, sizeof tail, "measuring %s again would tell",
+		    units_format_size(wk->pt[at[p]].p->ws_bytes, a, sizeof a));
+	if (rises >= TIERS_CLIMB_STEPS && falls == 0 && drifts != 1 &&
 	    x[n - 1] - x[0] >= log(TIERS_CLIMB)) {
+		if (drifts < 0 && p < n)
+			tiers_again(r, wk->pt[at[p]].p->ws_bytes);
 		snprintf(line, sizeof line, "the backing store's latency "
 		    "climbs from ~%s at %s to ~%s at %s: a cache in front of "
-		    "it? more points there would tell",
-		    units_format_lat_us(exp(x[0]) / 1000, a, sizeof a),
-		    units_format_size(wk->pt[at[0]].p->ws_bytes, b, sizeof b),
-		    units_format_lat_us(exp(x[n - 1]) / 1000, c, sizeof c),
-		    units_format_size(wk->pt[at[n - 1]].p->ws_bytes, d,
-		    sizeof d));
+		    "it%s? %s", units_format_lat_us(exp(x[0]) / 1000, a,
+		    sizeof a), units_format_size(wk->pt[at[0]].p->ws_bytes, b,
+		    sizeof b), units_format_lat_us(exp(x[n - 1]) / 1000, c,
+		    sizeof c), units_format_size(wk->pt[at[n - 1]].p->ws_bytes,
+		    d, sizeof d), drifts == 0 ? "" : ", or its latency "
+		    "drifting during the scan", tail);
 		tiers_note_add(r, line);
 		r->analysed = 0;
 	}
 	free(at);
 	free(sum);
+}
+
+/*
+ * Step 0: the points slower than a larger working set allows.  Under
+ * uniform random reads a cache's share of them, min(1, C / S), cannot
+ * fall as S shrinks, so neither can the reads faster than any valley of
+ * the pooled histogram between two places (tiers_segments): one below
+ * the median read of the largest working set (above it lies the store's
+ * own latency, whose stalls under a cap come and go), whose slower side
+ * holds under TIERS_CUT_SHARE of some point's reads in the smallest
+ * octave of ws (else it parts a place's two speeds).  A point
+ * whose reads slower than such a valley exceed those of TIERS_ASIDE_AT
+ * larger working sets or more by TIERS_ASIDE and TIERS_ASIDE_Z sd was
+ * measured while something else slowed the volume (a daemon's threads
+ * kept from the CPU, a cache not warm yet): the tiers are fitted without
+ * it.  The worst first, then again on the rest, TIERS_MAX_ASIDE at most.
+ * Marks aside[p] (wk->pt order), returns how many; *lat_us is the valley
+ * of the first.
+ */
+static size_t
+tiers_aside(const struct tiers_work *wk, int *aside, double *lat_us)
+{
+	struct tiers_seg	*g;
+	size_t			 ns, p, q, k, at, worst, mid, nout = 0;
+	double			 fp, fq, sd, d, least, most, np, nq, low;
+	size_t			 cut = 0;
+
+	g = xcalloc(wk->nb + 1, sizeof *g);
+	ns = tiers_segments(wk, g);
+	/* The store's median bin at the largest working set. */
+	for (mid = 0; mid < wk->nb && tiers_cum(wk, wk->np - 1, mid + 1) <
+	    wk->pt[wk->np - 1].n / 2; mid++)
+		;
+	while (nout < TIERS_MAX_ASIDE) {
+		worst = wk->np;
+		most = 0;
+		for (p = 0; p + 1 < wk->np; p++) {
+			if (aside[p])
+				continue;
+			np = wk->pt[p].n;
+			for (k = 1; k < ns && g[k].lo <= mid; k++) {
+				/* A place's second speed is no valley. */
+				for (low = 1, q = 0; q < wk->np &&
+				    wk->pt[q].s <= 2 * wk->pt[0].s; q++)
+					low = fmin(low, 1 - tiers_cum(wk, q,
+					    g[k].lo) / wk->pt[q].n);
+				if (low >= TIERS_CUT_SHARE)
+					continue;
+				fp = 1 - tiers_cum(wk, p, g[k].lo) / np;
+				least = INFINITY;
+				for (at = 0, q = p + 1; q < wk->np; q++) {
+					if (aside[q])
+						continue;
+					nq = wk->pt[q].n;
+					fq = 1 - tiers_cum(wk, q, g[k].lo) / nq;
+					d = fp - fq;
+					sd = sqrt(fmax(fp * (1 - fp), 0.25 /
+					    np) / np + fmax(fq * (1 - fq),
+					    0.25 / nq) / nq);
+					if (d > TIERS_ASIDE &&
+					    d > TIERS_ASIDE_Z * sd) {
+						at++;
+						least = fmin(least, d);
+					}
+				}
+				if (at >= TIERS_ASIDE_AT && least > most) {
+					most = least;
+					worst = p;
+					cut = g[k].lo;
+				}
+			}
+		}
+		if (worst == wk->np)
+			break;
+		if (nout++ == 0)
+			*lat_us = exp(wk->x[cut]) / 1000;
+		aside[worst] = 1;
+	}
+	free(g);
+	return (nout);
+}
+
+/*
+ * The points of pts that tiers_aside does not set apart, into *kept (nk
+ * of them; NULL when none is set apart), and in list and why (len bytes
+ * each) which are, and why; returns how many are set apart.
+ */
+static size_t
+tiers_kept(const struct point *pts, size_t n, struct point **kept,
+    size_t *nk, char *list, char *why, size_t len)
+{
+	struct tiers_work	 wk;
+	char			 a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	int			*aside;
+	double			 lat = 0;
+	size_t			 p, i, nout, at;
+
+	*kept = NULL;
+	*list = '\0';
+	memset(&wk, 0, sizeof wk);
+	nout = 0;
+	if (tiers_gather(pts, n, &wk) == 0) {
+		aside = xcalloc(wk.np + 1, sizeof *aside);
+		nout = tiers_aside(&wk, aside, &lat);
+		if (nout > 0)
+			*kept = xcalloc(n, sizeof **kept);
+		for (*nk = 0, i = 0; i < n && nout > 0; i++) {
+			for (p = 0; p < wk.np; p++)
+				if (aside[p] && wk.pt[p].p == &pts[i])
+					break;
+			if (p == wk.np) {
+				(*kept)[(*nk)++] = pts[i];
+				continue;
+			}
+			at = strlen(list);
+			snprintf(list + at, len - at, "%s%s",
+			    at > 0 ? ", " : "", units_format_size(
+			    pts[i].ws_bytes, a, sizeof a));
+		}
+		free(aside);
+	}
+	tiers_work_free(&wk);
+	if (nout > 0)
+		snprintf(why, len, "more of %s reads were slower than ~%s than "
+		    "at larger working sets, which no cache makes (something "
+		    "else slowed the volume while %s measured)", nout == 1 ?
+		    "its" : "their", units_format_lat_us(lat, b, sizeof b),
+		    nout == 1 ? "it was" : "they were");
+	return (nout);
 }
 
 /*
@@ -2488,9 +3293,9 @@ tiers_unseen(const struct tiers_work *wk, struct tiers_result *r)
 		    wk->pt[wk->np - TIERS_TEST_POINTS].s);
 }
 
-/* Find the cache tiers in the points of a scan. */
-int
-tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
+/* Steps 1 to 5 on pts. */
+static int
+tiers_fit(const struct point *pts, size_t n, struct tiers_result *r)
 {
 	struct tiers_work	wk;
 	char			why[200] = "";
@@ -2513,16 +3318,56 @@ tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 	}
 	tiers_classes(&wk, r);
 	tiers_fractions(&wk, r);
+	tiers_again_shares(&wk, r);
 	tiers_assemble(&wk, r);
 	tiers_crosscheck(&wk, r, why, sizeof why);
 	r->fitted = r->analysed = 1;
 	tiers_unexplained(&wk, r);
+	tiers_say_drift(&wk, r);
 	tiers_note(r, why);
 	tiers_too_few(&wk, r);
 	tiers_store_climbs(&wk, r);
 	rc = 0;
 out:
 	tiers_work_free(&wk);
+	return (rc);
+}
+
+/*
+ * Find the cache tiers in the points of a scan.  The points step 0 sets
+ * aside blur the law of a cache (two caches merged into one), but a
+ * kernel's cache follows it only roughly, and a point set aside can take
+ * a law's evidence with it: the fit without them is kept when it is
+ * analysed and finds more tiers than the fit with them, or that one is
+ * not analysed; else the fit with them, and the note says the doubt.
+ */
+int
+tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
+{
+	struct tiers_result	 all;
+	struct point		*kept;
+	char			 list[256], why[256], said[512];
+	size_t			 nk = 0;
+	int			 rc;
+
+	if (tiers_kept(pts, n, &kept, &nk, list, why, sizeof list) == 0)
+		return (tiers_fit(pts, n, r));
+	tiers_result_init(&all);
+	rc = tiers_fit(pts, n, &all);
+	if (tiers_fit(kept, nk, r) == 0 && r->analysed && (rc != 0 ||
+	    !all.analysed || r->ntiers > all.ntiers)) {
+		rc = 0;
+		snprintf(said, sizeof said, "%s set aside: %s", list, why);
+		tiers_note_add(r, said);
+	} else {
+		tiers_result_free(r);
+		*r = all;
+		tiers_result_init(&all);
+		snprintf(said, sizeof said, "%s kept, though %s", list, why);
+		tiers_note_add(r, said);
+	}
+	tiers_result_free(&all);
+	free(kept);
 	return (rc);
 }
 

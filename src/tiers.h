@@ -46,8 +46,13 @@ enum tiers_verdict {
 	TIERS_WIDE,			/* interval reaches 0 or max ws */
 	TIERS_NOT_LARGER,		/* not above the previous capacity */
 	TIERS_OVER,			/* more than TIERS_MAX caches */
-	TIERS_UNTESTED			/* too few points where its share
+	TIERS_UNTESTED,			/* too few points where its share
 					   changes to test the law */
+	TIERS_SECOND_SPEED,		/* the slower classes serve the faster
+					   ones' cache, at a second speed */
+	TIERS_DRIFTS			/* its fraction moved between two
+					   measurements of one ws: a latency
+					   drifting with the clock */
 };
 
 /* The split between modes [0, i] and [i + 1, nmodes): a candidate cache. */
@@ -90,6 +95,7 @@ struct tiers_unexplained {
 };
 
 #define TIERS_MAX_UNEXPLAINED	4
+#define TIERS_MAX_AGAIN		4
 
 struct tiers_result {
 	int		fitted;		/* classes, boundaries and tiers were
@@ -114,6 +120,12 @@ struct tiers_result {
 					   could go unseen (too few points
 					   above it show its misses); 0:
 					   fewer than 2 points */
+	uint64_t	again_ws[TIERS_MAX_AGAIN];	/* behind the scan's
+					   front, worth measuring: again, to
+					   tell a drift from a cache; between
+					   two capacities, a second speed
+					   from a cache behind */
+	size_t		nagain;
 	size_t		nmodes;
 	struct tiers_mode mode[TIERS_MAX_MODES];	/* fastest first */
 	struct tiers_boundary boundary[TIERS_MAX_MODES - 1];	/* nmodes - 1 */

@@ -9,7 +9,14 @@
 # as blk-throttle does) the same goals, every scan analysed: issue 15's
 # two caches over a throttled disk, one cache over one, and a throttled
 # store with no cache.  A subset of bench/tiers-accuracy.sh, which sweeps
-# every built-in profile over 20 seeds.
+# every built-in profile over 20 seeds.  Issue 26: a cache whose hits come
+# at two speeds, the mix moving with the load, in front of a second cache
+# (tests/data/tiers-two-speed.ini) is one cache, not two, and the note
+# says so (15 of 20 seeds gave three tiers before).  Issue 24: a page cache
+# over a disk whose latency drifts with the clock
+# (tests/data/tiers-drift.ini) is one tier, analysed, and the note says
+# the store drifted, from a working set the scan measured again (18 of 20
+# seeds were "not analysed" before, a class left unexplained).
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 command -v jq >/dev/null || { echo "SKIP: needs jq"; exit 77; }
@@ -20,3 +27,20 @@ acc=$TOP_SRCDIR/bench/tiers-accuracy.sh
 d=$TOP_SRCDIR/tests/data
 "$acc" -n 3 "$d/tiers-hier-shapes.ini" "$d/tiers-throttled.ini" \
     "$d/tiers-throttled-store.ini" || exit 1
+"$acc" -n 3 "$d/tiers-two-speed.ini" || exit 1
+"$acc" -n 3 -o '--max-ws 1536M' "$d/tiers-drift.ini" || exit 1
+out=$(mktemp "${TMPDIR:-/tmp}/tp-sim-tiers.XXXXXX") || exit 1
+trap 'rm -f "$out"' EXIT INT TERM
+"$TIERPROBE" scan "sim:$d/tiers-two-speed.ini" --seed 1 --quiet \
+    --json "$out" > /dev/null || { echo "FAIL: two speeds: scan failed"; exit 1; }
+jq -e '.scan.note // "" | contains("tier 1 serves hits at two speeds")' \
+    "$out" > /dev/null ||
+	{ echo "FAIL: two speeds: note $(jq '.scan.note' "$out")"; exit 1; }
+"$TIERPROBE" scan "sim:$d/tiers-drift.ini" --seed 1 --max-ws 1536M --quiet \
+    --json "$out" > /dev/null || { echo "FAIL: drift: scan failed"; exit 1; }
+jq -e '.scan.note // "" | contains("the store'"'"'s latency drifted")' \
+    "$out" > /dev/null ||
+	{ echo "FAIL: drift: note $(jq '.scan.note' "$out")"; exit 1; }
+[ "$(jq '[.scan.points[].ws_bytes] | length - (unique | length)' "$out")" \
+    -ge 1 ] || { echo "FAIL: drift: no working set measured again"; exit 1; }
+exit 0

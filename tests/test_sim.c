@@ -834,6 +834,118 @@ test_outliers(void **state)
 	sim_free(s);
 }
 
+struct t_speeds {
+	uint64_t	fast;		/* reads under the middle (30 us) */
+	uint64_t	slow;		/* 30 to 80 us: the second speed */
+};
+
+static void
+t_speeds_cb(const struct engine_done *d, uint64_t now, void *arg)
+{
+	struct t_speeds	*c = arg;
+
+	(void)now;
+	if (d->lat_ns < 30000)
+		c->fast++;
+	else if (d->lat_ns < 80000)
+		c->slow++;
+}
+
+/*
+ * A tier whose hits come at two speeds: 20 us, and 50 us for second_share
+ * of them while every read hits it, second_share_missed once the reads
+ * spend their time missing it (a disk of 200 us behind); the truth's p50
+ * is that of the mix at second_share.
+ */
+static void
+test_second_speed(void **state)
+{
+	static const char ini[] = "[device]\nsize = 4G\n"
+	    "[tier.0]\ncapacity = 64M\nlatency_us = 20\nsigma = 0.1\n"
+	    "second_us = 50\nsecond_share = 0.2\n"
+	    "second_share_missed = 0.6\n"
+	    "[backing]\nlatency_us = 200\nsigma = 0.1\n";
+	struct sim_truth t;
+	struct t_speeds	 c;
+	struct t_lat	 l;
+	struct sim	*s;
+
+	(void)state;
+	s = t_sim(ini, 7);
+	sim_truth_profile(sim_profile(s), 4096, &t);
+	l.cap = 100000;
+	l.n = 0;
+	l.v = calloc(l.cap, sizeof *l.v);
+	memset(&c, 0, sizeof c);
+	t_drive(s, 1, 4096, 4 * T_MIB, 0, 5, 1, NULL, NULL);
+	t_drive(s, 1, 4096, 4 * T_MIB, 0, 1, 2, t_speeds_cb, &c);
+	t_drive(s, 1, 4096, 4 * T_MIB, 0, 1, 3, t_lat_cb, &l);
+	t_assert_rel((double)c.slow / (c.fast + c.slow), 0.2, 0.05,
+	    "second share, every read a hit");
+	qsort(l.v, l.n, sizeof *l.v, t_cmp_u64);
+	t_assert_rel(l.v[l.n / 2] / 1e3, t.tier[0].lat_us_p50, 0.02, "p50");
+	/* 1 GiB: 6% hits, nearly all of the time spent missing. */
+	memset(&c, 0, sizeof c);
+	t_drive(s, 1, 4096, 1 * T_GIB, 0, 20, 4, t_speeds_cb, &c);
+	assert_true(c.fast + c.slow > 1000);
+	t_assert_rel((double)c.slow / (c.fast + c.slow), 0.6, 0.1,
+	    "second share, reads missing");
+	free(l.v);
+	sim_free(s);
+}
+
+struct t_drifted {
+	uint64_t	n[3];		/* reads completed in 1-3 s, 4-6 s and
+					   after 10 s of the clock */
+	uint64_t	slow[3];	/* of them, over 150 us */
+};
+
+static void
+t_drift_cb(const struct engine_done *d, uint64_t now, void *arg)
+{
+	struct t_drifted	*c = arg;
+	double			 t = now * 1e-9;
+	int			 w;
+
+	w = t >= 1 && t < 3 ? 0 : t >= 4 && t < 6 ? 1 : t >= 10 ? 2 : -1;
+	if (w < 0)
+		return;
+	c->n[w]++;
+	c->slow[w] += d->lat_ns > 150000;
+}
+
+/*
+ * A store whose latency drifts with the clock: 100 us at the start, a
+ * share of its reads at 200 us growing with the clock to all of them at
+ * drift_s (10 s): a fifth of them in the 1-3 s window, half in 4-6 s, all
+ * after 10 s; the truth gives the start's.
+ */
+static void
+test_drift(void **state)
+{
+	static const char ini[] = "[device]\nsize = 1G\n[backing]\n"
+	    "latency_us = 100\nsigma = 0.05\ndrift_us = 200\n"
+	    "drift_s = 10\n";
+	static const double want[] = { 0.2, 0.5, 1 };
+	struct sim_truth t;
+	struct t_drifted c;
+	struct sim	*s;
+	size_t		 i;
+
+	(void)state;
+	s = t_sim(ini, 9);
+	sim_truth_profile(sim_profile(s), 4096, &t);
+	t_assert_rel(t.backing_p50_us, 100, 0.01, "truth: at the start");
+	memset(&c, 0, sizeof c);
+	t_drive(s, 1, 4096, 64 * T_MIB, 0, 12, 1, t_drift_cb, &c);
+	for (i = 0; i < 3; i++) {
+		assert_true(c.n[i] > 5000);
+		t_assert_rel((double)c.slow[i] / c.n[i], want[i], 0.05,
+		    "share drifted");
+	}
+	sim_free(s);
+}
+
 struct t_throttle {
 	uint64_t	ios;
 	uint64_t	stalls;		/* reads that waited for a window */
@@ -974,6 +1086,19 @@ test_profile_errors(void **state)
 		{ "[device]\nsize = 1G\n[backing]\nlatency_us = 100\n"
 		    "throttle_iops = 5\n", "t.ini:5: ",
 		    "less than one read a window of 100 ms" },
+		{ "[device]\nsize = 1G\n[tier.0]\ncapacity = 1M\n"
+		    "latency_us = 5\nsecond_share = 0.2\n", "t.ini:3: ",
+		    "[tier.0] second_sigma, second_share and "
+		    "second_share_missed need second_us" },
+		{ "[device]\nsize = 1G\n[tier.0]\ncapacity = 1M\n"
+		    "latency_us = 5\nsecond_us = 10\n", "t.ini:6: ",
+		    "[tier.0] second_us: needs second_share" },
+		{ "[device]\nsize = 1G\n[tier.0]\ncapacity = 1M\n"
+		    "latency_us = 5\nsecond_us = 10\nsecond_share = 1.5\n",
+		    "t.ini:7: ", "[tier.0] second_share: 1.5 is too large" },
+		{ "[device]\nsize = 1G\n[backing]\nlatency_us = 100\n"
+		    "drift_us = 150\n", "t.ini:5: ",
+		    "[backing] drift_us and drift_s go together" },
 	};
 	char	*cause, ini[1024];
 	size_t	 i;
@@ -1256,6 +1381,8 @@ main(void)
 		cmocka_unit_test(test_truth_latency),
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_throttle),
+		cmocka_unit_test(test_second_speed),
+		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_profile_errors),
 		cmocka_unit_test(test_profile_parse),
 		cmocka_unit_test(test_profile_files),
