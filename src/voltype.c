@@ -68,21 +68,10 @@ static void
 voltype_error(struct voltype_ctx *ctx, int line, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*msg;
 
-	if (ctx->cause != NULL)
-		return;
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) == -1)
-		msg = NULL;
+	xcause_at(&ctx->cause, ctx->path, line, fmt, ap);
 	va_end(ap);
-	if (line > 0)
-		xasprintf(&ctx->cause, "%s:%d: %s", ctx->path, line,
-		    msg != NULL ? msg : "error");
-	else
-		xasprintf(&ctx->cause, "%s: %s", ctx->path,
-		    msg != NULL ? msg : "error");
-	free(msg);
 }
 
 /* A "[section]" line: unknown ones are errors, even when empty. */

@@ -73,3 +73,21 @@ xasprintf(char **ret, const char *fmt, ...)
 		fatal("xasprintf");
 	return (n);
 }
+
+/* Keep the first error of a parser; see xmalloc.h. */
+void
+xcause_at(char **cause, const char *path, int line, const char *fmt,
+    va_list ap)
+{
+	char	*msg;
+
+	if (*cause != NULL)
+		return;
+	if (vasprintf(&msg, fmt, ap) == -1)
+		fatal("xcause_at");
+	if (line > 0)
+		xasprintf(cause, "%s:%d: %s", path, line, msg);
+	else
+		xasprintf(cause, "%s: %s", path, msg);
+	free(msg);
+}
