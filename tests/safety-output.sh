@@ -20,21 +20,17 @@ for bad in "--json $t_dir/missing/r.json" "--json $t_dir" \
 done
 [ -c /dev/null ] || fail "/dev/null is no longer a device"
 
-# The directory of --json goes away while the scan runs.
+# The directory of --json goes away while the scan runs: held right after
+# its first point's progress line, the directory removed, then let go.
 mkdir "$t_dir/sub" "$t_dir/cwd" || fail mkdir
-(cd "$t_dir/cwd" && exec "$TIERPROBE" scan sim:classic-three-level --seed 3 \
-    --json "$t_dir/sub/r.json" >"$t_dir/out" 2>"$t_dir/err") &
-pid=$!
-t_atexit "kill $pid"
-n=0
-until grep -q '^scan 1/' "$t_dir/err" 2>/dev/null; do
-	kill -0 $pid 2>/dev/null || break
-	n=$((n + 1))
-	[ $n -lt 600 ] || fail "no progress line in 60 s"
-	sleep 0.1
-done
+cd "$t_dir/cwd" || fail "cd"
+t_hold 2 "scan 1/" "$TIERPROBE" scan sim:classic-three-level --seed 3 \
+    --json "$t_dir/sub/r.json" >"$t_dir/out" 2>"$t_dir/err"
+cd - >/dev/null || fail "cd -"
+t_held "the scan's first point"
 rm -rf "$t_dir/sub"
-wait $pid
+t_release
+wait $t_pid
 rc=$?
 [ $rc = 1 ] || fail "exit $rc, want 1: $(cat "$t_dir/err")"
 saved=$(ls "$t_dir/cwd")
