@@ -11,15 +11,11 @@
 # profile's name, says what it could not compare, fails on an outlier with
 # --fail-on-outlier, names CSV columns with their units, and prints paths
 # without doubled slashes.
-set -u
-: "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
+. "${TOP_SRCDIR:?}/tests/safety-common.sh"
 TIERPROBE_DATADIR=$TOP_SRCDIR
 export TIERPROBE_DATADIR
-command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
-command -v timeout >/dev/null || { echo "skip: timeout missing"; exit 77; }
-dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-pipeline.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+need jq
+dir=$t_dir
 
 # Copies of the gp3 profile under host names, [device] name kept: one
 # kind.  db04 delivers half the IOPS.
@@ -55,14 +51,18 @@ grep -q '//' "$dir/out" && fail "doubled slashes: $(grep // "$dir/out")"
     grep -q '^3 reports: 3 passed, 0 missed, 0 unknown, 0 skipped; 6 ' \
     "$dir/out" || fail "check --quiet when all met: $(cat "$dir/out")"
 
-# A report interrupted during its sustained run (limits), before commits.
-# --foreground: the signal goes to tierprobe once (without it, timeout
-# also signals its process group, and a second SIGINT exits at once).
-timeout --foreground -s INT 2 "$TIERPROBE" run \
-    "sim:$dir/profiles/db01.ini" --seed 5 --quiet --host db05 \
+# A report interrupted during its limits phase, before commits: held
+# right after the first limits point's progress line, SIGINT sent there.
+t_hold 2 "iodepth 1/" "$TIERPROBE" run \
+    "sim:$dir/profiles/db01.ini" --seed 5 --host db05 \
     --max-ws 256M --points 4 --sustain 100000 \
     --expect 'iops>=2700' --expect 'p99<=2ms' --expect 'commit.p99<=1s' \
-    --json "$dir/all/db05.json" > /dev/null 2>&1
+    --json "$dir/all/db05.json" > /dev/null 2>"$dir/err"
+t_held "the limits phase"
+kill -INT "$t_child"
+t_release
+t_wait "$t_pid" 600 || fail "db05: still running 10 minutes after SIGINT"
+[ "$t_rc" = 130 ] || fail "db05: SIGINT gave exit $t_rc, want 130"
 [ -s "$dir/all/db05.json" ] &&
     jq -e '.interrupted and .limits.interrupted and .sync == null and
     (.scan.interrupted | not)' "$dir/all/db05.json" > /dev/null ||
