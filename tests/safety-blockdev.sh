@@ -68,14 +68,18 @@ refused "--force" "partition"
 # Clean: allowed with --force; a second writer meanwhile is refused.
 wipe
 allowed "--force" "a clean device"
-t_bg "$TIERPROBE" limits "$dev" --rw write --force --ws 16M \
-    --max-iodepth 2 --sustain 20 --max-time 0.5 --quiet >/dev/null 2>&1
-sleep 1
-kill -0 "$t_pid" 2>/dev/null || fail "the first writer ended early"
+# The first writer held right after its first point (the device open,
+# O_EXCL) while the second tries.
+t_hold 2 "write iodepth 1/" "$TIERPROBE" limits "$dev" --rw write --force \
+    --ws 16M --max-iodepth 2 --sustain 20 --max-time 0.5 >/dev/null \
+    2>"$t_dir/err1"
+t_held "the first writer's first point"
 # shellcheck disable=SC2086
 "$TIERPROBE" $w --force --force-device >/dev/null 2>"$t_dir/err"
 t_one_line $? 1 "$t_dir/err" "$dev"
 grep -qi "in use" "$t_dir/err" || fail "busy device: $(cat "$t_dir/err")"
-kill -INT "$t_pid"
+kill -INT "$t_child"
+t_release
 t_wait "$t_pid" 30 || fail "the first writer did not stop"
+[ "$t_rc" = 130 ] || fail "the first writer: exit $t_rc after SIGINT, want 130"
 echo "ok"
