@@ -53,7 +53,7 @@ grep -q '//' "$dir/out" && fail "doubled slashes: $(grep // "$dir/out")"
 
 # A report interrupted during its limits phase, before commits: held
 # right after the first limits point's progress line, SIGINT sent there.
-t_hold 2 "iodepth 1/" "$TIERPROBE" run \
+t_hold 2 "iodepth 1/" -- "$TIERPROBE" run \
     "sim:$dir/profiles/db01.ini" --seed 5 --host db05 \
     --max-ws 256M --points 4 --sustain 100000 \
     --expect 'iops>=2700' --expect 'p99<=2ms' --expect 'commit.p99<=1s' \

@@ -70,9 +70,9 @@ wipe
 allowed "--force" "a clean device"
 # The first writer held right after its first point (the device open,
 # O_EXCL) while the second tries.
-t_hold 2 "write iodepth 1/" "$TIERPROBE" limits "$dev" --rw write --force \
-    --ws 16M --max-iodepth 2 --sustain 20 --max-time 0.5 >/dev/null \
-    2>"$t_dir/err1"
+t_hold 2 "write iodepth 1/" -- "$TIERPROBE" limits "$dev" --rw write \
+    --force --ws 16M --max-iodepth 2 --sustain 20 --max-time 0.5 \
+    >/dev/null 2>"$t_dir/err1"
 t_held "the first writer's first point"
 # shellcheck disable=SC2086
 "$TIERPROBE" $w --force --force-device >/dev/null 2>"$t_dir/err"

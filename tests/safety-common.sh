@@ -74,44 +74,49 @@ t_bg() {
 	t_atexit "kill -9 $t_pid"
 }
 
-# t_hold FD PREFIX COMMAND [ARG ...]: start COMMAND in the background,
-# to be held (tests/t_hold.c) right after it writes something beginning
-# with PREFIX to its file descriptor FD: a phase's own progress line such
-# as "scan 1/".  Sets t_pid (t_hold's: its exit status is the command's).
-# Then t_held waits until it is held there, the test acts (a signal it
-# sends stays pending until the release), and t_release lets it go.
+# t_hold FD PREFIX [FD PREFIX ...] -- COMMAND [ARG ...]: start COMMAND in
+# the background, to be held (tests/t_hold.c) right after it writes
+# something beginning with PREFIX to its file descriptor FD: a phase's own
+# progress line such as "scan 1/" ("" for any write).  Sets t_pid (t_hold's:
+# its exit status is the command's).  For each FD PREFIX in turn, t_held
+# waits until the command is held there, the test acts (a signal it sends
+# stays pending until the release), and t_release lets it go on.
 t_hold() {
 	t_hst=$(mktemp -u "${TMPDIR:-/var/tmp}/tp-hold.XXXXXX") || exit 1
 	t_atexit "rm -f $t_hst"
 	"${T_HOLD:-$(dirname "$TIERPROBE")/../tests/t_hold}" "$t_hst" "$@" &
 	t_pid=$!
 	t_atexit "kill $t_pid"
-	t_hwhat="$2 on fd $1"
+	t_hk=0
 }
 
-# Wait until the command started by t_hold is held; sets t_child to its
-# pid.  Fails, saying so, when it ended first (skips when the kernel
-# refuses the tracing).  $1 names the phase for the message.
+# Wait until the command started by t_hold is held at its next FD PREFIX;
+# sets t_child to its pid.  Fails, saying so, when it ended first (skips
+# when the kernel refuses the tracing).  $1 names the phase for messages.
 t_held() {
+	t_hk=$((t_hk + 1))
 	i=0
-	while [ ! -s "$t_hst" ]; do
-		if ! kill -0 "$t_pid" 2>/dev/null && [ ! -s "$t_hst" ]; then
+	t_hn=0
+	until { [ -s "$t_hst" ] && read -r t_hw t_hn t_child <"$t_hst"; } &&
+	    [ "$t_hn" = "$t_hk" ]; do
+		if ! kill -0 "$t_pid" 2>/dev/null; then
+			read -r t_hw t_hn t_child <"$t_hst" 2>/dev/null &&
+			    [ "$t_hn" = "$t_hk" ] && break
 			wait "$t_pid"
 			[ $? = 77 ] && skip "cannot hold a command (ptrace refused)"
 			fail "$1: t_hold ended without a word"
 		fi
 		i=$((i + 1))
-		[ "$i" -lt 6000 ] || fail "$1: no '$t_hwhat' in 10 minutes"
+		[ "$i" -lt 6000 ] || fail "$1: not reached in 10 minutes"
 		sleep 0.1
 	done
-	read -r t_hw t_child <"$t_hst"
 	case $t_hw in
 	held)
 		t_atexit "kill -9 $t_child" ;;
 	*)
 		wait "$t_pid"
 		[ $? = 77 ] && skip "cannot hold a command (ptrace refused)"
-		fail "$1: the run ended (exit $t_child) before '$t_hwhat'" ;;
+		fail "$1: the run ended (exit $t_child) before it got there" ;;
 	esac
 }
 

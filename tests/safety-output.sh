@@ -24,8 +24,8 @@ done
 # its first point's progress line, the directory removed, then let go.
 mkdir "$t_dir/sub" "$t_dir/cwd" || fail mkdir
 cd "$t_dir/cwd" || fail "cd"
-t_hold 2 "scan 1/" "$TIERPROBE" scan sim:classic-three-level --seed 3 \
-    --json "$t_dir/sub/r.json" >"$t_dir/out" 2>"$t_dir/err"
+t_hold 2 "scan 1/" -- "$TIERPROBE" scan sim:classic-three-level \
+    --seed 3 --json "$t_dir/sub/r.json" >"$t_dir/out" 2>"$t_dir/err"
 cd - >/dev/null || fail "cd -"
 t_held "the scan's first point"
 rm -rf "$t_dir/sub"

@@ -13,7 +13,7 @@ j=$t_dir/r.json
 a=$t_dir/a.dat
 b=$t_dir/b.dat
 
-t_hold 2 "together 3/4" "$TIERPROBE" limits "$a" "$b" --ws 32M \
+t_hold 2 "together 3/4" -- "$TIERPROBE" limits "$a" "$b" --ws 32M \
     --max-time 0.3 --max-iodepth 4 --sustain 2 --sustain-together 120 \
     --json "$j" >/dev/null 2>"$t_dir/err"
 t_held "the end of the bandwidth run together"

@@ -2,19 +2,21 @@
 /*
  * Description: hold a command at a phase, for the fault tests.
  *
- *	t_hold STATUS FD PREFIX COMMAND [ARG ...]
+ *	t_hold STATUS FD PREFIX [FD PREFIX ...] -- COMMAND [ARG ...]
  *
  * Runs COMMAND traced (ptrace, syscalls of its first thread) until it has
  * written to FD something that begins with PREFIX (a phase's own progress
  * line: "scan 1/", "iodepth 1/"; "" for any write), and keeps it stopped
- * there, right after that write.  STATUS then gets one line, "held PID"
- * (PID the command's), and t_hold waits for SIGUSR1; the test does what
- * it must while the command cannot move (signals it sends stay pending),
- * then sends SIGUSR1: the command is let go, untraced, and t_hold exits
- * with its exit status (128 + N when killed by signal N).  When the command
- * ends first, STATUS gets "ended STATUS" and t_hold exits 125.  Exit 77
- * when the kernel refuses the tracing.  Killing t_hold kills the command.
- * A test never needs to guess from a delay where the command is.
+ * there, right after that write.  STATUS then holds one line, "held K PID"
+ * (K the hold's number from 1, PID the command's), and t_hold waits for
+ * SIGUSR1; the test does what it must while the command cannot move
+ * (signals it sends stay pending), then sends SIGUSR1: the command goes
+ * on to the next FD PREFIX, or, after the last, is let go untraced, and
+ * t_hold exits with its exit status (128 + N when killed by signal N).
+ * When the command ends before a hold, STATUS holds "ended K STATUS" and
+ * t_hold exits 125.  Exit 77 when the kernel refuses the tracing.
+ * Killing t_hold kills the command.  A test never needs to guess from a
+ * delay where the command is.
  */
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -42,7 +44,7 @@ t_hold_code(int st)
 }
 
 static void
-t_hold_say(const char *path, const char *what, long n)
+t_hold_say(const char *path, const char *what, int k, long n)
 {
 	FILE	*f;
 	char	 tmp[4096];
@@ -53,7 +55,7 @@ t_hold_say(const char *path, const char *what, long n)
 		perror(tmp);
 		exit(126);
 	}
-	fprintf(f, "%s %ld\n", what, n);
+	fprintf(f, "%s %d %ld\n", what, k, n);
 	if (fclose(f) != 0 || rename(tmp, path) != 0) {
 		perror(path);
 		exit(126);
@@ -82,24 +84,71 @@ t_hold_match(pid_t pid, const struct __ptrace_syscall_info *entry, long done,
 	return (memcmp(buf, prefix, n) == 0);
 }
 
+/*
+ * Let the stopped tracee pid run until it has written something beginning
+ * with prefix to fd, and stop it right after.  Returns 0 when stopped
+ * there, -1 when it ended first (*st its status), else an exit status for
+ * t_hold (77: the kernel refused).
+ */
+static int
+t_hold_until(pid_t pid, long fd, const char *prefix, int *st)
+{
+	struct __ptrace_syscall_info	info, entry;
+	int				sig = 0;
+
+	memset(&entry, 0, sizeof entry);
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, pid, NULL, (void *)(long)sig) ==
+		    -1) {
+			perror("t_hold: PTRACE_SYSCALL");
+			return (126);
+		}
+		sig = 0;
+		if (waitpid(pid, st, 0) == -1) {
+			perror("t_hold: waitpid");
+			return (126);
+		}
+		if (!WIFSTOPPED(*st))
+			return (-1);
+		if (WSTOPSIG(*st) != (SIGTRAP | 0x80)) {
+			/* A signal for the command: deliver it. */
+			if (WSTOPSIG(*st) != SIGTRAP)
+				sig = WSTOPSIG(*st);
+			continue;
+		}
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof info,
+		    &info) <= 0) {
+			perror("t_hold: PTRACE_GET_SYSCALL_INFO");
+			return (77);
+		}
+		if (info.op == PTRACE_SYSCALL_INFO_ENTRY)
+			entry = info;
+		else if (info.op == PTRACE_SYSCALL_INFO_EXIT &&
+		    entry.entry.nr == SYS_write &&
+		    (long)entry.entry.args[0] == fd && !info.exit.is_error &&
+		    t_hold_match(pid, &entry, info.exit.rval, prefix))
+			return (0);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
-	struct __ptrace_syscall_info	info, entry;
-	sigset_t			usr1, old;
-	pid_t				pid;
-	long				fd;
-	int				st, sig, got;
-	const char			*status, *prefix;
+	sigset_t	 usr1, old;
+	pid_t		 pid;
+	int		 st, got, cmd, k, nholds, rc;
+	const char	*status;
 
-	if (argc < 5) {
-		fprintf(stderr, "usage: t_hold STATUS FD PREFIX COMMAND "
-		    "[ARG ...]\n");
+	for (cmd = 2; cmd < argc && strcmp(argv[cmd], "--") != 0; cmd++)
+		continue;
+	nholds = (cmd - 2) / 2;
+	if (cmd + 1 >= argc || nholds < 1 || (cmd - 2) % 2 != 0) {
+		fprintf(stderr, "usage: t_hold STATUS FD PREFIX [FD PREFIX "
+		    "...] -- COMMAND [ARG ...]\n");
 		return (2);
 	}
+	cmd++;
 	status = argv[1];
-	fd = strtol(argv[2], NULL, 10);
-	prefix = argv[3];
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &usr1, &old);
@@ -114,14 +163,14 @@ main(int argc, char **argv)
 			perror("t_hold: ptrace");
 			_exit(77);
 		}
-		execvp(argv[4], argv + 4);
-		perror(argv[4]);
+		execvp(argv[cmd], argv + cmd);
+		perror(argv[cmd]);
 		_exit(127);
 	}
 
 	/* The stop at exec. */
 	if (waitpid(pid, &st, 0) == -1 || !WIFSTOPPED(st)) {
-		t_hold_say(status, "ended", t_hold_code(st));
+		t_hold_say(status, "ended", 1, t_hold_code(st));
 		return (WIFEXITED(st) && WEXITSTATUS(st) == 77 ? 77 : 125);
 	}
 	if (ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)
@@ -130,52 +179,23 @@ main(int argc, char **argv)
 		kill(pid, SIGKILL);
 		return (77);
 	}
-	memset(&entry, 0, sizeof entry);
-	sig = 0;
-	for (;;) {
-		if (ptrace(PTRACE_SYSCALL, pid, NULL, (void *)(long)sig) == -1) {
-			perror("t_hold: PTRACE_SYSCALL");
-			kill(pid, SIGKILL);
-			return (126);
-		}
-		sig = 0;
-		if (waitpid(pid, &st, 0) == -1) {
-			perror("t_hold: waitpid");
-			return (126);
-		}
-		if (!WIFSTOPPED(st)) {
-			t_hold_say(status, "ended", t_hold_code(st));
+	for (k = 0; k < nholds; k++) {
+		rc = t_hold_until(pid, strtol(argv[2 + 2 * k], NULL, 10),
+		    argv[3 + 2 * k], &st);
+		if (rc == -1) {
+			t_hold_say(status, "ended", k + 1, t_hold_code(st));
 			return (125);
 		}
-		if (WSTOPSIG(st) != (SIGTRAP | 0x80)) {
-			/* A signal for the command: deliver it. */
-			if (WSTOPSIG(st) != SIGTRAP)
-				sig = WSTOPSIG(st);
-			continue;
-		}
-		if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof info,
-		    &info) <= 0) {
-			perror("t_hold: PTRACE_GET_SYSCALL_INFO");
+		if (rc != 0) {
 			kill(pid, SIGKILL);
-			return (77);
+			return (rc);
 		}
-		if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
-			entry = info;
-			continue;
-		}
-		if (info.op != PTRACE_SYSCALL_INFO_EXIT ||
-		    entry.entry.nr != SYS_write ||
-		    (long)entry.entry.args[0] != fd || info.exit.is_error ||
-		    !t_hold_match(pid, &entry, info.exit.rval, prefix))
-			continue;
-		break;
+		/* Held, right after the write.  Until SIGUSR1. */
+		t_hold_say(status, "held", k + 1, pid);
+		do
+			got = sigwaitinfo(&usr1, NULL);
+		while (got == -1 && errno == EINTR);
 	}
-
-	/* Held, right after the write.  Until SIGUSR1. */
-	t_hold_say(status, "held", pid);
-	do
-		got = sigwaitinfo(&usr1, NULL);
-	while (got == -1 && errno == EINTR);
 	if (ptrace(PTRACE_DETACH, pid, NULL, NULL) == -1) {
 		perror("t_hold: PTRACE_DETACH");
 		kill(pid, SIGKILL);
