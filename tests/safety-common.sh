@@ -171,6 +171,16 @@ t_within() {
 	}' || fail "$1 out of range"
 }
 
+# Stderr file $1 without the progress lines and the notices of what the
+# run may cost and what it spent (a held run is not --quiet: its progress
+# is what it is held at).
+t_no_progress() {
+	grep -v -E -e '^[a-z ,]+ [0-9]+/[0-9]+: ' \
+	    -e '^[a-z ,]+: [0-9]+ (more points?|of [0-9]+ points), ' \
+	    -e '^tierprobe: (each run: )?up to .* of device time ' \
+	    -e '^tierprobe: spent .* of device time, .* of I/O$' "$1"
+}
+
 # The failure contract: exit status $1 == $2, and stderr file $3 holds one
 # line (tierprobe: ...) that names $4 (a file) when given.
 t_one_line() {
