@@ -59,8 +59,7 @@ t_hold 2 "iodepth 1/" -- "$TIERPROBE" run \
     --expect 'iops>=2700' --expect 'p99<=2ms' --expect 'commit.p99<=1s' \
     --json "$dir/all/db05.json" > /dev/null 2>"$dir/err"
 t_held "the limits phase"
-kill -INT "$t_child"
-t_release
+t_release INT
 t_wait "$t_pid" 600 || fail "db05: still running 10 minutes after SIGINT"
 [ "$t_rc" = 130 ] || fail "db05: SIGINT gave exit $t_rc, want 130"
 [ -s "$dir/all/db05.json" ] &&

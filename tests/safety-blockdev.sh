@@ -78,8 +78,7 @@ t_held "the first writer's first point"
 "$TIERPROBE" $w --force --force-device >/dev/null 2>"$t_dir/err"
 t_one_line $? 1 "$t_dir/err" "$dev"
 grep -qi "in use" "$t_dir/err" || fail "busy device: $(cat "$t_dir/err")"
-kill -INT "$t_child"
-t_release
+t_release INT
 t_wait "$t_pid" 30 || fail "the first writer did not stop"
 [ "$t_rc" = 130 ] || fail "the first writer: exit $t_rc after SIGINT, want 130"
 echo "ok"

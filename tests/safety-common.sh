@@ -79,11 +79,12 @@ t_bg() {
 # something beginning with PREFIX to its file descriptor FD: a phase's own
 # progress line such as "scan 1/" ("" for any write).  Sets t_pid (t_hold's:
 # its exit status is the command's).  For each FD PREFIX in turn, t_held
-# waits until the command is held there, the test acts (a signal it sends
-# stays pending until the release), and t_release lets it go on.
+# waits until the command is held there, the test acts, and t_release
+# lets it go on (t_release INT: with SIGINT delivered as it goes; a signal
+# sent with kill while it is held could stay unnoticed).
 t_hold() {
 	t_hst=$(mktemp -u "${TMPDIR:-/var/tmp}/tp-hold.XXXXXX") || exit 1
-	t_atexit "rm -f $t_hst"
+	t_atexit "rm -f $t_hst $t_hst.sig"
 	"${T_HOLD:-$(dirname "$TIERPROBE")/../tests/t_hold}" "$t_hst" "$@" &
 	t_pid=$!
 	t_atexit "kill $t_pid"
@@ -120,8 +121,10 @@ t_held() {
 	esac
 }
 
-# Let the command held by t_hold go on.
+# Let the command held by t_hold go on, given signal $1 (INT, TERM, HUP)
+# if named.
 t_release() {
+	[ $# = 0 ] || echo "$1" >"$t_hst.sig" || fail "cannot write $t_hst.sig"
 	kill -USR1 "$t_pid" || fail "t_hold is gone"
 }
 

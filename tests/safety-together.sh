@@ -17,8 +17,7 @@ t_hold 2 "together 3/4" -- "$TIERPROBE" limits "$a" "$b" --ws 32M \
     --max-time 0.3 --max-iodepth 4 --sustain 2 --sustain-together 120 \
     --json "$j" >/dev/null 2>"$t_dir/err"
 t_held "the end of the bandwidth run together"
-kill -INT "$t_child"
-t_release
+t_release INT
 t_wait "$t_pid" 30 || fail "still running 30 s after SIGINT"
 [ "$t_rc" = 130 ] || fail "SIGINT gave exit $t_rc, expected 130: $(cat "$t_dir/err")"
 t_json_ok "$j" || fail "the report is not complete JSON"

@@ -9,10 +9,14 @@
  * line: "scan 1/", "iodepth 1/"; "" for any write), and keeps it stopped
  * there, right after that write.  STATUS then holds one line, "held K PID"
  * (K the hold's number from 1, PID the command's), and t_hold waits for
- * SIGUSR1; the test does what it must while the command cannot move
- * (signals it sends stay pending), then sends SIGUSR1: the command goes
- * on to the next FD PREFIX, or, after the last, is let go untraced, and
- * t_hold exits with its exit status (128 + N when killed by signal N).
+ * SIGUSR1; the test does what it must while the command cannot move, then
+ * sends SIGUSR1: the command goes on to the next FD PREFIX, or, after the
+ * last, is let go untraced, and t_hold exits with its exit status (128 + N
+ * when killed by signal N).  A signal for the command is not sent to it
+ * while it is held (the kernel would leave it pending unnoticed: no thread
+ * of a stopped process is woken for it) but named in the file STATUS.sig
+ * (INT, TERM or a number) before SIGUSR1: t_hold delivers it as it lets
+ * the command go.
  * When the command ends before a hold, STATUS holds "ended K STATUS" and
  * t_hold exits 125.  Exit 77 when the kernel refuses the tracing.
  * Killing t_hold kills the command.  A test never needs to guess from a
@@ -84,60 +88,83 @@ t_hold_match(pid_t pid, const struct __ptrace_syscall_info *entry, long done,
 	return (memcmp(buf, prefix, n) == 0);
 }
 
-/*
- * Let the stopped tracee pid run until it has written something beginning
- * with prefix to fd, and stop it right after.  Returns 0 when stopped
- * there, -1 when it ended first (*st its status), else an exit status for
- * t_hold (77: the kernel refused).
- */
+/* The signal named in path (INT, TERM, HUP or a number; removed), or 0. */
 static int
-t_hold_until(pid_t pid, long fd, const char *prefix, int *st)
+t_hold_signal(const char *status)
 {
-	struct __ptrace_syscall_info	info, entry;
-	int				sig = 0;
+	static const struct {
+		const char	*name;
+		int		 sig;
+	} names[] = {
+		{ "INT", SIGINT }, { "TERM", SIGTERM }, { "HUP", SIGHUP },
+	};
+	char	 path[4096], buf[32];
+	FILE	*f;
+	size_t	 i;
+	int	 sig = 0;
 
-	memset(&entry, 0, sizeof entry);
-	for (;;) {
-		if (ptrace(PTRACE_SYSCALL, pid, NULL, (void *)(long)sig) ==
-		    -1) {
-			perror("t_hold: PTRACE_SYSCALL");
-			return (126);
-		}
-		sig = 0;
-		if (waitpid(pid, st, 0) == -1) {
-			perror("t_hold: waitpid");
-			return (126);
-		}
-		if (!WIFSTOPPED(*st))
-			return (-1);
-		if (WSTOPSIG(*st) != (SIGTRAP | 0x80)) {
-			/* A signal for the command: deliver it. */
-			if (WSTOPSIG(*st) != SIGTRAP)
-				sig = WSTOPSIG(*st);
-			continue;
-		}
-		if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof info,
-		    &info) <= 0) {
-			perror("t_hold: PTRACE_GET_SYSCALL_INFO");
-			return (77);
-		}
-		if (info.op == PTRACE_SYSCALL_INFO_ENTRY)
-			entry = info;
-		else if (info.op == PTRACE_SYSCALL_INFO_EXIT &&
-		    entry.entry.nr == SYS_write &&
-		    (long)entry.entry.args[0] == fd && !info.exit.is_error &&
-		    t_hold_match(pid, &entry, info.exit.rval, prefix))
-			return (0);
+	snprintf(path, sizeof path, "%s.sig", status);
+	if ((f = fopen(path, "r")) == NULL)
+		return (0);
+	if (fgets(buf, sizeof buf, f) != NULL) {
+		buf[strcspn(buf, "\n")] = '\0';
+		sig = atoi(buf);
+		for (i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (strcmp(buf, names[i].name) == 0)
+				sig = names[i].sig;
 	}
+	fclose(f);
+	unlink(path);
+	return (sig);
+}
+
+#define T_HOLD_THREADS	256
+
+/* The command's threads, each with its last syscall entry. */
+static struct t_hold_thread {
+	pid_t				tid;
+	struct __ptrace_syscall_info	entry;
+} t_hold_threads[T_HOLD_THREADS];
+
+static struct t_hold_thread *
+t_hold_thread(pid_t tid, int add)
+{
+	size_t	i, free_i = T_HOLD_THREADS;
+
+	for (i = 0; i < T_HOLD_THREADS; i++) {
+		if (t_hold_threads[i].tid == tid)
+			return (&t_hold_threads[i]);
+		if (t_hold_threads[i].tid == 0 && free_i == T_HOLD_THREADS)
+			free_i = i;
+	}
+	if (!add || free_i == T_HOLD_THREADS)
+		return (NULL);
+	memset(&t_hold_threads[free_i], 0, sizeof t_hold_threads[free_i]);
+	t_hold_threads[free_i].tid = tid;
+	return (&t_hold_threads[free_i]);
+}
+
+/* Wait for SIGUSR1; returns the signal to deliver (STATUS.sig). */
+static int
+t_hold_wait(const char *status, const sigset_t *usr1)
+{
+	int	got;
+
+	do
+		got = sigwaitinfo(usr1, NULL);
+	while (got == -1 && errno == EINTR);
+	return (t_hold_signal(status));
 }
 
 int
 main(int argc, char **argv)
 {
-	sigset_t	 usr1, old;
-	pid_t		 pid;
-	int		 st, got, cmd, k, nholds, rc;
-	const char	*status;
+	struct __ptrace_syscall_info	 info;
+	struct t_hold_thread		*th;
+	sigset_t			 usr1, old;
+	pid_t				 pid, tid;
+	int				 st, cmd, k, nholds, sig, stop, req;
+	const char			*status;
 
 	for (cmd = 2; cmd < argc && strcmp(argv[cmd], "--") != 0; cmd++)
 		continue;
@@ -174,37 +201,89 @@ main(int argc, char **argv)
 		return (WIFEXITED(st) && WEXITSTATUS(st) == 77 ? 77 : 125);
 	}
 	if (ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)
-	    (PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)) == -1) {
+	    (PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL |
+	    PTRACE_O_TRACECLONE)) == -1) {
 		perror("t_hold: PTRACE_SETOPTIONS");
 		kill(pid, SIGKILL);
 		return (77);
 	}
-	for (k = 0; k < nholds; k++) {
-		rc = t_hold_until(pid, strtol(argv[2 + 2 * k], NULL, 10),
-		    argv[3 + 2 * k], &st);
-		if (rc == -1) {
-			t_hold_say(status, "ended", k + 1, t_hold_code(st));
-			return (125);
-		}
-		if (rc != 0) {
+	(void)t_hold_thread(pid, 1);
+
+	/*
+	 * Every thread traced: syscall stops until the last hold, then only
+	 * signals (delivered as they come) until the command ends.
+	 */
+	k = 0;
+	tid = pid;
+	sig = 0;
+	for (;;) {
+		req = k < nholds ? PTRACE_SYSCALL : PTRACE_CONT;
+		if (ptrace(req, tid, NULL, (void *)(long)sig) == -1 &&
+		    errno != ESRCH) {
+			perror("t_hold: ptrace resume");
 			kill(pid, SIGKILL);
-			return (rc);
+			return (126);
 		}
-		/* Held, right after the write.  Until SIGUSR1. */
-		t_hold_say(status, "held", k + 1, pid);
-		do
-			got = sigwaitinfo(&usr1, NULL);
-		while (got == -1 && errno == EINTR);
-	}
-	if (ptrace(PTRACE_DETACH, pid, NULL, NULL) == -1) {
-		perror("t_hold: PTRACE_DETACH");
-		kill(pid, SIGKILL);
-		return (126);
-	}
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR) {
+		sig = 0;
+		if ((tid = waitpid(-1, &st, __WALL)) == -1) {
 			perror("t_hold: waitpid");
 			return (126);
 		}
-	return (t_hold_code(st));
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			if (tid != pid) {
+				if ((th = t_hold_thread(tid, 0)) != NULL)
+					th->tid = 0;
+				tid = -1;
+				continue;
+			}
+			if (k < nholds) {
+				t_hold_say(status, "ended", k + 1,
+				    t_hold_code(st));
+				return (125);
+			}
+			return (t_hold_code(st));
+		}
+		if (!WIFSTOPPED(st))
+			continue;
+		stop = WSTOPSIG(st);
+		th = t_hold_thread(tid, 0);
+		if (th == NULL) {
+			/* A new thread's first stop. */
+			(void)t_hold_thread(tid, 1);
+			if (stop == SIGSTOP)
+				continue;
+		}
+		if ((st >> 16) != 0 || stop == SIGTRAP)
+			continue;		/* clone, exec: nothing to do */
+		if (stop != (SIGTRAP | 0x80)) {
+			sig = stop;		/* the command's: delivered */
+			continue;
+		}
+		if (k >= nholds || th == NULL)
+			continue;
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof info,
+		    &info) <= 0) {
+			perror("t_hold: PTRACE_GET_SYSCALL_INFO");
+			kill(pid, SIGKILL);
+			return (77);
+		}
+		if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
+			th->entry = info;
+			continue;
+		}
+		if (info.op != PTRACE_SYSCALL_INFO_EXIT ||
+		    th->entry.entry.nr != SYS_write ||
+		    (long)th->entry.entry.args[0] !=
+		    strtol(argv[2 + 2 * k], NULL, 10) || info.exit.is_error ||
+		    !t_hold_match(tid, &th->entry, info.exit.rval,
+		    argv[3 + 2 * k]))
+			continue;
+		/*
+		 * Held, right after the write; the other threads stop at
+		 * their next syscall meanwhile.  Until SIGUSR1.
+		 */
+		t_hold_say(status, "held", k + 1, pid);
+		sig = t_hold_wait(status, &usr1);
+		k++;
+	}
 }
