@@ -31,10 +31,10 @@
 #endif
 
 /*
- * The format (DESIGN.md, extended).  Sizes take K/M/G/T/P (powers of 1024;
- * KB, MB, ... powers of 1000), rates are sizes per second ("/s" optional),
- * latencies are plain numbers of microseconds, counts plain numbers
- * ("5400000", "5.4e6").
+ * The format (tierprobe(1), SIMULATED VOLUMES).  Sizes take K/M/G/T/P
+ * (powers of 1024; KB, MB, ... powers of 1000), rates are sizes per second
+ * ("/s" optional), latencies are plain numbers of microseconds, counts
+ * plain numbers ("5400000", "5.4e6").
  *
  * [device]   name, description (defaults: file name, "")
  *            size                  required

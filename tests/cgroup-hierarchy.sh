@@ -170,8 +170,8 @@ mnt=$work/mnt
 i=0
 until grep -q " $mnt " /proc/mounts; do
 	i=$((i + 1))
-	[ $i -lt 50 ] && kill -0 "$daemon" 2>/dev/null ||
-		fail "bindfs did not mount $mnt"
+	[ $i -lt 600 ] && kill -0 "$daemon" 2>/dev/null ||
+		fail "bindfs did not mount $mnt (in 60 s, or it ended)"
 	sleep 0.1
 done
 data=$mnt/data

@@ -105,8 +105,9 @@ bucket_in_cgroup() {
 	    $credits > "$work/ctl.log" &
 	ctl_pid=$!
 	t_atexit "kill $ctl_pid"
-	sleep 0.2
-	kill -0 "$ctl_pid" 2>/dev/null || fail "controller did not start"
+	# Started when it has set the burst limit: its first line.
+	t_until '[ -s "$work/ctl.log" ] || ! kill -0 $ctl_pid 2>/dev/null' &&
+	    [ -s "$work/ctl.log" ] || fail "controller did not start"
 	limits_in_cgroup "$json" --max-iodepth 8 --max-time 1 "$@"
 	kill "$ctl_pid"
 	wait "$ctl_pid"

@@ -1,12 +1,14 @@
 #!/bin/sh
 # Description: a short scan of a real 256 MiB file on this machine's disk
-# through io_uring and O_DIRECT: the JSON report has the keys DESIGN.md
-# promises, the figures are sane and consistent with each other (Little's
-# law at iodepth 1: IOPS ~ 1 / mean latency), the file tierprobe created is
-# kept only when asked, and the psync engine gives the same answer.
+# through io_uring and O_DIRECT: the JSON report has the keys that
+# man/tierprobe-report.5 documents, the figures are sane (percentiles in
+# order, latencies between 1 us and 1 s), the file tierprobe created is
+# kept only when asked, and the psync engine runs too.  Nothing here
+# depends on how fast the disk or the machine is: the timing checks
+# (Little's law, psync against io_uring) are tests/scan-timing.sh's, in
+# the slow suite.
 set -u
 : "${TIERPROBE:?}"
-. "$(dirname "$0")/timing-lock.sh"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
 dir=$(mktemp -d "${TMPDIR:-/var/tmp}/tp-real.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -38,13 +40,11 @@ jq -e '[.scan.points[].ws_bytes / 1048576] as $w
     >/dev/null || fail "the grid's 5 points expected: $(jq -c \
     '[.scan.points[].ws_bytes]' "$r")"
 # Every point: ios > 0, p50 <= p90 <= p99 (<= p999 if there are reads
-# enough for one), latencies between 1 us and 1 s, and IOPS x mean
-# latency ~ 1 (Little's law at iodepth 1).
+# enough for one), latencies between 1 us and 1 s.
 jq -e '.scan.points | all(.ios > 0 and .iops > 0
     and .lat_us.p50 <= .lat_us.p90 and .lat_us.p90 <= .lat_us.p99
     and .lat_us.p50 > 1 and .lat_us.p99 < 1000000
-    and (.lat_us.p999 == null or .lat_us.p99 <= .lat_us.p999)
-    and ((.iops * .lat_us.mean / 1e6) | . > 0.8 and . < 1.25))' "$r" \
+    and (.lat_us.p999 == null or .lat_us.p99 <= .lat_us.p999))' "$r" \
     >/dev/null || fail "implausible point: $(jq -c '.scan.points[]' "$r")"
 jq -e '[.scan.points[].ws_bytes] | . == sort and .[0] == 16777216
     and .[-1] == 268435456' "$r" >/dev/null || fail "working-set grid"
@@ -53,13 +53,10 @@ jq -e '.scan.device_time_s > 0 and .scan.device_time_s < 60' "$r" \
 [ -f "$f" ] || fail "a named test file is kept"
 head -c 20 "$f" | grep -q TIERPROBE-TESTFILE || fail "test file header"
 
-# psync measures the same disk: medians within a factor of two.
+# psync reads the same file.
 "$TIERPROBE" scan "$f" --engine psync --min-ws 64M --max-ws 64M --points 2 \
     --quiet --output-format json > "$dir/p.json" || fail "psync scan"
-a=$(jq '.scan.points[0].lat_us.p50' "$dir/p.json")
-b=$(jq '.scan.points[] | select(.ws_bytes == 67108864) | .lat_us.p50' "$r")
-[ -n "$b" ] || b=$(jq '.scan.points[1].lat_us.p50' "$r")
-awk -v a="$a" -v b="$b" 'BEGIN { exit !(a < 2 * b && b < 2 * a) }' ||
-    fail "psync p50 $a vs io_uring $b"
 [ "$(jq -r .target.engine "$dir/p.json")" = psync ] || fail "engine psync"
+jq -e '.scan.points | length > 0 and all(.ios > 0)' "$dir/p.json" \
+    >/dev/null || fail "psync scan without reads"
 echo "ok"
