@@ -20,7 +20,7 @@ work=$(cd "$work" && pwd)
 # Shell tests left out: they measure memory or run valgrind (meaningless
 # under ASan), take minutes, measure the real disk's timing, which ASan's
 # CPU cost distorts, or test Ansible rather than tierprobe.
-slow="tests/safety-memory.sh tests/safety-valgrind.sh tests/scan-real.sh \
+slow="tests/safety-memory.sh tests/safety-valgrind.sh \
 tests/limits-real.sh \
 tests/cgroup-cache.sh tests/cgroup-throttle.sh tests/cgroup-hierarchy.sh \
 tests/fuse-hierarchy.sh \

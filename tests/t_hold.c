@@ -210,14 +210,15 @@ main(int argc, char **argv)
 	(void)t_hold_thread(pid, 1);
 
 	/*
-	 * Every thread traced: syscall stops until the last hold, then only
-	 * signals (delivered as they come) until the command ends.
+	 * Every thread traced, stopping at each syscall, until the last
+	 * hold; then each is let go at its next stop (a thread still traced
+	 * would keep LeakSanitizer from attaching at exit).
 	 */
 	k = 0;
 	tid = pid;
 	sig = 0;
 	for (;;) {
-		req = k < nholds ? PTRACE_SYSCALL : PTRACE_CONT;
+		req = k < nholds ? PTRACE_SYSCALL : PTRACE_DETACH;
 		if (ptrace(req, tid, NULL, (void *)(long)sig) == -1 &&
 		    errno != ESRCH) {
 			perror("t_hold: ptrace resume");
