@@ -4,23 +4,24 @@
  *
  *	t_hold STATUS FD PREFIX [FD PREFIX ...] -- COMMAND [ARG ...]
  *
- * Runs COMMAND traced (ptrace, syscalls of its first thread) until it has
- * written to FD something that begins with PREFIX (a phase's own progress
- * line: "scan 1/", "iodepth 1/"; "" for any write), and keeps it stopped
- * there, right after that write.  STATUS then holds one line, "held K PID"
- * (K the hold's number from 1, PID the command's), and t_hold waits for
- * SIGUSR1; the test does what it must while the command cannot move, then
- * sends SIGUSR1: the command goes on to the next FD PREFIX, or, after the
- * last, is let go untraced, and t_hold exits with its exit status (128 + N
- * when killed by signal N).  A signal for the command is not sent to it
- * while it is held (the kernel would leave it pending unnoticed: no thread
- * of a stopped process is woken for it) but named in the file STATUS.sig
- * (INT, TERM or a number) before SIGUSR1: t_hold delivers it as it lets
- * the command go.
+ * Runs COMMAND traced (ptrace, every thread's syscalls) until one of its
+ * threads has written to FD something that begins with PREFIX (a phase's
+ * own progress line: "scan 1/", "iodepth 1/"; "" for any write), and keeps
+ * that thread stopped right after the write; the others stop at their
+ * next syscall.  STATUS then holds one line, "held K PID" (K the hold's
+ * number from 1, PID the command's), and t_hold waits for SIGUSR1; the
+ * test does what it must while the command cannot move on, then sends
+ * SIGUSR1: the command goes on to the next FD PREFIX, or, after the last,
+ * each thread is let go untraced at its next stop, and t_hold exits with
+ * the command's exit status (128 + N when killed by signal N).  A signal
+ * for the command is not sent to it while it is held (the kernel would
+ * leave it pending unnoticed: no thread of a stopped process is woken for
+ * it) but named in the file STATUS.sig (INT, TERM, HUP or a number)
+ * before SIGUSR1: t_hold delivers it to the held thread as it lets it go.
  * When the command ends before a hold, STATUS holds "ended K STATUS" and
  * t_hold exits 125.  Exit 77 when the kernel refuses the tracing.
- * Killing t_hold kills the command.  A test never needs to guess from a
- * delay where the command is.
+ * Killing t_hold before the last hold kills the command.  A test never
+ * needs to guess from a delay where the command is.
  */
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -47,6 +48,7 @@ t_hold_code(int st)
 	return (126);
 }
 
+/* Say "what k n" in the file path. */
 static void
 t_hold_say(const char *path, const char *what, int k, long n)
 {
