@@ -846,6 +846,7 @@ prep(struct cli_opts *o)
 	memset(&tp, 0, sizeof(tp));
 	tp.direct = 1;
 	tp.write = 1;		/* prep writes: no foreign file unforced */
+	tp.fill_only = 1;
 	tp.force = o->force;
 	tp.need_bytes = o->size;
 	tp.fill_progress = progress_fill;
