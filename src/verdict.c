@@ -871,6 +871,24 @@ verdict_type(const struct report *r, const char *tgt, struct verdict *v)
 	    "", it);
 }
 
+/*
+ * A run that stopped on a fault (report.fault) settles nothing by running
+ * longer: no command is offered; the fault comes first.
+ */
+static void
+verdict_faulted(const struct report *r, const struct report *top,
+    struct verdict *v)
+{
+	size_t	i;
+
+	if (r->fault == NULL && (top == NULL || top->fault == NULL))
+		return;
+	for (i = 0; i < v->nitems; i++) {
+		v->item[i].settle[0] = '\0';
+		v->item[i].settle_reason[0] = '\0';
+	}
+}
+
 /* The verdict of a report of one target; see verdict.h. */
 void
 verdict_build(const struct report *r, const struct report *top,
@@ -886,6 +904,7 @@ verdict_build(const struct report *r, const struct report *top,
 	verdict_long_bw(r, v->target, v);
 	if (top == NULL)
 		verdict_commits(r, v->target, v);
+	verdict_faulted(r, top, v);
 }
 
 /* The targets of a report of several, as a command line takes them. */
@@ -978,4 +997,5 @@ verdict_together(const struct report *r, struct verdict *v)
 		    "it", units_format_value(UNITS_SECONDS,
 		    t->bandwidth_seconds, a, sizeof a));
 	}
+	verdict_faulted(r, NULL, v);
 }
