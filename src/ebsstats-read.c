@@ -162,6 +162,7 @@ ebsstats_dev_open(struct ebsstats_dev *dev, const char *target, int sim,
 	if ((env = getenv(EBSSTATS_ENV)) != NULL && *env != '\0') {
 		snprintf(dev->path, sizeof dev->path, "%s", env);
 		dev->seam = 1;
+		dev->virtual = sim;
 	} else if (sim)
 		return (1);
 	else {
@@ -310,7 +311,7 @@ ebsstats_dev_end(struct ebsstats_dev *dev, struct ebsstats_run *run,
 	if (!dev->open)
 		return;
 	dev->open = 0;
-	if (!isfinite(seconds) || seconds < 0) {
+	if (!dev->virtual || !isfinite(seconds) || seconds < 0) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		seconds = (double)(t1.tv_sec - dev->t0.tv_sec) +
 		    (double)(t1.tv_nsec - dev->t0.tv_nsec) / 1e9;

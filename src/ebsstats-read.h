@@ -24,6 +24,8 @@
 struct ebsstats_dev {
 	char			path[256];	/* /dev/nvmeXnY or the file */
 	int			seam;		/* path is EBSSTATS_ENV's */
+	int			virtual;	/* a simulated target's: phases
+						   last their device time */
 	int			fd;		/* the device, or -1 */
 	enum ebsstats_kind	kind;
 	/* The phase being counted: its name, first page and start. */
@@ -61,8 +63,9 @@ int	ebsstats_dev_read(struct ebsstats_dev *, const char *, int, uint8_t *,
 void	ebsstats_dev_begin(struct ebsstats_dev *, struct ebsstats_run *,
 	    const char *);
 /*
- * End the phase being counted (none: a no-op), of seconds of device time
- * (NAN: the time since it began), and append it to run.
+ * End the phase being counted (none: a no-op) and append it to run: it
+ * lasted the clock's time since it began, or for a simulated target (in
+ * virtual time) seconds of device time when finite.
  */
 void	ebsstats_dev_end(struct ebsstats_dev *, struct ebsstats_run *, double);
 

@@ -134,7 +134,7 @@ struct ebsstats_phase {
 
 /* The counters around every phase of a run (struct report's ebs). */
 struct ebsstats_run {
-	char			 source[256];	/* the device read, or the
+	char			 source[320];	/* the device read, or the
 						   file given instead; "" */
 	char			 kind[16];	/* "ebs", "instance-store" */
 	char			 why[256];	/* no counters: why; "" */

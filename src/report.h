@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ebsstats.h"
 #include "limits.h"
 #include "scan.h"
 #include "sync.h"
@@ -162,6 +163,10 @@ struct report {
 	struct voltype_judgement *voltypes;	/* every documented type
 						   judged; NULL: not (no
 						   limits) */
+	struct ebsstats_run	*ebs;		/* EBS's own counters around
+						   each phase; NULL: not
+						   read (a simulated
+						   volume) */
 };
 
 /*
