@@ -1911,16 +1911,11 @@ static int
 report_schema_ebs_limit_set(const json_t *v, void *obj, const char *key,
     char **cause)
 {
-	int	l;
-
 	(void)obj;
-	if (json_is_null(v))
+	if (json_is_null(v) || json_is_string(v))
 		return (0);
-	for (l = 0; json_is_string(v) && ebsstats_limit_name(l) != NULL; l++)
-		if (strcmp(ebsstats_limit_name(l), json_string_value(v)) == 0)
-			return (0);
-	xasprintf(cause, "%s: expected volume_iops, volume_throughput, "
-	    "instance_iops, instance_throughput, none or null", key);
+	xasprintf(cause, "%s: expected a limit's name or null, not %s", key,
+	    report_schema_json_type(v));
 	return (-1);
 }
 
@@ -2017,15 +2012,7 @@ static const struct report_schema report_schema_ebs_phase =
     TABLE("phases", struct ebsstats_phase, report_schema_ebs_phase_keys,
     NULL, report_schema_ebs_phase_loaded);
 
-/* The limit that held the sustained phase; null without one. */
-static json_t *
-report_schema_ebs_sustained_get(const void *run)
-{
-	const char	*w = ebsstats_limit_name(ebsstats_sustained_limit(run));
-
-	return (w != NULL ? json_string(w) : json_null());
-}
-
+/* The limit that held the sustained phase, from its counters. */
 static void
 report_schema_ebs_loaded(void *run)
 {
@@ -2047,12 +2034,6 @@ static const struct report_schema_key report_schema_ebs_keys[] = {
 	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct ebsstats_run, note),
 	  .doc = "a phase left out, and why" },
-	{ .name = "sustained_limit", .type = REPORT_SCHEMA_STRING,
-	  .flags = REPORT_SCHEMA_DERIVED,
-	  .get = report_schema_ebs_sustained_get,
-	  .set = report_schema_ebs_limit_set,
-	  .doc = "the limit that held the sustained run, as its phase's "
-	  "limit; null without one" },
 	{ .name = "phases", .type = REPORT_SCHEMA_ARRAY,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct ebsstats_run, phases),
 	  .count = offsetof(struct ebsstats_run, nphases),

@@ -392,6 +392,23 @@ void	report_sync_text(const struct report_text *, const struct report *);
 int	report_sync_meaning(const struct report_text *,
 	    const struct report *);
 
+/*
+ * EBS's own counters for people: per phase the limits demand exceeded and
+ * for how long, the device's read latency beside tierprobe's; one line
+ * when there are none (why); nothing for a simulated volume
+ * (report-ebs.c).
+ */
+void	report_ebs_text(const struct report_text *, const struct report *);
+/* In the header: the one line saying why there are no counters. */
+void	report_ebs_none(const struct report_text *, const struct report *);
+/*
+ * What EBS's counters say held the sustained run, in a few words, into
+ * buf of len; "" when there are no counters of one.
+ */
+void	report_ebs_held(const struct report *, char *, size_t);
+/* An ebsstats limit in words: "the instance's EBS IOPS limit". */
+const char *report_ebs_limit_words(int);
+
 /* An aligned table for text and markdown renderers; row 0 is the header. */
 struct report_table {
 	size_t		  ncols;

@@ -25,7 +25,7 @@ device		profiles sim engine engine-psync engine-uring engine-sim target ebsstats
 measure		progress sampler scan limits parallel sync writes
 plan		cli plan
 report		report report-state verdict report-verdict report-schema report-json report-load report-text report-sync
-report		report-multi report-plot
+report		report-multi report-plot report-ebs
 report		report-voltype report-profile compare context fiojob
 report		report-files report-check fleet fleet-load report-fleet
 EOF
