@@ -4,9 +4,12 @@
  * phase and for how long, the device's read latency beside tierprobe's,
  * and the words the verdict gives the limit that held the sustained run.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "ebsstats.h"
 #include "report.h"
@@ -214,4 +217,159 @@ report_ebs_text(const struct report_text *rt, const struct report *r)
 		return;
 	report_text_sentence(rt, "The device's percentiles are read off its "
 	    "histogram's bins (linear within a bin): as coarse as its bins.");
+}
+
+/* A histogram's bins as JSON: every bin the device keeps. */
+static json_t *
+report_ebs_hist_json(const struct ebsstats_hist *h)
+{
+	json_t	*a = json_array(), *o;
+	size_t	 i;
+
+	for (i = 0; i < h->nbins; i++) {
+		o = json_object();
+		json_object_set_new(o, "lower_us",
+		    json_integer((json_int_t)h->bin[i].lower_us));
+		json_object_set_new(o, "upper_us",
+		    json_integer((json_int_t)h->bin[i].upper_us));
+		json_object_set_new(o, "count",
+		    json_integer((json_int_t)h->bin[i].count));
+		json_array_append_new(a, o);
+	}
+	return (a);
+}
+
+/* One page as JSON (ebs-stats --output-format json).  Returns 0 or -1. */
+static int
+report_ebs_page_json(const struct ebsstats_page *p, const char *source,
+    FILE *f)
+{
+	static const char *const keys[EBSSTATS_NLIMITS] = {
+		"volume_iops_exceeded_us", "volume_throughput_exceeded_us",
+		"instance_iops_exceeded_us", "instance_throughput_exceeded_us",
+	};
+	json_t	*o = json_object();
+	int	 i, rc;
+
+	json_object_set_new(o, "source", json_string(source));
+	json_object_set_new(o, "kind", json_string(ebsstats_kind_name(
+	    p->kind)));
+	json_object_set_new(o, "read_ops", json_integer(p->read_ops));
+	json_object_set_new(o, "write_ops", json_integer(p->write_ops));
+	json_object_set_new(o, "read_bytes", json_integer(p->read_bytes));
+	json_object_set_new(o, "write_bytes", json_integer(p->write_bytes));
+	json_object_set_new(o, "read_time_us", json_integer(p->read_time_us));
+	json_object_set_new(o, "write_time_us",
+	    json_integer(p->write_time_us));
+	for (i = 0; i < EBSSTATS_NLIMITS; i++)
+		json_object_set_new(o, keys[i],
+		    json_integer((json_int_t)p->exceeded_us[i]));
+	json_object_set_new(o, "queue_length",
+	    json_integer(p->queue_length));
+	json_object_set_new(o, "read_latency_histogram",
+	    report_ebs_hist_json(&p->read_hist));
+	json_object_set_new(o, "write_latency_histogram",
+	    report_ebs_hist_json(&p->write_hist));
+	rc = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	if (rc != 0 || fputc('\n', f) == EOF)
+		return (-1);
+	return (0);
+}
+
+/* The bin of h with the bounds of bin, or NULL. */
+static const struct ebsstats_bin *
+report_ebs_bin_find(const struct ebsstats_hist *h,
+    const struct ebsstats_bin *bin)
+{
+	size_t	i;
+
+	for (i = 0; i < h->nbins; i++)
+		if (h->bin[i].lower_us == bin->lower_us &&
+		    h->bin[i].upper_us == bin->upper_us)
+			return (&h->bin[i]);
+	return (NULL);
+}
+
+/*
+ * Rows of tab for the bins of h that hold I/Os, with the count of the
+ * same bin of other; of the writes (reads 0), only bins the reads lack.
+ */
+static void
+report_ebs_bins(struct report_table *tab, const struct ebsstats_hist *h,
+    const struct ebsstats_hist *other, int reads)
+{
+	const struct ebsstats_bin	*o;
+	char				 bin[64], n[32], m[32];
+	uint64_t			 oc;
+	size_t				 i;
+
+	for (i = 0; i < h->nbins; i++) {
+		o = report_ebs_bin_find(other, &h->bin[i]);
+		oc = o != NULL ? o->count : 0;
+		if ((h->bin[i].count == 0 && oc == 0) || (!reads && o != NULL))
+			continue;
+		snprintf(bin, sizeof bin, "%" PRIu64 " to %" PRIu64 " us",
+		    h->bin[i].lower_us, h->bin[i].upper_us);
+		snprintf(n, sizeof n, "%" PRIu64, reads ? h->bin[i].count : oc);
+		snprintf(m, sizeof m, "%" PRIu64, reads ? oc : h->bin[i].count);
+		report_table_add(tab, bin, n, m);
+	}
+}
+
+/* One page for people (ebs-stats).  Returns 0 or -1. */
+static int
+report_ebs_page_text(const struct ebsstats_page *p, const char *source,
+    FILE *f, int markdown)
+{
+	struct report_text	 rt = { f, markdown };
+	struct report_table	 tab;
+	char			 line[320], a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	char			 c[UNITS_BUFSZ];
+	int			 i;
+
+	if (markdown)
+		fprintf(f, "# tierprobe ebs-stats: `%s`\n\n", source);
+	else
+		fprintf(f, "tierprobe ebs-stats: %s\n", source);
+	snprintf(line, sizeof line, "%s, counted since the volume was "
+	    "attached", p->kind == EBSSTATS_KIND_EBS ? "an EBS volume" :
+	    "an instance-store volume");
+	report_text_kv(&rt, "volume", line);
+	snprintf(line, sizeof line, "%" PRIu64 " (%s, %s in all)",
+	    p->read_ops, units_format_value(UNITS_BYTES,
+	    (double)p->read_bytes, a, sizeof a), units_format_value(
+	    UNITS_SECONDS, (double)p->read_time_us / 1e6, b, sizeof b));
+	report_text_kv(&rt, "reads", line);
+	snprintf(line, sizeof line, "%" PRIu64 " (%s, %s in all)",
+	    p->write_ops, units_format_value(UNITS_BYTES,
+	    (double)p->write_bytes, a, sizeof a), units_format_value(
+	    UNITS_SECONDS, (double)p->write_time_us / 1e6, c, sizeof c));
+	report_text_kv(&rt, "writes", line);
+	snprintf(line, sizeof line, "%" PRIu64, p->queue_length);
+	report_text_kv(&rt, "queue length", line);
+	for (i = 0; i < EBSSTATS_NLIMITS; i++) {
+		snprintf(line, sizeof line, "%s: demand exceeded it for %s",
+		    report_ebs_limit_words(i), units_format_value(
+		    UNITS_SECONDS, (double)p->exceeded_us[i] / 1e6, a,
+		    sizeof a));
+		report_text_kv(&rt, i == 0 ? "limits" : "", line);
+	}
+	report_text_heading(&rt, "Latency histograms (I/Os per bin)");
+	report_table_init(&tab, "lrr");
+	report_table_add(&tab, "latency", "reads", "writes");
+	report_ebs_bins(&tab, &p->read_hist, &p->write_hist, 1);
+	report_ebs_bins(&tab, &p->write_hist, &p->read_hist, 0);
+	report_table_write(&tab, f, markdown, REPORT_TEXT_INDENT);
+	return (fflush(f) != 0 ? -1 : 0);
+}
+
+/* A page as ebs-stats prints it; see report.h. */
+int
+report_ebs_page_write(const struct ebsstats_page *p, const char *source,
+    FILE *f, int json, int markdown)
+{
+	if (json)
+		return (report_ebs_page_json(p, source, f));
+	return (report_ebs_page_text(p, source, f, markdown));
 }

@@ -408,6 +408,12 @@ void	report_ebs_none(const struct report_text *, const struct report *);
 void	report_ebs_held(const struct report *, char *, size_t);
 /* An ebsstats limit in words: "the instance's EBS IOPS limit". */
 const char *report_ebs_limit_words(int);
+/*
+ * One page of EBS's counters (ebs-stats) read from source, to f: JSON
+ * (json set), else text or markdown.  Returns 0, or -1 if f failed.
+ */
+int	report_ebs_page_write(const struct ebsstats_page *, const char *,
+	    FILE *, int, int);
 
 /* An aligned table for text and markdown renderers; row 0 is the header. */
 struct report_table {

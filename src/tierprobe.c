@@ -1231,6 +1231,41 @@ fleet(struct cli_opts *o)
 	return (ret);
 }
 
+/*
+ * ebs-stats: EBS's own counters of the volume under a device or file, on
+ * their own (for those without nvme-cli).
+ */
+static int
+ebs_stats(struct cli_opts *o)
+{
+	struct ebsstats_dev	 dev;
+	struct ebsstats_page	 p;
+	uint8_t			 buf[EBSSTATS_PAGE_BYTES];
+	char			*cause = NULL, src[320];
+	size_t			 len;
+	int			 ret = 0;
+
+	if (ebsstats_dev_open(&dev, o->args[0], 0, &cause) != 0) {
+		log_warnx("no EBS counters: %s", cause);
+		free(cause);
+		return (1);
+	}
+	if (ebsstats_dev_read(&dev, "ebs-stats", 0, buf, &len, &cause) != 0 ||
+	    ebsstats_parse(buf, len, &p, &cause) != 0) {
+		log_warnx("%s: %s", dev.path, cause);
+		free(cause);
+		ebsstats_dev_close(&dev);
+		return (1);
+	}
+	snprintf(src, sizeof src, "%s%s%s", dev.seam ? EBSSTATS_ENV : "",
+	    dev.seam ? "=" : "", dev.path);
+	ebsstats_dev_close(&dev);
+	if (report_ebs_page_write(&p, src, stdout, o->format == CLI_FMT_JSON,
+	    o->format == CLI_FMT_MARKDOWN) != 0)
+		ret = 1;
+	return (ret);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1284,6 +1319,9 @@ main(int argc, char **argv)
 		break;
 	case CLI_FLEET:
 		ret = fleet(&o);
+		break;
+	case CLI_EBS_STATS:
+		ret = ebs_stats(&o);
 		break;
 	case CLI_NONE:
 		break;

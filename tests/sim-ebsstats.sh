@@ -12,7 +12,9 @@
 # counters that go back mid-run, change nothing else in the report (the
 # JSON without ebs_stats equals a run without counters).  A file on this
 # machine's disk (virtio, not NVMe) gets one line saying why there are no
-# counters.  The ioctl itself needs an EBS volume: not exercised here.
+# counters.  ebs-stats prints one page, text and JSON, and refuses a bad
+# page, a file here, no argument.  The ioctl itself needs an EBS volume:
+# not exercised here.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 command -v jq >/dev/null || { echo "SKIP: needs jq"; exit 77; }
@@ -218,6 +220,30 @@ case $why in
 esac
 [ "$(grep -c "EBS counters" "$dir/file.txt")" = 1 ] ||
     fail "file: the text does not say it in one line"
+# ebs-stats: one page on its own, text and JSON; refusals with a reason.
+TIERPROBE_EBS_LOG_PAGE=$dir/instance/sustained-after "$TIERPROBE" \
+    ebs-stats /dev/null > "$dir/page.txt" || fail "ebs-stats exited $?"
+has page "the instance's EBS IOPS limit: demand exceeded it for 41.0 s"
+has page "100 to 200 us 200010 0"
+TIERPROBE_EBS_LOG_PAGE=$dir/instance/sustained-after "$TIERPROBE" \
+    ebs-stats /dev/null --output-format json > "$dir/page.json" ||
+    fail "ebs-stats json exited $?"
+[ "$(jq -r '[.instance_iops_exceeded_us, .volume_iops_exceeded_us,
+    .read_ops, .queue_length, (.read_latency_histogram | length)] |
+    join(",")' "$dir/page.json")" = "41000000,2000000,361000,4,4" ] ||
+    fail "ebs-stats json: $(jq -c . "$dir/page.json")"
+TIERPROBE_EBS_LOG_PAGE=$dir/bad "$TIERPROBE" ebs-stats /dev/null \
+    > /dev/null 2> "$dir/page.err" && fail "ebs-stats of a bad page: exit 0"
+grep -q "magic 0x3C23B511" "$dir/page.err" || fail "ebs-stats: $(cat \
+    "$dir/page.err")"
+"$TIERPROBE" ebs-stats "$dir/file" > "$dir/page.out" 2> "$dir/page.err"
+[ $? = 1 ] && [ ! -s "$dir/page.out" ] &&
+    [ "$(wc -l < "$dir/page.err")" = 1 ] ||
+    fail "ebs-stats of a file on $(jq -r .context.device "$dir/file.json"):" \
+    "$(cat "$dir/page.err")"
+"$TIERPROBE" ebs-stats > /dev/null 2>&1
+[ $? = 2 ] || fail "ebs-stats without a device: not a usage error"
+
 echo "ok: EBS counters end to end (instance, volume IOPS and throughput," \
     "none, bad pages, a reset, a short page, a file on $(jq -r \
     .context.device "$dir/file.json"))"
