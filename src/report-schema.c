@@ -2082,6 +2082,10 @@ static const struct report_schema_key report_schema_member_keys[] = {
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, voltypes),
 	  .sub = &report_schema_voltypes,
 	  .doc = "the documented volume types judged against it" },
+	{ .name = "ebs_stats", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, ebs),
+	  .sub = &report_schema_ebs,
+	  .doc = "EBS's own counters around its phases alone" },
 };
 static const struct report_schema report_schema_member =
     TABLE("targets", struct report, report_schema_member_keys, NULL, NULL);

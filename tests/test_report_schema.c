@@ -388,12 +388,12 @@ t_setup(void **state)
 	    "--points 4 --max-iodepth 8 --sustain 20 --precision 10 "
 	    "--max-time 2 --first-touch --repeat 2 --seed 7 --quiet "
 	    "--host h1 --kind full --expect 'burst<=1' --type instance-store "
-	    "--json %s > /dev/null && "
+	    "--json %s > /dev/null && TIERPROBE_EBS_LOG_PAGE=%s/ebs "
 	    "'%s' run sim:%s/vol.ini@%s/inst.ini sim:%s/vol.ini@%s/inst.ini "
 	    "--min-ws 8M --max-ws 128M --points 4 --max-iodepth 8 --sustain 5 "
 	    "--sustain-together 150 --precision 10 --max-time 2 --seed 7 "
 	    "--quiet --json %s > /dev/null", t_dir, getenv("TIERPROBE"), t_dir,
-	    t_full[0], getenv("TIERPROBE"), t_dir, t_dir, t_dir, t_dir,
+	    t_full[0], t_dir, getenv("TIERPROBE"), t_dir, t_dir, t_dir, t_dir,
 	    t_full[1]);
 	if (t_run(cmd) != 0) {
 		fprintf(stderr, "failed: %s\n", cmd);
