@@ -112,6 +112,7 @@ static int
 ebsstats_ioctl(int fd, uint8_t *buf)
 {
 	struct nvme_admin_cmd	cmd;
+	int			rc;
 
 	memset(&cmd, 0, sizeof cmd);
 	memset(buf, 0, EBSSTATS_PAGE_BYTES);
@@ -122,11 +123,10 @@ ebsstats_ioctl(int fd, uint8_t *buf)
 	/* Log page id, and the number of dwords less one (NUMDL). */
 	cmd.cdw10 = EBSSTATS_LOG_PAGE |
 	    (uint32_t)((EBSSTATS_PAGE_BYTES / 4 - 1) << 16);
-	if (ioctl(fd, NVME_IOCTL_ADMIN_CMD, &cmd) < 0)
+	/* Below zero: the kernel refused; above: the NVMe status. */
+	if ((rc = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &cmd)) < 0)
 		return (-errno);
-	if (cmd.result != 0)
-		return (-EIO);
-	return (0);
+	return (rc > 0 ? -EIO : 0);
 }
 
 /* What an errno of the admin command means for the user. */
