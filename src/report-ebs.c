@@ -182,6 +182,8 @@ report_ebs_text(const struct report_text *rt, const struct report *r)
 		    sizeof c[3]));
 	}
 	report_table_write(&tab, rt->f, rt->md, REPORT_TEXT_INDENT);
+	if (rt->md)
+		fputc('\n', rt->f);
 	for (i = 0; i < e->nphases; i++) {
 		d = &e->phases[i];
 		report_ebs_exceeded(rt, d);

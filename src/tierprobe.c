@@ -1240,11 +1240,17 @@ ebs_stats(struct cli_opts *o)
 {
 	struct ebsstats_dev	 dev;
 	struct ebsstats_page	 p;
+	struct stat		 st;
 	uint8_t			 buf[EBSSTATS_PAGE_BYTES];
 	char			*cause = NULL, src[320];
 	size_t			 len;
 	int			 ret = 0;
 
+	if (getenv(EBSSTATS_ENV) == NULL && stat(o->args[0], &st) != 0) {
+		log_warnx("%s: %s: ebs-stats takes a block device or a file on "
+		    "one", o->args[0], strerror(errno));
+		return (EXIT_USAGE);
+	}
 	if (ebsstats_dev_open(&dev, o->args[0], 0, &cause) != 0) {
 		log_warnx("no EBS counters: %s", cause);
 		free(cause);

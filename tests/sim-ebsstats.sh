@@ -243,6 +243,9 @@ grep -q "magic 0x3C23B511" "$dir/page.err" || fail "ebs-stats: $(cat \
     "$(cat "$dir/page.err")"
 "$TIERPROBE" ebs-stats > /dev/null 2>&1
 [ $? = 2 ] || fail "ebs-stats without a device: not a usage error"
+"$TIERPROBE" ebs-stats "$dir/nothing" > /dev/null 2> "$dir/page.err"
+[ $? = 2 ] && grep -q "takes a block device or a file" "$dir/page.err" ||
+    fail "ebs-stats of nothing: $(cat "$dir/page.err")"
 
 echo "ok: EBS counters end to end (instance, volume IOPS and throughput," \
     "none, bad pages, a reset, a short page, a file on $(jq -r \
