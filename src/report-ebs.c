@@ -201,9 +201,9 @@ report_ebs_text(const struct report_text *rt, const struct report *r)
 		    sizeof c[1]);
 		if (d->own_read_p50_us >= d->read_p50_us)
 			snprintf(line, sizeof line, "In the %s tierprobe saw "
-			    "reads at p50 %s, the device at %s: %s is the "
-			    "guest's (queueing in the kernel, the driver, the "
-			    "instance's NVMe path).",
+			    "reads at p50 %s, the device at %s: %s is spent "
+			    "where the device does not count it (the guest's "
+			    "queues and driver, the instance's NVMe path).",
 			    report_ebs_phase_words(d->phase), c[0], c[1],
 			    units_format_value(UNITS_LAT_US,
 			    d->own_read_p50_us - d->read_p50_us, c[2],
