@@ -69,6 +69,17 @@ report_ebs_limit_words(int l)
 }
 
 /*
+ * The limit EBS's counters show held r's sustained run (enum
+ * ebsstats_limit, EBSSTATS_LIMIT_NONE when none did); -1 without
+ * counters of one.
+ */
+int
+report_ebs_sustained_limit(const struct report *r)
+{
+	return (r->ebs != NULL ? r->ebs->sustained_limit : -1);
+}
+
+/*
  * What the counters say held r's sustained run, into buf: "the
  * instance's EBS IOPS limit held it: demand exceeded it 41.0 s of 120 s"
  * or "no EBS limit was exceeded"; "" without counters of one.
@@ -81,7 +92,7 @@ report_ebs_held(const struct report *r, char *buf, size_t len)
 	int				 l;
 
 	buf[0] = '\0';
-	if (r->ebs == NULL || (l = r->ebs->sustained_limit) < 0 ||
+	if ((l = report_ebs_sustained_limit(r)) < 0 ||
 	    (d = ebsstats_phase_find(r->ebs, "sustained")) == NULL)
 		return;
 	if (l == EBSSTATS_LIMIT_NONE) {

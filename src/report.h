@@ -402,6 +402,12 @@ void	report_ebs_text(const struct report_text *, const struct report *);
 /* In the header: the one line saying why there are no counters. */
 void	report_ebs_none(const struct report_text *, const struct report *);
 /*
+ * The limit EBS's counters show held the sustained run: an enum
+ * ebsstats_limit (EBSSTATS_LIMIT_NONE: none held it), or -1 without
+ * counters of one.  For the verdict's naming of the long-run limits.
+ */
+int	report_ebs_sustained_limit(const struct report *);
+/*
  * What EBS's counters say held the sustained run, in a few words, into
  * buf of len; "" when there are no counters of one.
  */

@@ -886,8 +886,8 @@ verdict_ebs(const struct report *r, struct verdict *v)
 	report_ebs_held(r, held, sizeof held);
 	if (held[0] == '\0')
 		return;
-	if (r->ebs->sustained_limit == EBSSTATS_VOLUME_TP ||
-	    r->ebs->sustained_limit == EBSSTATS_INSTANCE_TP)
+	if (report_ebs_sustained_limit(r) == EBSSTATS_VOLUME_TP ||
+	    report_ebs_sustained_limit(r) == EBSSTATS_INSTANCE_TP)
 		name = "long_run.bandwidth";
 	for (i = 0; i < v->nitems; i++)
 		if (strcmp(v->item[i].name, name) == 0)
