@@ -203,7 +203,10 @@ report_ebs_text(const struct report_text *rt, const struct report *r)
 			    d->note);
 			report_text_sentence(rt, line);
 		}
-		if (!isfinite(d->read_p50_us) || !isfinite(d->own_read_p50_us))
+		/* The scan's points: in the table only. */
+		if (!isfinite(d->read_p50_us) ||
+		    !isfinite(d->own_read_p50_us) ||
+		    strncmp(d->phase, "scan ", 5) == 0)
 			continue;
 		any = 1;
 		units_format_value(UNITS_LAT_US, d->own_read_p50_us, c[0],

@@ -1932,7 +1932,8 @@ report_schema_ebs_phase_loaded(void *phase)
 static const struct report_schema_key report_schema_ebs_phase_keys[] = {
 	{ .name = "phase", .type = REPORT_SCHEMA_STRING,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct ebsstats_phase, phase),
-	  .doc = "scan, sweeps, sustained, after-drop, writes or commits" },
+	  .doc = "scan SIZE (a working set), sweeps, sustained, after-drop, "
+	  "writes or commits" },
 	{ .name = "seconds", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct ebsstats_phase, seconds),
 	  .unit = "s", .doc = "the phase's device time (else the clock's) "

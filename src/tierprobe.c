@@ -333,6 +333,36 @@ probe_ebs_phase(void *arg, const char *name, double seconds)
 }
 
 /*
+ * A working set of the scan begins (p NULL, after its warm-ups) or was
+ * measured (its point p): a phase of EBS's counters, "scan 64 MiB", with
+ * tierprobe's own read latency beside the device's.
+ */
+static void
+probe_ebs_point(void *arg, uint64_t ws, const struct point *p)
+{
+	struct probe_ebs	*pe = arg;
+	struct ebsstats_phase	*d;
+	char			 name[24], b[UNITS_BUFSZ];
+
+	if (pe->run == NULL)
+		return;
+	snprintf(name, sizeof name, "scan %s", units_format_size(ws, b,
+	    sizeof b));
+	if (p == NULL) {
+		ebsstats_dev_begin(&pe->dev, pe->run, name);
+		return;
+	}
+	ebsstats_dev_end(&pe->dev, pe->run, p->seconds);
+	d = pe->run->nphases > 0 ? &pe->run->phases[pe->run->nphases - 1] :
+	    NULL;
+	if (d != NULL && strcmp(d->phase, name) == 0 && p->ios > 0 &&
+	    p->write == 0) {
+		d->own_read_p50_us = p->lat_us.p50;
+		d->own_read_p99_us = p->lat_us.p99;
+	}
+}
+
+/*
  * The run is over: the counters closed, tierprobe's own read latency of
  * the sustained run set beside the device's, the limit that held it.
  */
@@ -386,6 +416,7 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 	struct limits_spec	 ls;
 	struct writes_spec	 ws;
 	struct ceilings_prior	*prior;
+	struct scan_spec	 sc;
 	struct probe_ebs	 pe;
 	const char		*caveat;
 	int			 ret = 0, err;
@@ -405,9 +436,10 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 		    e.ops->name);
 		rep->scan = xcalloc(1, sizeof(*rep->scan));
 		(void)target_advise_random(t, 1);
-		probe_ebs_phase(&pe, "scan", NAN);
-		ret = scan_run(&e, &r, &pt->scan, rep->scan);
-		probe_ebs_phase(&pe, NULL, rep->scan->device_time_s);
+		sc = pt->scan;
+		sc.on_point = probe_ebs_point;
+		sc.on_point_arg = &pe;
+		ret = scan_run(&e, &r, &sc, rep->scan);
 		if ((caveat = plan_scan_caveat(pl, pt, e.ops->name)) != NULL)
 			snprintf(rep->scan->caveat, sizeof(rep->scan->caveat),
 			    "%s", caveat);

@@ -4,7 +4,7 @@
 # sustained phase only: the instance's EBS IOPS limit was exceeded for
 # 41 s (and the volume's for 2 s); the volume's IOPS limit for 90 s; the
 # volume's throughput for 80 s; nothing.  Each report names the phases in
-# the order they ran, the limit that held the sustained run in its JSON,
+# the order they ran (a phase per working set of the scan), the limit that held the sustained run in its JSON,
 # its text ("... was exceeded for 41.0 s of the 120 s sustained run") and
 # the verdict's reason of the long-run figure it sets (IOPS or
 # bandwidth), shows the device's read p50 beside tierprobe's, and renders
@@ -98,10 +98,25 @@ same() {
 # The instance's limit: 41 s in the sustained run, the volume's 2 s.
 pages instance instance_iops=41000000 volume_iops=2000000
 run instance "$dir/instance"
-[ "$(jq -r '[.ebs_stats.phases[].phase] | join(",")' \
-    "$dir/instance.json")" = "scan,sweeps,sustained,writes,commits" ] ||
+# One phase per working set the scan measured, in the order measured
+# (the grid's), then the sweeps, the sustained run, the writes, the commits.
+[ "$(jq -r '[.ebs_stats.phases[].phase | sub("^scan .*"; "scan")] |
+    join(",") | sub("^(scan,)+"; "scans,")' "$dir/instance.json")" = \
+    "scans,sweeps,sustained,writes,commits" ] ||
     fail "instance: phases $(jq -c '[.ebs_stats.phases[].phase]' \
     "$dir/instance.json")"
+nscan=$(jq '[.ebs_stats.phases[] | select(.phase | startswith("scan "))] |
+    length' "$dir/instance.json")
+npts=$(jq '.scan.points | length' "$dir/instance.json")
+[ "$nscan" -ge 2 ] && [ "$nscan" -le "$npts" ] ||
+    fail "instance: $nscan scan phases for $npts points"
+# Each with tierprobe's own p50 of that working set: the 16 MiB point's.
+first=$(jq -r '.ebs_stats.phases[0].phase' "$dir/instance.json")
+[ "$first" = "scan 16 MiB" ] || fail "instance: first phase $first"
+[ "$(jq '.ebs_stats.phases[0].own_read_p50_us' "$dir/instance.json")" = \
+    "$(jq '.scan.points[] | select(.ws_bytes == 16777216) | .lat_us.p50' \
+    "$dir/instance.json")" ] || fail "instance: the 16 MiB phase's own p50"
+
 [ "$(jq -r .ebs_stats.kind "$dir/instance.json")" = ebs ] ||
     fail "instance: kind"
 [ "$(phase instance sustained limit)" = instance_iops ] ||
@@ -111,11 +126,11 @@ run instance "$dir/instance"
     instance_iops_exceeded_us)"
 [ "$(phase instance sustained read_ops)" = 360000 ] ||
     fail "instance: read_ops $(phase instance sustained read_ops)"
-for p in scan sweeps writes commits; do
-	[ "$(phase instance $p limit)" = none ] ||
-	    fail "instance: $p limit $(phase instance $p limit)"
-	[ "$(phase instance $p read_ops)" = 0 ] ||
-	    fail "instance: $p read_ops $(phase instance $p read_ops)"
+for p in "scan 16 MiB" sweeps writes commits; do
+	[ "$(phase instance "$p" limit)" = none ] ||
+	    fail "instance: $p limit $(phase instance "$p" limit)"
+	[ "$(phase instance "$p" read_ops)" = 0 ] ||
+	    fail "instance: $p read_ops $(phase instance "$p" read_ops)"
 done
 # The device's read p50: 180,000 of 360,000 reads fall in [100, 200).
 [ "$(phase instance sustained read_p50_us)" = 190 ] ||
