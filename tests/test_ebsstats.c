@@ -6,11 +6,14 @@
  * page, too many bins, bins out of order, absurd counters refused with a
  * reason; two pages subtracted, a reset refused, a wrapped bin count
  * counted on; quantiles of a histogram; the limit that held a phase; the
- * counters around phases through the file seam; and a file on this
- * machine's disk (not an NVMe one) said to have no counters.
+ * counters around phases through the file seam; a file on this
+ * machine's disk (not an NVMe one) said to have no counters, and the
+ * admin command sent to that disk refused in one line.
  */
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -447,6 +450,51 @@ t_no_device(void **state)
 	free(why);
 }
 
+/*
+ * The admin command itself, sent to the disk under TMPDIR (not an NVMe
+ * one here): refused by the kernel, said in one line, no page.  Skipped
+ * where that disk cannot be opened (not root) or is an NVMe device.
+ */
+static void
+t_ioctl_refused(void **state)
+{
+	struct ebsstats_dev	dev;
+	struct stat		st;
+	const char		*tmp = getenv("TMPDIR");
+	uint8_t			b[4096];
+	char			path[128], line[64], name[64] = "", *cause = NULL;
+	size_t			len = 0;
+	FILE			*f;
+
+	(void)state;
+	if (tmp == NULL || *tmp == '\0')
+		tmp = "/tmp";
+	assert_int_equal(stat(tmp, &st), 0);
+	snprintf(path, sizeof path, "/sys/dev/block/%u:%u/uevent",
+	    major(st.st_dev), minor(st.st_dev));
+	if ((f = fopen(path, "r")) != NULL) {
+		while (fgets(line, sizeof line, f) != NULL)
+			if (strncmp(line, "DEVNAME=", 8) == 0)
+				sscanf(line + 8, "%63s", name);
+		fclose(f);
+	}
+	memset(&dev, 0, sizeof dev);
+	snprintf(dev.path, sizeof dev.path, "/dev/%s", name);
+	if (name[0] == '\0' || strncmp(name, "nvme", 4) == 0 ||
+	    (dev.fd = open(dev.path, O_RDONLY)) < 0) {
+		print_message("skipped: no disk under %s to open\n", tmp);
+		return;
+	}
+	assert_int_equal(ebsstats_dev_read(&dev, "scan", 0, b, &len, &cause),
+	    -1);
+	print_message("%s\n", cause);
+	assert_true(strstr(cause, "does not take NVMe admin commands") !=
+	    NULL || strstr(cause, "no permission") != NULL);
+	assert_null(strchr(cause, '\n'));
+	free(cause);
+	ebsstats_dev_close(&dev);
+}
+
 int
 main(void)
 {
@@ -460,6 +508,7 @@ main(void)
 		cmocka_unit_test(t_held),
 		cmocka_unit_test(t_seam),
 		cmocka_unit_test(t_no_device),
+		cmocka_unit_test(t_ioctl_refused),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
