@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "limits.h"
 #include "log.h"
 #include "sync.h"
 #include "units.h"
@@ -83,7 +84,8 @@ static const struct cli_option cli_options[] = {
 	{ "json", 0, CLI_STRING, F(json_path), 0, 0, NULL, PROBE | SYNC, 0,
 	  "FILE", "also write the JSON report to FILE (atomically)" },
 	{ "output-format", 0, CLI_CHOICE, F(format), 0, 0,
-	  "text|json|markdown|csv", OUTPUTS | SYNC, 0, "FMT",
+	  "text|json|markdown|csv", OUTPUTS | SYNC | C(CLI_EBS_STATS), 0,
+	  "FMT",
 	  "report on stdout as text (default), json, markdown or csv (fleet "
 	  "only)" },
 	{ "quiet", 'q', CLI_FLAG, F(quiet), 0, 0, NULL,
@@ -232,6 +234,9 @@ static const struct {
 	{ CLI_SYNC, "sync", "TARGET", 1, 1,
 	  "commits: latency per durability method, size and writers, and "
 	  "what a flush costs" },
+	{ CLI_EBS_STATS, "ebs-stats", "DEVICE | FILE", 1, 1,
+	  "EBS's own counters of the volume under DEVICE or FILE (NVMe log "
+	  "page 0xD0; root)" },
 };
 #define CLI_NCMDS	(sizeof(cli_cmds) / sizeof(cli_cmds[0]))
 
@@ -393,7 +398,7 @@ cli_check(struct cli_opts *o, char **cause)
 	struct voltype_spec	 vt;
 	size_t			 c = cli_cmd_index(o->cmd);
 	unsigned		 mask;
-	char			*why = NULL;
+	char			*why = NULL, b[UNITS_BUFSZ];
 
 	if (o->nargs > CLI_MAX_TARGETS && cli_cmds[c].max_args ==
 	    CLI_MAX_TARGETS) {
@@ -429,6 +434,14 @@ cli_check(struct cli_opts *o, char **cause)
 	if (o->cmd != CLI_SYNC && o->bs % 512 != 0) {
 		xasprintf(cause, "--bs %" PRIu32 ": must be a multiple of 512 "
 		    "bytes (and of the target's logical block)", o->bs);
+		return (-1);
+	}
+	if ((o->cmd == CLI_RUN || o->cmd == CLI_LIMITS) &&
+	    o->bs > LIMITS_MAX_BS) {
+		xasprintf(cause, "--bs %s: %s sweeps I/O sizes from --bs up "
+		    "to 1 MiB, so its --bs is at most 1M (scan and sync take "
+		    "up to 64M)", units_format_size(o->bs, b, sizeof(b)),
+		    o->cmd == CLI_RUN ? "run" : "limits");
 		return (-1);
 	}
 	if (o->min_ws > o->max_ws) {

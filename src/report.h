@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ebsstats.h"
 #include "limits.h"
 #include "scan.h"
 #include "sync.h"
@@ -139,9 +140,29 @@ struct report_target {			/* what was measured */
 	char		 profile[128];	/* sim: the profile's name */
 };
 
+/* Why a run stopped on a fault (not a signal), where, and what it said. */
+enum report_fault_reason {
+	REPORT_FAULT_IO,		/* EIO, a short read: device, shrank */
+	REPORT_FAULT_NO_SPACE,		/* ENOSPC, EDQUOT */
+	REPORT_FAULT_ENGINE,		/* an engine could not be opened */
+	REPORT_FAULT_OTHER,		/* any other errno */
+};
+struct report_fault {
+	int		reason;		/* enum report_fault_reason */
+	uint32_t	err;		/* errno; 0 if none */
+	char		phase[16];	/* scan, limits, writes, sync,
+					   together */
+	char		message[512];	/* the line stderr had */
+};
+
+/* The word of a fault's reason ("io-error", ...); NULL past the last. */
+const char	*report_fault_word(int);
+
 struct report {
 	char			 tool_version[32];
 	int			 interrupted;
+	struct report_fault	*fault;		/* NULL: none, or a report
+						   from before the key */
 	char			 started_utc[32];	/* ISO 8601, Z */
 	char			 finished_utc[32];
 	struct report_config	 config;
@@ -162,6 +183,10 @@ struct report {
 	struct voltype_judgement *voltypes;	/* every documented type
 						   judged; NULL: not (no
 						   limits) */
+	struct ebsstats_run	*ebs;		/* EBS's own counters around
+						   each phase; NULL: not
+						   read (a simulated
+						   volume) */
 };
 
 /*
@@ -357,6 +382,12 @@ void	report_text_kv(const struct report_text *, const char *,
 /* A sentence of a summary, wrapped for text at 96 columns. */
 void	report_text_sentence(const struct report_text *, const char *);
 /*
+ * The first words of a report whose run stopped on fault f: what, where,
+ * that its figures describe no healthy volume, and the line stderr had.
+ */
+void	report_text_fault(const struct report_text *,
+	    const struct report_fault *);
+/*
  * Under a table: why its p99.9 cells are n/a, what (I/Os, commits) it
  * needs and the counts from lo to hi that the rows short of
  * POINT_P999_MIN_IOS made.
@@ -386,6 +417,35 @@ void	report_sync_text(const struct report_text *, const struct report *);
  */
 int	report_sync_meaning(const struct report_text *,
 	    const struct report *);
+
+/*
+ * EBS's own counters for people: per phase the limits demand exceeded and
+ * for how long, the device's read latency beside tierprobe's; one line
+ * when there are none (why); nothing for a simulated volume
+ * (report-ebs.c).
+ */
+void	report_ebs_text(const struct report_text *, const struct report *);
+/* In the header: the one line saying why there are no counters. */
+void	report_ebs_none(const struct report_text *, const struct report *);
+/*
+ * The limit EBS's counters show held the sustained run: an enum
+ * ebsstats_limit (EBSSTATS_LIMIT_NONE: none held it), or -1 without
+ * counters of one.  For the verdict's naming of the long-run limits.
+ */
+int	report_ebs_sustained_limit(const struct report *);
+/*
+ * What EBS's counters say held the sustained run, in a few words, into
+ * buf of len; "" when there are no counters of one.
+ */
+void	report_ebs_held(const struct report *, char *, size_t);
+/* An ebsstats limit in words: "the instance's EBS IOPS limit". */
+const char *report_ebs_limit_words(int);
+/*
+ * One page of EBS's counters (ebs-stats) read from source, to f: JSON
+ * (json set), else text or markdown.  Returns 0, or -1 if f failed.
+ */
+int	report_ebs_page_write(const struct ebsstats_page *, const char *,
+	    FILE *, int, int);
 
 /* An aligned table for text and markdown renderers; row 0 is the header. */
 struct report_table {

@@ -871,6 +871,49 @@ verdict_type(const struct report *r, const char *tgt, struct verdict *v)
 	    "", it);
 }
 
+/*
+ * A run that stopped on a fault (report.fault) settles nothing by running
+ * longer: no command is offered; the fault comes first.
+ */
+static void
+verdict_faulted(const struct report *r, const struct report *top,
+    struct verdict *v)
+{
+	size_t	i;
+
+	if (r->fault == NULL && (top == NULL || top->fault == NULL))
+		return;
+	for (i = 0; i < v->nitems; i++) {
+		v->item[i].settle[0] = '\0';
+		v->item[i].settle_reason[0] = '\0';
+	}
+}
+
+/*
+ * EBS's own counters name the limit that held the sustained run: said in
+ * the reason of the long-run figure it sets (bandwidth for a throughput
+ * limit, else IOPS).
+ */
+static void
+verdict_ebs(const struct report *r, struct verdict *v)
+{
+	const char	*name = "long_run.iops";
+	char		 held[192];
+	size_t		 i;
+
+	report_ebs_held(r, held, sizeof held);
+	if (held[0] == '\0')
+		return;
+	if (report_ebs_sustained_limit(r) == EBSSTATS_VOLUME_TP ||
+	    report_ebs_sustained_limit(r) == EBSSTATS_INSTANCE_TP)
+		name = "long_run.bandwidth";
+	for (i = 0; i < v->nitems; i++)
+		if (strcmp(v->item[i].name, name) == 0)
+			verdict_append(v->item[i].reason,
+			    sizeof v->item[i].reason, "%sEBS's counters: %s",
+			    v->item[i].reason[0] != '\0' ? "; " : "", held);
+}
+
 /* The verdict of a report of one target; see verdict.h. */
 void
 verdict_build(const struct report *r, const struct report *top,
@@ -884,8 +927,10 @@ verdict_build(const struct report *r, const struct report *top,
 	verdict_long_iops(r, v->target, v);
 	verdict_shared_iops(top, v);
 	verdict_long_bw(r, v->target, v);
+	verdict_ebs(r, v);
 	if (top == NULL)
 		verdict_commits(r, v->target, v);
+	verdict_faulted(r, top, v);
 }
 
 /* The targets of a report of several, as a command line takes them. */
@@ -978,4 +1023,5 @@ verdict_together(const struct report *r, struct verdict *v)
 		    "it", units_format_value(UNITS_SECONDS,
 		    t->bandwidth_seconds, a, sizeof a));
 	}
+	verdict_faulted(r, NULL, v);
 }
