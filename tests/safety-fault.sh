@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: ISC
 # Description: a run that stopped on a fault says so in its report, and
 # nothing reads it as a healthy volume.  A target that shrinks mid-run
-# (the run held with SIGSTOP once its first progress line is out, the
-# file truncated, SIGCONT) and a filesystem that fills up (a 100 MiB
+# (the run held right after its first progress line by tests/t_hold.c,
+# the file truncated, let go) and a filesystem that fills up (a 100 MiB
 # tmpfs: sync's writers' files; root only) each give exit 1 and a report
 # with "interrupted": false and fault {reason, errno, phase, message};
 # the text report leads with the fault and offers no longer run; check
@@ -16,21 +16,12 @@ need jq truncate
 f=$t_dir/t.dat
 j=$t_dir/eio.json
 "$TIERPROBE" prep "$f" --size 64M --quiet || fail "prep"
-"$TIERPROBE" limits "$f" --ws 64M --sustain 30 --max-time 0.5 --json "$j" \
-    >/dev/null 2>"$t_dir/err" &
-pid=$!
-t_atexit "kill -9 $pid"
-i=0
-until grep -q "^iodepth 1/" "$t_dir/err"; do
-	kill -0 "$pid" 2>/dev/null || fail "ended before its first point"
-	i=$((i + 1))
-	[ "$i" -gt 2400 ] && fail "no progress line in 120 s"
-	sleep 0.05
-done
-kill -STOP "$pid"
+t_hold 2 "iodepth 1/" -- "$TIERPROBE" limits "$f" --ws 64M --sustain 30 \
+    --max-time 0.5 --json "$j" >/dev/null 2>"$t_dir/err"
+t_held "the first point of the sweeps"
 truncate -s 1M "$f"
-kill -CONT "$pid"
-t_wait "$pid" 60 || fail "still running 60 s after the target shrank"
+t_release
+t_wait "$t_pid" 60 || fail "still running 60 s after the target shrank"
 [ "$t_rc" = 1 ] || fail "shrunk target: exit $t_rc, expected 1"
 jq -e '.interrupted == false and .fault.reason == "io-error" and
     .fault.errno == 5 and .fault.phase == "limits" and
