@@ -13,6 +13,7 @@
 #include "hist.h"
 #include "rng.h"
 #include "point.h"
+#include "tiermodel.h"
 #include "tiers.h"
 #include "units.h"
 #include "xmalloc.h"
@@ -3341,6 +3342,20 @@ out:
  * analysed and finds more tiers than the fit with them, or that one is
  * not analysed; else the fit with them, and the note says the doubt.
  */
+static enum tiers_method tiers_method = TIERS_RULES;
+
+void
+tiers_set_method(enum tiers_method m)
+{
+	tiers_method = m;
+}
+
+enum tiers_method
+tiers_get_method(void)
+{
+	return (tiers_method);
+}
+
 int
 tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 {
@@ -3350,6 +3365,8 @@ tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 	size_t			 nk = 0;
 	int			 rc;
 
+	if (tiers_method == TIERS_MODEL)
+		return (tiermodel_analyse(pts, n, r));
 	if (tiers_kept(pts, n, &kept, &nk, list, why, sizeof list) == 0)
 		return (tiers_fit(pts, n, r));
 	tiers_result_init(&all);
