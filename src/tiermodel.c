@@ -32,11 +32,10 @@
  * The count.  One criterion: the log-likelihood of whole points held out
  * (each point in turn is left out, the model refitted on the others from
  * the full fit, and the point scored with its shares from the law: only
- * its contamination is its own).  k + 1 tiers replace k when their gain
- * summed over the points is positive with z >= TIERMODEL_Z_MORE (the
- * gain over its standard error, points paired); with z below
- * TIERMODEL_Z_SAME, k stand (points both score alike are left out of
- * that test: they tell the two apart in no way); in between the count cannot be told and
+ * its contamination and shifts are its own).  k + 1 tiers replace k when
+ * their gain summed over the points is positive and the points' gains
+ * rank positive with z >= TIERMODEL_Z_MORE (Wilcoxon's signed-rank test,
+ * tm_compare); with z below TIERMODEL_Z_SAME, k stand; in between the count cannot be told and
  * the result is not analysed.  A tier found by one point alone predicts
  * nothing when that point is held out, so it does not pay: the law must
  * hold across points to count.
@@ -48,6 +47,9 @@
  * jackknife standard error of ln p50.
  */
 #include <math.h>
+#ifdef TIERMODEL_DEBUG
+#include <stdio.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,7 +73,7 @@
    ws (beyond it a tier would serve every read of every point). */
 #define TIERMODEL_BELOW		16.0
 #define TIERMODEL_GRID		20	/* starts for a capacity added */
-#define TIERMODEL_STARTS	3	/* of those, fitted in full */
+#define TIERMODEL_STARTS	4	/* of those, fitted in full */
 #define TIERMODEL_EM_QUICK	20	/* EM rounds to rank a start */
 #define TIERMODEL_EM_ROUND	15	/* EM rounds between capacity steps */
 #define TIERMODEL_ROUNDS	8	/* capacity steps at most */
@@ -86,6 +88,11 @@
 #define TIERMODEL_SAME_NATS	1.0
 #define TIERMODEL_PROFILE	1.92	/* chi2(1) 95% / 2 */
 #define TIERMODEL_MIN_POINTS	3
+/* bins (0.02 ln): a place's latency may move between points by up to
+   1.5x (ln 1.5 / 0.02 ~ 20): a disk under other load, a page-cache hit
+   slowed by a larger working set; distinct places differ by more */
+#define TIERMODEL_SHIFT		20
+#define TIERMODEL_APART		1.5	/* exp(TIERMODEL_SHIFT * BIN) */
 
 struct tm_data {
 	size_t		 np, nb;
@@ -106,8 +113,20 @@ struct tm_model {
 	double	 lcap[TIERS_MAX];	/* ln bytes, ascending */
 	double	*f;			/* [(k + 1) * nb] */
 	double	*eps;			/* [np] */
+	int	*sh;			/* [np * (k + 1)]: a point's shift of
+					   each place's shape, bins */
 	double	 ll;
 };
+
+/* Place j's shape at bin b of point p, shifted as the point has it. */
+static double
+tm_f(const struct tm_data *d, const struct tm_model *m, size_t p, size_t j,
+    size_t b)
+{
+	long	at = (long)b - m->sh[p * (m->k + 1) + j];
+
+	return (at >= 0 && at < (long)d->nb ? m->f[j * d->nb + at] : 0);
+}
 
 static void
 tm_model_init(struct tm_model *m, const struct tm_data *d, size_t k)
@@ -118,6 +137,7 @@ tm_model_init(struct tm_model *m, const struct tm_data *d, size_t k)
 	m->k = k;
 	m->f = xcalloc((k + 1) * d->nb, sizeof *m->f);
 	m->eps = xcalloc(d->np, sizeof *m->eps);
+	m->sh = xcalloc(d->np * (k + 1), sizeof *m->sh);
 	for (p = 0; p < d->np; p++)
 		m->eps[p] = 1e-3;
 	m->ll = -INFINITY;
@@ -128,7 +148,9 @@ tm_model_free(struct tm_model *m)
 {
 	free(m->f);
 	free(m->eps);
+	free(m->sh);
 	m->f = m->eps = NULL;
+	m->sh = NULL;
 }
 
 static void
@@ -140,6 +162,7 @@ tm_model_copy(struct tm_model *to, const struct tm_model *from,
 	memcpy(to->lcap, from->lcap, sizeof to->lcap);
 	memcpy(to->f, from->f, (from->k + 1) * d->nb * sizeof *to->f);
 	memcpy(to->eps, from->eps, d->np * sizeof *to->eps);
+	memcpy(to->sh, from->sh, d->np * (from->k + 1) * sizeof *to->sh);
 	to->ll = from->ll;
 }
 
@@ -173,7 +196,7 @@ tm_point_ll(const struct tm_data *d, const struct tm_model *m, size_t p)
 		b = d->bin[i];
 		q = e * u;
 		for (j = 0; j <= m->k; j++)
-			q += pi[j] * m->f[j * d->nb + b];
+			q += pi[j] * tm_f(d, m, p, j, b);
 		ll += d->cnt[i] * log(q);
 	}
 	return (ll);
@@ -220,6 +243,7 @@ tm_em(const struct tm_data *d, struct tm_model *m, int iter)
 	double	pi[TIERS_MAX + 1], t[TIERS_MAX + 1], *acc, q, ll = 0, ea;
 	double	u = 1.0 / d->nb, e;
 	size_t	i, j, b, p, nk = m->k + 1;
+	long	at;
 	int	it;
 
 	acc = xcalloc(nk * d->nb, sizeof *acc);
@@ -238,11 +262,15 @@ tm_em(const struct tm_data *d, struct tm_model *m, int iter)
 				b = d->bin[i];
 				q = e * u;
 				for (j = 0; j < nk; j++)
-					q += t[j] = pi[j] * m->f[j * d->nb + b];
+					q += t[j] = pi[j] * tm_f(d, m, p, j,
+					    b);
 				ll += d->cnt[i] * log(q);
-				for (j = 0; j < nk; j++)
-					acc[j * d->nb + b] += d->cnt[i] * t[j] /
-					    q;
+				for (j = 0; j < nk; j++) {
+					at = (long)b - m->sh[p * nk + j];
+					if (at >= 0 && at < (long)d->nb)
+						acc[j * d->nb + at] +=
+						    d->cnt[i] * t[j] / q;
+				}
 				ea += d->cnt[i] * e * u / q;
 			}
 			m->eps[p] = fmin(TIERMODEL_EPS_MAX, fmax(
@@ -353,6 +381,48 @@ tm_cap_step(const struct tm_data *d, struct tm_model *m)
 	}
 }
 
+/*
+ * Point p's shifts, the rest held: each place's in turn to its best
+ * within +-TIERMODEL_SHIFT bins (a place with no share there keeps 0).
+ */
+static void
+tm_shift_point(const struct tm_data *d, struct tm_model *m, size_t p)
+{
+	double	pi[TIERS_MAX + 1], best, v;
+	size_t	j, nk = m->k + 1;
+	int	s, bs;
+
+	tm_shares(m, d->ws[p], pi);
+	for (j = 0; j < nk; j++) {
+		if (pi[j] <= 0) {
+			m->sh[p * nk + j] = 0;
+			continue;
+		}
+		bs = m->sh[p * nk + j];
+		best = tm_point_ll(d, m, p);
+		for (s = -TIERMODEL_SHIFT; s <= TIERMODEL_SHIFT; s++) {
+			m->sh[p * nk + j] = s;
+			if ((v = tm_point_ll(d, m, p)) > best + 1e-9) {
+				best = v;
+				bs = s;
+			}
+		}
+		m->sh[p * nk + j] = bs;
+	}
+}
+
+static void
+tm_shift(const struct tm_data *d, struct tm_model *m)
+{
+	size_t	p;
+
+	if (TIERMODEL_SHIFT == 0)
+		return;
+	for (p = 0; p < d->np; p++)
+		if (d->use[p])
+			tm_shift_point(d, m, p);
+}
+
 /* Alternate EM and capacity steps until the likelihood stops moving. */
 static void
 tm_fit(const struct tm_data *d, struct tm_model *m, int rounds)
@@ -361,8 +431,10 @@ tm_fit(const struct tm_data *d, struct tm_model *m, int rounds)
 	int	r;
 
 	tm_em(d, m, TIERMODEL_EM_ROUND);
-	for (r = 0; r < rounds && m->k > 0; r++) {
-		tm_cap_step(d, m);
+	for (r = 0; r < rounds; r++) {
+		tm_shift(d, m);
+		if (m->k > 0)
+			tm_cap_step(d, m);
 		tm_em(d, m, TIERMODEL_EM_ROUND);
 		if (m->ll - prev < TIERMODEL_TOL)
 			break;
@@ -370,53 +442,65 @@ tm_fit(const struct tm_data *d, struct tm_model *m, int rounds)
 	}
 }
 
-/* The best model of k + 1 caches grown from from (k caches). */
+static int	tm_distinct(const struct tm_data *, const struct tm_model *);
+
+/*
+ * The best model of k + 1 caches grown from from (k caches): a capacity
+ * added at each of TIERMODEL_GRID sizes, each start ranked after a few EM
+ * rounds (distinct places first, tm_distinct, then likelihood); the
+ * TIERMODEL_STARTS first fitted in full, and the likeliest of those whose
+ * places are distinct kept, else the likeliest.
+ */
 static void
 tm_grow(const struct tm_data *d, const struct tm_model *from,
     struct tm_model *to)
 {
-	struct tm_model	 start[TIERMODEL_STARTS], c;
+	struct tm_model	 start[TIERMODEL_GRID], tmp;
+	int		 dist[TIERMODEL_GRID], t, best_dist = 0, near;
 	double		 x;
 	size_t		 s, i, j, k = from->k + 1, nstart = 0;
-	int		 near;
 
-	tm_model_init(&c, d, k);
-	for (s = 0; s < TIERMODEL_STARTS; s++)
-		tm_model_init(&start[s], d, k);
 	for (s = 0; s < TIERMODEL_GRID; s++) {
 		x = d->lo + (d->hi - d->lo) * (s + 0.5) / TIERMODEL_GRID;
 		for (near = 0, i = 0; i < from->k; i++)
 			near |= fabs(from->lcap[i] - x) < TIERMODEL_SEP;
 		if (near)
 			continue;
+		tm_model_init(&start[nstart], d, k);
 		for (i = j = 0; i < from->k && from->lcap[i] < x; i++)
-			c.lcap[j++] = from->lcap[i];
-		c.lcap[j++] = x;
+			start[nstart].lcap[j++] = from->lcap[i];
+		start[nstart].lcap[j++] = x;
 		for (; i < from->k; i++)
-			c.lcap[j++] = from->lcap[i];
-		tm_init_shapes(d, &c);
-		tm_em(d, &c, TIERMODEL_EM_QUICK);
-		/* keep the TIERMODEL_STARTS best, best first */
-		for (i = 0; i < nstart && start[i].ll >= c.ll; i++)
-			;
-		if (i >= TIERMODEL_STARTS)
-			continue;
-		if (nstart < TIERMODEL_STARTS)
-			nstart++;
-		for (j = nstart - 1; j > i; j--)
-			tm_model_copy(&start[j], &start[j - 1], d);
-		tm_model_copy(&start[i], &c, d);
+			start[nstart].lcap[j++] = from->lcap[i];
+		tm_init_shapes(d, &start[nstart]);
+		tm_em(d, &start[nstart], TIERMODEL_EM_QUICK);
+		dist[nstart] = tm_distinct(d, &start[nstart]);
+		nstart++;
 	}
-	for (s = 0; s < nstart; s++) {
+	/* rank: distinct first, then likelihood (insertion sort) */
+	for (i = 1; i < nstart; i++) {
+		for (j = i; j > 0 && (dist[j] > dist[j - 1] || (dist[j] ==
+		    dist[j - 1] && start[j].ll > start[j - 1].ll)); j--) {
+			tmp = start[j];
+			start[j] = start[j - 1];
+			start[j - 1] = tmp;
+			t = dist[j];
+			dist[j] = dist[j - 1];
+			dist[j - 1] = t;
+		}
+	}
+	to->ll = -INFINITY;
+	for (s = 0; s < nstart && s < TIERMODEL_STARTS; s++) {
 		tm_fit(d, &start[s], TIERMODEL_ROUNDS);
-		if (s == 0 || start[s].ll > to->ll)
+		t = tm_distinct(d, &start[s]);
+		if (s == 0 || (t && !best_dist) || (t == best_dist &&
+		    start[s].ll > to->ll)) {
 			tm_model_copy(to, &start[s], d);
+			best_dist = t;
+		}
 	}
-	if (nstart == 0)
-		to->ll = -INFINITY;
-	for (s = 0; s < TIERMODEL_STARTS; s++)
+	for (s = 0; s < nstart; s++)
 		tm_model_free(&start[s]);
-	tm_model_free(&c);
 }
 
 /* A point's contamination alone, the rest of m held: its held-out score. */
@@ -427,6 +511,9 @@ tm_held_out(const struct tm_data *d, struct tm_model *m, size_t p)
 	size_t	i, j;
 	int	it;
 
+	memset(m->sh + p * (m->k + 1), 0, (m->k + 1) * sizeof *m->sh);
+	if (TIERMODEL_SHIFT > 0)
+		tm_shift_point(d, m, p);
 	tm_shares(m, d->ws[p], pi);
 	m->eps[p] = 1e-3;
 	for (it = 0; it < 30; it++) {
@@ -434,7 +521,7 @@ tm_held_out(const struct tm_data *d, struct tm_model *m, size_t p)
 		ea = 0;
 		for (i = d->off[p]; i < d->off[p + 1]; i++) {
 			for (base = 0, j = 0; j <= m->k; j++)
-				base += pi[j] * m->f[j * d->nb + d->bin[i]];
+				base += pi[j] * tm_f(d, m, p, j, d->bin[i]);
 			q = (1 - e) * base + e * u;
 			ea += d->cnt[i] * e * u / q;
 		}
@@ -459,6 +546,23 @@ tm_quantile(const struct tm_data *d, const double *f, double q)
 		c += f[b];
 	}
 	return (exp((d->bin0 + d->nb) * TIERMODEL_BIN) / 1000);
+}
+
+/*
+ * Whether m's places are places: each median TIERMODEL_APART from its
+ * neighbours'.  Closer, they are one place whose latency moved between
+ * points, which the shifts already allow.
+ */
+static int
+tm_distinct(const struct tm_data *d, const struct tm_model *m)
+{
+	size_t	j;
+
+	for (j = 0; j < m->k; j++)
+		if (tm_quantile(d, m->f + (j + 1) * d->nb, 0.5) <
+		    TIERMODEL_APART * tm_quantile(d, m->f + j * d->nb, 0.5))
+			return (0);
+	return (1);
 }
 
 /* Held-out fits of one count: per point scores, capacities, store p50. */
@@ -501,36 +605,51 @@ tm_loo_free(struct tm_loo *lo)
 }
 
 /*
- * Gain of b over a on held-out points: its sum, and z, the sum over its
- * standard error (points paired).  Points scored alike by both (within
- * TIERMODEL_SAME_NATS: below every capacity either has, both predict the
- * same hits) tell the two apart in no way, and would only dilute z.
+ * Gain of b over a on held-out points: its sum, and z, Wilcoxon's
+ * signed-rank statistic of the points' gains, standardised (normal
+ * approximation): whole points are the units, and one point's gain, a
+ * thousand nats where a point held thousands of reads its shapes did not
+ * quite fit, weighs as its rank, not as its size.  Points scored alike by
+ * both (within TIERMODEL_SAME_NATS: below every capacity either has, both
+ * predict the same hits) tell the two apart in no way and are left out.
  */
+static int
+tm_cmp_abs(const void *a, const void *b)
+{
+	double	x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+
+	return ((x > y) - (x < y));
+}
+
 static void
 tm_compare(const struct tm_data *d, const struct tm_loo *a,
     const struct tm_loo *b, double *gain, double *z)
 {
-	double	s = 0, s2 = 0, x, mean, var;
-	size_t	p, n = 0;
+	double	*g, s = 0, x, wplus = 0, mean, var, rank;
+	size_t	p, n = 0, i, j;
 
+	g = xcalloc(d->np, sizeof *g);
 	for (p = 0; p < d->np; p++) {
 		x = b->ll[p] - a->ll[p];
 		s += x;
-		n += fabs(x) >= TIERMODEL_SAME_NATS;
+		if (fabs(x) >= TIERMODEL_SAME_NATS)
+			g[n++] = x;
 	}
 	*gain = s;
-	if (n < 2) {
-		*z = 0;
-		return;
+	qsort(g, n, sizeof *g, tm_cmp_abs);
+	for (i = 0; i < n; i = j) {
+		/* ties share their mean rank */
+		for (j = i + 1; j < n && fabs(g[j]) == fabs(g[i]); j++)
+			;
+		rank = (i + 1 + j) / 2.0;
+		for (; i < j; i++)
+			if (g[i] > 0)
+				wplus += rank;
 	}
-	mean = s / n;
-	for (p = 0; p < d->np; p++) {
-		x = b->ll[p] - a->ll[p];
-		if (fabs(x) >= TIERMODEL_SAME_NATS)
-			s2 += (x - mean) * (x - mean);
-	}
-	var = s2 / (n - 1) * n;
-	*z = var > 0 ? s / sqrt(var) : (s > 0 ? INFINITY : 0);
+	mean = n * (n + 1) / 4.0;
+	var = n * (n + 1) * (2 * n + 1) / 24.0;
+	*z = var > 0 ? (wplus - mean) / sqrt(var) : 0;
+	free(g);
 }
 
 /* Jackknife sd of n values. */
@@ -766,8 +885,8 @@ tm_result(const struct tm_data *d, const struct point **sp,
 			b = d->bin[i];
 			q = e * u;
 			for (j = 0; j < nk; j++)
-				q += t[j] = (1 - e) * pi[j] * m->f[j * d->nb +
-				    b];
+				q += t[j] = (1 - e) * pi[j] * tm_f(d, m, p, j,
+				    b);
 			for (j = 0; j < nk; j++)
 				r->point_mode_frac[p * nk + j] += d->cnt[i] *
 				    t[j] / q / d->n[p];
@@ -824,7 +943,7 @@ tiermodel_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 	memset(lo, 0, sizeof lo);
 	tm_model_init(&m[0], &d, 0);
 	tm_init_shapes(&d, &m[0]);
-	tm_fit(&d, &m[0], 0);
+	tm_fit(&d, &m[0], TIERMODEL_ROUNDS);
 	tm_em(&d, &m[0], TIERMODEL_EM_FINAL);
 	tm_loo(&d, &m[0], &lo[0]);
 	for (k = 1; k <= kmax; k++) {
@@ -833,8 +952,33 @@ tiermodel_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 		if (!isfinite(m[k].ll))
 			break;
 		tm_em(&d, &m[k], TIERMODEL_EM_FINAL);
+#ifdef TIERMODEL_DEBUG
+		if (getenv("TM_DEBUG")) {
+			size_t ii;
+			fprintf(stderr, "k %zu fit: ll %.1f caps/p50s", k, m[k].ll);
+			for (ii = 0; ii <= k; ii++)
+				fprintf(stderr, " %.1f/%.2f", ii < k ? exp(m[k].lcap[ii]) / 1048576 : 0, tm_quantile(&d, m[k].f + ii * d.nb, 0.5));
+			fprintf(stderr, "\n");
+		}
+#endif
+		if (!tm_distinct(&d, &m[k])) {
+			k++;
+			break;
+		}
 		tm_loo(&d, &m[k], &lo[k]);
 		tm_compare(&d, &lo[best], &lo[k], &gain, &z);
+#ifdef TIERMODEL_DEBUG
+		if (getenv("TM_DEBUG")) {
+			size_t pp, ii;
+			fprintf(stderr, "k %zu vs %zu: gain %.1f z %.2f caps", k, best, gain, z);
+			for (ii = 0; ii < k; ii++)
+				fprintf(stderr, " %.1f", exp(m[k].lcap[ii]) / 1048576);
+			fprintf(stderr, "\n  D:");
+			for (pp = 0; pp < d.np; pp++)
+				fprintf(stderr, " %.0f:%.1f", d.ws[pp] / 1048576, lo[k].ll[pp] - lo[best].ll[pp]);
+			fprintf(stderr, "\n");
+		}
+#endif
 		if (gain > 0 && z >= TIERMODEL_Z_MORE) {
 			best = k;
 			continue;
