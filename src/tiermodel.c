@@ -47,9 +47,6 @@
  * jackknife standard error of ln p50.
  */
 #include <math.h>
-#ifdef TIERMODEL_DEBUG
-#include <stdio.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -952,33 +949,12 @@ tiermodel_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 		if (!isfinite(m[k].ll))
 			break;
 		tm_em(&d, &m[k], TIERMODEL_EM_FINAL);
-#ifdef TIERMODEL_DEBUG
-		if (getenv("TM_DEBUG")) {
-			size_t ii;
-			fprintf(stderr, "k %zu fit: ll %.1f caps/p50s", k, m[k].ll);
-			for (ii = 0; ii <= k; ii++)
-				fprintf(stderr, " %.1f/%.2f", ii < k ? exp(m[k].lcap[ii]) / 1048576 : 0, tm_quantile(&d, m[k].f + ii * d.nb, 0.5));
-			fprintf(stderr, "\n");
-		}
-#endif
 		if (!tm_distinct(&d, &m[k])) {
 			k++;
 			break;
 		}
 		tm_loo(&d, &m[k], &lo[k]);
 		tm_compare(&d, &lo[best], &lo[k], &gain, &z);
-#ifdef TIERMODEL_DEBUG
-		if (getenv("TM_DEBUG")) {
-			size_t pp, ii;
-			fprintf(stderr, "k %zu vs %zu: gain %.1f z %.2f caps", k, best, gain, z);
-			for (ii = 0; ii < k; ii++)
-				fprintf(stderr, " %.1f", exp(m[k].lcap[ii]) / 1048576);
-			fprintf(stderr, "\n  D:");
-			for (pp = 0; pp < d.np; pp++)
-				fprintf(stderr, " %.0f:%.1f", d.ws[pp] / 1048576, lo[k].ll[pp] - lo[best].ll[pp]);
-			fprintf(stderr, "\n");
-		}
-#endif
 		if (gain > 0 && z >= TIERMODEL_Z_MORE) {
 			best = k;
 			continue;
