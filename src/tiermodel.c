@@ -17,7 +17,13 @@
  * with probabilities
  *	q_b = (1 - e_p) sum_k pi_k(S_p) f_k(b) + e_p / nbins,
  * e_p the point's own contamination (reads that no place explains there:
- * another process's interference), at least TIERMODEL_EPS_MIN.
+ * another process's interference), at least TIERMODEL_EPS_MIN.  And a
+ * place's latency may move from point to point (a disk under other
+ * readers, a page-cache hit slower once the working set outgrows the
+ * CPU's caches): each point shifts each place's shape by its own offset,
+ * up to TIERMODEL_SHIFT bins either way, fitted like its contamination.
+ * Places whose p50s are less than TIERMODEL_APART apart are one place
+ * that moved: a model with two such is not in the running.
  *
  * The fit.  With the capacities held, the log-likelihood is concave in
  * the shapes (their mixture enters the logarithm linearly, with weights
@@ -27,7 +33,8 @@
  * and a golden section over its range between its neighbours, shapes
  * held, then EM again, until the likelihood stops moving.  A model of k
  * + 1 tiers starts from the best of k with one capacity added at each
- * of TIERMODEL_GRID sizes; the few best starts are fitted in full.
+ * of TIERMODEL_GRID sizes; the few best starts (distinct places first)
+ * are fitted in full.
  *
  * The count.  One criterion: the log-likelihood of whole points held out
  * (each point in turn is left out, the model refitted on the others from
@@ -35,8 +42,9 @@
  * its contamination and shifts are its own).  k + 1 tiers replace k when
  * their gain summed over the points is positive and the points' gains
  * rank positive with z >= TIERMODEL_Z_MORE (Wilcoxon's signed-rank test,
- * tm_compare); with z below TIERMODEL_Z_SAME, k stand; in between the count cannot be told and
- * the result is not analysed.  A tier found by one point alone predicts
+ * tm_compare); with z below TIERMODEL_Z_SAME, k stand; in between, the
+ * count cannot be told and the result is not analysed (reason
+ * TIERS_R_CANNOT_TELL, with the gain and z).  A tier found by one point alone predicts
  * nothing when that point is held out, so it does not pay: the law must
  * hold across points to count.
  *
