@@ -44,9 +44,9 @@
  * rank positive with z >= TIERMODEL_Z_MORE (Wilcoxon's signed-rank test,
  * tm_compare); with z below TIERMODEL_Z_SAME, k stand; in between, the
  * count cannot be told and the result is not analysed (reason
- * TIERS_R_CANNOT_TELL, with the gain and z).  A tier found by one point alone predicts
- * nothing when that point is held out, so it does not pay: the law must
- * hold across points to count.
+ * TIERS_R_CANNOT_TELL, with the gain and z).  A tier found by one point
+ * alone predicts nothing when that point is held out, so it does not pay:
+ * the law must hold across points to count.
  *
  * Intervals.  A capacity's 95% interval is the wider of its profile
  * likelihood (shapes and the other capacities held, drop of 1.92) and
