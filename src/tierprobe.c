@@ -1305,6 +1305,27 @@ fleet(struct cli_opts *o)
 }
 
 /*
+ * TIERPROBE_TIERS: "rules" (the default) or "model" (tiermodel.c), the
+ * tier analysis to run while the model is proved against the rules.
+ */
+static int
+tiers_method_from_env(void)
+{
+	const char	*v = getenv("TIERPROBE_TIERS");
+
+	if (v == NULL || *v == '\0' || strcmp(v, "rules") == 0)
+		tiers_set_method(TIERS_RULES);
+	else if (strcmp(v, "model") == 0)
+		tiers_set_method(TIERS_MODEL);
+	else {
+		log_warnx("TIERPROBE_TIERS=%s: accepted values are rules and "
+		    "model", v);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
  * ebs-stats: EBS's own counters of the volume under a device or file, on
  * their own (for those without nvme-cli).
  */
@@ -1353,6 +1374,8 @@ main(int argc, char **argv)
 	int		 ret = 0;
 
 	fit_init();
+	if (tiers_method_from_env() != 0)
+		return (EXIT_USAGE);
 	if (cli_parse(argc, argv, &o, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
