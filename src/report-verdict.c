@@ -137,7 +137,7 @@ report_verdict_settle(const struct report_text *rt, const struct verdict *v)
 /* The verdict of one target, or of several together, under title. */
 static void
 report_verdict_block(const struct report_text *rt, const struct verdict *v,
-    const char *title)
+    const char *title, const char *outcome)
 {
 	size_t	i, j;
 	int	uniform = 1;
@@ -149,6 +149,8 @@ report_verdict_block(const struct report_text *rt, const struct verdict *v,
 		    v->item[i].state != BUCKET_UNAFFECTED)
 			uniform = 0;
 	report_text_heading(rt, title);
+	if (outcome != NULL && outcome[0] != '\0')
+		report_text_kv(rt, "expectations", outcome);
 	if (v->bucket[0] != '\0')
 		report_text_kv(rt, "burst bucket", v->bucket);
 	for (i = 0; i < v->nitems; i = j) {
@@ -165,26 +167,30 @@ void
 report_verdict_text(const struct report_text *rt, const struct report *r)
 {
 	struct verdict	v;
-	char		title[640];
+	char		title[640], outcome[1024];
 	size_t		i;
 
+	/* The expectations' outcome once, in the first block. */
+	report_check_outcome_line(r, r->checks, outcome, sizeof outcome);
 	if (r->ntargets == 0) {
 		verdict_build(r, NULL, &v);
 		report_verdict_block(rt, &v, "Verdict (what it means for the "
-		    "long run; the detail follows)");
+		    "long run; the detail follows)", outcome);
 		return;
 	}
 	if (r->together != NULL) {
 		verdict_together(r, &v);
 		snprintf(title, sizeof title, "Verdict: the %zu targets "
 		    "together", r->ntargets);
-		report_verdict_block(rt, &v, title);
+		report_verdict_block(rt, &v, title, outcome);
+		outcome[0] = '\0';
 	}
 	for (i = 0; i < r->ntargets; i++) {
 		verdict_build(&r->targets[i], r, &v);
 		snprintf(title, sizeof title, "Verdict: target %zu, %s", i + 1,
 		    v.target);
-		report_verdict_block(rt, &v, title);
+		report_verdict_block(rt, &v, title, outcome);
+		outcome[0] = '\0';
 	}
 }
 

@@ -19,7 +19,7 @@ trap 'rm -rf "$dir"' EXIT
 # Lowest first; mk/LAYER.am builds each.
 cat > "$dir/layers" <<'EOF'
 base		xmalloc log units rng stats hist interrupt
-analysis	point timeline changepoint fit tiers service ceilings bucket figures check together
+analysis	point timeline changepoint fit tiers service ceilings bucket figures check standing together
 analysis	writepath formula voltype voltype-judge
 device		profiles sim engine engine-psync engine-uring engine-sim target
 measure		progress sampler scan limits parallel sync writes

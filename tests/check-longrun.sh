@@ -1,0 +1,97 @@
+#!/bin/sh
+# Description: checks judge the long run, on a simulated gp2 of 33 GiB
+# (baseline 100 IOPS) whose bucket runs dry during the writes of a run
+# with --sustain 1200 (virtual time): iops and bandwidth are then the
+# rates after the drop, missed with --accept-burst or not (exit 3), and
+# the ceilings measured before it are their own figures (burst_iops,
+# burst_bandwidth); --expect-profile ebs-gp3 fails on the long-run
+# figures; a --type the run rules out fails check, --accept-burst or not;
+# a run's --expect outcome is the verdict's first line, naming the figure
+# that missed; fleet gives the drained volume's long-run IOPS.
+set -u
+: "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
+TIERPROBE_DATADIR=$TOP_SRCDIR
+export TIERPROBE_DATADIR
+command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
+dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-longrun.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$TIERPROBE" run sim:gp2:33G --seed 1 --sustain 1200 --quiet \
+    --json "$dir/gp2.json" > /dev/null || fail "gp2 run exited $?"
+# The run saw the drop in the writes, not in the reads' sustained run.
+[ "$(jq -r '.limits.burst.detected' "$dir/gp2.json")" = false ] &&
+[ "$(jq -r '.writes.limits.burst.detected' "$dir/gp2.json")" = true ] ||
+    fail "the fixture no longer drains in the writes only"
+
+for a in "" --accept-burst; do
+	"$TIERPROBE" check "$dir/gp2.json" $a --expect 'iops>=2500' \
+	    > "$dir/out"
+	rc=$?
+	[ $rc = 3 ] && grep -Eq 'iops>=2500 +long-run IOPS +100 .*MISSED' \
+	    "$dir/out" || fail "iops>=2500 after a drain ($a): exit $rc, \
+$(cat "$dir/out")"
+	"$TIERPROBE" check "$dir/gp2.json" $a \
+	    --expect 'bandwidth>=100M' > "$dir/out"
+	rc=$?
+	[ $rc = 3 ] && grep -Eq 'long-run bandwidth +25 MiB/s .*MISSED' \
+	    "$dir/out" || fail "bandwidth>=100M after a drain ($a): exit \
+$rc, $(cat "$dir/out")"
+done
+"$TIERPROBE" check "$dir/gp2.json" --output-format json \
+    --expect 'iops>=2500' > "$dir/out.json"
+[ "$(jq -r '.checks[0].expectations.items[0] | "\(.figure) \(.value)
+    \(.verdict) \(.state)"' "$dir/out.json")" = \
+    "writes.limits.long_run_iops 100
+    missed empty" ] || fail "check JSON: $(cat "$dir/out.json")"
+
+# The burst rates are their own figures: met.
+"$TIERPROBE" check "$dir/gp2.json" --expect 'burst_iops>=2500' \
+    --expect 'burst_bandwidth>=100M' > "$dir/out" ||
+    fail "burst figures: exit $?, $(cat "$dir/out")"
+
+# A gp3's promise on a gp2 that drained: missed on the long run.
+"$TIERPROBE" check "$dir/gp2.json" --accept-burst \
+    --expect-profile ebs-gp3 > "$dir/out"
+rc=$?
+[ $rc = 3 ] && grep -q 'long-run IOPS .*MISSED' "$dir/out" ||
+    fail "--expect-profile ebs-gp3 on gp2: exit $rc, $(cat "$dir/out")"
+
+# A --type the run rules out fails check, --accept-burst or not.
+"$TIERPROBE" run sim:gp2:33G --seed 1 --sustain 1200 --quiet --type gp3 \
+    --json "$dir/t.json" > /dev/null
+[ "$(jq -r '.volume_types.given.consistent' "$dir/t.json")" = false ] ||
+    fail "gp3 not ruled out on a gp2: $(jq -c .volume_types.given \
+"$dir/t.json")"
+for a in "" --accept-burst; do
+	"$TIERPROBE" check "$dir/t.json" $a --expect 'burst_iops>=2500' \
+	    > "$dir/out"
+	rc=$?
+	[ $rc = 3 ] && grep -q 'MISSED --type gp3: ruled out by' "$dir/out" ||
+	    fail "--type gp3 ruled out ($a): exit $rc, $(cat "$dir/out")"
+done
+"$TIERPROBE" run sim:gp2:33G --seed 1 --sustain 1200 --quiet --type gp2 \
+    --json "$dir/t2.json" > /dev/null
+"$TIERPROBE" check "$dir/t2.json" --expect 'burst_iops>=2500' \
+    > "$dir/out" || fail "--type gp2 on a gp2: exit $?, $(cat "$dir/out")"
+
+# A run's --expect: its outcome heads the verdict, with the figure.
+"$TIERPROBE" run sim:gp2:33G --seed 1 --sustain 1200 --accept-burst \
+    --expect 'iops>=2500' --expect 'p50<=2ms' > "$dir/run.txt" 2> /dev/null
+rc=$?
+[ $rc = 3 ] || fail "run --expect iops>=2500: exit $rc"
+sed -n '/^Verdict/{n;p;q;}' "$dir/run.txt" | grep -Eq \
+    '^ *expectations +MISSED 1 of 2: iops>=2500 \(long-run IOPS 100\)' ||
+    fail "the verdict does not lead with the outcome: $(sed -n \
+'/^Verdict/,/^$/p' "$dir/run.txt")"
+[ "$(grep -n '^Verdict' "$dir/run.txt" | cut -d: -f1)" -lt 20 ] ||
+    fail "the verdict is not near the top"
+
+# fleet: the drained volume's IOPS is its long run, measured empty.
+mkdir "$dir/fleet"
+cp "$dir/gp2.json" "$dir/fleet/"
+"$TIERPROBE" fleet "$dir/fleet" --output-format json > "$dir/fleet.json"
+[ "$(jq -c '.fleet.volumes[0] | [.figures.iops, .states.iops]' \
+    "$dir/fleet.json")" = '[100,"empty"]' ] ||
+    fail "fleet: $(jq -c '.fleet.volumes[0]' "$dir/fleet.json")"
+exit 0
