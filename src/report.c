@@ -1173,6 +1173,10 @@ report_figure(const struct report *r, const struct figures_def *d,
 	}
 }
 
+_Static_assert((int)REPORT_BOUND_NONE == (int)STANDING_BOUND_NONE &&
+    (int)REPORT_BOUND_AT_MOST == (int)STANDING_BOUND_AT_MOST &&
+    (int)REPORT_BOUND_AT_LEAST == (int)STANDING_BOUND_AT_LEAST, "one bound");
+
 /* The figure fv as standing.c takes it; see report.h. */
 void
 report_standing_figure(const struct figures_value *fv, int of_burst,
