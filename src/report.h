@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "instance.h"
 #include "limits.h"
 #include "scan.h"
 #include "sync.h"
@@ -162,6 +163,9 @@ struct report {
 	struct voltype_judgement *voltypes;	/* every documented type
 						   judged; NULL: not (no
 						   limits) */
+	struct instance_limits	 instance;	/* the instance assumed and
+						   its EBS limits, or none
+						   and why (instance.h) */
 };
 
 /*

@@ -21,7 +21,7 @@ cat > "$dir/layers" <<'EOF'
 base		xmalloc log units rng stats hist interrupt
 analysis	point timeline changepoint fit tiers service ceilings bucket figures check standing together
 analysis	writepath formula voltype voltype-judge
-device		profiles sim engine engine-psync engine-uring engine-sim target
+device		profiles instance sim engine engine-psync engine-uring engine-sim target
 measure		progress sampler scan limits parallel sync writes
 plan		cli plan
 report		report report-state verdict report-verdict report-schema report-json report-load report-text report-sync
