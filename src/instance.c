@@ -311,8 +311,8 @@ instance_resolve(const char *opt, const char *sim, int simulated,
 		return (0);
 	}
 	if (simulated) {
-		instance_none(il, "the simulated volume is on no instance "
-		    "(sim:VOLUME@INSTANCE puts it on one)");
+		instance_none(il, "a simulated volume on no instance "
+		    "(sim:VOL@INSTANCE)");
 		return (0);
 	}
 	instance_from_dmi(NULL, il);

@@ -2051,13 +2051,14 @@ report_schema_root_loaded(void *r)
 {
 	struct report	*rep = r;
 
-	/* No instance section (an older report): none known, no figures. */
+	/*
+	 * No instance section (an older report): none recorded, no figures,
+	 * no why (the verdict then says nothing of an instance).
+	 */
 	if (rep->instance.from == INSTANCE_NONE &&
 	    rep->instance.name[0] == '\0' && rep->instance.why[0] == '\0' &&
-	    rep->instance.source[0] == '\0' && rep->instance.iops == 0 &&
-	    rep->instance.bandwidth == 0)
-		instance_none(&rep->instance, "the report does not say (an "
-		    "older tierprobe's)");
+	    rep->instance.source[0] == '\0')
+		instance_none(&rep->instance, "%s", "");
 	report_state_apply(r);
 }
 

@@ -162,8 +162,8 @@ report_verdict_instance(const struct instance_limits *il, char *buf,
 	size_t	o;
 
 	if (il->from == INSTANCE_NONE) {
-		snprintf(buf, len, "none assumed: %s; --instance TYPE names it",
-		    il->why[0] != '\0' ? il->why : "not known");
+		snprintf(buf, len, "none known: %s", il->why[0] != '\0' ?
+		    il->why : "not recorded");
 		return (buf);
 	}
 	o = snprintf(buf, len, "%s, from %s: ", il->name,
@@ -213,7 +213,9 @@ report_verdict_block(const struct report_text *rt, const struct verdict *v,
 	report_text_heading(rt, title);
 	if (outcome != NULL && outcome[0] != '\0')
 		report_text_kv(rt, "expectations", outcome);
-	if (instance != NULL)
+	/* A report that does not record one (an older one) says nothing. */
+	if (instance != NULL && (instance->from != INSTANCE_NONE ||
+	    instance->why[0] != '\0'))
 		report_text_kv(rt, "instance", report_verdict_instance(instance,
 		    line, sizeof line));
 	if (v->bucket[0] != '\0')

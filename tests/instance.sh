@@ -42,7 +42,7 @@ TIERPROBE_DMI_DIR=$dir/kvm scan --json "$dir/kvm.json" > "$dir/kvm.txt" ||
 [ "$(jq -c '.instance | [.name, .from, .iops]' "$dir/kvm.json")" = \
     '[null,null,null]' ] && jq -r .instance.why "$dir/kvm.json" |
     grep -q 'not an EC2 instance (DMI sys_vendor "QEMU")' &&
-    grep -q 'instance *none assumed: not an EC2 instance' "$dir/kvm.txt" ||
+    grep -q 'instance *none known: not an EC2 instance' "$dir/kvm.txt" ||
     fail "QEMU: $(jq -c .instance "$dir/kvm.json")"
 
 TIERPROBE_DMI_DIR=$dir/none scan --json "$dir/none.json" > /dev/null ||
