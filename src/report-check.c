@@ -277,18 +277,11 @@ report_check_label(const struct check_expect *e,
 	return (buf);
 }
 
-/* "met while a bucket may still be full", ... for a lifted figure met. */
-static const char *
-report_check_lifted(int state)
-{
-	switch (state) {
-	case BUCKET_FULL:
-		return ("met before a bucket ran dry");
-	case BUCKET_DRAINING:
-		return ("met while a bucket ran dry");
-	}
-	return ("met while a bucket may still be full");
-}
+/*
+ * A lifted figure met: standing.c calls it lifted only where no bucket ran
+ * dry in the run (one that did contradicts it).
+ */
+#define REPORT_CHECK_LIFTED	"met while a bucket may still be full"
 
 static char	*report_check_measured(const struct check_expect *,
 		    const struct check_result *, char *, size_t);
@@ -450,7 +443,7 @@ report_check_write(const struct report *r, const struct check_list *l,
 			    res.note);
 		else if (res.lifted)
 			snprintf(verdict, sizeof verdict, "%s%s%s",
-			    report_check_lifted(res.fv.state),
+			    REPORT_CHECK_LIFTED,
 			    l->accept_burst ? " (accepted)" : "",
 			    res.borderline ? " *" : "");
 		else
@@ -795,7 +788,7 @@ report_check_problems(const struct report_check_file *cf, FILE *f,
 			/* Met only while a bucket may have lifted it. */
 			fprintf(f, "%sLIFTED %s %s%s: %s: %s (--accept-burst "
 			    "accepts it)\n", indent, host, cf->file, where,
-			    e->text, report_check_lifted(res.fv.state));
+			    e->text, REPORT_CHECK_LIFTED);
 			continue;
 		}
 		/* MISSED, or another verdict short of met, in capitals. */
