@@ -193,7 +193,7 @@ fleet_add_one(struct fleet *fl, const char *file, const struct report *top,
 	report_figure(r, figures_find("burst", &index), 0, &fv);
 	v.burst = fv.value;
 	for (i = 0; i < fl->nfig; i++) {
-		report_figure(r, fl->fig[i], 0, &fv);
+		report_figure_in(top, r, fl->fig[i], 0, &fv);
 		report_standing_figure(&fv, 0, &sf);
 		standing_decide(&sf, &st);
 		v.value[i] = fv.value;

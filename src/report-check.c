@@ -140,7 +140,7 @@ report_check_one(const struct check_expect *e, const struct report *top,
 	/* A profile's burst rate asks for the ceiling as measured. */
 	if (e->of_burst)
 		def = figures_burst_of(def);
-	report_figure(r, def, e->index, &res->fv);
+	report_figure_in(top, r, def, e->index, &res->fv);
 	report_standing_figure(&res->fv, e->of_burst ||
 	    figures_is_burst(def), &sf);
 	standing_decide(&sf, &st);
@@ -186,7 +186,9 @@ report_check_evaluate(const struct check_expect *e, const struct report *r,
 			continue;
 		*res = one;
 		res->target = i + 1;
-		if (snprintf(path, sizeof path, "targets[%zu].%s", i,
+		/* A figure of the run together is the top's. */
+		if (strncmp(one.fv.path, "together.", 9) != 0 &&
+		    snprintf(path, sizeof path, "targets[%zu].%s", i,
 		    one.fv.path) < (int)sizeof path)
 			memcpy(res->fv.path, path, sizeof res->fv.path);
 	}
@@ -269,6 +271,8 @@ report_check_label(const struct check_expect *e,
 {
 	if (strstr(res->fv.path, "long_run_iops") != NULL)
 		snprintf(buf, len, "long-run IOPS");
+	else if (strcmp(res->fv.path, "together.burst.baseline_iops") == 0)
+		snprintf(buf, len, "long-run IOPS, shared");
 	else if (strstr(res->fv.path, "baseline_bandwidth") != NULL)
 		snprintf(buf, len, "long-run bandwidth");
 	else
@@ -551,6 +555,8 @@ report_check_json(const struct report *r, const struct check_list *l)
 		    report_check_real(res.fv.high));
 		json_object_set_new(io, "at_least",
 		    json_boolean(res.fv.at_least));
+		json_object_set_new(io, "at_most",
+		    json_boolean(res.fv.at_most));
 		json_object_set_new(io, "state", bucket_state_name(
 		    res.fv.state) != NULL ? json_string(bucket_state_name(
 		    res.fv.state)) : json_null());

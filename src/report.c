@@ -1192,6 +1192,40 @@ report_standing_figure(const struct figures_value *fv, int of_burst,
 	sf->of_burst = of_burst;
 }
 
+/*
+ * The value of figure d in r, one of the targets of top run together; see
+ * report.h.  A bucket the targets share that ran dry together left them
+ * report_shared_long_iops(top) IOPS: an iops figure above that is at most
+ * it for good; one below it is not what the shared drop lowered, and
+ * stands in its own bucket's state (a bucket of its own may still have
+ * been full).
+ */
+void
+report_figure_in(const struct report *top, const struct report *r,
+    const struct figures_def *d, unsigned index, struct figures_value *fv)
+{
+	double	shared;
+
+	report_figure(r, d, index, fv);
+	if (top == NULL || top == r || d->source != FIGURES_LONG_RUN ||
+	    d->unit != UNITS_IOPS || fv->state == BUCKET_EMPTY ||
+	    !isfinite(fv->value) || fv->repeated ||
+	    !isfinite(shared = report_shared_long_iops(top)))
+		return;
+	if (fv->value <= shared) {
+		if (fv->state == BUCKET_FULL && !fv->drained)
+			fv->state = BUCKET_MAY_BE_FULL;
+		return;
+	}
+	snprintf(fv->path, sizeof fv->path, "together.burst.baseline_iops");
+	fv->value = shared;
+	fv->low = fv->high = NAN;
+	fv->at_least = 0;
+	fv->at_most = 1;
+	fv->state = BUCKET_EMPTY;
+	fv->drained = 1;
+}
+
 /* Mean, sd and cv of the headline figures of n reports, matched by name. */
 void
 report_repeat_aggregate(const struct report *reps, int n,

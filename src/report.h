@@ -491,6 +491,13 @@ struct standing_figure;
 void	report_figure(const struct report *, const struct figures_def *,
 	    unsigned, struct figures_value *);
 /*
+ * The same for r, one of the targets top ran together (top NULL or r: as
+ * report_figure): iops bounded by what a bucket they share left them
+ * together once it ran dry.
+ */
+void	report_figure_in(const struct report *, const struct report *,
+	    const struct figures_def *, unsigned, struct figures_value *);
+/*
  * The figure fv (an expectation's when of_burst says it asks for a burst
  * rate) as standing.c takes it, into sf.
  */

@@ -8,7 +8,9 @@
 # figures; a --type the run rules out fails check, --accept-burst or not;
 # a run's --expect outcome is the verdict's first line, naming the figure
 # that missed; fleet gives the drained volume's long-run IOPS and does not
-# call it an outlier beside volumes whose figures a bucket may have lifted.
+# call it an outlier beside volumes whose figures a bucket may have lifted;
+# of two volumes sharing an instance's bucket that ran dry only together,
+# each one's IOPS is bounded by what the bucket left them.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 TIERPROBE_DATADIR=$TOP_SRCDIR
@@ -113,4 +115,37 @@ rm "$dir/fleet/gp2.json"
 '["h4","empty",false]]' ] || fail "fleet of burst and long-run figures: \
 $(jq -c '[.fleet.volumes[] | [.host, .figures.iops, .states.iops,
     .outlier, .outlier_reason]]' "$dir/fleet.json")"
+
+# Two volumes on an instance whose bucket they share: it runs dry only
+# together.  Alone each does 1,000 IOPS (its own limit).  Shared baseline
+# 1,500: the drop together does not lower 1,000, which stands (met while
+# a bucket of its own may be full).  Shared baseline 800: each is at most
+# 800 for good, so iops>=900 is missed, --accept-burst or not.
+printf '[device]\nname = v\nsize = 1G\n[backing]\nlatency_us = 500\n' \
+    > "$dir/vol.ini"
+printf 'concurrency = 8\n[limit]\niops = 1000\nbandwidth = 32M\n' \
+    >> "$dir/vol.ini"
+for b in 1500 800; do
+	printf '[instance]\nname = i%s\niops = %s\nbandwidth = 40M\n' $b $b \
+	    > "$dir/i$b.ini"
+	printf 'burst_iops = 3000\nburst_duration_s = 30\n' >> "$dir/i$b.ini"
+	"$TIERPROBE" limits "sim:$dir/vol.ini@$dir/i$b.ini" \
+	    "sim:$dir/vol.ini@$dir/i$b.ini" --max-iodepth 8 --sustain 5 \
+	    --sustain-together 150 --seed 7 --quiet \
+	    --json "$dir/two$b.json" > /dev/null || fail "two on i$b: $?"
+	[ "$(jq -c --argjson b $b '.together | [.burst_shared,
+	    (.burst.baseline_iops | . > $b * 0.98 and . < $b * 1.02)]' \
+	    "$dir/two$b.json")" = "[true,true]" ] ||
+	    fail "i$b: $(jq -c .together.burst "$dir/two$b.json")"
+done
+"$TIERPROBE" check "$dir/two1500.json" --accept-burst \
+    --expect 'iops>=900' > "$dir/out" || fail "shared 1500: exit $?, \
+$(cat "$dir/out")"
+grep -q 'met while a bucket may still be full (accepted)' "$dir/out" ||
+    fail "shared 1500: $(cat "$dir/out")"
+"$TIERPROBE" check "$dir/two800.json" --accept-burst \
+    --expect 'iops>=900' > "$dir/out"
+rc=$?
+[ $rc = 3 ] && grep -Eq 'long-run IOPS, shared +800 .*MISSED' "$dir/out" ||
+    fail "shared 800: exit $rc, $(cat "$dir/out")"
 exit 0
