@@ -188,6 +188,11 @@ fleet_add_one(struct fleet *fl, const char *file, const struct report *top,
 	snprintf(v.started, sizeof v.started, "%s", top->started_utc);
 	v.seed = top->config.seed;
 	v.interrupted = top->interrupted;
+	if (r->fault != NULL || top->fault != NULL)
+		v.fault = report_fault_word(r->fault != NULL ?
+		    r->fault->reason : top->fault->reason);
+	if (v.fault == NULL && (r->fault != NULL || top->fault != NULL))
+		v.fault = "error";
 	fleet_caches(r, v.caches, sizeof v.caches);
 	v.has_limits = r->limits != NULL;
 	report_figure(r, figures_find("burst", &index), 0, &fv);
@@ -272,15 +277,17 @@ fleet_kind(struct fleet *fl, const char *name)
 }
 
 /*
- * Whether volume v's figure f counts towards kind k's median: of k, known,
- * not a burst figure a drain contradicts, and of the median's basis.
+ * Whether volume v's figure f counts towards kind k's median: of k, not of
+ * a run stopped on a fault, known, not a burst figure a drain contradicts,
+ * and of the median's basis.
  */
 static int
 fleet_in_basis(const struct fleet_volume *v, const struct fleet_kind *k,
     size_t f)
 {
-	return (strcmp(v->kind, k->kind) == 0 && isfinite(v->value[f]) &&
-	    !v->contradicted[f] && v->lifted[f] == k->of_burst[f]);
+	return (strcmp(v->kind, k->kind) == 0 && v->fault == NULL &&
+	    isfinite(v->value[f]) && !v->contradicted[f] &&
+	    v->lifted[f] == k->of_burst[f]);
 }
 
 /*
@@ -298,8 +305,8 @@ fleet_basis(const struct fleet *fl, const struct fleet_kind *k, size_t f)
 
 	for (i = 0; i < fl->nvol; i++) {
 		v = &fl->vol[i];
-		if (strcmp(v->kind, k->kind) != 0 || !isfinite(v->value[f]) ||
-		    v->contradicted[f])
+		if (strcmp(v->kind, k->kind) != 0 || v->fault != NULL ||
+		    !isfinite(v->value[f]) || v->contradicted[f])
 			continue;
 		if (v->lifted[f])
 			burst++;
@@ -320,7 +327,8 @@ fleet_judge(struct fleet *fl, const struct fleet_kind *k, size_t f)
 
 	for (i = 0; i < fl->nvol; i++) {
 		v = &fl->vol[i];
-		if (strcmp(v->kind, k->kind) != 0 || !isfinite(v->value[f]) ||
+		if (strcmp(v->kind, k->kind) != 0 || v->fault != NULL ||
+		    !isfinite(v->value[f]) ||
 		    !isfinite(k->median[f]) || k->median[f] <= 0 ||
 		    better == 0 || v->contradicted[f] ||
 		    v->lifted[f] != k->of_burst[f])
