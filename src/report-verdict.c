@@ -14,6 +14,7 @@
 #include "bucket.h"
 #include "report.h"
 #include "verdict.h"
+#include "voltype.h"
 
 /* A figure of an item for people: "at most 3,000 IOPS", "p99 1.7 ms". */
 static char *
@@ -34,6 +35,44 @@ report_verdict_value(const struct verdict_item *it, char *buf, size_t len)
 	    REPORT_BOUND_AT_MOST ? "at most " : it->bound ==
 	    REPORT_BOUND_AT_LEAST ? "at least " : "", v, unit);
 	return (buf);
+}
+
+/* What sets a long-run figure, for people. */
+static char *
+report_verdict_limit(const struct verdict_item *it, char *buf, size_t len)
+{
+	switch (it->limit) {
+	case VOLTYPE_LIMIT_INSTANCE:
+		snprintf(buf, len, "set by the instance's limits (%s, its "
+		    "baseline)", it->limit_of[0] != '\0' ? it->limit_of :
+		    "the instance");
+		break;
+	case VOLTYPE_LIMIT_CHARGE:
+		snprintf(buf, len, "set by the volume's MiB/s at 1 MiB per "
+		    "I/O");
+		break;
+	case VOLTYPE_LIMIT_VOLUME:
+		snprintf(buf, len, "set by the volume's type rule");
+		break;
+	default:
+		buf[0] = '\0';
+	}
+	return (buf);
+}
+
+/* The JSON word of what sets a long-run figure; NULL: not known. */
+static const char *
+report_verdict_limit_name(int l)
+{
+	switch (l) {
+	case VOLTYPE_LIMIT_INSTANCE:
+		return ("instance");
+	case VOLTYPE_LIMIT_CHARGE:
+		return ("charge");
+	case VOLTYPE_LIMIT_VOLUME:
+		return ("volume");
+	}
+	return (NULL);
 }
 
 /* How much worse a standing is, for the line of several items. */
@@ -95,6 +134,12 @@ report_verdict_line(const struct report_text *rt, const struct verdict *v,
 			o += snprintf(line + o, sizeof line - o, "%s%s",
 			    nr++ == 0 ? ", " : "; ", why);
 	}
+	for (k = i; k < j && o < sizeof line; k++)
+		if (v->item[k].limit != VOLTYPE_LIMIT_NONE) {
+			o += snprintf(line + o, sizeof line - o, "; %s",
+			    report_verdict_limit(&v->item[k], b, sizeof b));
+			break;
+		}
 	report_text_kv(rt, v->item[i].line, line);
 }
 
@@ -254,6 +299,12 @@ report_verdict_object(const struct verdict *v)
 		    report_verdict_str(it->settle));
 		json_object_set_new(io, "settle_reason",
 		    report_verdict_str(it->settle_reason));
+		json_object_set_new(io, "limit",
+		    report_verdict_limit_name(it->limit) != NULL ?
+		    json_string(report_verdict_limit_name(it->limit)) :
+		    json_null());
+		json_object_set_new(io, "limit_of",
+		    report_verdict_str(it->limit_of));
 		json_array_append_new(a, io);
 	}
 	json_object_set_new(o, "items", a);

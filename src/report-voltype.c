@@ -17,6 +17,8 @@
 #include "xmalloc.h"
 
 #define REPORT_VOLTYPE_LINKS	64	/* instances known, at most */
+#define REPORT_VOLTYPE_SIZE_TOL	0.01	/* --size this far off the volume's
+					   own contradicts it */
 
 /* Seconds since the epoch of an ISO 8601 UTC time; NAN if it is not one. */
 static double
@@ -53,10 +55,33 @@ report_voltype_device_size(const struct report_context *x)
 	return ((double)x->device_size_bytes);
 }
 
+/*
+ * The target's own size as a volume's: a simulated volume's, or a whole
+ * block device's (not a device-mapper or md one); NAN when it has none.
+ */
+double
+report_voltype_own_size(const struct report *r)
+{
+	if (strcmp(r->target.type, "sim") == 0 && r->target.size_bytes > 0)
+		return ((double)r->target.size_bytes);
+	if (strcmp(r->target.type, "blockdev") == 0 &&
+	    report_voltype_one_volume(&r->context) &&
+	    r->context.device_size_bytes > 0)
+		return ((double)r->context.device_size_bytes);
+	return (NAN);
+}
+
 /* The size of the volume a report measured; see report.h. */
 double
 report_voltype_size(const struct report *r)
 {
+	double	own = report_voltype_own_size(r);
+
+	/* --size that contradicts the volume's own (1%) yields to it. */
+	if (r->config.volume_size > 0 && isfinite(own) &&
+	    fabs((double)r->config.volume_size - own) > REPORT_VOLTYPE_SIZE_TOL *
+	    own)
+		return (own);
 	if (r->config.volume_size > 0)
 		return ((double)r->config.volume_size);
 	if (!report_voltype_one_volume(&r->context))
@@ -98,6 +123,17 @@ report_voltype_measured(const struct report *r, struct voltype_measured *m)
 	m->long_run_bandwidth = l->baseline_bandwidth;
 	m->io_accounting = l->io_accounting_bytes;
 	m->burst = l->burst;
+	if (r->scan != NULL)
+		m->read_p50_us = r->scan->tiers.backing_p50_us;
+	/* A bucket that ran dry in the writes ran dry for the reads too. */
+	if (!l->burst.detected && r->writes != NULL &&
+	    r->writes->limits != NULL &&
+	    r->writes->limits->burst.detected) {
+		m->burst = r->writes->limits->burst;
+		if (isfinite(r->writes->limits->long_run_iops))
+			m->long_run_iops = r->writes->limits->long_run_iops;
+		return;
+	}
 	/*
 	 * The I/O the run drew was drawn from the start of the scan to the
 	 * end of what the sustained run held; the wall clock from start to
@@ -138,6 +174,10 @@ report_voltype_links(struct voltype_link *l, size_t max)
 		    p->instance_burst_iops : NAN;
 		l[k].burst_bandwidth = p->instance_burst_bandwidth > 0 ?
 		    p->instance_burst_bandwidth : NAN;
+		l[k].burst_s = p->instance_burst_s > 0 ? p->instance_burst_s :
+		    NAN;
+		l[k].period_s = p->instance_burst_period_s > 0 ?
+		    p->instance_burst_period_s : NAN;
 		k++;
 		profiles_free(p);
 	}
@@ -155,6 +195,7 @@ report_voltype_one(struct report *r, struct voltype *const *types,
 	struct voltype_judgement *j;
 	struct voltype_spec	 spec;
 	struct voltype		*t;
+	size_t			 i;
 	int			 rc = 0;
 
 	voltype_judgement_free(r->voltypes);
@@ -165,8 +206,14 @@ report_voltype_one(struct report *r, struct voltype *const *types,
 	report_voltype_measured(r, &m);
 	m.link = links;
 	m.nlinks = nlinks;
+	for (i = 0; i < nlinks; i++)
+		if (r->target.instance[0] != '\0' &&
+		    strcmp(links[i].name, r->target.instance) == 0)
+			m.on = &links[i];
 	j = xcalloc(1, sizeof *j);
 	voltype_judge((const struct voltype *const *)types, ntypes, &m, j);
+	if (m.on != NULL)
+		j->on = *m.on;
 	if (r->config.type[0] != '\0') {
 		if (voltype_spec_parse(r->config.type, 0, &spec, cause) != 0 ||
 		    (t = profiles_type_load(spec.name, cause)) == NULL)
@@ -271,7 +318,9 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 	    units_format_size(j->size_bytes, a, sizeof a) :
 	    "size unknown", j->model[0] != '\0' ? ", device model \"" : "",
 	    j->model, j->model[0] != '\0' ? "\"" : "", r->config.volume_size >
-	    0 ? " (size from --size)" : "");
+	    0 && j->size_bytes == r->config.volume_size ? " (size from --size)" :
+	    r->config.volume_size > 0 ? " (its own size: --size contradicts "
+	    "it and is not used)" : "");
 	report_text_kv(rt, "volume", line);
 	if (j->nconsistent > 0) {
 		report_table_init(&tab, "llrrl");

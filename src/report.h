@@ -484,11 +484,17 @@ int	report_plot(const struct report *, const char *, const char *,
 
 /*
  * The size of the volume a report of one target measured, in bytes: the
- * --size given, else its device's (the disk under a file, the simulated
+ * --size given (unless it contradicts the target's own size, which then
+ * stands), else its device's (the disk under a file, the simulated
  * volume), else a block device target's; NAN when unknown, as under a
  * device-mapper or md device (several volumes, or part of one).
  */
 double	report_voltype_size(const struct report *);
+/*
+ * The target's own size as a volume's (a simulated volume's, a whole
+ * block device's), which a --size that contradicts it yields to; NAN.
+ */
+double	report_voltype_own_size(const struct report *);
 /* The same from a context alone (no --size, no target). */
 double	report_voltype_device_size(const struct report_context *);
 /*

@@ -65,9 +65,11 @@ within gp2 long_run.iops 2900 3100
 # long run; the run that tells them apart is the one gp2's bucket runs
 # dry in (5.4M credits at 3,000 - 300 IOPS: 2,000 s), with the target
 # given, and why.
+# The documented figure of gp3 is its documented default, 3,000, not the
+# 3,001 the fit took from the measured ceiling before (issue 29.6).
 is gp2 volume_type standing unknown
 is gp2 volume_type detail "gp2 and gp3 at 100 GiB"
-item gp2 long_run.iops reason | grep -q '300 if gp2 (empty after ~2000 s here), 3,001 if gp3' ||
+item gp2 long_run.iops reason | grep -q '300 if gp2 (empty after ~2000 s here), 3,000 if gp3' ||
     fail "gp2: the long run of each type that fits: $(item gp2 long_run.iops reason)"
 is gp2 long_run.iops settle "tierprobe run sim:ebs-gp2-100g --sustain 2100"
 item gp2 long_run.iops settle_reason | grep -q '^tells gp2 and gp3 apart' ||
@@ -137,7 +139,10 @@ run gp3s sim:ebs-gp3 --sustain 3000
 is gp3s long_run.iops standing bounded
 is gp3s long_run.iops state may_be_full
 within gp3s long_run.iops 2900 3100
-is gp3s long_run.iops settle "tierprobe run sim:ebs-gp3 --sustain 30000"
+# gp2 ruled out by the 3,000 s held, only gp3 fits: its long run is
+# known, nothing more is asked (before: --sustain 30000, issue 29.6).
+is gp3s long_run.iops settle null
+is gp3s long_run.iops limit volume
 # Where they must differ: a long enough run tells gp2 from gp3.
 [ "$(item gp2s long_run.iops standing)" != \
     "$(item gp3s long_run.iops standing)" ] ||
@@ -148,24 +153,25 @@ run io1 sim:ebs-io1-4000
 is io1 long_run.iops standing bounded
 within io1 long_run.iops 3900 4100
 is io1 long_run.bandwidth bound at_most
-# st1: bandwidth from a bucket of bytes that 4 KiB reads never drain.
+# st1 of 2 TiB: every I/O of up to 1 MiB costs 1 MiB of its MiB/s and of
+# its bucket (issue 29.1; before, this asserted a bucket "4 KiB reads
+# never drain" and a long run of 500 IOPS): 4 KiB reads hold 500 while
+# the 2 TiB bucket lasts, 80 MiB/s / 1 MiB = 80 after.  The one type that
+# fits documents both; the run asked for is the one its bucket runs dry in.
 run st1 sim:ebs-st1
+is st1 volume_type detail "st1 at 2 TiB"
+is st1 long_run.iops standing bounded
+is st1 long_run.iops limit charge
+within st1 long_run.iops 79 81
 is st1 long_run.bandwidth standing bounded
 is st1 long_run.bandwidth bound at_most
-within st1 long_run.bandwidth 500000000 550000000
-item st1 long_run.bandwidth reason | grep -q "in short runs only" ||
-    fail "st1: bandwidth not said to come from short runs"
-# The one type that fits, st1 of 2 TiB, documents 80 MiB/s for the long
-# run, and its bucket of 2 TiB runs dry at 500 - 80 MiB/s in ~5,000 s.
-is st1 volume_type detail "st1 at 2 TiB"
-item st1 long_run.bandwidth reason | grep -q '80 MiB/s in the long run documented for st1' ||
-    fail "st1: no documented long run: $(item st1 long_run.bandwidth reason)"
-is st1 long_run.bandwidth settle "tierprobe limits sim:ebs-st1 --bs 1M --sustain 5300"
-settle=$(item st1 long_run.bandwidth settle)
-# shellcheck disable=SC2086
-"$TIERPROBE" ${settle#tierprobe } --seed 1 --quiet --json "$dir/st1s.json" \
-    > /dev/null 2>&1 || fail "the settling run ($settle) exited $?"
-is st1s long_run.bandwidth standing measured
+is st1 long_run.bandwidth limit volume
+within st1 long_run.bandwidth 83000000 84800000
+is st1 long_run.iops settle "tierprobe run sim:ebs-st1 --sustain 5300"
+# 2 TiB of credits at (500 - 80) MiB/s of 4 KiB reads: 4,993 s, and 5%.
+run st1s sim:ebs-st1 --sustain 5300
+is st1s long_run.iops standing measured
+within st1s long_run.iops 76 84
 within st1s long_run.bandwidth 79000000 89000000
 # A local NVMe: no cap, still no proof of the long run.
 run nvme sim:nvme-instance-store
