@@ -627,6 +627,17 @@ voltype_judge_one(const struct voltype *t, const struct voltype_measured *m,
 		    t->size_min, t->size_max);
 		return;
 	}
+	/* A store read slower than the type documents (io2 Block Express:
+	 * sub-millisecond) rules it out, the provider's tolerance aside. */
+	if (isfinite(t->latency_us_max) && isfinite(m->read_p50_us) &&
+	    m->read_p50_us > t->latency_us_max * (1 + voltype_or(
+	    t->tolerance_pct, VOLTYPE_TOLERANCE_PCT) / 100)) {
+		r->consistent = 0;
+		snprintf(r->ruled_out_by, sizeof r->ruled_out_by, "store "
+		    "reads p50 %.0f us: %s reads take under %.0f us",
+		    m->read_p50_us, t->name, t->latency_us_max);
+		return;
+	}
 	memset(&c, 0, sizeof c);
 	c.t = t;
 	c.m = m;

@@ -143,7 +143,8 @@ static void
 voltype_type_key(struct voltype_ctx *ctx, const char *name, const char *value)
 {
 	static const char *const keys[] = { "name", "description", "model",
-	    "source", "note", "size_min", "size_max", "tolerance", "of_time" };
+	    "source", "note", "size_min", "size_max", "tolerance", "of_time",
+	    "latency_us_max" };
 	struct voltype	*t = ctx->t;
 	char		**s = NULL;
 	double		*d = NULL, v;
@@ -155,7 +156,7 @@ voltype_type_key(struct voltype_ctx *ctx, const char *name, const char *value)
 	if (i == sizeof keys / sizeof keys[0]) {
 		voltype_error(ctx, ctx->line, "[type] %s: unknown key (name, "
 		    "description, model, source, note, size_min, size_max, "
-		    "tolerance, of_time)", name);
+		    "tolerance, of_time, latency_us_max)", name);
 		return;
 	}
 	if (ctx->key_line[i] != 0) {
@@ -173,16 +174,19 @@ voltype_type_key(struct voltype_ctx *ctx, const char *name, const char *value)
 	case 5: d = &t->size_min; break;
 	case 6: d = &t->size_max; break;
 	case 7: d = &t->tolerance_pct; break;
-	default: d = &t->of_time_pct; break;
+	case 8: d = &t->of_time_pct; break;
+	default: d = &t->latency_us_max; break;
 	}
 	if (s != NULL) {
 		*s = xstrdup(value);
 		return;
 	}
-	if (voltype_number(value, &v) != 0 || v < 0 || (i >= 7 && v > 100)) {
+	if (voltype_number(value, &v) != 0 || v < 0 || ((i == 7 || i == 8) &&
+	    v > 100)) {
 		voltype_error(ctx, ctx->line, "[type] %s: \"%s\" is not a "
-		    "number%s", name, value, i >= 7 ? " from 0 to 100" :
-		    " of GiB, 0 or more");
+		    "number%s", name, value, i == 7 || i == 8 ? " from 0 to "
+		    "100" : i == 9 ? " of microseconds, 0 or more" : " of GiB, "
+		    "0 or more");
 		return;
 	}
 	*d = v;
@@ -447,6 +451,7 @@ voltype_parse(const char *buf, size_t len, const char *path, char **cause)
 	ctx.t->size_max = INFINITY;
 	ctx.t->tolerance_pct = NAN;
 	ctx.t->of_time_pct = NAN;
+	ctx.t->latency_us_max = NAN;
 	r = ini_parse_stream(voltype_reader, &ctx, voltype_handler, &ctx);
 	if (r == -2)
 		voltype_error(&ctx, 0, "out of memory");

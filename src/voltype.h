@@ -56,6 +56,8 @@ struct voltype {
 	double		 size_max;
 	double		 tolerance_pct;	/* at least (100 - this)% of the */
 	double		 of_time_pct;	/* figures this % of the time; NAN */
+	double		 latency_us_max; /* a read from the store takes at
+					   most this (median); NAN: none */
 	size_t		 nsettings;
 	struct voltype_setting setting[VOLTYPE_SETTINGS_MAX];
 	struct formula	*fig[VOLTYPE_NFIGS]; /* NULL: none imposed */

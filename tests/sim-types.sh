@@ -58,6 +58,21 @@ judged gp2:33G gp2 io1 st1 sc1 instance-store
 judged gp3:500G,iops=6000,throughput=250M gp3 gp2 io1 io2 st1 sc1 \
     instance-store
 judged io1:400G,iops=4000 io1 gp2 st1 sc1 instance-store
+
+# Latency separates types too: store reads of ~3 ms (st1's) rule out io2
+# Block Express, sub-millisecond (issue 29.4); its own ~0.5 ms do not.
+for v in io2-bx:500G,iops=8000 st1:500G; do
+	"$TIERPROBE" run "sim:$v" --seed 3 --quiet --json "$dir/lat.json" \
+	    > /dev/null || fail "run sim:$v exited $?"
+	want=false
+	[ "$v" = st1:500G ] || want=true
+	[ "$(standing "$dir/lat.json" io2-bx)" = $want ] ||
+	    fail "sim:$v: io2-bx is not $want: $(jq -c '.volume_types.types[] |
+	    select(.name == "io2-bx")' "$dir/lat.json")"
+done
+jq -r '.volume_types.types[] | select(.name == "io2-bx") | .ruled_out_by' \
+    "$dir/lat.json" | grep -q '^store reads p50 [0-9]* us: io2-bx reads take under 1000 us$' ||
+    fail "st1: io2-bx not ruled out by its latency"
 judged st1:500G st1 gp2 gp3 sc1 instance-store
 judged sc1:2T sc1 gp2 gp3 io1 st1 instance-store
 
