@@ -1848,6 +1848,10 @@ static const struct report_schema_key report_schema_voltype_keys[] = {
 	  AT(struct voltype_result, long_run_bandwidth_by),
 	  .word = report_schema_limit,
 	  .doc = "the same for long_run_bandwidth_bytes_per_s" },
+	{ .name = "drain_limit", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct voltype_result, drain_by), .word = report_schema_limit,
+	  .doc = "whose bucket runs dry last in drain_s: volume, charge, "
+	  "instance; null: none" },
 	{ .name = "bandwidth_drain_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct voltype_result, bandwidth_drain_s), .unit = "s",
 	  .doc = "how long large I/O takes from full to the long run" },

@@ -16,6 +16,8 @@
 #include "verdict.h"
 #include "voltype.h"
 
+#define REPORT_VERDICT_WIDTH	75	/* a value's width in a text line */
+
 /* A figure of an item for people: "at most 3,000 IOPS", "p99 1.7 ms". */
 static char *
 report_verdict_value(const struct verdict_item *it, char *buf, size_t len)
@@ -151,8 +153,8 @@ static void
 report_verdict_settle(const struct report_text *rt, const struct verdict *v)
 {
 	const struct verdict_item	*it, *o;
-	char				 line[1024];
-	size_t				 k, m, n = 0, len;
+	char				 line[1024], cmdline[2048];
+	size_t				 k, m, n = 0, len, first;
 	int				 seen;
 
 	for (k = 0; k < v->nitems; k++) {
@@ -161,8 +163,15 @@ report_verdict_settle(const struct report_text *rt, const struct verdict *v)
 			seen |= strcmp(v->item[m].settle, it->settle) == 0;
 		if (it->settle[0] == '\0' || seen)
 			continue;
-		len = snprintf(line, sizeof line, rt->md ? "`%s`" : "%s",
-		    it->settle);
+		/*
+		 * Markdown: `command`: what it shows.  Text: the command whole
+		 * on a line of its own, never wrapped (it is to be copied),
+		 * then what it shows, wrapped under it.
+		 */
+		len = rt->md ? (size_t)snprintf(line, sizeof line, "`%s`",
+		    it->settle) : 0;
+		line[len] = '\0';
+		first = len;
 		for (m = k; m < v->nitems && len < sizeof line; m++) {
 			o = &v->item[m];
 			if (strcmp(o->settle, it->settle) != 0 ||
@@ -170,12 +179,26 @@ report_verdict_settle(const struct report_text *rt, const struct verdict *v)
 			    strstr(line, o->settle_reason) != NULL)
 				continue;
 			len += snprintf(line + len, sizeof line - len, "%s%s",
-			    len > strlen(it->settle) + 2 * rt->md ? "; " : ": ",
+			    len > first ? "; " : rt->md ? ": " : "",
 			    o->settle_reason);
 		}
 		/* Text lists them under one key; markdown keys each. */
-		report_text_kv(rt, n++ == 0 || rt->md ? "to settle" : "",
-		    line);
+		/* A command that a wrap at a space could split: alone. */
+		if (!rt->md && strlen(it->settle) + 2 > REPORT_VERDICT_WIDTH) {
+			fprintf(rt->f, "%s%-18s %s\n", REPORT_TEXT_INDENT,
+			    n++ == 0 ? "to settle" : "", it->settle);
+			if (line[0] != '\0')
+				report_text_kv(rt, "", line);
+			continue;
+		}
+		if (!rt->md) {
+			snprintf(cmdline, sizeof cmdline, "%s%s%s", it->settle,
+			    line[0] != '\0' ? ": " : "", line);
+			report_text_kv(rt, n++ == 0 ? "to settle" : "",
+			    cmdline);
+			continue;
+		}
+		report_text_kv(rt, "to settle", line);
 	}
 }
 

@@ -290,11 +290,12 @@ report_voltype_bucket(const struct voltype_result *v, char *buf, size_t len)
 	if (v->bucket == VOLTYPE_BUCKET_NONE)
 		return ("none");
 	if (!isfinite(v->drain_s))
-		snprintf(buf, len, "%s credits, not drawn at this rate",
-		    v->bucket == VOLTYPE_BUCKET_IOPS ? "I/O" : "byte");
+		snprintf(buf, len, "%s, not drawn here", v->bucket ==
+		    VOLTYPE_BUCKET_IOPS ? "I/Os" : "bytes");
 	else
-		snprintf(buf, len, "%s credits, empty in %s", v->bucket ==
-		    VOLTYPE_BUCKET_IOPS ? "I/O" : "byte", units_format_value(
+		snprintf(buf, len, "%s, dry in %s", v->drain_by ==
+		    VOLTYPE_LIMIT_INSTANCE ? "instance's" : v->bucket ==
+		    VOLTYPE_BUCKET_IOPS ? "I/Os" : "bytes", units_format_value(
 		    UNITS_SECONDS, v->drain_s, a, sizeof a));
 	return (buf);
 }
@@ -324,9 +325,9 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 	report_text_kv(rt, "volume", line);
 	if (j->nconsistent > 0) {
 		report_table_init(&tab, "llrrl");
-		report_table_add(&tab, "consistent", "settings",
-		    "long-run IOPS", "long-run bandwidth",
-		    "bucket, from full at this rate");
+		/* Within the 100 columns of a text report, settings long. */
+		report_table_add(&tab, "fits", "settings", "long-run IOPS",
+		    "long-run bw", "bucket, from full");
 		names[0] = '\0';
 		for (i = 0; i < j->n; i++) {
 			v = &j->result[i];
@@ -345,9 +346,16 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 		if (j->apart && isfinite(j->settle_sustain_s)) {
 			report_voltype_command(r, j->settle, cmd, sizeof cmd);
 			snprintf(line, sizeof line, "%s fit what was "
-			    "measured and differ in the long run: `%s` tells "
+			    "measured and differ in the long run: %s%s%s tells "
 			    "them apart (a bucket runs dry in it, or none "
-			    "exists).", names, cmd);
+			    "exists).", names, rt->md ? "`" : "the run below",
+			    rt->md ? cmd : "", rt->md ? "`" : "");
+			report_text_sentence(rt, line);
+			/* The command whole on a line, to be copied. */
+			if (!rt->md)
+				fprintf(rt->f, "%s    %s\n", REPORT_TEXT_INDENT,
+				    cmd);
+			line[0] = '\0';
 		} else if (j->apart)
 			snprintf(line, sizeof line, "%s fit what was measured "
 			    "and differ in the long run, and no longer run "
@@ -359,7 +367,8 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 		else
 			snprintf(line, sizeof line, "Only %s fits what was "
 			    "measured.", names);
-		report_text_sentence(rt, line);
+		if (line[0] != '\0')
+			report_text_sentence(rt, line);
 		for (i = 0; i < j->n; i++) {
 			v = &j->result[i];
 			if (v->consistent == 1 && *v->caveat != '\0') {

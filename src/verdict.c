@@ -213,7 +213,8 @@ verdict_types_settle(const struct report *r, const char *opts,
 			continue;
 		if (!(s <= most)) {
 			most = s;
-			*who = x->name;
+			*who = !bytes && x->drain_by == VOLTYPE_LIMIT_INSTANCE &&
+			    j->on.name[0] != '\0' ? j->on.name : x->name;
 		}
 	}
 	return (most);

@@ -574,8 +574,10 @@ voltype_bucket(const struct voltype_measured *m, const struct voltype *t,
 	if (r->bucket == VOLTYPE_BUCKET_NONE && q.drain_by ==
 	    VOLTYPE_LIMIT_INSTANCE)
 		r->bucket = VOLTYPE_BUCKET_IOPS;
-	if (q.drain_s > 0 && isfinite(q.drain_s))
+	if (q.drain_s > 0 && isfinite(q.drain_s)) {
 		r->drain_s = q.drain_s;
+		r->drain_by = q.drain_by;
+	}
 	r->settle_sustain_s = voltype_settle_s(r->drain_s);
 	if (isfinite(r->settle_sustain_s))
 		snprintf(r->settle, sizeof r->settle, "--sustain %.0f",

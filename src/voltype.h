@@ -253,6 +253,8 @@ struct voltype_result {
 	int		long_run_iops_by; /* enum voltype_limit */
 	int		long_run_bandwidth_by;
 	double		bandwidth_drain_s; /* of large I/O from full */
+	int		drain_by;	/* whose bucket runs dry last at the
+					   rate measured: enum voltype_limit */
 	double		decisive;	/* the log mismatch of the figure that
 					   rules it out most clearly */
 	int		bucket;		/* enum voltype_bucket */

@@ -99,9 +99,11 @@ jq -e '.volume_types.apart == true and
     fail "gp2 100 GiB: $(jq -c .volume_types "$j")"
 "$TIERPROBE" limits sim:ebs-gp2-100g --seed 3 --quiet > "$dir/gp2.txt" ||
     fail "limits gp2 text exited $?"
-tr -s ' \n' ' ' < "$dir/gp2.txt" | grep -qF -- "gp2, gp3 fit what was \
-measured and differ in the long run: \`tierprobe limits sim:ebs-gp2-100g \
---sustain 2100\` tells them apart" || fail "the text does not name the run \
+# The command whole on a line of its own, to be copied (issue 29.6).
+{ tr -s ' \n' ' ' < "$dir/gp2.txt" | grep -qF -- "gp2, gp3 fit what was \
+measured and differ in the long run: the run below tells them apart" &&
+    grep -qx '      tierprobe limits sim:ebs-gp2-100g --sustain 2100' \
+    "$dir/gp2.txt"; } || fail "the text does not name the run \
 that tells gp2 from gp3: $(sed -n '/^Volume type/,/^What/p' "$dir/gp2.txt")"
 "$TIERPROBE" limits sim:ebs-gp2-100g --seed 3 --sustain 2100 --quiet \
     --json "$dir/long.json" > /dev/null || fail "the settling run exited $?"

@@ -8,7 +8,9 @@
 # differ where they must; io1, st1 (bandwidth only in short runs), a local
 # NVMe, the classic three levels (caches unaffected in size), and a gp2 of
 # 250 GiB that no built-in profile has (baseline 750); the JSON verdict is
-# derived again when a report is read back, whatever the file says.
+# derived again when a report is read back, whatever the file says; and
+# issue 29 in a few default runs: an m5.large's baseline, st1's 1 MiB per
+# I/O, no 21-day run asked of a gp2 999 GiB, a drain in the writes.
 set -u
 : "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 TIERPROBE_DATADIR=$TOP_SRCDIR
@@ -236,4 +238,31 @@ grep -q 'long-run IOPS .*750 IOPS documented for gp2 (--type, not measured)' \
     "$dir/given.txt" || tr -s ' \n' ' ' < "$dir/given.txt" |
     grep -q '750 IOPS documented for gp2 (--type, not measured)' ||
     fail "--type gp2: the documented long run is not in the verdict"
+
+# Issue 29, in a few default runs (tests/sim-longrun.sh, the slow suite,
+# runs every type against the formulas).  An m5.large holds a gp3 of
+# 6,000 IOPS to its 3,600 baseline once its bucket is spent, and says so;
+# no commit rate above it; the run it asks for is printed whole on a line.
+run m5 'sim:gp3:500G,iops=6000,throughput=250M@m5.large'
+within m5 long_run.iops 3599 3601
+is m5 long_run.iops limit instance
+is m5 long_run.iops limit_of m5.large
+within m5 long_run.bandwidth 81249999 81250001
+within m5 commit.group_rate 0 3601
+grep -qx '  to settle          tierprobe run sim:gp3:500G,iops=6000,throughput=250M@m5.large --sustain 12000' \
+    "$dir/m5.txt" || fail "m5.large: the settling run is not whole on a line"
+# st1 of 500 GiB at 4 KiB: 1 MiB an I/O of 19.5 MiB/s.
+run st1-500 sim:st1:500G
+within st1-500 long_run.iops 19.5 19.6
+is st1-500 long_run.iops limit charge
+within st1-500 commit.rate 0 19.6
+# gp2 999 GiB: 2,997 or gp3's 3,000, the same: no 21-day run asked for.
+run g999 sim:gp2:999G
+is g999 long_run.iops settle null
+is g999 commit.rate settle null
+is g999 long_run.iops limit volume
+# A drain in the writes counts for the type: gp3 cannot deliver 300.
+run g100w sim:ebs-gp2-100g --sustain 1200
+is g100w volume_type detail "gp2 at 100 GiB"
+is g100w volume_type standing measured
 exit 0
