@@ -292,6 +292,7 @@ report_verdict_object(const struct verdict *v)
 	o = json_object();
 	json_object_set_new(o, "target", json_string(v->target));
 	json_object_set_new(o, "bucket", report_verdict_str(v->bucket));
+	json_object_set_new(o, "drained_in", report_verdict_str(v->drained_in));
 	a = json_array();
 	for (i = 0; i < v->nitems; i++) {
 		it = &v->item[i];

@@ -98,6 +98,8 @@ void
 report_voltype_measured(const struct report *r, struct voltype_measured *m)
 {
 	const struct limits_result	*l = r->limits;
+	const struct burst		*b;
+	const char			*phase;
 	double				 drawn, wall;
 
 	voltype_measured_init(m);
@@ -126,10 +128,9 @@ report_voltype_measured(const struct report *r, struct voltype_measured *m)
 	if (r->scan != NULL)
 		m->read_p50_us = r->scan->tiers.backing_p50_us;
 	/* A bucket that ran dry in the writes ran dry for the reads too. */
-	if (!l->burst.detected && r->writes != NULL &&
-	    r->writes->limits != NULL &&
-	    r->writes->limits->burst.detected) {
-		m->burst = r->writes->limits->burst;
+	if ((b = report_drain(r, &phase)) != NULL &&
+	    strcmp(phase, "writes") == 0) {
+		m->burst = *b;
 		if (isfinite(r->writes->limits->long_run_iops))
 			m->long_run_iops = r->writes->limits->long_run_iops;
 		return;

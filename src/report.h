@@ -170,6 +170,14 @@ struct report {
  * report is read.  Pure.
  */
 void	report_state_apply(struct report *);
+/*
+ * The burst of the phase a bucket ran dry in (the reads' sweeps or
+ * sustained run, else the writes'), with that phase in *phase ("reads",
+ * "writes"; phase may be NULL); NULL when none ran dry.  A drain in any
+ * phase counts for every figure of the long run, the type judgement,
+ * compare, check, fleet and sync alike.  Pure.
+ */
+const struct burst *report_drain(const struct report *, const char **);
 
 /*
  * Release what a report owns (sections, path, expectations, the reports of

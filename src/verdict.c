@@ -332,6 +332,16 @@ verdict_settle(const struct report *r, const char *tgt, const char *opts,
 		    "would see %s's bucket run dry takes %s: impractical",
 		    who != NULL ? who : "a", units_format_value(UNITS_SECONDS,
 		    s, a, sizeof a));
+		/* What it would change. */
+		k = verdict_type_names(r, names, sizeof names);
+		if (isfinite(it->documented))
+			verdict_append(it->reason, sizeof it->reason, ", and "
+			    "would only measure the %s documented",
+			    units_format_value(it->unit, it->documented, c,
+			    sizeof c));
+		else if (k > 1)
+			verdict_append(it->reason, sizeof it->reason, ", and "
+			    "would tell %s apart", names);
 		return;
 	}
 	snprintf(it->settle, sizeof it->settle, "tierprobe %s %s%s --sustain "
@@ -1159,8 +1169,12 @@ void
 verdict_build(const struct report *r, const struct report *top,
     struct verdict *v)
 {
+	const char	*phase;
+
 	memset(v, 0, sizeof *v);
 	verdict_target(r, v->target, sizeof v->target);
+	if (report_drain(r, &phase) != NULL)
+		snprintf(v->drained_in, sizeof v->drained_in, "%s", phase);
 	verdict_bucket(r, top, v);
 	verdict_type(r, v->target, v);
 	verdict_reads(r, v->target, v);

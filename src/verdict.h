@@ -65,6 +65,8 @@ struct verdict {
 	char			target[512];	/* as given: sim:NAME, a path */
 	char			bucket[192];	/* what the run saw of a
 						   bucket, in a few words */
+	char			drained_in[16];	/* the phase a bucket ran dry
+						   in (report_drain); "" */
 	struct verdict_item	item[VERDICT_ITEMS];
 	size_t			nitems;
 };
