@@ -1007,20 +1007,23 @@ verdict_commits(const struct report *r, const char *tgt, struct verdict *v)
 	    most->pt.iops / one->pt.iops);
 	/* Only a ceiling of the commits' own state can explain them. */
 	cap = report_iops_cap_in(r, most->pt.state);
+	/* Above the limit by its noise: at it, never "held by" it. */
 	if (most->pt.iops < VERDICT_HELPS * one->pt.iops && isfinite(cap) &&
 	    one->pt.iops >= VERDICT_AT_CAP * cap &&
 	    most->pt.iops <= cap * (1 + VOLTYPE_OVER_PCT / 100.0))
 		verdict_append(it->reason, sizeof it->reason, "; no more than "
-		    "one, held by the IOPS limit of that state (%s)",
-		    units_format_value(UNITS_IOPS, cap, a, sizeof a));
+		    "one, %s the IOPS limit of that state (%s)", most->pt.iops >
+		    cap ? "at" : "held by", units_format_value(UNITS_IOPS, cap,
+		    a, sizeof a));
 	else if (most->pt.iops < VERDICT_HELPS * one->pt.iops)
 		verdict_append(it->reason, sizeof it->reason, "; no more than "
 		    "one writer");
 	else if (isfinite(cap) && most->pt.iops >= VERDICT_AT_CAP * cap &&
 	    most->pt.iops <= cap * (1 + VOLTYPE_OVER_PCT / 100.0))
-		verdict_append(it->reason, sizeof it->reason, "; held by the "
-		    "IOPS limit of that state (%s)", units_format_value(
-		    UNITS_IOPS, cap, a, sizeof a));
+		verdict_append(it->reason, sizeof it->reason, "; %s the IOPS "
+		    "limit of that state (%s)", most->pt.iops > cap ? "at" :
+		    "held by", units_format_value(UNITS_IOPS, cap, a,
+		    sizeof a));
 	verdict_commit_cap(lng, it);
 }
 
