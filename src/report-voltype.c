@@ -79,8 +79,8 @@ report_voltype_size(const struct report *r)
 
 	/* --size that contradicts the volume's own (1%) yields to it. */
 	if (r->config.volume_size > 0 && isfinite(own) &&
-	    fabs((double)r->config.volume_size - own) > REPORT_VOLTYPE_SIZE_TOL *
-	    own)
+	    fabs((double)r->config.volume_size - own) >
+	    REPORT_VOLTYPE_SIZE_TOL * own)
 		return (own);
 	if (r->config.volume_size > 0)
 		return ((double)r->config.volume_size);
@@ -320,9 +320,9 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 	    units_format_size(j->size_bytes, a, sizeof a) :
 	    "size unknown", j->model[0] != '\0' ? ", device model \"" : "",
 	    j->model, j->model[0] != '\0' ? "\"" : "", r->config.volume_size >
-	    0 && j->size_bytes == r->config.volume_size ? " (size from --size)" :
-	    r->config.volume_size > 0 ? " (its own size: --size contradicts "
-	    "it and is not used)" : "");
+	    0 && j->size_bytes == r->config.volume_size ?
+	    " (size from --size)" : r->config.volume_size > 0 ? " (its own "
+	    "size: --size contradicts it and is not used)" : "");
 	report_text_kv(rt, "volume", line);
 	if (j->nconsistent > 0) {
 		report_table_init(&tab, "llrrl");

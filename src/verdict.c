@@ -213,8 +213,9 @@ verdict_types_settle(const struct report *r, const char *opts,
 			continue;
 		if (!(s <= most)) {
 			most = s;
-			*who = !bytes && x->drain_by == VOLTYPE_LIMIT_INSTANCE &&
-			    j->on.name[0] != '\0' ? j->on.name : x->name;
+			*who = !bytes && x->drain_by ==
+			    VOLTYPE_LIMIT_INSTANCE && j->on.name[0] != '\0' ?
+			    j->on.name : x->name;
 		}
 	}
 	return (most);
@@ -762,7 +763,8 @@ verdict_long_iops(const struct report *r, const char *tgt, struct verdict *v)
 	snprintf(it->detail, sizeof it->detail, "held %s%s",
 	    units_format_value(UNITS_SECONDS, b->held_s, a, sizeof a),
 	    b->variable ? ", changes that recovered" : "");
-	if (l->long_run_state != BUCKET_FULL && verdict_long_path(r, tgt, 0, it))
+	if (l->long_run_state != BUCKET_FULL &&
+	    verdict_long_path(r, tgt, 0, it))
 		return;
 	if (l->long_run_state == BUCKET_FULL)
 		snprintf(it->reason, sizeof it->reason, "held alone, before a "
