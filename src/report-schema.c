@@ -1741,6 +1741,51 @@ static const struct report_schema report_schema_labels =
     TABLE("labels", struct report_labels, report_schema_labels_keys, NULL,
     NULL);
 
+static const char *
+report_schema_instance_from(int from)
+{
+	return (instance_from_word(from));
+}
+
+static const struct report_schema_key report_schema_instance_keys[] = {
+	{ .name = "name", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct instance_limits, name),
+	  .doc = "the instance type, as m5.large" },
+	{ .name = "from", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct instance_limits, from),
+	  .word = report_schema_instance_from,
+	  .doc = "where it was learnt: option (--instance TYPE), file "
+	  "(--instance FILE), dmi (the machine's DMI identity) or sim (a "
+	  "sim: target's @INSTANCE)" },
+	{ .name = "iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct instance_limits, iops), .unit = "IOPS",
+	  .doc = "IOPS (16 KiB I/O) it sustains for all its EBS volumes" },
+	{ .name = "bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct instance_limits, bandwidth), .unit = "bytes/s",
+	  .doc = "throughput it sustains for all its EBS volumes" },
+	{ .name = "burst_iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct instance_limits, burst_iops), .unit = "IOPS",
+	  .doc = "IOPS of its burst; null when it does not burst" },
+	{ .name = "burst_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct instance_limits, burst_bandwidth), .unit = "bytes/s",
+	  .doc = "throughput of its burst; null when it does not burst" },
+	{ .name = "burst_duration_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct instance_limits, burst_s), .unit = "s",
+	  .doc = "how long its burst lasts from full" },
+	{ .name = "burst_period_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct instance_limits, burst_period_s), .unit = "s",
+	  .doc = "its burst is available at least once in this time" },
+	{ .name = "source", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct instance_limits, source),
+	  .doc = "where the figures are documented" },
+	{ .name = "why", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct instance_limits, why),
+	  .doc = "when none is known (from null), why" },
+};
+static const struct report_schema report_schema_instance =
+    TABLE("instance", struct instance_limits, report_schema_instance_keys,
+    NULL, NULL);
+
 /* The expectations, judged against the whole report as it is written. */
 static json_t *
 report_schema_expectations_get(const void *r)
@@ -1775,6 +1820,20 @@ report_schema_bucket(int b)
 	};
 
 	return (b >= 0 && b <= VOLTYPE_BUCKET_BANDWIDTH ? words[b] : NULL);
+}
+
+/* What sets a type's long-run figure, as JSON says it. */
+static const char *
+report_schema_limit(int l)
+{
+	static const char *const words[] = {
+		[VOLTYPE_LIMIT_NONE] = NULL,
+		[VOLTYPE_LIMIT_VOLUME] = "volume",
+		[VOLTYPE_LIMIT_CHARGE] = "charge",
+		[VOLTYPE_LIMIT_INSTANCE] = "instance",
+	};
+
+	return (l >= 0 && l <= VOLTYPE_LIMIT_INSTANCE ? words[l] : NULL);
 }
 
 static int
@@ -1825,6 +1884,22 @@ static const struct report_schema_key report_schema_voltype_keys[] = {
 	{ .name = "long_run_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct voltype_result, long_run_bandwidth), .unit = "bytes/s",
 	  .doc = "the same for bandwidth" },
+	{ .name = "long_run_iops_limit", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct voltype_result, long_run_iops_by),
+	  .word = report_schema_limit,
+	  .doc = "what sets long_run_iops: volume, charge (1 MiB per I/O), "
+	  "instance; null: none" },
+	{ .name = "long_run_bandwidth_limit", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct voltype_result, long_run_bandwidth_by),
+	  .word = report_schema_limit,
+	  .doc = "the same for long_run_bandwidth_bytes_per_s" },
+	{ .name = "drain_limit", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct voltype_result, drain_by), .word = report_schema_limit,
+	  .doc = "whose bucket runs dry last in drain_s: volume, charge, "
+	  "instance; null: none" },
+	{ .name = "bandwidth_drain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, bandwidth_drain_s), .unit = "s",
+	  .doc = "how long large I/O takes from full to the long run" },
 	{ .name = "bucket", .type = REPORT_SCHEMA_WORD_NULL,
 	  AT(struct voltype_result, bucket), .word = report_schema_bucket,
 	  .doc = "iops, bandwidth, or null for none" },
@@ -1855,6 +1930,9 @@ static const struct report_schema_key report_schema_voltypes_keys[] = {
 	{ .name = "device_model", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct voltype_judgement, model),
 	  .doc = "what the device said it is" },
+	{ .name = "instance", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_judgement, on.name),
+	  .doc = "the instance whose limits the long run includes" },
 	{ .name = "consistent_types", .type = REPORT_SCHEMA_UINT,
 	  AT(struct voltype_judgement, nconsistent), .unit = "types",
 	  .doc = "how many types fit" },
@@ -2149,6 +2227,10 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "labels", .type = REPORT_SCHEMA_OBJECT,
 	  AT(struct report, labels), .sub = &report_schema_labels,
 	  .doc = "names given for fleets" },
+	{ .name = "instance", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct report, instance), .sub = &report_schema_instance,
+	  .doc = "the instance assumed and its documented EBS limits, or "
+	  "why none is known" },
 	{ .name = "verdict", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_DERIVED,
 	  .get = report_schema_verdict_get, .set = report_schema_verdict_set,
@@ -2196,6 +2278,16 @@ static const struct report_schema_key report_schema_root_keys[] = {
 static void
 report_schema_root_loaded(void *r)
 {
+	struct report	*rep = r;
+
+	/*
+	 * No instance section (an older report): none recorded, no figures,
+	 * no why (the verdict then says nothing of an instance).
+	 */
+	if (rep->instance.from == INSTANCE_NONE &&
+	    rep->instance.name[0] == '\0' && rep->instance.why[0] == '\0' &&
+	    rep->instance.source[0] == '\0')
+		instance_none(&rep->instance, "%s", "");
 	report_state_apply(r);
 }
 
