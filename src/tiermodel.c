@@ -55,6 +55,7 @@
  * jackknife standard error of ln p50.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -976,12 +977,22 @@ tiermodel_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 			r->reason_ntiers = k;
 			r->reason_gain = gain;
 			r->reason_z = z;
+			/* scan.note: the JSON's only place for why */
+			snprintf(r->note, sizeof r->note, "%zu tier%s and %zu "
+			    "predict the points held out about as well (%zu "
+			    "ahead by %.0f nats, z %.2f, short of %.0f): "
+			    "points past the capacities found would tell",
+			    best, best == 1 ? "" : "s", k, k, gain, z,
+			    TIERMODEL_Z_MORE);
 		}
 		k++;
 		break;
 	}
-	if (best == kmax && kmax == TIERS_MAX)
+	if (best == kmax && kmax == TIERS_MAX) {
 		r->reason = TIERS_R_MORE_POSSIBLE;
+		snprintf(r->note, sizeof r->note, "%d tiers, the most this "
+		    "analysis fits, and more might fit better", TIERS_MAX);
+	}
 	tm_result(&d, sp, &m[best], &lo[best], r);
 	r->analysed = r->reason == TIERS_R_NONE;
 	r->agree = -1;

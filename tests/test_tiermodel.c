@@ -226,8 +226,15 @@ t_real_captures(void **state)
 		c = &cases[i];
 		n = t_real(c->name, &pts);
 		assert_int_equal(tiermodel_analyse(pts, n, &r), 0);
-		print_message("%s: analysed %d, %zu tiers, reason %d\n",
+		print_message("%s: analysed %d, %zu tiers, reason %d",
 		    c->name, r.analysed, r.ntiers, r.reason);
+		for (t = 0; t < r.ntiers; t++)
+			print_message(" %.1f", r.tier[t].capacity_bytes / MiB);
+		print_message("\n");
+		/* why, in scan.note too (JSON has no reason code) */
+		if ((r.reason == TIERS_R_CANNOT_TELL || r.reason ==
+		    TIERS_R_MORE_POSSIBLE) && r.note[0] == '\0')
+			fail_msg("%s: reason %d, no note", c->name, r.reason);
 		if (c->must && !r.analysed)
 			fail_msg("%s: not analysed", c->name);
 		if (r.analysed && r.ntiers != c->ntiers)
