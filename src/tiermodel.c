@@ -1019,11 +1019,11 @@ tiermodel_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 			r->reason_z = z;
 			/* scan.note: the JSON's only place for why */
 			snprintf(r->note, sizeof r->note, "%zu tier%s and %zu "
-			    "predict the points held out about as well (%zu "
-			    "ahead by %.0f nats, z %.2f, short of %.0f): "
+			    "tier%s predict the points held out about as well "
+			    "(%zu ahead by %.0f nats, z %.2f, short of %.0f): "
 			    "points past the capacities found would tell",
-			    best, best == 1 ? "" : "s", k, k, gain, z,
-			    TIERMODEL_Z_MORE);
+			    best, best == 1 ? "" : "s", k, k == 1 ? "" : "s",
+			    k, gain, z, TIERMODEL_Z_MORE);
 		}
 		k++;
 		break;
