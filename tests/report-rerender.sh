@@ -5,8 +5,9 @@
 # time): scan, limits, a run whose sustained run drains a gp2 bucket, a run
 # with commits, several targets at once, sync.  Each prints text and then
 # markdown on stdout and saves its JSON; `tierprobe report FILE` of that
-# JSON must print the same bytes, in both formats.  Any difference fails,
-# with the diff.
+# JSON must print the same bytes, in both formats, and write the same JSON.
+# Any difference fails, with the diff: nothing in these reports is
+# live-only (progress and notices go to stderr, which is not compared).
 . "${TOP_SRCDIR:?}/tests/safety-common.sh"
 TIERPROBE_DATADIR=$TOP_SRCDIR
 export TIERPROBE_DATADIR
@@ -34,6 +35,10 @@ same() {
 			    "otherwise than the run printed it"
 		fi
 	done
+	# And the JSON again, key for key and digit for digit.
+	"$TIERPROBE" report "$dir/$name.text.json" --output-format json |
+	    cmp -s - "$dir/$name.text.json" ||
+		fail "$name: report --output-format json differs from the file"
 }
 
 same scan scan sim:ebs-gp3 --seed 3
