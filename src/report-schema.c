@@ -1822,6 +1822,20 @@ report_schema_bucket(int b)
 	return (b >= 0 && b <= VOLTYPE_BUCKET_BANDWIDTH ? words[b] : NULL);
 }
 
+/* What sets a type's long-run figure, as JSON says it. */
+static const char *
+report_schema_limit(int l)
+{
+	static const char *const words[] = {
+		[VOLTYPE_LIMIT_NONE] = NULL,
+		[VOLTYPE_LIMIT_VOLUME] = "volume",
+		[VOLTYPE_LIMIT_CHARGE] = "charge",
+		[VOLTYPE_LIMIT_INSTANCE] = "instance",
+	};
+
+	return (l >= 0 && l <= VOLTYPE_LIMIT_INSTANCE ? words[l] : NULL);
+}
+
 static int
 report_schema_type_given(const void *judgement)
 {
@@ -1870,6 +1884,22 @@ static const struct report_schema_key report_schema_voltype_keys[] = {
 	{ .name = "long_run_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct voltype_result, long_run_bandwidth), .unit = "bytes/s",
 	  .doc = "the same for bandwidth" },
+	{ .name = "long_run_iops_limit", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct voltype_result, long_run_iops_by),
+	  .word = report_schema_limit,
+	  .doc = "what sets long_run_iops: volume, charge (1 MiB per I/O), "
+	  "instance; null: none" },
+	{ .name = "long_run_bandwidth_limit", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct voltype_result, long_run_bandwidth_by),
+	  .word = report_schema_limit,
+	  .doc = "the same for long_run_bandwidth_bytes_per_s" },
+	{ .name = "drain_limit", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct voltype_result, drain_by), .word = report_schema_limit,
+	  .doc = "whose bucket runs dry last in drain_s: volume, charge, "
+	  "instance; null: none" },
+	{ .name = "bandwidth_drain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, bandwidth_drain_s), .unit = "s",
+	  .doc = "how long large I/O takes from full to the long run" },
 	{ .name = "bucket", .type = REPORT_SCHEMA_WORD_NULL,
 	  AT(struct voltype_result, bucket), .word = report_schema_bucket,
 	  .doc = "iops, bandwidth, or null for none" },
@@ -1900,6 +1930,9 @@ static const struct report_schema_key report_schema_voltypes_keys[] = {
 	{ .name = "device_model", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct voltype_judgement, model),
 	  .doc = "what the device said it is" },
+	{ .name = "instance", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_judgement, on.name),
+	  .doc = "the instance whose limits the long run includes" },
 	{ .name = "consistent_types", .type = REPORT_SCHEMA_UINT,
 	  AT(struct voltype_judgement, nconsistent), .unit = "types",
 	  .doc = "how many types fit" },
@@ -2138,6 +2171,10 @@ static const struct report_schema_key report_schema_member_keys[] = {
 	{ .name = "target", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report, target),
 	  .sub = &report_schema_target, .doc = "what was measured" },
+	{ .name = "config", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct report, config), .sub = &report_schema_config,
+	  .doc = "its settings (its verdict reads them); absent in older "
+	  "reports, which then take the top-level config" },
 	{ .name = "context", .type = REPORT_SCHEMA_OBJECT,
 	  AT(struct report, context), .sub = &report_schema_context,
 	  .doc = "where it is" },
@@ -2151,6 +2188,13 @@ static const struct report_schema_key report_schema_member_keys[] = {
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, voltypes),
 	  .sub = &report_schema_voltypes,
 	  .doc = "the documented volume types judged against it" },
+	{ .name = "sync", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, sync),
+	  .sub = &report_schema_sync, .doc = "its commits, alone" },
+	{ .name = "writes", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, writes),
+	  .sub = &report_schema_writes,
+	  .doc = "its write ceilings, buffers and mixed point, alone" },
 	{ .name = "ebs_stats", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, ebs),
 	  .sub = &report_schema_ebs,
@@ -2246,6 +2290,7 @@ static void
 report_schema_root_loaded(void *r)
 {
 	struct report	*rep = r;
+	size_t		 i;
 
 	/*
 	 * No instance section (an older report): none recorded, no figures,
@@ -2255,6 +2300,10 @@ report_schema_root_loaded(void *r)
 	    rep->instance.name[0] == '\0' && rep->instance.why[0] == '\0' &&
 	    rep->instance.source[0] == '\0')
 		instance_none(&rep->instance, "%s", "");
+	/* A target without settings of its own (older reports): the run's. */
+	for (i = 0; i < rep->ntargets; i++)
+		if (rep->targets[i].config.command[0] == '\0')
+			rep->targets[i].config = rep->config;
 	report_state_apply(r);
 }
 

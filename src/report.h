@@ -205,6 +205,14 @@ void	report_state_apply(struct report *);
  * was full is a burst figure, and the long run is the rate after it.
  */
 int	report_state_drained(const struct report *);
+/*
+ * The burst of the phase a bucket ran dry in (the reads' sweeps or
+ * sustained run, else the writes'), with that phase in *phase ("reads",
+ * "writes"; phase may be NULL); NULL when none ran dry.  A drain in any
+ * phase counts for every figure of the long run, the type judgement,
+ * compare, check, fleet and sync alike.  Pure.
+ */
+const struct burst *report_drain(const struct report *, const char **);
 
 /*
  * Release what a report owns (sections, path, expectations, the reports of
@@ -462,6 +470,8 @@ int	report_ebs_sustained_limit(const struct report *);
 void	report_ebs_held(const struct report *, char *, size_t);
 /* An ebsstats limit in words: "the instance's EBS IOPS limit". */
 const char *report_ebs_limit_words(int);
+/* An ebsstats limit in a table cell: "instance IOPS", "none"; "" else. */
+const char *report_ebs_limit_cell(int);
 /*
  * One page of EBS's counters (ebs-stats) read from source, to f: JSON
  * (json set), else text or markdown.  Returns 0, or -1 if f failed.
@@ -580,11 +590,17 @@ int	report_plot(const struct report *, const char *, const char *,
 
 /*
  * The size of the volume a report of one target measured, in bytes: the
- * --size given, else its device's (the disk under a file, the simulated
+ * --size given (unless it contradicts the target's own size, which then
+ * stands), else its device's (the disk under a file, the simulated
  * volume), else a block device target's; NAN when unknown, as under a
  * device-mapper or md device (several volumes, or part of one).
  */
 double	report_voltype_size(const struct report *);
+/*
+ * The target's own size as a volume's (a simulated volume's, a whole
+ * block device's), which a --size that contradicts it yields to; NAN.
+ */
+double	report_voltype_own_size(const struct report *);
 /* The same from a context alone (no --size, no target). */
 double	report_voltype_device_size(const struct report_context *);
 /*
