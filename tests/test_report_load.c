@@ -72,7 +72,53 @@ test_bad_files(void **state)
 		{ "{\"tool\": {}}", "schema_version: missing" },
 		{ "{\"schema_version\": \"1\"}", "schema_version: expected" },
 		{ "{\"schema_version\": 2}", "schema_version: 2 is not supported" },
-		{ "{\"schema_version\": 0}", "is not supported" },
+		{ "{\"schema_version\": 0}", "schema_version: not a tierprobe "
+		    "report version: 0; accepted: 1 to " },
+		{ "{\"schema_version\": -3}", "not a tierprobe report version: "
+		    "-3" },
+		/* Impossible figures (issue 33): the key and what is accepted. */
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": "
+		    "[{\"capacity_bytes\": 8192, \"capacity_low_bytes\": 4096, "
+		    "\"capacity_high_bytes\": 16384, \"lat_us_p50\": -508, "
+		    "\"lat_us_p99\": 9}], \"backing\": {\"lat_us_p50\": 1, "
+		    "\"lat_us_p99\": 2}}}",
+		    "scan.tiers[0].lat_us_p50: -508 us is impossible; "
+		    "accepted: 0 to" },
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": "
+		    "[{\"capacity_bytes\": 8192, \"capacity_low_bytes\": 16384,"
+		    " \"capacity_high_bytes\": 4096, \"lat_us_p50\": 5, "
+		    "\"lat_us_p99\": 9}], \"backing\": {\"lat_us_p50\": 1, "
+		    "\"lat_us_p99\": 2}}}",
+		    "scan.tiers[0].capacity_low_bytes: 16384 is above "
+		    "capacity_high_bytes (4096)" },
+		{ T_HEAD ", \"scan\": {\"device_time_s\": -1, \"tiers\": []}}",
+		    "scan.device_time_s: -1 s is impossible" },
+		{ T_HEAD ", \"limits\": {\"iops_ceiling\": 1e308, "
+		    "\"iops_knee_iodepth\": 1, "
+		    "\"bandwidth_ceiling_bytes_per_s\": 1, "
+		    "\"io_accounting_bytes\": null}}",
+		    "limits.iops_ceiling: 1e+308 IOPS is impossible; accepted: "
+		    "0 to 1e9" },
+		{ T_HEAD ", \"limits\": {\"iops_ceiling\": 5000, "
+		    "\"iops_ceiling_low\": 6000, \"iops_ceiling_high\": 5500, "
+		    "\"iops_knee_iodepth\": 1, "
+		    "\"bandwidth_ceiling_bytes_per_s\": 1, "
+		    "\"io_accounting_bytes\": null, \"burst\": {\"detected\": "
+		    "false, \"burst_iops\": null, \"baseline_iops\": null, "
+		    "\"duration_s\": null, \"credits_ios\": null}, "
+		    "\"qd_points\": [], \"bs_points\": [], \"timeline\": []}}",
+		    "limits.iops_ceiling_low: 6000 is above iops_ceiling_high" },
+		{ T_HEAD ", \"limits\": {\"iops_ceiling\": 1, "
+		    "\"iops_knee_iodepth\": 1, "
+		    "\"bandwidth_ceiling_bytes_per_s\": 2e12, "
+		    "\"io_accounting_bytes\": null}}",
+		    "limits.bandwidth_ceiling_bytes_per_s: 2e+12 bytes/s is "
+		    "impossible" },
+		{ T_HEAD ", \"finished_utc\": \"not a date\"}",
+		    "finished_utc: \"not a date\" is not a date; accepted: "
+		    "YYYY-MM-DDTHH:MM:SSZ" },
+		{ T_HEAD ", \"started_utc\": \"2026-02-30T10:00:00Z\"}",
+		    "started_utc: \"2026-02-30T10:00:00Z\" is not a date" },
 		{ "{\"schema_version\": 1}", "tool: missing" },
 		{ "{\"schema_version\": 1, \"tool\": []}",
 		    "tool: expected an object, not an array" },
@@ -168,6 +214,12 @@ test_bad_files(void **state)
 		assert_null(r.target.path);
 		free(cause);
 	}
+	/* A directory is named as one, with what is accepted. */
+	cause = NULL;
+	assert_int_equal(report_load(dir, &r, &cause), -1);
+	if (strstr(cause, "is a directory; accepted: a JSON report") == NULL)
+		fail_msg("directory: %s", cause);
+	free(cause);
 	cause = NULL;
 	snprintf(path, sizeof path, "%s/absent.json", dir);
 	assert_int_equal(report_load(path, &r, &cause), -1);
