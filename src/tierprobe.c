@@ -513,7 +513,7 @@ probe_outputs(const struct cli_opts *o)
 
 	if ((o->json_path != NULL && report_output_check("--json",
 	    o->json_path, 1, &cause) != 0) || (o->fio_job != NULL &&
-	    report_output_check("--fio-job", o->fio_job, 0, &cause) != 0)) {
+	    report_output_check("--fio-job", o->fio_job, 1, &cause) != 0)) {
 		log_warnx("%s", cause);
 		free(cause);
 		return (-1);
@@ -870,6 +870,8 @@ rerender(struct cli_opts *o)
 	char		*cause = NULL;
 	int		 ret;
 
+	if (probe_outputs(o) != 0)
+		return (EXIT_USAGE);
 	if (report_load(o->args[0], &rep, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
@@ -897,11 +899,18 @@ compare(struct cli_opts *o)
 			break;
 		}
 	}
-	if (ret == 0 && compare_write(reps, o->nargs, stdout,
-	    o->format == CLI_FMT_MARKDOWN) != 0) {
+	if (ret == 0 && o->nargs > COMPARE_MAX) {
 		log_warnx("compare takes at most %d reports", COMPARE_MAX);
 		ret = EXIT_USAGE;
-	}
+	} else if (ret == 0 && o->format == CLI_FMT_JSON) {
+		if (compare_json(reps, (const char *const *)o->args,
+		    o->nargs, stdout) != 0) {
+			log_warn("compare: writing the JSON document");
+			ret = 1;
+		}
+	} else if (ret == 0)
+		compare_write(reps, o->nargs, stdout,
+		    o->format == CLI_FMT_MARKDOWN);
 	while (i-- > 0)
 		report_free(&reps[i]);
 	free(reps);

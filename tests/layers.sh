@@ -18,7 +18,7 @@ trap 'rm -rf "$dir"' EXIT
 
 # Lowest first; mk/LAYER.am builds each.
 cat > "$dir/layers" <<'EOF'
-base		xmalloc log units rng stats hist interrupt
+base		xmalloc log units rng stats hist interrupt words
 analysis	point timeline changepoint fit tiers service ceilings bucket figures check together
 analysis	writepath formula voltype voltype-judge
 device		profiles sim engine engine-psync engine-uring engine-sim target
