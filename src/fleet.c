@@ -279,9 +279,11 @@ fleet_judge(struct fleet *fl, const struct fleet_kind *k, size_t f)
 		    !isfinite(k->median[f]) || k->median[f] <= 0 ||
 		    better == 0)
 			continue;
-		v->ratio[f] = v->value[f] / k->median[f];
+		/* Too few to compare: no ratio, as if one were judged. */
 		if (k->n[f] < FLEET_MIN_KIND)
 			continue;
+		v->ratio[f] = v->value[f] / k->median[f];
+		v->compared = 1;
 		lim = fl->outlier;
 		if (isfinite(v->noise[f]) && v->noise[f] > lim)
 			lim = v->noise[f] < 0.99 ? v->noise[f] : 0.99;

@@ -42,6 +42,8 @@ struct fleet_volume {
 	int		 flagged[FLEET_FIGURES];
 	int		 state[FLEET_FIGURES];	/* bucket state (bucket.h) */
 	int		 outlier;	/* any figure flagged */
+	int		 compared;	/* a figure judged against a kind
+					   of FLEET_MIN_KIND or more */
 	int		 checked;	/* has expectations */
 	unsigned	 verdicts[CHECK_NVERDICTS]; /* by enum check_verdict */
 };
