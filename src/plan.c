@@ -5,6 +5,7 @@
  * simulated volume has its own engine; a device is read for first-touch
  * cost and is not grown) and that applies presets and bounds.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -200,7 +201,9 @@ plan_sync(const struct cli_opts *o, const struct plan_target *pt,
 
 /*
  * Whether run may write to spec: a simulated volume, a file that does
- * not exist yet (it creates it) or one tierprobe created before.
+ * not exist yet (it creates it) or one tierprobe created before, unless
+ * it is on a read-only filesystem (then run only reads, as of a file it
+ * did not create: doc/safety.md).
  */
 static int
 plan_may_write(const struct plan_target *pt)
@@ -209,7 +212,11 @@ plan_may_write(const struct plan_target *pt)
 		return (1);
 	if (pt->type != TARGET_FILE)
 		return (0);
-	return (access(pt->spec, F_OK) != 0 || target_is_ours(pt->spec));
+	if (access(pt->spec, F_OK) != 0)
+		return (1);
+	if (access(pt->spec, W_OK) != 0 && errno == EROFS)
+		return (0);
+	return (target_is_ours(pt->spec));
 }
 
 /* Bytes of the target the phases read (a file is grown to them). */
