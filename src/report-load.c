@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "report-lazy.h"
 #include "report-schema.h"
 #include "report.h"
 #include "xmalloc.h"
@@ -25,6 +26,10 @@ struct report_load {
 	const char	*file;
 	char		*cause;		/* the first error */
 	int		 failed;
+	struct report_lazy *lazy;	/* arrays left out of the tree, or
+					   NULL */
+	int		 lean;		/* REPORT_LOAD_LEAN */
+	void		*scratch;	/* lean: histograms read into it */
 };
 
 static void	report_load_keys(struct report_load *,
@@ -292,8 +297,9 @@ report_load_array(struct report_load *ld, const struct report_schema_key *k,
 {
 	void	*p = report_load_member(k, obj);
 	size_t	*count = (size_t *)((char *)obj + k->count), i, n;
-	char	*elem, ekey[256];
+	char	*elem, ekey[256], *cause;
 	json_t	*e;
+	struct report_lazy_array *lazy;
 
 	if (v == NULL)
 		return;
@@ -302,7 +308,9 @@ report_load_array(struct report_load *ld, const struct report_schema_key *k,
 		    report_schema_json_type(v));
 		return;
 	}
-	if ((n = json_array_size(v)) == 0)
+	lazy = NULL;
+	if ((n = json_array_size(v)) == 0 && (ld->lazy == NULL ||
+	    (lazy = report_lazy_find(ld->lazy, key, &n)) == NULL))
 		return;
 	if (k->max != 0 && n > k->max) {
 		report_load_fail(ld, key, "more than %zu elements", k->max);
@@ -311,15 +319,25 @@ report_load_array(struct report_load *ld, const struct report_schema_key *k,
 	if (k->flags & REPORT_SCHEMA_POINTER)
 		p = report_load_alloc(p, n, k->sub->size);
 	*count = n;
-	json_array_foreach(v, i, e) {
+	for (i = 0; i < n; i++) {
 		snprintf(ekey, sizeof ekey, "%s[%zu]", key, i);
 		elem = (char *)p + i * k->sub->size;
-		if (!json_is_object(e)) {
-			report_load_fail(ld, ekey, "expected an object, not %s",
-			    report_schema_json_type(e));
+		if (lazy == NULL)
+			e = json_array_get(v, i);
+		else if ((e = report_lazy_element(ld->lazy, lazy, i,
+		    &cause)) == NULL) {
+			ld->failed = 1;
+			xasprintf(&ld->cause, "%s: %s", ld->file, cause);
+			free(cause);
 			return;
 		}
-		report_load_keys(ld, k->sub, e, elem, ekey);
+		if (!json_is_object(e))
+			report_load_fail(ld, ekey, "expected an object, not %s",
+			    report_schema_json_type(e));
+		else
+			report_load_keys(ld, k->sub, e, elem, ekey);
+		if (lazy != NULL)
+			json_decref(e);
 		if (ld->failed)
 			return;
 	}
@@ -421,6 +439,17 @@ report_load_keys(struct report_load *ld, const struct report_schema *t,
 				if (json_object_get(o, k->sub->keys[0].name) ==
 				    NULL)
 					continue;
+				if (ld->lean && strcmp(k->sub->name,
+				    "hist") == 0) {
+					/* Checked, not kept. */
+					if (ld->scratch == NULL)
+						ld->scratch = xmalloc(
+						    k->sub->size);
+					memset(ld->scratch, 0, k->sub->size);
+					report_load_keys(ld, k->sub, o,
+					    ld->scratch, prefix);
+					continue;
+				}
 				p = report_load_alloc(p, 1, k->sub->size);
 			}
 			report_load_keys(ld, k->sub, o, p, prefix);
@@ -480,21 +509,46 @@ report_load_date(struct report_load *ld, const char *key, const char *s)
 int
 report_load(const char *file, struct report *r, char **cause)
 {
+	return (report_load_with(file, r, 0, cause));
+}
+
+/* The same with flags (REPORT_LOAD_*); see report.h. */
+int
+report_load_with(const char *file, struct report *r, int flags,
+    char **cause)
+{
 	struct report_load	 ld;
 	json_error_t		 jerr;
 	json_t			*root, *sv;
 	json_int_t		 version;
 	struct stat		 st;
+	struct report_lazy	 lz;
+	int			 whole = 0, lazy_all;
 
 	memset(r, 0, sizeof *r);
 	memset(&ld, 0, sizeof ld);
 	ld.file = file;
+	ld.lean = (flags & REPORT_LOAD_LEAN) != 0;
 	if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
 		xasprintf(cause, "%s: is a directory; accepted: a JSON report "
 		    "file (as --json FILE writes)", file);
 		return (-1);
 	}
-	root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+	/*
+	 * In pieces when it can (memory a small multiple of the file's
+	 * size), else whole; a piece not read (a key the tables do not
+	 * know) makes it read whole again.
+	 */
+again:
+	root = NULL;
+	if (!whole && report_lazy_open(&lz, file) == 0) {
+		if ((root = report_lazy_root(&lz, &jerr)) != NULL)
+			ld.lazy = &lz;
+		else
+			report_lazy_close(&lz);
+	}
+	if (root == NULL)
+		root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL) {
 		if (jerr.line > 0)
 			xasprintf(cause, "%s: line %d: not a JSON report: %s",
@@ -507,6 +561,8 @@ report_load(const char *file, struct report *r, char **cause)
 		xasprintf(cause, "%s: not a tierprobe report (top level is "
 		    "%s)", file, report_schema_json_type(root));
 		json_decref(root);
+		if (ld.lazy != NULL)
+			report_lazy_close(ld.lazy);
 		return (-1);
 	}
 	sv = json_object_get(root, "schema_version");
@@ -514,6 +570,8 @@ report_load(const char *file, struct report *r, char **cause)
 		xasprintf(cause, "%s: schema_version: %s", file, sv == NULL ?
 		    "missing (not a tierprobe report)" : "expected an integer");
 		json_decref(root);
+		if (ld.lazy != NULL)
+			report_lazy_close(ld.lazy);
 		return (-1);
 	}
 	version = json_integer_value(sv);
@@ -522,6 +580,8 @@ report_load(const char *file, struct report *r, char **cause)
 		    "version: %" JSON_INTEGER_FORMAT "; accepted: 1 to %d", file,
 		    version, REPORT_SCHEMA_VERSION);
 		json_decref(root);
+		if (ld.lazy != NULL)
+			report_lazy_close(ld.lazy);
 		return (-1);
 	}
 	if (version > REPORT_SCHEMA_VERSION) {
@@ -530,10 +590,25 @@ report_load(const char *file, struct report *r, char **cause)
 		    "tierprobe wrote it?)", file, version,
 		    REPORT_SCHEMA_VERSION);
 		json_decref(root);
+		if (ld.lazy != NULL)
+			report_lazy_close(ld.lazy);
 		return (-1);
 	}
 	report_load_keys(&ld, &report_schema_root, root, r, "");
 	json_decref(root);
+	if (ld.lazy != NULL) {
+		lazy_all = report_lazy_all_used(ld.lazy);
+		report_lazy_close(ld.lazy);
+		ld.lazy = NULL;
+		if (!ld.failed && !lazy_all) {
+			report_free(r);
+			memset(r, 0, sizeof *r);
+			whole = 1;
+			goto again;
+		}
+	}
+	free(ld.scratch);
+	ld.scratch = NULL;
 	report_load_date(&ld, "started_utc", r->started_utc);
 	report_load_date(&ld, "finished_utc", r->finished_utc);
 	if (ld.failed) {

@@ -872,7 +872,9 @@ rerender(struct cli_opts *o)
 
 	if (probe_outputs(o) != 0)
 		return (EXIT_USAGE);
-	if (report_load(o->args[0], &rep, &cause) != 0) {
+	/* Text and markdown never use the points' histograms. */
+	if (report_load_with(o->args[0], &rep, o->format == CLI_FMT_JSON ||
+	    o->json_path != NULL ? 0 : REPORT_LOAD_LEAN, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
 		return (EXIT_USAGE);
@@ -892,7 +894,8 @@ compare(struct cli_opts *o)
 
 	reps = xcalloc(o->nargs, sizeof(*reps));
 	for (i = 0; i < o->nargs; i++) {
-		if (report_load(o->args[i], &reps[i], &cause) != 0) {
+		if (report_load_with(o->args[i], &reps[i], REPORT_LOAD_LEAN,
+		    &cause) != 0) {
 			log_warnx("%s", cause);
 			free(cause);
 			ret = EXIT_USAGE;
@@ -998,7 +1001,7 @@ check_file(const struct cli_opts *o, const char *file,
 	size_t	 len = strlen(file);
 
 	cf->file = file;
-	if (report_load(file, &cf->rep, &cause) != 0) {
+	if (report_load_with(file, &cf->rep, REPORT_LOAD_LEAN, &cause) != 0) {
 		cf->why = xstrdup(strncmp(cause, file, len) == 0 &&
 		    cause[len] == ':' ? cause + len + 2 : cause);
 		free(cause);

@@ -24,7 +24,7 @@ analysis	writepath formula voltype voltype-judge
 device		profiles sim engine engine-psync engine-uring engine-sim target
 measure		progress sampler scan limits parallel sync writes
 plan		cli plan
-report		report report-state verdict report-verdict report-schema report-json report-load report-text report-sync
+report		report report-state verdict report-verdict report-schema report-json report-lazy report-load report-text report-sync
 report		report-multi report-plot
 report		report-voltype report-profile compare context fiojob
 report		report-files report-check fleet fleet-load report-fleet

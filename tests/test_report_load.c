@@ -229,6 +229,85 @@ test_bad_files(void **state)
 	free(dir);
 }
 
+/* Write a report whose 60 scan points, one a line from line 2, span more
+ * than report-lazy.c leaves in the tree; point bad (if any) holds text. */
+static void
+t_big(const char *path, int bad, const char *text, const char *extra)
+{
+	FILE	*f;
+	int	 i;
+
+	assert_non_null(f = fopen(path, "w"));
+	fputs(T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [], "
+	    "\"backing\": {\"lat_us_p50\": null, \"lat_us_p99\": null}, "
+	    "\"points\": [\n", f);
+	for (i = 0; i < 60; i++)
+		fprintf(f, "{\"ws_bytes\": %d, \"ios\": 10, \"iops\": %s, "
+		    "\"lat_us\": {\"mean\": 1, \"p50\": 1, \"p90\": 2, "
+		    "\"p99\": 3, \"p999\": null}, \"hist\": [[1000, 10]]}%s\n",
+		    4096 * (i + 1), i == bad ? text : "100", i < 59 ? "," : "");
+	fprintf(f, "]}%s}\n", extra);
+	fclose(f);
+}
+
+/*
+ * A report read in pieces (its large arrays one element at a time) gives
+ * what one read whole gives, and its errors name the line in the file and
+ * the key; a large array under a key the tables do not know is still read.
+ */
+static void
+test_pieces(void **state)
+{
+	struct report	 r;
+	char		*dir, path[512], *cause = NULL;
+	char		 many[16384];
+	size_t		 o = 0;
+	int		 i;
+
+	(void)state;
+	dir = t_tmpdir();
+	snprintf(path, sizeof path, "%s/big.json", dir);
+	t_big(path, -1, NULL, "");
+	if (report_load(path, &r, &cause) != 0)
+		fail_msg("refused: %s", cause);
+	assert_int_equal(r.scan->npoints, 60);
+	assert_true(r.scan->points[59].ws_bytes == 60 * 4096);
+	assert_non_null(r.scan->points[59].hist);
+	assert_true(r.scan->points[59].hist->count == 10);
+	report_free(&r);
+	/* Lean: histograms checked, not kept. */
+	assert_int_equal(report_load_with(path, &r, REPORT_LOAD_LEAN, &cause),
+	    0);
+	assert_int_equal(r.scan->npoints, 60);
+	assert_null(r.scan->points[3].hist);
+	report_free(&r);
+
+	t_big(path, 40, "1x", "");
+	assert_int_equal(report_load(path, &r, &cause), -1);
+	if (strstr(cause, "big.json: line 42: not a JSON report") == NULL)
+		fail_msg("syntax error in point 40: %s", cause);
+	free(cause);
+	t_big(path, 40, "-1", "");
+	assert_int_equal(report_load(path, &r, &cause), -1);
+	if (strstr(cause, "scan.points[40].iops: -1 IOPS is impossible") ==
+	    NULL)
+		fail_msg("impossible iops in point 40: %s", cause);
+	free(cause);
+
+	o += snprintf(many + o, sizeof many - o, ", \"unknown\": [");
+	for (i = 0; i < 500; i++)	/* ~6 KiB: left out, never read */
+		o += snprintf(many + o, sizeof many - o, "%s{\"a\": %d}",
+		    i > 0 ? ", " : "", i);
+	snprintf(many + o, sizeof many - o, "]");
+	t_big(path, -1, NULL, many);
+	if (report_load(path, &r, &cause) != 0)
+		fail_msg("a large unknown array refused: %s", cause);
+	assert_int_equal(r.scan->npoints, 60);
+	report_free(&r);
+	t_rmdir(dir);
+	free(dir);
+}
+
 /*
  * A class of reads the tiers do not explain survives a JSON round trip, and
  * the text report says the scan is not analysed because of it.
@@ -289,6 +368,7 @@ main(void)
 		cmocka_unit_test(test_fixtures_load),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_unexplained),
+		cmocka_unit_test(test_pieces),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
