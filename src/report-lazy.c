@@ -39,10 +39,42 @@ struct report_lazy_array {
 struct report_lazy_scan {
 	struct report_lazy	*lz;
 	size_t			 pos;
+	char			 path[512];	/* of the value at pos */
+	size_t			 plen;
 };
 
-static int	report_lazy_value(struct report_lazy_scan *, const char *,
-		    int);
+static int	report_lazy_value(struct report_lazy_scan *, int);
+
+/* Append "[index]" to the path; -1 when it does not fit. */
+static int
+report_lazy_push_index(struct report_lazy_scan *s, size_t index)
+{
+	int	n;
+
+	n = snprintf(s->path + s->plen, sizeof s->path - s->plen, "[%zu]",
+	    index);
+	if (n < 0 || (size_t)n >= sizeof s->path - s->plen)
+		return (-1);
+	s->plen += (size_t)n;
+	return (0);
+}
+
+/* Append ".key" (len bytes; no dot at the top) to the path; -1 if long. */
+static int
+report_lazy_push_key(struct report_lazy_scan *s, const char *key,
+    size_t len)
+{
+	size_t	dot = s->plen > 0;
+
+	if (s->plen + dot + len >= sizeof s->path)
+		return (-1);
+	if (dot)
+		s->path[s->plen++] = '.';
+	memcpy(s->path + s->plen, key, len);
+	s->plen += len;
+	s->path[s->plen] = '\0';
+	return (0);
+}
 
 static void
 report_lazy_space(struct report_lazy_scan *s)
@@ -91,12 +123,12 @@ report_lazy_add(struct report_lazy *lz, size_t start, size_t end,
 }
 
 static int
-report_lazy_array(struct report_lazy_scan *s, const char *path, int depth)
+report_lazy_array(struct report_lazy_scan *s, int depth)
 {
 	const char	*t = s->lz->text;
 	size_t		 start = s->pos, *span = NULL, n = 0, cap = 0;
+	size_t		 plen = s->plen;
 	int		 objects = 1;
-	char		*sub;
 
 	s->pos++;
 	report_lazy_space(s);
@@ -115,12 +147,10 @@ report_lazy_array(struct report_lazy_scan *s, const char *path, int depth)
 			span = xreallocarray(span, cap, 2 * sizeof *span);
 		}
 		span[2 * n] = s->pos;
-		xasprintf(&sub, "%s[%zu]", path, n);
-		if (report_lazy_value(s, sub, depth + 1) != 0) {
-			free(sub);
+		if (report_lazy_push_index(s, n) != 0 ||
+		    report_lazy_value(s, depth + 1) != 0)
 			goto fail;
-		}
-		free(sub);
+		s->path[s->plen = plen] = '\0';
 		span[2 * n + 1] = s->pos;
 		n++;
 		report_lazy_space(s);
@@ -132,7 +162,7 @@ report_lazy_array(struct report_lazy_scan *s, const char *path, int depth)
 			goto fail;
 	}
 	if (objects && s->pos - start >= REPORT_LAZY_MIN)
-		report_lazy_add(s->lz, start, s->pos, path, span, n);
+		report_lazy_add(s->lz, start, s->pos, s->path, span, n);
 	else
 		free(span);
 	s->pos++;
@@ -143,11 +173,10 @@ fail:
 }
 
 static int
-report_lazy_object(struct report_lazy_scan *s, const char *path, int depth)
+report_lazy_object(struct report_lazy_scan *s, int depth)
 {
 	const char	*t = s->lz->text;
-	size_t		 from, to;
-	char		*sub;
+	size_t		 from, to, plen = s->plen;
 	int		 rc;
 
 	s->pos++;
@@ -164,10 +193,10 @@ report_lazy_object(struct report_lazy_scan *s, const char *path, int depth)
 		report_lazy_space(s);
 		if (s->pos >= s->lz->len || t[s->pos++] != ':')
 			return (-1);
-		xasprintf(&sub, "%s%s%.*s", path, *path != '\0' ? "." : "",
-		    (int)(to - from), t + from);
-		rc = report_lazy_value(s, sub, depth + 1);
-		free(sub);
+		if (report_lazy_push_key(s, t + from, to - from) != 0)
+			return (-1);
+		rc = report_lazy_value(s, depth + 1);
+		s->path[s->plen = plen] = '\0';
 		if (rc != 0)
 			return (-1);
 		report_lazy_space(s);
@@ -182,9 +211,11 @@ report_lazy_object(struct report_lazy_scan *s, const char *path, int depth)
 	return (0);
 }
 
-/* Past the value at pos (path names it); -1 if it cannot be followed. */
+/*
+ * Past the value at pos (s->path names it); -1 if it cannot be followed.
+ */
 static int
-report_lazy_value(struct report_lazy_scan *s, const char *path, int depth)
+report_lazy_value(struct report_lazy_scan *s, int depth)
 {
 	const char	*t = s->lz->text;
 	size_t		 from, to;
@@ -196,9 +227,9 @@ report_lazy_value(struct report_lazy_scan *s, const char *path, int depth)
 		return (-1);
 	switch (t[s->pos]) {
 	case '{':
-		return (report_lazy_object(s, path, depth));
+		return (report_lazy_object(s, depth));
 	case '[':
-		return (report_lazy_array(s, path, depth));
+		return (report_lazy_array(s, depth));
 	case '"':
 		return (report_lazy_string(s, &from, &to));
 	}
@@ -248,7 +279,7 @@ report_lazy_open(struct report_lazy *lz, const char *file)
 	memset(&s, 0, sizeof s);
 	s.lz = lz;
 	if (lz->len != (size_t)st.st_size || memchr(lz->text, '\0',
-	    lz->len) != NULL || report_lazy_value(&s, "", 0) != 0) {
+	    lz->len) != NULL || report_lazy_value(&s, 0) != 0) {
 		report_lazy_close(lz);
 		return (-1);
 	}
