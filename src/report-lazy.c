@@ -24,7 +24,9 @@
 #include "report-lazy.h"
 #include "xmalloc.h"
 
+#ifndef REPORT_LAZY_MIN			/* the fuzz build lowers it */
 #define REPORT_LAZY_MIN		4096	/* bytes: smaller arrays stay in */
+#endif
 #define REPORT_LAZY_DEPTH	64	/* deeper: parse the file whole */
 
 struct report_lazy_array {
@@ -283,7 +285,8 @@ report_lazy_open(struct report_lazy *lz, const char *file)
 		report_lazy_close(lz);
 		return (-1);
 	}
-	qsort(lz->a, lz->n, sizeof *lz->a, report_lazy_cmp);
+	if (lz->n > 1)
+		qsort(lz->a, lz->n, sizeof *lz->a, report_lazy_cmp);
 	return (0);
 }
 
