@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-/* Edits (insert, delete or replace a letter) that turn a into b. */
+/* Edits (insert, delete, replace a letter, swap two) from a to b. */
 size_t	words_distance(const char *, const char *);
 /*
  * Whether a word d edits away from word (of len letters) is close enough
@@ -17,7 +17,7 @@ size_t	words_distance(const char *, const char *);
 int	words_close(size_t d, size_t len);
 /*
  * The index of the word of v[n] closest to word, when close enough to
- * suggest (words_close); -1 if none is.
+ * suggest (words_close) and no other is as close; -1 if none is.
  */
 long	words_closest(const char *, const char *const *, size_t);
 
