@@ -84,7 +84,8 @@ static const struct cli_option cli_options[] = {
 	{ "json", 0, CLI_STRING, F(json_path), 0, 0, NULL, PROBE | SYNC, 0,
 	  "FILE", "also write the JSON report to FILE (atomically)" },
 	{ "output-format", 0, CLI_CHOICE, F(format), 0, 0,
-	  "text|json|markdown|csv", OUTPUTS | SYNC, 0, "FMT",
+	  "text|json|markdown|csv", OUTPUTS | SYNC | C(CLI_EBS_STATS), 0,
+	  "FMT",
 	  "report on stdout as text (default), json, markdown or csv (fleet "
 	  "only)" },
 	{ "quiet", 'q', CLI_FLAG, F(quiet), 0, 0, NULL,
@@ -233,6 +234,9 @@ static const struct {
 	{ CLI_SYNC, "sync", "TARGET", 1, 1,
 	  "commits: latency per durability method, size and writers, and "
 	  "what a flush costs" },
+	{ CLI_EBS_STATS, "ebs-stats", "DEVICE | FILE", 1, 1,
+	  "EBS's own counters of the volume under DEVICE or FILE (NVMe log "
+	  "page 0xD0; root)" },
 };
 #define CLI_NCMDS	(sizeof(cli_cmds) / sizeof(cli_cmds[0]))
 

@@ -52,6 +52,7 @@ for w in "${COMPREPLY[@]}"; do
 done
 [ ${#COMPREPLY[@]} -ge 2 ] || { echo "FAIL: --expect-profile offers ${COMPREPLY[*]}"; exit 1; }
 t sync tierprobe sy
+t ebs-stats tierprobe eb
 t direct-dsync tierprobe sync --methods di
 if "$TIERPROBE" plot --help 2>/dev/null | grep -q -- --outdir; then
 	t --outdir tierprobe plot --out

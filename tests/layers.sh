@@ -20,12 +20,12 @@ trap 'rm -rf "$dir"' EXIT
 cat > "$dir/layers" <<'EOF'
 base		xmalloc log units rng stats hist interrupt words
 analysis	point timeline changepoint fit tiers service ceilings bucket figures check together
-analysis	writepath formula voltype voltype-judge
-device		profiles sim engine engine-psync engine-uring engine-sim target
+analysis	writepath formula voltype voltype-judge ebsstats
+device		profiles sim engine engine-psync engine-uring engine-sim target ebsstats-read
 measure		progress sampler scan limits parallel sync writes
 plan		cli plan
 report		report report-state verdict report-verdict report-schema report-json report-lazy report-load report-text report-sync
-report		report-multi report-plot
+report		report-multi report-plot report-ebs
 report		report-voltype report-profile compare context fiojob
 report		report-files report-check fleet fleet-load report-fleet
 EOF
