@@ -175,6 +175,11 @@ static const struct cli_option cli_options[] = {
 	  "io1:400G,iops=4000 (tierprobe profiles lists them): its figures "
 	  "at the volume's size become the expectations, documented, not "
 	  "measured" },
+	{ "instance", 0, CLI_STRING, F(instance), 0, 0, NULL, PROBE, 0,
+	  "TYPE", "the EC2 instance the volume is attached to, as m5.large "
+	  "(its documented EBS limits), or an instance profile file; "
+	  "default: the machine's DMI identity, or a sim: target's "
+	  "@INSTANCE" },
 	{ "size", 0, CLI_SIZE, F(size), 4096, UINT64_MAX, NULL,
 	  C(CLI_PREP) | PROBE | C(CLI_CHECK), 0, "SIZE", "prep: size of the "
 	  "test file to create; else the volume's size, for --type and the "

@@ -13,6 +13,7 @@
 #include "bucket.h"
 #include "compare.h"
 #include "report.h"
+#include "standing.h"
 #include "units.h"
 
 /* A figure of one report: value and 95% half-width (NAN unknown). */
@@ -22,6 +23,7 @@ struct compare_cell {
 	double	noise;
 	int	bound;		/* enum report_bound */
 	int	state;		/* enum bucket_state */
+	struct standing st;	/* standing.c's decision on it */
 };
 
 /* Whether b differs from a by more than their combined noise. */
@@ -32,6 +34,21 @@ compare_differs(double a, double noise_a, double b, double noise_b)
 	    !isfinite(noise_b))
 		return (-1);
 	return (fabs(b - a) > sqrt(noise_a * noise_a + noise_b * noise_b));
+}
+
+/* standing.c's decision on cell c of report r. */
+static void
+compare_decide(const struct report *r, struct compare_cell *c)
+{
+	struct standing_figure	f;
+
+	f.value = c->value;
+	f.low = f.high = NAN;
+	f.bound = c->bound;
+	f.state = c->state;
+	f.drained = report_state_drained(r);
+	f.of_burst = 0;
+	standing_decide(&f, &c->st);
 }
 
 /*
@@ -68,6 +85,7 @@ compare_lookup(const struct report *r, const struct report_figure *fig,
 		if (st->state != BUCKET_UNKNOWN)
 			c->state = st->state;
 	}
+	compare_decide(r, c);
 }
 
 
@@ -89,8 +107,7 @@ compare_mark(const struct compare_cell *a, const struct compare_cell *b)
 		return (" *");
 	if (d < 0)
 		return (" ?");
-	return (bucket_state_lifted(a->state) ||
-	    bucket_state_lifted(b->state) ? " ~" : " =");
+	return (a->st.burst || b->st.burst ? " ~" : " =");
 }
 
 /*

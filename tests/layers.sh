@@ -19,9 +19,9 @@ trap 'rm -rf "$dir"' EXIT
 # Lowest first; mk/LAYER.am builds each.
 cat > "$dir/layers" <<'EOF'
 base		xmalloc log units rng stats hist interrupt words
-analysis	point timeline changepoint fit tiers service ceilings bucket figures check together
+analysis	point timeline changepoint fit tiers-result tiermodel tiers service ceilings bucket figures check standing together
 analysis	writepath formula voltype voltype-judge ebsstats
-device		profiles sim engine engine-psync engine-uring engine-sim target ebsstats-read
+device		profiles instance sim engine engine-psync engine-uring engine-sim target ebsstats-read
 measure		progress sampler scan limits parallel sync writes
 plan		cli plan
 report		report report-state verdict report-verdict report-schema report-json report-lazy report-load report-text report-sync
