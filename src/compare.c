@@ -5,12 +5,14 @@
  * bucket state each figure was measured in: figures a bucket may have
  * lifted are never called equal.
  */
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bucket.h"
 #include "compare.h"
+#include "ebsstats.h"
 #include "report.h"
 #include "standing.h"
 #include "units.h"
@@ -145,6 +147,60 @@ compare_what(const struct report *r, char *buf, size_t len)
 	if (o < len)
 		snprintf(buf + o, len - o, ")");
 	return (buf);
+}
+
+/* r's EBS counters of phases, or NULL when it has none. */
+static const struct ebsstats_run *
+compare_ebs(const struct report *r)
+{
+	return (r->ebs != NULL && r->ebs->nphases > 0 ? r->ebs : NULL);
+}
+
+/*
+ * A row per phase of EBS's counters, in the order first seen: the limit
+ * the counters show held it (ebsstats_held), "n/a" for a report without
+ * counters of that phase; B/A says "same" or "other" when both are known.
+ * Nothing when no report has counters.
+ */
+static void
+compare_ebs_rows(const struct report *reps, int n, struct report_table *tab)
+{
+	const struct ebsstats_run	*e;
+	const struct ebsstats_phase	*d[COMPARE_MAX];
+	const char			*names[64], *c[15];
+	char				 label[64];
+	size_t				 nn = 0, i, j, k;
+
+	for (k = 0; k < (size_t)n; k++) {
+		if ((e = compare_ebs(&reps[k])) == NULL)
+			continue;
+		for (i = 0; i < e->nphases; i++) {
+			for (j = 0; j < nn; j++)
+				if (strcmp(names[j], e->phases[i].phase) == 0)
+					break;
+			if (j == nn && nn < sizeof names / sizeof names[0])
+				names[nn++] = e->phases[i].phase;
+		}
+	}
+	for (j = 0; j < nn; j++) {
+		for (k = 0; k < 15; k++)
+			c[k] = NULL;
+		snprintf(label, sizeof label, "EBS limit held: %s", names[j]);
+		c[0] = label;
+		for (k = 0; k < (size_t)n; k++) {
+			e = compare_ebs(&reps[k]);
+			d[k] = e != NULL ? ebsstats_phase_find(e, names[j]) :
+			    NULL;
+			c[k == 0 ? 1 : 2 * k] = d[k] != NULL ?
+			    report_ebs_limit_cell(ebsstats_held(d[k])) : "n/a";
+			if (k > 0)
+				c[2 * k + 1] = d[0] == NULL || d[k] == NULL ?
+				    "n/a" : ebsstats_held(d[0]) ==
+				    ebsstats_held(d[k]) ? "same" : "other";
+		}
+		report_table_add(tab, c[0], c[1], c[2], c[3], c[4], c[5], c[6],
+		    c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
+	}
 }
 
 /* Print reports side by side with ratios to the first. */
@@ -302,6 +358,7 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 		report_table_add(&tab, c[0], c[1], c[2], c[3], c[4], c[5],
 		    c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
 	}
+	compare_ebs_rows(reps, n, &tab);
 	report_table_write(&tab, out, markdown, "");
 	fputs("\nMarks: * differs from A by more than run-to-run noise (95%); "
 	    "= within noise; ~ within noise while a burst bucket may have "
@@ -312,6 +369,14 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 		    "full? the run saw no bucket run dry, so one may still "
 		    "have been full; draining while one ran dry; empty after "
 		    "one ran dry (a baseline figure).\n", out);
+	for (k = 0; k < (size_t)n; k++)
+		if (compare_ebs(&reps[k]) != NULL)
+			break;
+	if (k < (size_t)n)
+		fputs("EBS limit held: the limit EBS's own counters show "
+		    "demand exceeded longest in that phase, for 5% of it at "
+		    "least (none: no limit did); B/A says whether it is the "
+		    "same.\n", out);
 	if (any_repeat)
 		fputs("Figures with +- are means and standard deviations over "
 		    "repeated runs.\n", out);
@@ -320,4 +385,148 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 		    "is the rate a run held without a drop, the most it can "
 		    "be (a larger bucket may lower it).\n", out);
 	return (0);
+}
+
+/* The word of compare_mark's mark, for JSON. */
+static const char *
+compare_mark_word(const char *mark)
+{
+	switch (mark[1]) {
+	case '!':
+		return ("states_differ");
+	case '*':
+		return ("differs");
+	case '~':
+		return ("within_noise_lifted");
+	case '?':
+		return ("noise_unknown");
+	default:
+		return ("within_noise");
+	}
+}
+
+static json_t *
+compare_json_real(double v)
+{
+	return (isfinite(v) ? json_real(v) : json_null());
+}
+
+static json_t *
+compare_json_str(const char *s)
+{
+	return (s != NULL && *s != '\0' ? json_string(s) : json_null());
+}
+
+/* One report's value of a figure, with its ratio to the first's. */
+static json_t *
+compare_json_cell(struct compare_cell *a, struct compare_cell *c, int first)
+{
+	json_t	*o;
+	int	 b;
+
+	o = json_object();
+	if (!isfinite(c->value)) {
+		c->state = BUCKET_UNKNOWN;
+		c->bound = REPORT_BOUND_NONE;
+	}
+	json_object_set_new(o, "value", compare_json_real(c->present ?
+	    c->value : NAN));
+	json_object_set_new(o, "noise", compare_json_real(c->present ?
+	    c->noise : NAN));
+	json_object_set_new(o, "bound", c->present && isfinite(c->value) ?
+	    json_string(report_bound_name(c->bound)) : json_null());
+	json_object_set_new(o, "state", c->present && isfinite(c->value) ?
+	    compare_json_str(bucket_state_name(c->state)) : json_null());
+	if (first)
+		return (o);
+	b = compare_ratio_bound(a, c);
+	if (!a->present || !c->present || !isfinite(a->value) ||
+	    !isfinite(c->value) || a->value == 0 || b < 0) {
+		json_object_set_new(o, "ratio_to_first", json_null());
+		json_object_set_new(o, "ratio_bound", json_null());
+		json_object_set_new(o, "mark", json_null());
+		return (o);
+	}
+	json_object_set_new(o, "ratio_to_first", json_real(c->value /
+	    a->value));
+	json_object_set_new(o, "ratio_bound", json_string(
+	    report_bound_name(b)));
+	json_object_set_new(o, "mark", b != REPORT_BOUND_NONE ? json_null() :
+	    json_string(compare_mark_word(compare_mark(a, c))));
+	return (o);
+}
+
+/* The comparison as one JSON document; see compare.h. */
+int
+compare_json(const struct report *reps, const char *const *files, int n,
+    FILE *out)
+{
+	struct report_figure	 fig[COMPARE_MAX][REPORT_STATS_MAX];
+	struct compare_cell	 cell[COMPARE_MAX];
+	const char		*rows[COMPARE_MAX * REPORT_STATS_MAX];
+	const char		*labels[COMPARE_MAX * REPORT_STATS_MAX];
+	size_t			 nf[COMPARE_MAX], i, j, k, nrow = 0;
+	json_t			*root, *cmp, *a, *o, *values;
+	char			 what[512], name[2];
+	int			 rc;
+
+	if (n < 1 || n > COMPARE_MAX)
+		return (-1);
+	root = json_object();
+	json_object_set_new(root, "schema_version",
+	    json_integer(REPORT_SCHEMA_VERSION));
+	json_object_set_new(root, "command", json_string("compare"));
+	cmp = json_object();
+	a = json_array();
+	for (k = 0; k < (size_t)n; k++) {
+		nf[k] = report_headlines(&reps[k], fig[k], REPORT_STATS_MAX);
+		for (i = 0; i < nf[k]; i++) {
+			for (j = 0; j < nrow; j++)
+				if (strcmp(rows[j], fig[k][i].name) == 0)
+					break;
+			if (j == nrow) {
+				rows[nrow] = fig[k][i].name;
+				labels[nrow++] = fig[k][i].label;
+			}
+		}
+		o = json_object();
+		snprintf(name, sizeof name, "%c", (int)('A' + k));
+		json_object_set_new(o, "name", json_string(name));
+		json_object_set_new(o, "file", compare_json_str(files[k]));
+		json_object_set_new(o, "target", json_string(compare_what(
+		    &reps[k], what, sizeof what)));
+		json_object_set_new(o, "command", json_string(
+		    reps[k].config.command[0] ? reps[k].config.command :
+		    "run"));
+		json_object_set_new(o, "device_model",
+		    compare_json_str(reps[k].context.device_model));
+		json_object_set_new(o, "started_utc",
+		    compare_json_str(reps[k].started_utc));
+		json_object_set_new(o, "interrupted",
+		    json_boolean(reps[k].interrupted));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(cmp, "reports", a);
+	a = json_array();
+	for (i = 0; i < nrow; i++) {
+		for (k = 0; k < (size_t)n; k++)
+			compare_lookup(&reps[k], fig[k], nf[k], rows[i],
+			    &cell[k]);
+		o = json_object();
+		json_object_set_new(o, "figure", json_string(rows[i]));
+		json_object_set_new(o, "label", json_string(labels[i]));
+		values = json_array();
+		for (k = 0; k < (size_t)n; k++)
+			json_array_append_new(values, compare_json_cell(
+			    &cell[0], &cell[k], k == 0));
+		json_object_set_new(o, "values", values);
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(cmp, "figures", a);
+	json_object_set_new(root, "compare", cmp);
+	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(6) |
+	    JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+	return (rc == 0 ? 0 : -1);
 }

@@ -197,6 +197,7 @@ fleet_add_one(struct fleet *fl, const char *file, const struct report *top,
 	v.has_limits = r->limits != NULL;
 	report_figure(r, figures_find("burst", &index), 0, &fv);
 	v.burst = fv.value;
+	v.ebs_limit = r->ebs != NULL ? r->ebs->sustained_limit : -1;
 	for (i = 0; i < fl->nfig; i++) {
 		report_figure_in(top, r, fl->fig[i], 0, &fv);
 		report_standing_figure(&fv, 0, &sf);
@@ -333,9 +334,11 @@ fleet_judge(struct fleet *fl, const struct fleet_kind *k, size_t f)
 		    better == 0 || v->contradicted[f] ||
 		    v->lifted[f] != k->of_burst[f])
 			continue;
-		v->ratio[f] = v->value[f] / k->median[f];
+		/* Too few to compare: no ratio, as if one were judged. */
 		if (k->n[f] < FLEET_MIN_KIND)
 			continue;
+		v->ratio[f] = v->value[f] / k->median[f];
+		v->compared = 1;
 		lim = fl->outlier;
 		if (isfinite(v->noise[f]) && v->noise[f] > lim)
 			lim = v->noise[f] < 0.99 ? v->noise[f] : 0.99;

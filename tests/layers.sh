@@ -18,13 +18,13 @@ trap 'rm -rf "$dir"' EXIT
 
 # Lowest first; mk/LAYER.am builds each.
 cat > "$dir/layers" <<'EOF'
-base		xmalloc log units rng stats hist interrupt
+base		xmalloc log units rng stats hist interrupt words
 analysis	point timeline changepoint fit tiers-result tiermodel tiers service ceilings bucket figures check standing together
 analysis	writepath formula voltype voltype-judge ebsstats
 device		profiles instance sim engine engine-psync engine-uring engine-sim target ebsstats-read
 measure		progress sampler scan limits parallel sync writes
 plan		cli plan
-report		report report-state verdict report-verdict report-schema report-json report-load report-text report-sync
+report		report report-state verdict report-verdict report-schema report-json report-lazy report-load report-text report-sync
 report		report-multi report-plot report-ebs
 report		report-voltype report-profile compare context fiojob
 report		report-files report-check fleet fleet-load report-fleet
