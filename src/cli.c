@@ -115,6 +115,14 @@ static const struct cli_option cli_options[] = {
 	  .cmds = PROBE | SYNC | C(CLI_REPORT), .arg = "FILE",
 	  .help = "write an equivalent fio job file for the points measured: "
 	  "reads, writes and commits" },
+	{ .name = "io-properties", .kind = CLI_STRING, F(io_properties),
+	  .cmds = PROBE | C(CLI_REPORT), .arg = "FILE", .help = "write "
+	  "ScyllaDB's io_properties.yaml from the long-run figures; refused "
+	  "when any of the four is a burst figure or was not measured" },
+	{ .name = "mountpoint", .kind = CLI_STRING, F(mountpoint),
+	  .cmds = PROBE | C(CLI_REPORT), .arg = "DIR", .help = "the mount "
+	  "point --io-properties names (ScyllaDB's data directory)",
+	  .def = "/var/lib/scylla" },
 	{ .name = "expect", .kind = CLI_LIST, F(expect),
 	  .cmds = EXPECTS | C(CLI_FLEET), .arg = "EXPR", .help = "an "
 	  "expectation such as 'iops>=3000' or 'p99<=2ms' (repeatable); one "
@@ -123,9 +131,10 @@ static const struct cli_option cli_options[] = {
 	  .cmds = EXPECTS, .arg = "NAME", .help = "expect what a volume of "
 	  "profile NAME promises, less its documented tolerance" },
 	{ .name = "accept-burst", .kind = CLI_FLAG, F(accept_burst),
-	  .cmds = EXPECTS, .help = "count as met an expectation met on a "
-	  "figure measured while a burst bucket may have been full (by "
-	  "default it exits 3)" },
+	  .cmds = EXPECTS | C(CLI_REPORT), .help = "count as met an "
+	  "expectation met on a figure measured while a burst bucket may "
+	  "have been full (by default it exits 3); --io-properties: write "
+	  "such figures, marked" },
 	{ .name = "host", .kind = CLI_STRING, F(host), .cmds = PROBE | SYNC,
 	  .arg = "NAME", .help = "the host name fleets show for this report",
 	  .def_note = "this machine's" },
@@ -527,6 +536,11 @@ cli_check(struct cli_opts *o, char **cause)
 		xasprintf(cause, "--fio-job writes the jobs of one target: "
 		    "give one, or use tierprobe report --fio-job on the "
 		    "report of several");
+		return (-1);
+	}
+	if (o->nargs > 1 && o->io_properties != NULL) {
+		xasprintf(cause, "--io-properties describes one volume: give "
+		    "one target");
 		return (-1);
 	}
 	if (o->type != NULL && voltype_spec_parse(o->type, 0, &vt,

@@ -21,8 +21,8 @@
 #include "report.h"
 #include "xmalloc.h"
 
-#define REPORT_JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(6) | \
-	JSON_ENSURE_ASCII)
+#define REPORT_JSON_FLAGS (JSON_INDENT(2) | \
+	JSON_REAL_PRECISION(REPORT_JSON_DIGITS) | JSON_ENSURE_ASCII)
 
 static json_t	*report_json_value(const struct report_schema_key *,
 		    const void *);
