@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "peers.h"
 #include "sync.h"
 #include "writepath.h"
@@ -47,8 +48,22 @@ peers_pg_sync_method(int m)
 }
 
 /*
- * The row of one writer of method at the measured size nearest bs (by
- * ratio, the smaller on a tie); NULL when none was measured.
+ * Whether a bucket ran dry among the commits and the point measured again
+ * after them is a baseline figure: then only the rows of that state are
+ * the long run's (the verdict's commits make the same choice).
+ */
+static int
+peers_drained(const struct sync_result *s)
+{
+	return (s->state == BUCKET_DRAINING && s->again.pt.ios > 0 &&
+	    s->again.pt.state == BUCKET_EMPTY);
+}
+
+/*
+ * The point of one writer of method at the measured size nearest bs (by
+ * ratio, the smaller on a tie), among the rows and the point measured
+ * again, of the long run's state when a bucket ran dry among them; NULL
+ * when none was measured.
  */
 static const struct commit_point *
 peers_row(const struct sync_result *s, int method, uint32_t bs)
@@ -56,11 +71,16 @@ peers_row(const struct sync_result *s, int method, uint32_t bs)
 	const struct commit_point	*c, *best = NULL;
 	double				 d, bestd = INFINITY;
 	size_t				 i;
+	int				 drained;
 
-	for (i = 0; s != NULL && i < s->nrows; i++) {
-		c = &s->rows[i];
+	if (s == NULL)
+		return (NULL);
+	drained = peers_drained(s);
+	for (i = 0; i <= s->nrows; i++) {
+		c = i < s->nrows ? &s->rows[i] : &s->again;
 		if (c->method != method || c->writers != 1 || c->pt.ios == 0 ||
-		    !isfinite(c->pt.iops))
+		    !isfinite(c->pt.iops) || (drained &&
+		    c->pt.state != BUCKET_EMPTY))
 			continue;
 		d = fabs(log((double)c->bs / bs));
 		if (d < bestd - 1e-9 || (d < bestd + 1e-9 && best != NULL &&
