@@ -24,15 +24,6 @@ static const char *ioprops_keys[IOPROPS_NKEYS] = {
 	[IOPROPS_WRITE_BANDWIDTH] = "write_bandwidth",
 };
 
-/* Name of an io_properties key; NULL past the last. */
-const char *
-ioprops_key_name(int k)
-{
-	if (k < 0 || k >= IOPROPS_NKEYS)
-		return (NULL);
-	return (ioprops_keys[k]);
-}
-
 /* A state in which a figure is the long run's: after a drop, or none. */
 static int
 ioprops_long_state(int s)

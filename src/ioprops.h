@@ -39,8 +39,6 @@ struct ioprops {
 	char		 bucket[192];	/* what the run saw of a bucket */
 };
 
-/* "read_iops", ...; NULL past the last. */
-const char	*ioprops_key_name(int);
 /*
  * The long-run figures of a one-target report for io_properties.yaml:
  * the reads as the verdict decides them, the writes from the write

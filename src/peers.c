@@ -38,15 +38,6 @@ peers_pg_name(int m)
 	return (peers_pg_methods[m].name);
 }
 
-/* The tierprobe method that measures PostgreSQL's method m; -1. */
-int
-peers_pg_sync_method(int m)
-{
-	if (m < 0 || m >= PEERS_PG_NMETHODS)
-		return (-1);
-	return (peers_pg_methods[m].sync);
-}
-
 /*
  * Whether a bucket ran dry among the commits and the point measured again
  * after them is a baseline figure: then only the rows of that state are

@@ -57,6 +57,4 @@ void		 peers_etcd(const struct sync_result *, struct peers_etcd *);
 void		 peers_pg(const struct sync_result *, struct peers_pg *);
 /* "open_datasync", ...; NULL past the last. */
 const char	*peers_pg_name(int);
-/* Which tierprobe method measures PostgreSQL's method m (SYNC_*); -1. */
-int		 peers_pg_sync_method(int);
 #endif
