@@ -186,8 +186,8 @@ ioprops_write(const struct report *r, const char *path,
 
 	if (r->ntargets > 0) {
 		xasprintf(cause, "--io-properties %s: the report holds several "
-		    "targets; export each target's own report; no file "
-		    "written", path);
+		    "targets and the file describes one volume: run each "
+		    "target alone; no file written", path);
 		return (1);
 	}
 	for (k = ioprops_figures(r, &x); k >= 0 && k < IOPROPS_NKEYS;

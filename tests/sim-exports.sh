@@ -9,7 +9,7 @@
 # default (no drain: burst figures only) is refused with one line and no
 # file unless --accept-burst, which marks them; a gp3 follows its
 # verdict; a run without writes is refused for write_iops, never given
-# the reads'.  etcd's bar: met or missed as the p99 of fdatasync, 1
+# the reads'; several targets are refused.  etcd's bar: met or missed as the p99 of fdatasync, 1
 # writer, 2300 B in the rows says, on volumes on either side of 10 ms;
 # PostgreSQL's wal_sync_method: the fastest of dsync/fdatasync/fsync at
 # 8 KiB and 1 writer in the rows, mapped.
@@ -133,6 +133,21 @@ rc=$?
 [ $rc = 2 ] && [ ! -e "$dir/l.yaml" ] &&
     grep -q 'write_iops was not measured' "$dir/l.err" ||
     fail "reads-only report: exit $rc, $(cat "$dir/l.err")"
+
+# Several targets: one file describes one volume, refused both ways.
+"$TIERPROBE" run sim:gp3:100G sim:gp3:200G --io-properties "$dir/m.yaml" \
+    > /dev/null 2> "$dir/m.err"
+rc=$?
+[ $rc = 2 ] && grep -q 'describes one volume' "$dir/m.err" ||
+    fail "run of two targets with --io-properties: exit $rc"
+"$TIERPROBE" limits sim:gp3:100G sim:gp3:200G --sustain 5 --max-iodepth 8 \
+    --seed 1 -q --json "$dir/m.json" > /dev/null 2>&1 || fail "limits of two"
+"$TIERPROBE" report "$dir/m.json" --io-properties "$dir/m.yaml" \
+    --accept-burst > /dev/null 2> "$dir/m.err"
+rc=$?
+[ $rc = 2 ] && [ ! -e "$dir/m.yaml" ] &&
+    grep -q 'holds several targets' "$dir/m.err" ||
+    fail "report of two targets: exit $rc, $(cat "$dir/m.err")"
 
 # 5. etcd and PostgreSQL, on volumes either side of etcd's 10 ms.
 saw_met=0 saw_missed=0
