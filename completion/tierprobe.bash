@@ -13,7 +13,7 @@ _tierprobe()
 		cword=$COMP_CWORD
 	}
 	local commands="run scan limits sync report compare plot prep profiles
-	    check fleet"
+	    check fleet ebs-stats"
 
 	if [ "$cword" -eq 1 ]; then
 		COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
@@ -70,6 +70,8 @@ _tierprobe()
 	report|compare|plot|check|fleet)
 		COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") \
 		    $(compgen -d -- "$cur")) ;;
+	ebs-stats)
+		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	run|scan|limits|sync|prep)
 		if [[ $cur == sim:*@* ]]; then
 			# An instance: the names after the volumes' list.

@@ -90,8 +90,9 @@ static const struct cli_option cli_options[] = {
 	  .cmds = PROBE | SYNC, .arg = "FILE",
 	  .help = "also write the JSON report to FILE (atomically)" },
 	{ .name = "output-format", .kind = CLI_CHOICE, F(format),
-	  .choices = "text|json|markdown|csv", .cmds = OUTPUTS | SYNC,
-	  .arg = "FMT", .help = "report on stdout as text, json, markdown "
+	  .choices = "text|json|markdown|csv",
+	  .cmds = OUTPUTS | SYNC | C(CLI_EBS_STATS), .arg = "FMT",
+	  .help = "report on stdout as text, json, markdown "
 	  "or (fleet only) csv", .def = "text" },
 	{ .name = "quiet", .short_name = 'q', .kind = CLI_FLAG, F(quiet),
 	  .cmds = PROBE | SYNC | C(CLI_PREP) | C(CLI_PLOT) | C(CLI_CHECK),
@@ -285,6 +286,9 @@ static const struct {
 	{ CLI_SYNC, "sync", "TARGET", 1, 1,
 	  "commits: latency per durability method, size and writers, and "
 	  "what a flush costs" },
+	{ CLI_EBS_STATS, "ebs-stats", "DEVICE | FILE", 1, 1,
+	  "EBS's own counters of the volume under DEVICE or FILE (NVMe log "
+	  "page 0xD0; root)" },
 };
 #define CLI_NCMDS	(sizeof(cli_cmds) / sizeof(cli_cmds[0]))
 

@@ -19,6 +19,7 @@ enum cli_cmd {
 	CLI_CHECK,
 	CLI_FLEET,
 	CLI_SYNC,
+	CLI_EBS_STATS,
 };
 
 enum cli_format {

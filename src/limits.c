@@ -501,6 +501,15 @@ limits_bs_sweep(struct target *t, struct rng *rng,
 	return (rc);
 }
 
+/* Tell spec's on_phase that a phase begins (name) or ends (NULL). */
+static void
+limits_on_phase(const struct limits_spec *spec, const char *name,
+    double seconds)
+{
+	if (spec->on_phase != NULL)
+		spec->on_phase(spec->on_phase_arg, name, seconds);
+}
+
 /* The sustained run.  Returns 0, 1 (interrupted) or -errno. */
 static int
 limits_sustain(struct target *t, struct rng *rng,
@@ -528,10 +537,15 @@ limits_sustain(struct target *t, struct rng *rng,
 	}
 	r->sustain_start_s = (double)(e.ops->now_ns(&e) -
 	    limits_clock0(r, &e)) / 1e9;
+	/* The sweeps end where the sustained run starts, on their clock. */
+	limits_on_phase(spec, NULL, r->sustain_start_s);
+	limits_on_phase(spec, "sustained", NAN);
 	limits_progress(spec, "sustained", 1, PROGRESS_NONE);
 	progress_phase_length(seconds);
 	rc = limits_measure(&e, rng, &ss, 0, &r->sustain, &r->timeline);
 	progress_end();
+	limits_on_phase(spec, NULL, r->timeline.n > 0 ?
+	    r->timeline.v[r->timeline.n - 1].t_s : NAN);
 	engine_close(&e);
 	if (r->timeline.n > 0)
 		r->sustain_s = r->timeline.v[r->timeline.n - 1].t_s;
@@ -1168,6 +1182,7 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 
 	/* First reads of unread blocks, before anything else reads them. */
 	rc = 0;
+	limits_on_phase(spec, "sweeps", NAN);
 	if (spec->first_touch)
 		rc = limits_ft_first(t, rng, spec, bs, &ft, r);
 	if (rc != 0)
@@ -1215,8 +1230,10 @@ limits_run(struct target *t, struct rng *rng, const struct limits_spec *spec,
 	seconds = spec->sustain_s > 0 ? spec->sustain_s : LIMITS_SUSTAIN_S;
 	rc = limits_sustain(t, rng, spec, bs, depth, seconds, r);
 	limits_analyse_burst(spec, r);
-	if (rc == 0 && r->burst.detected)
+	if (rc == 0 && r->burst.detected) {
+		limits_on_phase(spec, "after-drop", NAN);
 		rc = limits_after_drop(t, rng, spec, top, r);
+	}
 	/* A burst rate is measured only where a depth reached the cap. */
 	r->burst.burst_at_least = r->burst.detected &&
 	    r->iops_limit != CEILINGS_IOPS_CAP;

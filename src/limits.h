@@ -83,6 +83,14 @@ struct limits_spec {
 					   (a scan), oldest first, for the
 					   burst credits; may be NULL */
 	size_t		nprior;
+	/*
+	 * NULL, or called as each phase begins ("sweeps", "sustained",
+	 * "after-drop"; seconds NAN) and as the sweeps and the sustained
+	 * run end (name NULL, seconds their length on the sweeps' clock):
+	 * EBS's counters are read there.
+	 */
+	void		(*on_phase)(void *, const char *, double);
+	void		*on_phase_arg;
 };
 
 struct limits_result {

@@ -1947,6 +1947,167 @@ static const struct report_schema report_schema_voltypes =
     TABLE("volume_types", struct voltype_judgement,
     report_schema_voltypes_keys, NULL, report_schema_voltypes_loaded);
 
+static const struct report_schema_key report_schema_ebs_bin_keys[] = {
+	{ .name = "lower_us", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct ebsstats_bin, lower_us),
+	  .unit = "us", .doc = "the bin's lower bound" },
+	{ .name = "upper_us", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct ebsstats_bin, upper_us),
+	  .unit = "us", .doc = "the bin's upper bound" },
+	{ .name = "count", .type = REPORT_SCHEMA_UINT,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct ebsstats_bin, count),
+	  .unit = "I/Os", .doc = "I/Os of the phase in the bin" },
+};
+static const struct report_schema report_schema_ebs_bin =
+    TABLE("latency_histogram", struct ebsstats_bin,
+    report_schema_ebs_bin_keys, NULL, NULL);
+
+/* The limit demand exceeded longest in a phase, when it held the phase. */
+static json_t *
+report_schema_ebs_limit_get(const void *phase)
+{
+	return (json_string(ebsstats_limit_name(ebsstats_held(phase))));
+}
+
+/* A limit's name or null: derived again from the counters when read. */
+static int
+report_schema_ebs_limit_set(const json_t *v, void *obj, const char *key,
+    char **cause)
+{
+	(void)obj;
+	if (json_is_null(v) || json_is_string(v))
+		return (0);
+	xasprintf(cause, "%s: expected a limit's name or null, not %s", key,
+	    report_schema_json_type(v));
+	return (-1);
+}
+
+/* Quantiles derive from the histogram. */
+static void
+report_schema_ebs_phase_loaded(void *phase)
+{
+	struct ebsstats_phase	*d = phase;
+
+	d->read_p50_us = ebsstats_hist_quantile(&d->read_hist, 0.5);
+	d->read_p99_us = ebsstats_hist_quantile(&d->read_hist, 0.99);
+}
+
+static const struct report_schema_key report_schema_ebs_phase_keys[] = {
+	{ .name = "phase", .type = REPORT_SCHEMA_STRING,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct ebsstats_phase, phase),
+	  .doc = "scan SIZE (a working set), sweeps, sustained, after-drop, "
+	  "writes or commits" },
+	{ .name = "seconds", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct ebsstats_phase, seconds),
+	  .unit = "s", .doc = "the phase's device time (else the clock's) "
+	  "between the two readings" },
+	{ .name = "limit", .type = REPORT_SCHEMA_STRING,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  .get = report_schema_ebs_limit_get,
+	  .set = report_schema_ebs_limit_set,
+	  .doc = "the limit demand exceeded longest, if for 5% of the phase "
+	  "or more; else none" },
+	{ .name = "read_ops", .type = REPORT_SCHEMA_UINT,
+	  AT(struct ebsstats_phase, read_ops), .unit = "I/Os",
+	  .doc = "reads the volume served" },
+	{ .name = "write_ops", .type = REPORT_SCHEMA_UINT,
+	  AT(struct ebsstats_phase, write_ops), .unit = "I/Os",
+	  .doc = "writes the volume served" },
+	{ .name = "read_bytes", .type = REPORT_SCHEMA_UINT,
+	  AT(struct ebsstats_phase, read_bytes), .unit = "bytes",
+	  .doc = "bytes read" },
+	{ .name = "write_bytes", .type = REPORT_SCHEMA_UINT,
+	  AT(struct ebsstats_phase, write_bytes), .unit = "bytes",
+	  .doc = "bytes written" },
+	{ .name = "read_time_us", .type = REPORT_SCHEMA_UINT,
+	  AT(struct ebsstats_phase, read_time_us), .unit = "us",
+	  .doc = "time the reads took, summed" },
+	{ .name = "write_time_us", .type = REPORT_SCHEMA_UINT,
+	  AT(struct ebsstats_phase, write_time_us), .unit = "us",
+	  .doc = "time the writes took, summed" },
+	{ .name = "volume_iops_exceeded_us", .type = REPORT_SCHEMA_UINT,
+	  AT(struct ebsstats_phase, exceeded_us[EBSSTATS_VOLUME_IOPS]),
+	  .unit = "us", .doc = "time demand exceeded the volume's IOPS" },
+	{ .name = "volume_throughput_exceeded_us", .type = REPORT_SCHEMA_UINT,
+	  AT(struct ebsstats_phase, exceeded_us[EBSSTATS_VOLUME_TP]),
+	  .unit = "us",
+	  .doc = "time demand exceeded the volume's throughput" },
+	{ .name = "instance_iops_exceeded_us", .type = REPORT_SCHEMA_UINT,
+	  AT(struct ebsstats_phase, exceeded_us[EBSSTATS_INSTANCE_IOPS]),
+	  .unit = "us",
+	  .doc = "time demand exceeded the instance's EBS IOPS" },
+	{ .name = "instance_throughput_exceeded_us",
+	  .type = REPORT_SCHEMA_UINT,
+	  AT(struct ebsstats_phase, exceeded_us[EBSSTATS_INSTANCE_TP]),
+	  .unit = "us",
+	  .doc = "time demand exceeded the instance's EBS throughput" },
+	{ .name = "queue_length", .type = REPORT_SCHEMA_UINT,
+	  AT(struct ebsstats_phase, queue_length), .unit = "I/Os",
+	  .doc = "the volume's queue at the phase's end" },
+	{ .name = "read_p50_us", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct ebsstats_phase, read_p50_us), .unit = "us",
+	  .doc = "median read latency by the device's histogram" },
+	{ .name = "read_p99_us", .type = REPORT_SCHEMA_REAL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  AT(struct ebsstats_phase, read_p99_us), .unit = "us",
+	  .doc = "99th percentile of it" },
+	{ .name = "own_read_p50_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct ebsstats_phase, own_read_p50_us), .unit = "us",
+	  .doc = "tierprobe's median read latency of the same phase" },
+	{ .name = "own_read_p99_us", .type = REPORT_SCHEMA_REAL,
+	  AT(struct ebsstats_phase, own_read_p99_us), .unit = "us",
+	  .doc = "tierprobe's 99th percentile of it" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct ebsstats_phase, note),
+	  .doc = "a histogram count that wrapped" },
+	{ .name = "read_latency_histogram", .type = REPORT_SCHEMA_ARRAY,
+	  AT(struct ebsstats_phase, read_hist.bin),
+	  .count = offsetof(struct ebsstats_phase, read_hist.nbins),
+	  .max = EBSSTATS_BINS, .sub = &report_schema_ebs_bin,
+	  .doc = "the device's read latency bins the phase added to" },
+	{ .name = "write_latency_histogram", .type = REPORT_SCHEMA_ARRAY,
+	  AT(struct ebsstats_phase, write_hist.bin),
+	  .count = offsetof(struct ebsstats_phase, write_hist.nbins),
+	  .max = EBSSTATS_BINS, .sub = &report_schema_ebs_bin,
+	  .doc = "the same for writes" },
+};
+static const struct report_schema report_schema_ebs_phase =
+    TABLE("phases", struct ebsstats_phase, report_schema_ebs_phase_keys,
+    NULL, report_schema_ebs_phase_loaded);
+
+/* The limit that held the sustained phase, from its counters. */
+static void
+report_schema_ebs_loaded(void *run)
+{
+	struct ebsstats_run	*e = run;
+
+	e->sustained_limit = ebsstats_sustained_limit(e);
+}
+
+static const struct report_schema_key report_schema_ebs_keys[] = {
+	{ .name = "source", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct ebsstats_run, source),
+	  .doc = "the NVMe device read, or TIERPROBE_EBS_LOG_PAGE=FILE; null "
+	  "when none" },
+	{ .name = "kind", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct ebsstats_run, kind), .doc = "ebs or instance-store" },
+	{ .name = "why", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct ebsstats_run, why),
+	  .doc = "why there are no counters; null when there are" },
+	{ .name = "note", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct ebsstats_run, note),
+	  .doc = "a phase left out, and why" },
+	{ .name = "phases", .type = REPORT_SCHEMA_ARRAY,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct ebsstats_run, phases),
+	  .count = offsetof(struct ebsstats_run, nphases),
+	  .sub = &report_schema_ebs_phase,
+	  .doc = "the counters' differences over each phase, in run order" },
+};
+static const struct report_schema report_schema_ebs =
+    TABLE("ebs_stats", struct ebsstats_run, report_schema_ebs_keys, NULL,
+    report_schema_ebs_loaded);
+
 /* The verdict, derived from the whole report as it is written. */
 static json_t *
 report_schema_verdict_get(const void *r)
@@ -1985,6 +2146,10 @@ static const struct report_schema_key report_schema_member_keys[] = {
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, voltypes),
 	  .sub = &report_schema_voltypes,
 	  .doc = "the documented volume types judged against it" },
+	{ .name = "ebs_stats", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, ebs),
+	  .sub = &report_schema_ebs,
+	  .doc = "EBS's own counters around its phases alone" },
 };
 static const struct report_schema report_schema_member =
     TABLE("targets", struct report, report_schema_member_keys, NULL, NULL);
@@ -2041,6 +2206,10 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, writes),
 	  .sub = &report_schema_writes,
 	  .doc = "write ceilings, buffers and the mixed point" },
+	{ .name = "ebs_stats", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, ebs),
+	  .sub = &report_schema_ebs,
+	  .doc = "EBS's own counters around each phase" },
 	{ .name = "repeat", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, repeat),
 	  .sub = &report_schema_repeat, .doc = "spread over repeated runs" },

@@ -179,6 +179,7 @@ report_text_header(struct report_text *rt, const struct report *r)
 	    (unsigned long long)r->config.seed);
 	report_text_kv(rt, "run", line);
 	report_text_device_time(rt, r);
+	report_ebs_none(rt, r);
 	report_text_cuts(rt, r);
 }
 
@@ -1617,6 +1618,7 @@ report_text_body(struct report_text *rt, const struct report *r)
 	report_voltype_text(rt, r);
 	report_writes_text(rt, r);
 	report_sync_text(rt, r);
+	report_ebs_text(rt, r);
 	report_text_meaning(rt, r);
 	if (r->checks != NULL) {
 		report_text_heading(rt, "Expectations");

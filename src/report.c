@@ -68,6 +68,9 @@ report_free(struct report *r)
 	voltype_judgement_free(r->voltypes);
 	free(r->voltypes);
 	r->voltypes = NULL;
+	ebsstats_run_free(r->ebs);
+	free(r->ebs);
+	r->ebs = NULL;
 	free(r->target.path);
 	r->target.path = NULL;
 }

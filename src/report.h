@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ebsstats.h"
 #include "limits.h"
 #include "scan.h"
 #include "sync.h"
@@ -163,6 +164,10 @@ struct report {
 	struct voltype_judgement *voltypes;	/* every documented type
 						   judged; NULL: not (no
 						   limits) */
+	struct ebsstats_run	*ebs;		/* EBS's own counters around
+						   each phase; NULL: not
+						   read (a simulated
+						   volume) */
 };
 
 /*
@@ -387,6 +392,35 @@ void	report_sync_text(const struct report_text *, const struct report *);
  */
 int	report_sync_meaning(const struct report_text *,
 	    const struct report *);
+
+/*
+ * EBS's own counters for people: per phase the limits demand exceeded and
+ * for how long, the device's read latency beside tierprobe's; one line
+ * when there are none (why); nothing for a simulated volume
+ * (report-ebs.c).
+ */
+void	report_ebs_text(const struct report_text *, const struct report *);
+/* In the header: the one line saying why there are no counters. */
+void	report_ebs_none(const struct report_text *, const struct report *);
+/*
+ * The limit EBS's counters show held the sustained run: an enum
+ * ebsstats_limit (EBSSTATS_LIMIT_NONE: none held it), or -1 without
+ * counters of one.  For the verdict's naming of the long-run limits.
+ */
+int	report_ebs_sustained_limit(const struct report *);
+/*
+ * What EBS's counters say held the sustained run, in a few words, into
+ * buf of len; "" when there are no counters of one.
+ */
+void	report_ebs_held(const struct report *, char *, size_t);
+/* An ebsstats limit in words: "the instance's EBS IOPS limit". */
+const char *report_ebs_limit_words(int);
+/*
+ * One page of EBS's counters (ebs-stats) read from source, to f: JSON
+ * (json set), else text or markdown.  Returns 0, or -1 if f failed.
+ */
+int	report_ebs_page_write(const struct ebsstats_page *, const char *,
+	    FILE *, int, int);
 
 /* An aligned table for text and markdown renderers; row 0 is the header. */
 struct report_table {

@@ -428,6 +428,8 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	    sp->settle_s > 0 ? sp->settle_s * 1e9 : budget_ns / 4, &k)) != 0)
 		goto out;
 
+	if (sp->on_measure != NULL)
+		sp->on_measure(sp->on_measure_arg);
 	cpu0 = sampler_cpu_s();
 	wall0 = sampler_wall_s();
 	t0 = last_done = e->ops->now_ns(e);

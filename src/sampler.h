@@ -58,6 +58,10 @@ struct sample_spec {
 	void		*tl_arg;
 	sampler_next_cb	next;		/* NULL: uniform random over ws */
 	void		*next_arg;
+	void		(*on_measure)(void *); /* NULL, or called once as
+					   the measuring begins, after the
+					   warm-ups */
+	void		*on_measure_arg;
 };
 
 /*

@@ -95,6 +95,21 @@ scan_grid(const struct scan_spec *sp, uint64_t **out)
 	return (n);
 }
 
+/* A working set and the spec whose on_point hears of it. */
+struct scan_at {
+	const struct scan_spec	*sp;
+	uint64_t		 ws;
+};
+
+/* The measuring of a working set begins: tell the spec's on_point. */
+static void
+scan_point_begins(void *arg)
+{
+	const struct scan_at	*at = arg;
+
+	at->sp->on_point(at->sp->on_point_arg, at->ws, NULL);
+}
+
 /* Measure the working set ws and append it to the result. */
 static int
 scan_measure(struct engine *e, struct rng *r, const struct scan_spec *sp,
@@ -102,9 +117,14 @@ scan_measure(struct engine *e, struct rng *r, const struct scan_spec *sp,
 {
 	struct sample_spec	 ss;
 	struct point		 pt;
+	struct scan_at		 at = { sp, ws };
 	int			 ret;
 
 	memset(&ss, 0, sizeof(ss));
+	if (sp->on_point != NULL) {
+		ss.on_measure = scan_point_begins;
+		ss.on_measure_arg = &at;
+	}
 	ss.ws_bytes = ws;
 	/* Warm what earlier points did not read; all of it when shrinking. */
 	ss.warm_from = ws > *touched ? *touched : 0;
@@ -115,6 +135,8 @@ scan_measure(struct engine *e, struct rng *r, const struct scan_spec *sp,
 	ss.max_time_s = sp->max_time_s;
 	ss.min_ios = SCAN_MIN_IOS;
 	ret = sampler_measure(e, r, &ss, &pt, NULL, progress_update, NULL);
+	if (sp->on_point != NULL)
+		sp->on_point(sp->on_point_arg, ws, &pt);
 	if (ws > *touched)
 		*touched = ws;
 	res->device_time_s += pt.seconds + pt.warm_seconds;
@@ -204,6 +226,7 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 {
 	struct sample_spec	 ss;
 	struct point		*pt, more;
+	struct scan_at		 at = { sp, ws };
 	double			 left;
 	size_t			 n0 = res->npoints;
 	int			 ret, enough;
@@ -217,11 +240,18 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 	ss.precision = HUGE_VAL;	/* stop at min_ios */
 	ss.max_time_s = fmin(sp->max_time_s, scan_budget_left(sp, res));
 	ss.min_ios = SCAN_FIRST_IOS;
+	if (sp->on_point != NULL) {
+		ss.on_measure = scan_point_begins;
+		ss.on_measure_arg = &at;
+	}
 	ret = sampler_measure(e, r, &ss, &more, NULL, progress_update, NULL);
+	ss.on_measure = NULL;		/* the top-ups are the same point */
 	if (ws > *touched)
 		*touched = ws;
 	res->device_time_s += more.seconds + more.warm_seconds;
 	if (more.ios == 0) {
+		if (sp->on_point != NULL)
+			sp->on_point(sp->on_point_arg, ws, &more);
 		point_free(&more);
 		return (ret);
 	}
@@ -248,6 +278,8 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 		ret = scan_top_up(e, r, &ss, pt, left, res);
 		*stale = 1;
 	}
+	if (sp->on_point != NULL)
+		sp->on_point(sp->on_point_arg, ws, pt);
 	progress_point_done(pt);
 	return (ret);
 }

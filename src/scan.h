@@ -23,6 +23,13 @@ struct scan_spec {
 	double		max_time_s;	/* per point */
 	double		budget_s;	/* device time for the scan, 0 = none */
 	uint32_t	align;		/* grid sizes are multiples of this */
+	/*
+	 * NULL, or called as each working set's measuring begins (point
+	 * NULL: after its warm-ups) and once it is measured (its point):
+	 * EBS's counters are read there.
+	 */
+	void		(*on_point)(void *, uint64_t, const struct point *);
+	void		*on_point_arg;
 };
 
 struct scan_result {

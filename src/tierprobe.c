@@ -15,6 +15,8 @@
 #include "cli.h"
 #include "compare.h"
 #include "context.h"
+#include "ebsstats-read.h"
+#include "ebsstats.h"
 #include "engine.h"
 #include "fiojob.h"
 #include "fit.h"
@@ -274,6 +276,133 @@ probe_unsettled(const struct plan *pl, const struct check_list *l)
 	}
 }
 
+/* EBS's counters of one run: where they are read and what they gave. */
+struct probe_ebs {
+	struct ebsstats_dev	 dev;
+	struct ebsstats_run	*run;	/* NULL: none to read */
+};
+
+/*
+ * Find the counters of target t for rep: none for a simulated volume
+ * (no section); else rep->ebs, which says why when there are none.
+ */
+static void
+probe_ebs_open(struct probe_ebs *pe, const struct target *t,
+    struct report *rep)
+{
+	char	*why = NULL;
+	int	 rc;
+
+	pe->run = NULL;
+	rc = ebsstats_dev_open(&pe->dev, t->path, t->type == TARGET_SIM,
+	    &why);
+	if (rc == 1)
+		return;
+	rep->ebs = xcalloc(1, sizeof *rep->ebs);
+	rep->ebs->sustained_limit = -1;
+	if (rc != 0) {
+		snprintf(rep->ebs->why, sizeof rep->ebs->why, "%s", why);
+		free(why);
+		return;
+	}
+	pe->run = rep->ebs;
+	if (pe->dev.seam)
+		snprintf(pe->run->source, sizeof pe->run->source, "%s=%s",
+		    EBSSTATS_ENV, pe->dev.path);
+	else
+		snprintf(pe->run->source, sizeof pe->run->source, "%s",
+		    pe->dev.path);
+	snprintf(pe->run->kind, sizeof pe->run->kind, "%s",
+	    ebsstats_kind_name(pe->dev.kind));
+}
+
+/*
+ * A phase begins (name) or ends (NULL, of seconds of device time, NAN
+ * when only the clock knows): EBS's counters read.
+ */
+static void
+probe_ebs_phase(void *arg, const char *name, double seconds)
+{
+	struct probe_ebs	*pe = arg;
+
+	if (pe->run == NULL)
+		return;
+	if (name != NULL)
+		ebsstats_dev_begin(&pe->dev, pe->run, name);
+	else
+		ebsstats_dev_end(&pe->dev, pe->run, seconds);
+}
+
+/*
+ * A working set of the scan begins (p NULL, after its warm-ups) or was
+ * measured (its point p): a phase of EBS's counters, "scan 64 MiB", with
+ * tierprobe's own read latency beside the device's.
+ */
+static void
+probe_ebs_point(void *arg, uint64_t ws, const struct point *p)
+{
+	struct probe_ebs	*pe = arg;
+	struct ebsstats_phase	*d;
+	char			 name[24], b[UNITS_BUFSZ];
+
+	if (pe->run == NULL)
+		return;
+	snprintf(name, sizeof name, "scan %s", units_format_size(ws, b,
+	    sizeof b));
+	if (p == NULL) {
+		ebsstats_dev_begin(&pe->dev, pe->run, name);
+		return;
+	}
+	ebsstats_dev_end(&pe->dev, pe->run, p->seconds);
+	d = pe->run->nphases > 0 ? &pe->run->phases[pe->run->nphases - 1] :
+	    NULL;
+	if (d != NULL && strcmp(d->phase, name) == 0 && p->ios > 0 &&
+	    p->write == 0) {
+		d->own_read_p50_us = p->lat_us.p50;
+		d->own_read_p99_us = p->lat_us.p99;
+	}
+}
+
+/*
+ * The run is over: the counters closed, tierprobe's own read latency of
+ * the sustained run set beside the device's, the limit that held it.
+ */
+static void
+probe_ebs_close(struct probe_ebs *pe, const struct report *rep)
+{
+	const struct limits_result	*l = rep->limits;
+	struct ebsstats_phase		*d;
+	size_t				 i;
+
+	probe_ebs_phase(pe, NULL, NAN);
+	ebsstats_dev_close(&pe->dev);
+	if (pe->run == NULL)
+		return;
+	for (i = 0; i < pe->run->nphases; i++) {
+		d = &pe->run->phases[i];
+		if (strcmp(d->phase, "sustained") == 0 && l != NULL &&
+		    !l->write && l->sustain.ios > 0) {
+			d->own_read_p50_us = l->sustain.lat_us.p50;
+			d->own_read_p99_us = l->sustain.lat_us.p99;
+		}
+	}
+	pe->run->sustained_limit = ebsstats_sustained_limit(pe->run);
+}
+
+/* The device time the writes of rep spent; NAN if none. */
+static double
+probe_writes_seconds(const struct report *rep)
+{
+	struct report	only;
+	double		seconds, bytes;
+
+	memset(&only, 0, sizeof only);
+	only.writes = rep->writes;
+	only.target.bs = rep->target.bs;
+	report_cost(&only, &seconds, &bytes);
+	return (seconds > 0 ? seconds : NAN);
+}
+
 /*
  * Run the phases of the plan on target t into rep.  Returns 0, 1 if
  * interrupted, -errno on an I/O error, 2 if an engine could not be opened
@@ -288,23 +417,30 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 	struct limits_spec	 ls;
 	struct writes_spec	 ws;
 	struct ceilings_prior	*prior;
+	struct scan_spec	 sc;
+	struct probe_ebs	 pe;
 	const char		*caveat;
 	int			 ret = 0, err;
 
 	rng_seed(&r, seed);
+	probe_ebs_open(&pe, t, rep);
 	if (pl->phases & PLAN_SCAN) {
 		err = engine_open(&e, pt->scan_engine, t, pt->scan.iodepth,
 		    pt->scan.bs > WARM_BS ? pt->scan.bs : WARM_BS, 1);
 		if (err != 0) {
 			log_warnx("%s engine on %s: %s", pt->scan_engine,
 			    t->path, strerror(-err));
+			probe_ebs_close(&pe, rep);
 			return (2);
 		}
 		snprintf(rep->target.engine, sizeof(rep->target.engine), "%s",
 		    e.ops->name);
 		rep->scan = xcalloc(1, sizeof(*rep->scan));
 		(void)target_advise_random(t, 1);
-		ret = scan_run(&e, &r, &pt->scan, rep->scan);
+		sc = pt->scan;
+		sc.on_point = probe_ebs_point;
+		sc.on_point_arg = &pe;
+		ret = scan_run(&e, &r, &sc, rep->scan);
 		if ((caveat = plan_scan_caveat(pl, pt, e.ops->name)) != NULL)
 			snprintf(rep->scan->caveat, sizeof(rep->scan->caveat),
 			    "%s", caveat);
@@ -315,19 +451,27 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 		plan_limits(pt, t, rep->scan, &ls, &prior);
 		rep->limits = xcalloc(1, sizeof(*rep->limits));
 		limits_result_init(rep->limits);
+		ls.on_phase = probe_ebs_phase;
+		ls.on_phase_arg = &pe;
 		ret = limits_run(t, &r, &ls, rep->limits);
+		probe_ebs_phase(&pe, NULL, NAN);
 		free(prior);
 	}
 	if ((pl->phases & ~pt->skip & PLAN_WRITES) && ret == 0) {
 		plan_writes(pt, t, rep->scan, rep->limits, &ws, &prior);
 		rep->writes = xcalloc(1, sizeof(*rep->writes));
+		probe_ebs_phase(&pe, "writes", NAN);
 		ret = writes_run(t, &r, &ws, rep->writes);
+		probe_ebs_phase(&pe, NULL, probe_writes_seconds(rep));
 		free(prior);
 	}
 	if ((pl->phases & ~pt->skip & PLAN_SYNC) && ret == 0) {
 		rep->sync = xcalloc(1, sizeof(*rep->sync));
+		probe_ebs_phase(&pe, "commits", NAN);
 		ret = sync_run(t, &pt->sync, rep->sync);
+		probe_ebs_phase(&pe, NULL, rep->sync->seconds);
 	}
+	probe_ebs_close(&pe, rep);
 	return (ret);
 }
 
@@ -1129,6 +1273,47 @@ fleet(struct cli_opts *o)
 	return (ret);
 }
 
+/*
+ * ebs-stats: EBS's own counters of the volume under a device or file, on
+ * their own (for those without nvme-cli).
+ */
+static int
+ebs_stats(struct cli_opts *o)
+{
+	struct ebsstats_dev	 dev;
+	struct ebsstats_page	 p;
+	struct stat		 st;
+	uint8_t			 buf[EBSSTATS_PAGE_BYTES];
+	char			*cause = NULL, src[320];
+	size_t			 len;
+	int			 ret = 0;
+
+	if (getenv(EBSSTATS_ENV) == NULL && stat(o->args[0], &st) != 0) {
+		log_warnx("%s: %s: ebs-stats takes a block device or a file on "
+		    "one", o->args[0], strerror(errno));
+		return (EXIT_USAGE);
+	}
+	if (ebsstats_dev_open(&dev, o->args[0], 0, &cause) != 0) {
+		log_warnx("no EBS counters: %s", cause);
+		free(cause);
+		return (1);
+	}
+	if (ebsstats_dev_read(&dev, "ebs-stats", 0, buf, &len, &cause) != 0 ||
+	    ebsstats_parse(buf, len, &p, &cause) != 0) {
+		log_warnx("%s: %s", dev.path, cause);
+		free(cause);
+		ebsstats_dev_close(&dev);
+		return (1);
+	}
+	snprintf(src, sizeof src, "%s%s%s", dev.seam ? EBSSTATS_ENV : "",
+	    dev.seam ? "=" : "", dev.path);
+	ebsstats_dev_close(&dev);
+	if (report_ebs_page_write(&p, src, stdout, o->format == CLI_FMT_JSON,
+	    o->format == CLI_FMT_MARKDOWN) != 0)
+		ret = 1;
+	return (ret);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1182,6 +1367,9 @@ main(int argc, char **argv)
 		break;
 	case CLI_FLEET:
 		ret = fleet(&o);
+		break;
+	case CLI_EBS_STATS:
+		ret = ebs_stats(&o);
 		break;
 	case CLI_NONE:
 		break;

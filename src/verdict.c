@@ -915,6 +915,31 @@ verdict_type(const struct report *r, const char *tgt, struct verdict *v)
 	    "", it);
 }
 
+/*
+ * EBS's own counters name the limit that held the sustained run: said in
+ * the reason of the long-run figure it sets (bandwidth for a throughput
+ * limit, else IOPS).
+ */
+static void
+verdict_ebs(const struct report *r, struct verdict *v)
+{
+	const char	*name = "long_run.iops";
+	char		 held[192];
+	size_t		 i;
+
+	report_ebs_held(r, held, sizeof held);
+	if (held[0] == '\0')
+		return;
+	if (report_ebs_sustained_limit(r) == EBSSTATS_VOLUME_TP ||
+	    report_ebs_sustained_limit(r) == EBSSTATS_INSTANCE_TP)
+		name = "long_run.bandwidth";
+	for (i = 0; i < v->nitems; i++)
+		if (strcmp(v->item[i].name, name) == 0)
+			verdict_append(v->item[i].reason,
+			    sizeof v->item[i].reason, "%sEBS's counters: %s",
+			    v->item[i].reason[0] != '\0' ? "; " : "", held);
+}
+
 /* The verdict of a report of one target; see verdict.h. */
 void
 verdict_build(const struct report *r, const struct report *top,
@@ -928,6 +953,7 @@ verdict_build(const struct report *r, const struct report *top,
 	verdict_long_iops(r, v->target, v);
 	verdict_shared_iops(top, v);
 	verdict_long_bw(r, v->target, v);
+	verdict_ebs(r, v);
 	if (top == NULL) {
 		verdict_commits(r, v->target, v);
 		verdict_peers(r, v->target, v);

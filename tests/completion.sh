@@ -35,6 +35,7 @@ if "$TIERPROBE" profiles 2>/dev/null | grep -q "^io2-bx "; then
 	[ ${#COMPREPLY[@]} = 0 ] || { echo "FAIL: sim:ebs-gp3@g -> ${COMPREPLY[*]}"; exit 1; }
 fi
 t sync tierprobe sy
+t ebs-stats tierprobe eb
 t direct-dsync tierprobe sync --methods di
 if "$TIERPROBE" plot --help 2>/dev/null | grep -q -- --outdir; then
 	t --outdir tierprobe plot --out

@@ -369,16 +369,31 @@ t_setup(void **state)
 	    t_write("vol.ini", t_volume) != 0 ||
 	    t_write("inst.ini", t_instance) != 0)
 		return (-1);
-	xasprintf(&cmd, "'%s' run sim:%s/full.ini --min-ws 8M --max-ws 128M "
+	/* EBS's counters from pages: the sustained run reads and writes. */
+	xasprintf(&cmd, "mkdir %s/ebs && p=$(dirname '%s')/../tests/t_ebspage "
+	    "&& $p %s/ebs/default read_bin=0:100:0 read_bin=100:200:0 "
+	    "write_bin=0:100:0 && $p %s/ebs/sustained-after read_ops=20 "
+	    "read_bytes=81920 write_ops=5 write_bytes=20480 read_time=4000 "
+	    "write_time=900 instance_iops=9000000 queue=2 read_bin=0:100:4 "
+	    "read_bin=100:200:16 write_bin=0:100:5", t_dir, getenv("TIERPROBE"),
+	    t_dir, t_dir);
+	if (t_run(cmd) != 0) {
+		fprintf(stderr, "failed: %s\n", cmd);
+		free(cmd);
+		return (-1);
+	}
+	free(cmd);
+	xasprintf(&cmd, "TIERPROBE_EBS_LOG_PAGE=%s/ebs "
+	    "'%s' run sim:%s/full.ini --min-ws 8M --max-ws 128M "
 	    "--points 4 --max-iodepth 8 --sustain 20 --precision 10 "
 	    "--max-time 2 --first-touch --repeat 2 --seed 7 --quiet "
 	    "--host h1 --kind full --expect 'burst<=1' --type instance-store "
-	    "--json %s > /dev/null && "
+	    "--json %s > /dev/null && TIERPROBE_EBS_LOG_PAGE=%s/ebs "
 	    "'%s' run sim:%s/vol.ini@%s/inst.ini sim:%s/vol.ini@%s/inst.ini "
 	    "--min-ws 8M --max-ws 128M --points 4 --max-iodepth 8 --sustain 5 "
 	    "--sustain-together 150 --precision 10 --max-time 2 --seed 7 "
-	    "--quiet --json %s > /dev/null", getenv("TIERPROBE"), t_dir,
-	    t_full[0], getenv("TIERPROBE"), t_dir, t_dir, t_dir, t_dir,
+	    "--quiet --json %s > /dev/null", t_dir, getenv("TIERPROBE"), t_dir,
+	    t_full[0], t_dir, getenv("TIERPROBE"), t_dir, t_dir, t_dir, t_dir,
 	    t_full[1]);
 	if (t_run(cmd) != 0) {
 		fprintf(stderr, "failed: %s\n", cmd);

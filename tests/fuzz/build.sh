@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 builddir=$(cd "${1:-.}" && pwd)
 cc=${FUZZ_CC:-clang}
 out=$builddir/tests/fuzz/bin
-harnesses=${FUZZ_HARNESSES:-"fuzz_cli fuzz_units fuzz_report_load fuzz_profile fuzz_voltype"}
+harnesses=${FUZZ_HARNESSES:-"fuzz_cli fuzz_units fuzz_report_load fuzz_profile fuzz_voltype fuzz_ebsstats"}
 
 if ! command -v "$cc" >/dev/null 2>&1; then
 	echo "fuzz: $cc not found: install clang (apt-get install clang)" >&2

@@ -57,7 +57,7 @@ run_one() {
 status=0
 running=0
 pids=
-for h in ${FUZZ_HARNESSES:-fuzz_cli fuzz_units fuzz_report_load fuzz_profile fuzz_voltype}; do
+for h in ${FUZZ_HARNESSES:-fuzz_cli fuzz_units fuzz_report_load fuzz_profile fuzz_voltype fuzz_ebsstats}; do
 	run_one "$h" &
 	pids="$pids $!"
 	running=$((running + 1))
