@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "limits.h"
 #include "log.h"
 #include "sync.h"
 #include "units.h"
@@ -477,7 +478,7 @@ cli_check(struct cli_opts *o, char **cause)
 	struct voltype_spec	 vt;
 	size_t			 c = cli_cmd_index(o->cmd);
 	unsigned		 mask;
-	char			*why = NULL;
+	char			*why = NULL, b[UNITS_BUFSZ];
 
 	if (o->nargs > CLI_MAX_TARGETS && cli_cmds[c].max_args ==
 	    CLI_MAX_TARGETS) {
@@ -513,6 +514,14 @@ cli_check(struct cli_opts *o, char **cause)
 	if (o->cmd != CLI_SYNC && o->bs % 512 != 0) {
 		xasprintf(cause, "--bs %" PRIu32 ": must be a multiple of 512 "
 		    "bytes (and of the target's logical block)", o->bs);
+		return (-1);
+	}
+	if ((o->cmd == CLI_RUN || o->cmd == CLI_LIMITS) &&
+	    o->bs > LIMITS_MAX_BS) {
+		xasprintf(cause, "--bs %s: %s sweeps I/O sizes from --bs up "
+		    "to 1 MiB, so its --bs is at most 1M (scan and sync take "
+		    "up to 64M)", units_format_size(o->bs, b, sizeof(b)),
+		    o->cmd == CLI_RUN ? "run" : "limits");
 		return (-1);
 	}
 	if (o->min_ws > o->max_ws) {

@@ -189,6 +189,15 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 			    r->context.device_model, r->started_utc[0] ?
 			    r->started_utc : "time unknown", r->interrupted ?
 			    " INTERRUPTED" : "");
+		if (r->fault != NULL)
+			fprintf(out, "%s%c FAILED: its run stopped on a fault "
+			    "(%s%s%s%s); its figures are not those of a "
+			    "healthy volume%s\n", markdown ? "  - **" : "   ",
+			    (int)('A' + k), report_fault_word(r->fault->reason)
+			    != NULL ? report_fault_word(r->fault->reason) :
+			    "error", r->fault->phase[0] ? " in its " : "",
+			    r->fault->phase, r->fault->phase[0] ? " phase" :
+			    "", markdown ? "**" : "");
 	}
 	fputc('\n', out);
 	if (nrow == 0) {

@@ -185,6 +185,11 @@ fleet_add_one(struct fleet *fl, const char *file, const struct report *top,
 	snprintf(v.started, sizeof v.started, "%s", top->started_utc);
 	v.seed = top->config.seed;
 	v.interrupted = top->interrupted;
+	if (r->fault != NULL || top->fault != NULL)
+		v.fault = report_fault_word(r->fault != NULL ?
+		    r->fault->reason : top->fault->reason);
+	if (v.fault == NULL && (r->fault != NULL || top->fault != NULL))
+		v.fault = "error";
 	fleet_caches(r, v.caches, sizeof v.caches);
 	v.has_limits = r->limits != NULL;
 	report_figure(r, figures_find("burst", &index), 0, &fv);
@@ -275,7 +280,8 @@ fleet_judge(struct fleet *fl, const struct fleet_kind *k, size_t f)
 
 	for (i = 0; i < fl->nvol; i++) {
 		v = &fl->vol[i];
-		if (strcmp(v->kind, k->kind) != 0 || !isfinite(v->value[f]) ||
+		if (strcmp(v->kind, k->kind) != 0 || v->fault != NULL ||
+		    !isfinite(v->value[f]) ||
 		    !isfinite(k->median[f]) || k->median[f] <= 0 ||
 		    better == 0)
 			continue;
@@ -316,6 +322,7 @@ fleet_analyse(struct fleet *fl)
 			k->n[f] = 0;
 			for (i = 0; i < fl->nvol; i++) {
 				if (strcmp(fl->vol[i].kind, k->kind) == 0 &&
+				    fl->vol[i].fault == NULL &&
 				    isfinite(fl->vol[i].value[f]))
 					x[k->n[f]++] = fl->vol[i].value[f];
 			}

@@ -29,6 +29,11 @@ struct fleet_volume {
 	char		 started[32];	/* started UTC */
 	uint64_t	 seed;		/* of the run */
 	int		 interrupted;
+	const char	*fault;		/* its run stopped on a fault: the
+					   reason (report_fault_word);
+					   NULL: none.  Left out of its
+					   kind's medians, listed as
+					   FAILED */
 	char		 caches[128];	/* tier capacities */
 	int		 has_limits;
 	double		 burst;		/* 1 a bucket ran dry, 0 none did,

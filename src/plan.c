@@ -5,6 +5,8 @@
  * simulated volume has its own engine; a device is read for first-touch
  * cost and is not grown) and that applies presets and bounds.
  */
+#include <sys/stat.h>
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -200,14 +202,20 @@ plan_sync(const struct cli_opts *o, const struct plan_target *pt,
 
 /*
  * Whether run may write to spec: a simulated volume, a file that does
- * not exist yet (it creates it) or one tierprobe created before.
+ * not exist yet (it creates it) or one tierprobe created before, named
+ * directly (not through a symlink).
  */
 static int
 plan_may_write(const struct plan_target *pt)
 {
+	struct stat	st;
+
 	if (pt->type == TARGET_SIM)
 		return (1);
 	if (pt->type != TARGET_FILE)
+		return (0);
+	/* Never through a symlink (target.c refuses it). */
+	if (lstat(pt->spec, &st) == 0 && S_ISLNK(st.st_mode))
 		return (0);
 	return (access(pt->spec, F_OK) != 0 || target_is_ours(pt->spec));
 }

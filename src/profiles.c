@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <math.h>
 #include <stdarg.h>
@@ -300,6 +301,7 @@ struct profiles_ctx {
 	FILE		*f;
 	const char	*path;
 	int		 line;		/* of the line inih is parsing */
+	size_t		 bytes;		/* read so far */
 	char		*cause;		/* first error */
 	struct profile	*p;
 	/* Where each key and section was set (per tier); 0: unset. */
@@ -413,11 +415,15 @@ profiles_reader(char *str, int num, void *stream)
 		return (NULL);
 	ctx->line++;
 	len = strlen(str);
+	/* Never more than a profile can be, whatever the stream. */
+	if ((ctx->bytes += len) > PROFILES_FILE_MAX)
+		goto big;
 	if (len > 0 && str[len - 1] != '\n' && !feof(ctx->f)) {
 		profiles_error(ctx, ctx->line, "line longer than %d characters",
 		    num - 3);
 		while ((c = fgetc(ctx->f)) != EOF && c != '\n')
-			;
+			if (++ctx->bytes > PROFILES_FILE_MAX)
+				goto big;
 		str[0] = '\0';
 		return (str);
 	}
@@ -426,6 +432,13 @@ profiles_reader(char *str, int num, void *stream)
 	if (str[0] == '[')
 		profiles_section_line(ctx, str);
 	return (str);
+
+big:
+	free(ctx->cause);
+	ctx->cause = NULL;
+	profiles_error(ctx, 0, "larger than %d bytes, the most a profile "
+	    "can be", PROFILES_FILE_MAX);
+	return (NULL);
 }
 
 static int
@@ -955,22 +968,55 @@ profiles_parse(FILE *f, const char *path, char **cause)
 	return (ctx.p);
 }
 
+/*
+ * Open the profile or type file at path to read, refusing before any read
+ * what is not a regular file (a device, a FIFO, a socket: endless or
+ * blocking) or is larger than PROFILES_FILE_MAX.  Opened non-blocking, so
+ * a FIFO with no writer cannot hang it.  Returns the stream, or NULL with
+ * *cause.
+ */
+static FILE *
+profiles_open(const char *path, const char *what, char **cause)
+{
+	struct stat	 sb;
+	FILE		*f;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		return (NULL);
+	}
+	if (fstat(fd, &sb) != 0) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		close(fd);
+		return (NULL);
+	}
+	if (!S_ISREG(sb.st_mode) || sb.st_size > PROFILES_FILE_MAX) {
+		xasprintf(cause, "%s: %s: %s is a regular file of at most 1 "
+		    "MiB (%d bytes)", path, S_ISDIR(sb.st_mode) ? "a directory" :
+		    S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device" :
+		    S_ISFIFO(sb.st_mode) ? "a FIFO" : S_ISREG(sb.st_mode) ?
+		    "too large" : "not a regular file", what,
+		    PROFILES_FILE_MAX);
+		close(fd);
+		return (NULL);
+	}
+	if (fcntl(fd, F_SETFL, 0) != 0 || (f = fdopen(fd, "r")) == NULL) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		close(fd);
+		return (NULL);
+	}
+	return (f);
+}
+
 static struct profile *
 profiles_load_path(const char *path, char **cause)
 {
 	struct profile	*p;
-	struct stat	 sb;
 	FILE		*f;
 
-	if ((f = fopen(path, "r")) == NULL) {
-		xasprintf(cause, "%s: %s", path, strerror(errno));
+	if ((f = profiles_open(path, "a profile", cause)) == NULL)
 		return (NULL);
-	}
-	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		xasprintf(cause, "%s: %s", path, strerror(EISDIR));
-		fclose(f);
-		return (NULL);
-	}
 	p = profiles_parse(f, path, cause);
 	fclose(f);
 	return (p);
@@ -1004,7 +1050,6 @@ profiles_cmp(const void *a, const void *b)
 
 #define PROFILES_INSTANCES	"instances"	/* subdirectory */
 #define PROFILES_TYPES		"types"		/* subdirectory */
-#define PROFILES_TYPE_MAX	(1 << 20)	/* bytes of a type file */
 
 /* Names of the profiles under sub ("" or PROFILES_INSTANCES), sorted. */
 static char **
@@ -1161,28 +1206,20 @@ static struct voltype *
 profiles_type_read(const char *path, char **cause)
 {
 	struct voltype	*t;
-	struct stat	 sb;
 	FILE		*f;
 	char		*buf;
 	size_t		 n;
 
-	if ((f = fopen(path, "r")) == NULL) {
-		xasprintf(cause, "%s: %s", path, strerror(errno));
+	if ((f = profiles_open(path, "a type file", cause)) == NULL)
 		return (NULL);
-	}
-	if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		xasprintf(cause, "%s: not a regular file", path);
-		fclose(f);
-		return (NULL);
-	}
-	buf = xmalloc(PROFILES_TYPE_MAX + 1);
-	n = fread(buf, 1, PROFILES_TYPE_MAX + 1, f);
+	buf = xmalloc(PROFILES_FILE_MAX + 1);
+	n = fread(buf, 1, PROFILES_FILE_MAX + 1, f);
 	if (ferror(f))
 		xasprintf(cause, "%s: %s", path, strerror(errno ? errno : EIO));
-	else if (n > PROFILES_TYPE_MAX)
-		xasprintf(cause, "%s: larger than %d bytes", path,
-		    PROFILES_TYPE_MAX);
-	t = ferror(f) || n > PROFILES_TYPE_MAX ? NULL :
+	else if (n > PROFILES_FILE_MAX)
+		xasprintf(cause, "%s: larger than %d bytes, the most a type "
+		    "file can be", path, PROFILES_FILE_MAX);
+	t = ferror(f) || n > PROFILES_FILE_MAX ? NULL :
 	    voltype_parse(buf, n, path, cause);
 	fclose(f);
 	free(buf);

@@ -13,6 +13,7 @@ struct voltype;
 struct voltype_spec;
 
 #define PROFILES_TIERS_MAX	4	/* [tier.N]: N below this */
+#define PROFILES_FILE_MAX	(1 << 20) /* bytes of a profile or type file */
 
 struct profile_tier {
 	uint64_t	capacity;	/* bytes, counting faster tiers */

@@ -120,6 +120,28 @@ report_check_interrupted(const struct check_expect *e,
 }
 
 /*
+ * A run that stopped on a fault (report.fault, of top or of its target
+ * r) settles no expectation: each is unknown, so the check is not met
+ * (exit 3), never passed or skipped.
+ */
+static void
+report_check_faulted(const struct report *top, const struct report *r,
+    struct check_result *res)
+{
+	const struct report_fault	*f = r->fault != NULL ? r->fault :
+					    top->fault;
+
+	if (f == NULL)
+		return;
+	res->verdict = CHECK_UNKNOWN;
+	res->borderline = 0;
+	snprintf(res->note, sizeof res->note, "the run stopped on a fault "
+	    "(%s%s%s%s): not a healthy volume", report_fault_word(f->reason)
+	    != NULL ? report_fault_word(f->reason) : "error", f->phase[0] ?
+	    " in its " : "", f->phase, f->phase[0] ? " phase" : "");
+}
+
+/*
  * Judge e against r, which is top or one of its targets: a figure the run
  * could not establish makes it unknown, never met; a figure known only as
  * a lower bound is met or missed only when every value above the bound
@@ -159,6 +181,7 @@ report_check_one(const struct check_expect *e, const struct report *top,
 		}
 	}
 	report_check_interrupted(e, top, r, res);
+	report_check_faulted(top, r, res);
 	/* Met while a bucket may have lifted it: it may not stay met. */
 	res->lifted = res->verdict == CHECK_MET && !fv->at_least &&
 	    !e->of_burst && bucket_state_lifted(fv->state);
@@ -569,6 +592,9 @@ report_check_heading(const char *file, const struct report *r, FILE *f,
 	    r->interrupted ? " (INTERRUPTED" : "", r->interrupted ?
 	    report_check_partial(r, partial, sizeof partial) : "",
 	    r->interrupted ? ": a partial report)" : "");
+	if (r->fault != NULL)
+		fprintf(f, "%sSTOPPED ON A FAULT:%s %s\n", markdown ? "\n**" :
+		    "  ", markdown ? "**" : "", r->fault->message);
 	if (markdown)
 		fputc('\n', f);
 }
@@ -621,6 +647,9 @@ report_check_problems(const struct report_check_file *cf, FILE *f,
 		return;
 	}
 	host = report_check_host(r)[0] != '\0' ? report_check_host(r) : "-";
+	if (r->fault != NULL)
+		fprintf(f, "%sFAULT %s %s: the run stopped on a fault: %s\n",
+		    indent, host, cf->file, r->fault->message);
 	if (r->interrupted)
 		fprintf(f, "%sINTERRUPTED %s %s: a partial report: the run "
 		    "was interrupted%s\n", indent, host, cf->file,

@@ -220,8 +220,8 @@ report_fleet_volumes(const struct fleet *fl, FILE *f, int markdown)
 		    report_fleet_burst(fl, v, burst, sizeof burst),
 		    report_fleet_value(fl, v, icommit, commit, sizeof commit),
 		    report_fleet_checks(v, checks, sizeof checks),
-		    v->outlier ? "OUTLIER" : v->interrupted ? "interrupted" :
-		    "", v->file);
+		    v->fault != NULL ? "FAILED" : v->outlier ? "OUTLIER" :
+		    v->interrupted ? "interrupted" : "", v->file);
 	}
 	report_table_write(&tab, f, markdown, "  ");
 }
@@ -404,7 +404,7 @@ report_fleet_csv(const struct fleet *fl, FILE *f)
 			fprintf(f, "ratio_%s,", fl->fig[j]->alias);
 	}
 	fputs("outlier,outlier_reason,expectations_met,expectations_missed,"
-	    "expectations_unknown\n", f);
+	    "expectations_unknown,fault\n", f);
 	for (i = 0; i < fl->nvol; i++) {
 		v = &fl->vol[i];
 		report_fleet_csv_str(f, v->file, 0);
@@ -425,11 +425,12 @@ report_fleet_csv(const struct fleet *fl, FILE *f)
 		report_fleet_csv_str(f, report_fleet_reason(fl, v, reason,
 		    sizeof reason), 0);
 		if (v->checked)
-			fprintf(f, "%u,%u,%u\n", v->verdicts[CHECK_MET],
+			fprintf(f, "%u,%u,%u,", v->verdicts[CHECK_MET],
 			    v->verdicts[CHECK_MISSED],
 			    v->verdicts[CHECK_UNKNOWN]);
 		else
-			fputs(",,\n", f);
+			fputs(",,,", f);
+		fprintf(f, "%s\n", v->fault != NULL ? v->fault : "");
 	}
 }
 
@@ -462,6 +463,8 @@ report_fleet_json_volume(const struct fleet *fl, const struct fleet_volume *v)
 	json_object_set_new(o, "device_model", report_fleet_str(v->model));
 	json_object_set_new(o, "finished_utc", report_fleet_str(v->when));
 	json_object_set_new(o, "interrupted", json_boolean(v->interrupted));
+	json_object_set_new(o, "fault", v->fault != NULL ?
+	    json_string(v->fault) : json_null());
 	json_object_set_new(o, "burst_detected", isnan(v->burst) ?
 	    json_null() : json_boolean(v->burst != 0));
 	figs = json_object();

@@ -478,7 +478,9 @@ report_multi_write(const struct report *r, FILE *f, int markdown)
 	else
 		fprintf(f, "tierprobe %s: %s of %zu targets\n",
 		    r->tool_version, cmd, r->ntargets);
-	if (r->interrupted)
+	if (r->fault != NULL)
+		report_text_fault(&rt, r->fault);
+	else if (r->interrupted)
 		report_text_sentence(&rt, "INTERRUPTED: the run was stopped "
 		    "early; the figures cover only what was measured.");
 	for (i = 0; i < r->ntargets; i++) {

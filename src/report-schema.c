@@ -2128,8 +2128,31 @@ report_schema_verdict_set(const json_t *v, void *r, const char *key,
 	return (-1);
 }
 
+/* A run stopped on a fault. */
+static const struct report_schema_key report_schema_fault_keys[] = {
+	{ .name = "reason", .type = REPORT_SCHEMA_WORD,
+	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report_fault, reason),
+	  .word = report_fault_word,
+	  .doc = "io-error, no-space, engine or error" },
+	{ .name = "errno", .type = REPORT_SCHEMA_UINT,
+	  AT(struct report_fault, err), .doc = "the error number; 0 if none" },
+	{ .name = "phase", .type = REPORT_SCHEMA_STRING,
+	  AT(struct report_fault, phase),
+	  .doc = "scan, limits, writes, sync or together" },
+	{ .name = "message", .type = REPORT_SCHEMA_STRING,
+	  AT(struct report_fault, message),
+	  .doc = "the line tierprobe wrote on stderr" },
+};
+static const struct report_schema report_schema_fault =
+    TABLE("fault", struct report_fault, report_schema_fault_keys, NULL,
+    NULL);
+
 /* One of several targets: as the top of a report of one. */
 static const struct report_schema_key report_schema_member_keys[] = {
+	{ .name = "fault", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, fault),
+	  .sub = &report_schema_fault,
+	  .doc = "absent unless its run stopped on a fault" },
 	{ .name = "target", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report, target),
 	  .sub = &report_schema_target, .doc = "what was measured" },
@@ -2168,6 +2191,10 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "interrupted", .type = REPORT_SCHEMA_BOOL,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report, interrupted),
 	  .doc = "the run was stopped early" },
+	{ .name = "fault", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, fault),
+	  .sub = &report_schema_fault,
+	  .doc = "absent unless the run stopped on a fault" },
 	{ .name = "started_utc", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct report, started_utc), .doc = "ISO 8601 time, UTC" },
 	{ .name = "finished_utc", .type = REPORT_SCHEMA_STRING_NULL,

@@ -145,6 +145,46 @@ report_text_device_time(struct report_text *rt, const struct report *r)
 	report_text_kv(rt, "device time", line);
 }
 
+/* The first words of a report of a run stopped on a fault; see report.h. */
+void
+report_text_fault(const struct report_text *rt, const struct report_fault *f)
+{
+	char	what[256], where[64];
+
+	switch (f->reason) {
+	case REPORT_FAULT_IO:
+		snprintf(what, sizeof what, "an I/O error or short read "
+		    "(errno %u): the device failed or the target shrank",
+		    f->err);
+		break;
+	case REPORT_FAULT_NO_SPACE:
+		snprintf(what, sizeof what, "the filesystem filled up "
+		    "(errno %u)", f->err);
+		break;
+	case REPORT_FAULT_ENGINE:
+		snprintf(what, sizeof what, "its I/O engine could not be "
+		    "opened");
+		break;
+	default:
+		snprintf(what, sizeof what, "an error (errno %u: %s)", f->err,
+		    strerror((int)f->err));
+		break;
+	}
+	where[0] = '\0';
+	if (f->phase[0] != '\0')
+		snprintf(where, sizeof where, " in its %s phase", f->phase);
+	fprintf(rt->f, rt->md ? "**STOPPED ON A FAULT%s: %s. The figures "
+	    "cover only what was measured before it and say nothing of a "
+	    "healthy volume: fix the fault and run again.**\n\n" :
+	    "\n*** STOPPED ON A FAULT%s: %s. The figures cover only what "
+	    "was measured before it and say nothing of a healthy volume: "
+	    "fix the fault and run again ***\n", where, what);
+	if (f->message[0] != '\0')
+		report_text_kv(rt, "fault", f->message);
+	if (!rt->md)
+		fputc('\n', rt->f);
+}
+
 static void
 report_text_header(struct report_text *rt, const struct report *r)
 {
@@ -161,7 +201,9 @@ report_text_header(struct report_text *rt, const struct report *r)
 	else
 		fprintf(rt->f, "tierprobe %s: %s of %s%s\n", r->tool_version,
 		    cmd, sim, path);
-	if (r->interrupted) {
+	if (r->fault != NULL)
+		report_text_fault(rt, r->fault);
+	else if (r->interrupted) {
 		if (rt->md)
 			fprintf(rt->f, "**INTERRUPTED: the run was stopped "
 			    "early; the figures cover only what was measured."

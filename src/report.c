@@ -73,6 +73,20 @@ report_free(struct report *r)
 	r->ebs = NULL;
 	free(r->target.path);
 	r->target.path = NULL;
+	free(r->fault);
+	r->fault = NULL;
+}
+
+/* The word of a fault's reason; see report.h. */
+const char *
+report_fault_word(int reason)
+{
+	static const char *const words[] = { "io-error", "no-space",
+	    "engine", "error" };
+
+	if (reason < 0 || reason > REPORT_FAULT_OTHER)
+		return (NULL);
+	return (words[reason]);
 }
 
 /* Whether a file can be written at path once the run is over; see report.h. */

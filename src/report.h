@@ -141,9 +141,29 @@ struct report_target {			/* what was measured */
 	char		 profile[128];	/* sim: the profile's name */
 };
 
+/* Why a run stopped on a fault (not a signal), where, and what it said. */
+enum report_fault_reason {
+	REPORT_FAULT_IO,		/* EIO, a short read: device, shrank */
+	REPORT_FAULT_NO_SPACE,		/* ENOSPC, EDQUOT */
+	REPORT_FAULT_ENGINE,		/* an engine could not be opened */
+	REPORT_FAULT_OTHER,		/* any other errno */
+};
+struct report_fault {
+	int		reason;		/* enum report_fault_reason */
+	uint32_t	err;		/* errno; 0 if none */
+	char		phase[16];	/* scan, limits, writes, sync,
+					   together */
+	char		message[512];	/* the line stderr had */
+};
+
+/* The word of a fault's reason ("io-error", ...); NULL past the last. */
+const char	*report_fault_word(int);
+
 struct report {
 	char			 tool_version[32];
 	int			 interrupted;
+	struct report_fault	*fault;		/* NULL: none, or a report
+						   from before the key */
 	char			 started_utc[32];	/* ISO 8601, Z */
 	char			 finished_utc[32];
 	struct report_config	 config;
@@ -362,6 +382,12 @@ void	report_text_kv(const struct report_text *, const char *,
 	    const char *);
 /* A sentence of a summary, wrapped for text at 96 columns. */
 void	report_text_sentence(const struct report_text *, const char *);
+/*
+ * The first words of a report whose run stopped on fault f: what, where,
+ * that its figures describe no healthy volume, and the line stderr had.
+ */
+void	report_text_fault(const struct report_text *,
+	    const struct report_fault *);
 /*
  * Under a table: why its p99.9 cells are n/a, what (I/Os, commits) it
  * needs and the counts from lo to hi that the rows short of

@@ -153,18 +153,28 @@ sampler_queue_drain(struct sampler_queue *q)
 	return (0);
 }
 
-/* Read [from, to) sequentially in large chunks at full depth. */
+/*
+ * Read [from, to) sequentially in large chunks at full depth; no chunk
+ * is started that would end, at the pace of those before it, after the
+ * engine time deadline.
+ */
 static int
 sampler_warm_sequential(struct sampler_queue *q, uint64_t from, uint64_t to,
-    uint32_t bs)
+    uint32_t bs, uint64_t deadline)
 {
 	uint32_t	chunk = q->e->max_bs < SAMPLER_WARM_CHUNK ?
 			    q->e->max_bs : SAMPLER_WARM_CHUNK;
-	uint64_t	off = from, len;
-	int		n;
+	uint64_t	off = from, len, lat_sum = 0, nlat = 0;
+	int		n, i;
 
-	chunk -= chunk % bs;
+	/* Whole I/Os of bs, at least one: never a read of no bytes. */
+	chunk = chunk < bs ? bs : chunk - chunk % bs;
+	if (chunk == 0 || chunk > q->e->max_bs)
+		return (-EINVAL);
 	while (off < to || q->inflight > 0) {
+		if (q->e->ops->now_ns(q->e) + (nlat > 0 ? lat_sum / nlat : 0) >=
+		    deadline)
+			off = to;
 		while (q->nfree > 0 && off < to && !interrupt_requested() &&
 		    q->error == 0) {
 			len = to - off < chunk ? to - off : chunk;
@@ -175,6 +185,9 @@ sampler_warm_sequential(struct sampler_queue *q, uint64_t from, uint64_t to,
 			off = to;
 		if ((n = sampler_queue_cycle(q)) < 0)
 			return (n);
+		for (i = 0; i < n; i++)
+			lat_sum += q->done[i].lat_ns;
+		nlat += (uint64_t)n;
 	}
 	return (q->error);
 }
@@ -396,10 +409,11 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	struct sampler_queue	 q;
 	struct sampler_tick	 k;
 	struct stats		 batches, cur;
-	uint64_t		 t0, tw, now, last_done, next_cb;
+	uint64_t		 t0, tw, now, last_done, next_cb, deadline;
 	uint64_t		 first_done = 0, first_ios = 0;
 	uint64_t		 batch_len, min_ios, gap_ns = 0, next_start;
-	double			 cpu0, wall0, elapsed, budget_ns;
+	uint64_t		 lat_sum = 0;
+	double			 cpu0, wall0, elapsed, budget_ns, limit_s;
 	size_t			 ntl;
 	int			 n, i, ret = 0, stop = 0;
 
@@ -417,15 +431,22 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	pt->iodepth = q.depth;
 	tw = e->ops->now_ns(e);
 	budget_ns = sp->max_time_s * 1e9;
+	deadline = sp->total_time_s > 0 ? tw + (uint64_t)(sp->total_time_s *
+	    1e9) : UINT64_MAX;
 	sampler_tick_init(&k, sp->tl_whole ? tl : NULL, sp, q.depth,
 	    sp->tl_origin_ns, tw);
 
 	if (sp->warm_from < sp->ws_bytes &&
 	    (ret = sampler_warm_sequential(&q, sp->warm_from, sp->ws_bytes,
-	    sp->bs)) != 0)
+	    sp->bs, deadline)) != 0)
 		goto out;
-	if (sp->warm_random && (ret = sampler_settle(&q, r, sp,
-	    sp->settle_s > 0 ? sp->settle_s * 1e9 : budget_ns / 4, &k)) != 0)
+	budget_ns = sp->settle_s > 0 ? sp->settle_s * 1e9 : budget_ns / 4;
+	now = e->ops->now_ns(e);
+	if (deadline != UINT64_MAX)
+		budget_ns = fmin(budget_ns, now < deadline ?
+		    (double)(deadline - now) / 2 : 0);
+	if (sp->warm_random && budget_ns > 0 && (ret = sampler_settle(&q, r,
+	    sp, budget_ns, &k)) != 0)
 		goto out;
 
 	if (sp->on_measure != NULL)
@@ -446,6 +467,12 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 	if (sp->pace_iops > 0)
 		gap_ns = (uint64_t)(1e9 / sp->pace_iops);
 	next_start = t0;
+	/* The time limit, and what the whole point's leaves of it. */
+	limit_s = sp->max_time_s;
+	if (deadline != UINT64_MAX)
+		limit_s = fmin(limit_s, t0 < deadline ?
+		    (double)(deadline - t0) / 1e9 : 0);
+	stop = limit_s <= sp->lat_hint_s || interrupt_requested();
 	while (!stop || q.inflight > 0) {
 		if (!stop && gap_ns > 0 && q.inflight == 0) {
 			now = e->ops->now_ns(e);
@@ -463,6 +490,7 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 		}
 		now = e->ops->now_ns(e);
 		for (i = 0; i < n; i++) {
+			lat_sum += q.done[i].lat_ns;
 			hist_add(pt->hist, q.done[i].lat_ns);
 			stats_add(&cur, (double)q.done[i].lat_ns);
 			if (cur.n == batch_len) {
@@ -497,8 +525,16 @@ sampler_measure(struct engine *e, struct rng *r, const struct sample_spec *sp,
 			stop = 1;
 			continue;
 		}
+		/*
+		 * No I/O is started that would end, at the mean latency so
+		 * far, after the limit: a point of I/Os that take long (a
+		 * large --bs) stays within it too.  A point of fixed length
+		 * (a timeline's) runs to it.
+		 */
 		elapsed = (double)(now - t0) / 1e9;
-		if (elapsed >= sp->max_time_s)
+		if (elapsed + (sp->fixed_time ? 0 : pt->hist->count > 0 ?
+		    (double)lat_sum / (double)pt->hist->count / 1e9 :
+		    sp->lat_hint_s) >= limit_s)
 			stop = 1;
 		else if (sp->tl_enough != NULL && k.tl != NULL &&
 		    k.tl->n > ntl) {

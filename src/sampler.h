@@ -35,6 +35,10 @@ struct sample_spec {
 	double		precision;	/* stop when ci95_rel <= this ... */
 	double		min_time_s;	/* ... but not before this */
 	double		max_time_s;	/* ... or when this much time passed */
+	double		total_time_s;	/* > 0: the whole point, its warm-ups
+					   included, ends within this */
+	double		lat_hint_s;	/* an I/O's latency until one is
+					   measured (a top-up); 0: none */
 	uint64_t	min_ios;	/* and not before this many I/Os */
 	int		fixed_time;	/* run exactly max_time_s */
 	double		pace_iops;	/* > 0: measure one I/O at a time,

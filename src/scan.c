@@ -95,6 +95,27 @@ scan_grid(const struct scan_spec *sp, uint64_t **out)
 	return (n);
 }
 
+/* Device time left in the budget; INFINITY without one. */
+static double
+scan_budget_left(const struct scan_spec *sp, const struct scan_result *res)
+{
+	if (sp->budget_s <= 0)
+		return (INFINITY);
+	return (sp->budget_s - res->device_time_s);
+}
+
+/*
+ * The whole of the next point, warm-ups included, within what is left of
+ * the budget (sample_spec.total_time_s); 0 without one.
+ */
+static double
+scan_budget_total(const struct scan_spec *sp, const struct scan_result *res)
+{
+	if (sp->budget_s <= 0)
+		return (0);
+	return (fmax(scan_budget_left(sp, res), 1e-9));
+}
+
 /* A working set and the spec whose on_point hears of it. */
 struct scan_at {
 	const struct scan_spec	*sp;
@@ -133,6 +154,7 @@ scan_measure(struct engine *e, struct rng *r, const struct scan_spec *sp,
 	ss.iodepth = sp->iodepth;
 	ss.precision = sp->precision;
 	ss.max_time_s = sp->max_time_s;
+	ss.total_time_s = scan_budget_total(sp, res);
 	ss.min_ios = SCAN_MIN_IOS;
 	ret = sampler_measure(e, r, &ss, &pt, NULL, progress_update, NULL);
 	if (sp->on_point != NULL)
@@ -148,15 +170,6 @@ scan_measure(struct engine *e, struct rng *r, const struct scan_spec *sp,
 	} else
 		point_free(&pt);
 	return (ret);
-}
-
-/* Device time left in the budget; INFINITY without one. */
-static double
-scan_budget_left(const struct scan_spec *sp, const struct scan_result *res)
-{
-	if (sp->budget_s <= 0)
-		return (INFINITY);
-	return (sp->budget_s - res->device_time_s);
 }
 
 /* Fit the tiers to every point so far. */
@@ -196,7 +209,9 @@ scan_top_up(struct engine *e, struct rng *r, struct sample_spec *ss,
 	int		ret;
 
 	ss->min_ios = pt->ios;
-	ss->max_time_s = left;
+	ss->max_time_s = left;	/* nothing to warm: all of it measures */
+	ss->total_time_s = 0;
+	ss->lat_hint_s = pt->lat_us.mean / 1e6;
 	ret = sampler_measure(e, r, ss, &more, NULL, progress_update, NULL);
 	res->device_time_s += more.seconds + more.warm_seconds;
 	if (more.ios > 0)
@@ -239,6 +254,7 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 	ss.iodepth = sp->iodepth;
 	ss.precision = HUGE_VAL;	/* stop at min_ios */
 	ss.max_time_s = fmin(sp->max_time_s, scan_budget_left(sp, res));
+	ss.total_time_s = scan_budget_total(sp, res);
 	ss.min_ios = SCAN_FIRST_IOS;
 	if (sp->on_point != NULL) {
 		ss.on_measure = scan_point_begins;
@@ -271,7 +287,7 @@ scan_adaptive_point(struct engine *e, struct rng *r,
 			enough = pt->ci95_rel <= sp->precision ||
 			    (pt->ios >= SCAN_LOG_IOS &&
 			    hist_log_ci95(pt->hist) <= sp->precision);
-		if (enough || left <= 0)
+		if (enough || left <= pt->lat_us.mean / 1e6)
 			break;
 		ss.warm_from = ws;	/* nothing to warm, nor to settle */
 		ss.warm_random = 0;
@@ -318,7 +334,7 @@ scan_adaptive_finish(struct engine *e, struct rng *r,
 	    !tiers_backing_pinned(&res->tiers, SCAN_FINISH_REL))) {
 		left = sp->budget_s > 0 ? scan_budget_left(sp, res) :
 		    SCAN_FINISH_FACTOR * sp->max_time_s - pt->seconds;
-		if (left <= 0)
+		if (left <= pt->lat_us.mean / 1e6)
 			break;
 		ret = scan_top_up(e, r, &ss, pt, left, res);
 		scan_analyse(res);
@@ -506,6 +522,7 @@ scan_service(struct engine *e, struct rng *r, const struct scan_spec *sp,
 		ss.precision = HUGE_VAL;
 		ss.min_ios = plan.probe[k].first_ios;
 		ss.max_time_s = fmin(sp->max_time_s, scan_budget_left(sp, res));
+		ss.total_time_s = scan_budget_total(sp, res);
 		ss.min_time_s = fmin(SERVICE_MIN_S, ss.max_time_s);
 		ss.pace_iops = plan.probe[k].pace_iops;
 		ret = sampler_measure(e, r, &ss, &probe[k], NULL, NULL, NULL);
@@ -522,6 +539,7 @@ scan_service(struct engine *e, struct rng *r, const struct scan_spec *sp,
 		ss.min_ios = plan.probe[k].min_ios - probe[k].ios;
 		ss.max_time_s = fmin(sp->max_time_s - probe[k].seconds,
 		    scan_budget_left(sp, res));
+		ss.total_time_s = scan_budget_total(sp, res);
 		if (ss.max_time_s <= 0)
 			continue;
 		ret = sampler_measure(e, r, &ss, &more, NULL, NULL, NULL);

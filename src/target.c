@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +216,92 @@ target_is_ours(const char *path)
 	return (ours);
 }
 
+/*
+ * Open path with flags to write it, never through a symlink in its last
+ * component (O_NOFOLLOW), and check that what opened is the file that was
+ * looked at (device dev, inode ino; ino 0: not known yet).  Returns the
+ * fd, or -errno: -ELOOP for a symlink, -ESTALE for another file there.
+ */
+static int
+target_open_nofollow(const char *path, int flags, uint64_t dev, uint64_t ino)
+{
+	struct stat	st;
+	int		fd, err;
+
+	if ((fd = open(path, flags | O_NOFOLLOW, 0644)) < 0)
+		return (-errno);
+	if (fstat(fd, &st) != 0) {
+		err = -errno;
+		close(fd);
+		return (err);
+	}
+	if (ino != 0 && ((uint64_t)st.st_dev != dev ||
+	    (uint64_t)st.st_ino != ino)) {
+		close(fd);
+		return (-ESTALE);
+	}
+	return (fd);
+}
+
+/* What the symlink at path says it points to, in buf of len bytes. */
+static const char *
+target_link_dest(const char *path, char *buf, size_t len)
+{
+	ssize_t	n;
+
+	if ((n = readlink(path, buf, len - 1)) < 0)
+		snprintf(buf, len, "(unreadable: %s)", strerror(errno));
+	else
+		buf[n] = '\0';
+	return (buf);
+}
+
+/* Remember the file or device fd is, to check every later write open. */
+static void
+target_note_identity(struct target *t)
+{
+	struct stat	st;
+
+	if (t->fd >= 0 && fstat(t->fd, &st) == 0) {
+		t->dev = (uint64_t)st.st_dev;
+		t->ino = (uint64_t)st.st_ino;
+	}
+}
+
+/*
+ * Say, once and whatever --quiet, what a forced write will do to t, which
+ * tierprobe did not create: the real file (links in its directories
+ * resolved), its size, and the bytes written.  over: random blocks of
+ * [0, over) get test data; grow: the file grows to it (0: it does not).
+ */
+static void
+target_force_notice(const struct target *t, uint64_t size, uint64_t over,
+    uint64_t grow)
+{
+	char	*real, a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	char	 what[256];
+
+	if (over > 0 && grow > size)
+		snprintf(what, sizeof(what), "random blocks of its first %s "
+		    "will be overwritten with test data, and it grows to %s",
+		    units_format_size(over, b, sizeof(b)),
+		    units_format_size(grow, c, sizeof(c)));
+	else if (over > 0)
+		snprintf(what, sizeof(what), "random blocks of its first %s "
+		    "will be overwritten with test data",
+		    units_format_size(over, b, sizeof(b)));
+	else
+		snprintf(what, sizeof(what), "it grows to %s with test data "
+		    "after its last byte (its bytes are kept)",
+		    units_format_size(grow, c, sizeof(c)));
+	if ((real = realpath(t->path, NULL)) == NULL)
+		real = xstrdup(t->path);
+	log_warnx("--force: writing to %s, %s of %s that tierprobe did not "
+	    "create: %s", real, t->type == TARGET_BLOCKDEV ? "a block device" :
+	    "a file", units_format_size(size, a, sizeof(a)), what);
+	free(real);
+}
+
 /* Fill buf with the next pseudo-random bytes of the file's stream. */
 static void
 target_random_block(struct rng *r, void *buf, size_t len)
@@ -229,6 +316,7 @@ target_random_block(struct rng *r, void *buf, size_t len)
 /* A fill shared by its writers. */
 struct target_fill {
 	const char			*path;
+	uint64_t			 dev, ino;	/* the file */
 	const struct target_params	*p;
 	int				 fd;
 	uint64_t			 from, to;
@@ -251,8 +339,9 @@ target_fill_write(struct target_fill *f, const void *buf, size_t len,
 	while (n < 0 && errno == EINTR && !interrupt_requested());
 	if (n < 0 && errno == EINVAL && (len % 4096) != 0) {
 		/* A tail O_DIRECT refuses: write it buffered. */
-		if ((fd = open(f->path, O_WRONLY | O_CLOEXEC)) < 0)
-			return (-errno);
+		if ((fd = target_open_nofollow(f->path, O_WRONLY | O_CLOEXEC,
+		    f->dev, f->ino)) < 0)
+			return (fd);
 		n = pwrite(fd, buf, len, (off_t)off);
 		saved = errno;
 		close(fd);
@@ -323,23 +412,31 @@ target_fill_writer(void *arg)
  * O_DIRECT where it can.  Returns 0 or -errno.
  */
 static int
-target_fill(const char *path, uint64_t from, uint64_t to,
+target_fill(const struct target *t, uint64_t from, uint64_t to,
     const struct target_params *p)
 {
 	struct target_fill	f;
 	pthread_t		w[TARGET_FILL_WRITERS];
+	const char		*path = t->path;
 	int			i, n = 0, err;
 
 	memset(&f, 0, sizeof f);
 	f.path = path;
+	f.dev = t->dev;
+	f.ino = t->ino;
 	f.p = p;
 	f.from = f.next = from;
 	f.to = to;
 	/* O_DIRECT keeps the page cache clean; unaligned starts go buffered. */
-	if (((from % 4096) != 0 ||
-	    (f.fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC)) < 0) &&
-	    (f.fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
-		return (-errno);
+	f.fd = -EINVAL;
+	if ((from % 4096) == 0)
+		f.fd = target_open_nofollow(path, O_WRONLY | O_DIRECT |
+		    O_CLOEXEC, f.dev, f.ino);
+	if (f.fd == -EINVAL)
+		f.fd = target_open_nofollow(path, O_WRONLY | O_CLOEXEC, f.dev,
+		    f.ino);
+	if (f.fd < 0)
+		return (f.fd);
 	/* Room taken at once: no write extends the file; a full one fails. */
 	if (fallocate(f.fd, 0, (off_t)from, (off_t)(to - from)) != 0 &&
 	    errno != EOPNOTSUPP && errno != ENOSYS) {
@@ -448,6 +545,8 @@ target_open_sim(struct target *t, const char *spec,
 	t->writable = 1;
 	return (0);
 }
+
+static void	target_open_error(char **, const char *, int, int, int);
 
 /* Signatures of what a device may hold: magic bytes at an offset. */
 static const struct {
@@ -666,8 +765,17 @@ target_open_blockdev(struct target *t, const struct stat *st,
 		flags |= O_DIRECT;
 	if (p->dsync && p->write)
 		flags |= O_DSYNC;
-	if ((t->fd = open(t->path, flags)) < 0) {
-		if (errno == EBUSY)
+	if (p->write)
+		t->fd = target_open_nofollow(t->path, flags,
+		    (uint64_t)st->st_dev, (uint64_t)st->st_ino);
+	else if ((t->fd = open(t->path, flags)) < 0)
+		t->fd = -errno;
+	if (t->fd < 0) {
+		errno = -t->fd;
+		t->fd = -1;
+		if (errno == ELOOP || errno == ESTALE)
+			target_open_error(cause, t->path, errno, 1, 0);
+		else if (errno == EBUSY)
 			xasprintf(cause, "refusing to write to %s: it is in "
 			    "use (mounted, swap, device-mapper, RAID or "
 			    "another writer holds it); stop that first",
@@ -690,6 +798,7 @@ target_open_blockdev(struct target *t, const struct stat *st,
 	t->direct = p->direct;
 	t->dsync = p->dsync && p->write;
 	t->writable = p->write;
+	target_note_identity(t);
 	target_dev_claims(t, st->st_rdev);
 	if (p->need_bytes > size) {
 		xasprintf(cause, "%s holds %" PRIu64 " bytes but the run "
@@ -697,10 +806,11 @@ target_open_blockdev(struct target *t, const struct stat *st,
 		    p->need_bytes);
 		return (-1);
 	}
+	if (p->write)
+		target_force_notice(t, size, p->need_bytes == 0 ? size :
+		    p->need_bytes, 0);
 	return (0);
 }
-
-static void	target_open_error(char **, const char *, int, int, int);
 
 /*
  * Check path's filesystem takes writes and has room for grow more bytes.
@@ -751,6 +861,13 @@ target_open_error(char **cause, const char *path, int err, int writing,
 	if (err == EINVAL && direct)
 		xasprintf(cause, "%s: the filesystem refuses O_DIRECT "
 		    "(EINVAL); use --buffered", path);
+	else if (err == ELOOP && writing)
+		xasprintf(cause, "refusing to write to %s: it became a "
+		    "symbolic link while tierprobe opened it; tierprobe never "
+		    "writes through a link", path);
+	else if (err == ESTALE && writing)
+		xasprintf(cause, "refusing to write to %s: another file was "
+		    "put there while tierprobe opened it", path);
 	else if (err == EROFS)
 		xasprintf(cause, "%s: read-only filesystem: tierprobe needs to "
 		    "write it; use a writable directory (reading an existing "
@@ -775,12 +892,18 @@ target_open_fd(struct target *t, const struct target_params *p,
 		flags |= O_DIRECT;
 	if (p->dsync && t->writable)
 		flags |= O_DSYNC;
-	if ((t->fd = open(t->path, flags)) >= 0) {
+	if (t->writable)
+		t->fd = target_open_nofollow(t->path, flags, t->dev, t->ino);
+	else if ((t->fd = open(t->path, flags)) < 0)
+		t->fd = -errno;
+	if (t->fd >= 0) {
 		t->direct = p->direct;
 		t->dsync = p->dsync && t->writable;
+		target_note_identity(t);
 		return (0);
 	}
-	target_open_error(cause, t->path, errno, t->writable, p->direct);
+	target_open_error(cause, t->path, -t->fd, t->writable, p->direct);
+	t->fd = -1;
 	return (-1);
 }
 
@@ -797,11 +920,19 @@ target_prepare(struct target *t, uint64_t bytes,
 	uint64_t	 old = t->size, from;
 	int64_t		 gap;
 	int		 err, ours, ret;
-	char		 a[UNITS_BUFSZ];
+	char		 a[UNITS_BUFSZ], b[PATH_MAX];
 
 	if (t->type != TARGET_FILE)
 		return (0);
 	ours = t->created || target_is_ours(t->path);
+	if (bytes > old && t->via_link) {
+		xasprintf(cause, "%s is a symbolic link to %s: the run would "
+		    "grow it to %s, and tierprobe never writes through a "
+		    "link; name the file itself", t->path, target_link_dest(
+		    t->path, b, sizeof(b)), units_format_size(bytes, a,
+		    sizeof(a)));
+		return (-1);
+	}
 	if (bytes > old) {
 		if (!ours && !p->force) {
 			xasprintf(cause, "%s is smaller than the %s the run "
@@ -813,7 +944,7 @@ target_prepare(struct target *t, uint64_t bytes,
 		if (!t->created && (ret = target_check_space(t->path,
 		    bytes - old, cause)) != 0)
 			return (ret);
-		if ((err = target_fill(t->path, old, bytes, p)) != 0)
+		if ((err = target_fill(t, old, bytes, p)) != 0)
 			goto fail;
 		t->size = bytes;
 	}
@@ -827,8 +958,22 @@ target_prepare(struct target *t, uint64_t bytes,
 			    gap, TARGET_OWN_FILE);
 			return (-1);
 		}
+		if (t->via_link) {
+			xasprintf(cause, "%s is a symbolic link to %s: its "
+			    "unwritten space from byte %" PRId64 " would "
+			    "have to be filled, and tierprobe never writes "
+			    "through a link; name the file itself", t->path,
+			    target_link_dest(t->path, b, sizeof(b)), gap);
+			return (-1);
+		}
 		from = (uint64_t)gap & ~(uint64_t)(TARGET_FILL_CHUNK - 1);
-		if ((err = target_fill(t->path, from, bytes, p)) != 0)
+		if (!ours)
+			log_warnx("--force: writing to %s, a file tierprobe "
+			    "did not create: its bytes from %" PRIu64 " to %"
+			    PRIu64 " (unwritten space from byte %" PRId64
+			    ") will be overwritten with test data", t->path,
+			    from, bytes, gap);
+		if ((err = target_fill(t, from, bytes, p)) != 0)
 			goto fail;
 		gap = target_first_unwritten(t->fd, bytes);
 		if (gap >= 0 && (uint64_t)gap < bytes) {
@@ -856,8 +1001,9 @@ static int
 target_open_file(struct target *t, const struct stat *st,
     const struct target_params *p, char **cause)
 {
-	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ];
-	int	ours = target_is_ours(t->path);
+	char		a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	uint64_t	over, grow;
+	int		ours = target_is_ours(t->path);
 
 	t->type = TARGET_FILE;
 	if (p->write && !ours && !p->force) {
@@ -876,10 +1022,17 @@ target_open_file(struct target *t, const struct stat *st,
 	t->writable = p->write;
 	t->keep_bytes = ours ? TARGET_HEADER : 0;
 	t->size = (uint64_t)st->st_size;
+	t->dev = (uint64_t)st->st_dev;
+	t->ino = (uint64_t)st->st_ino;
 	t->lbs = target_dev_lbs(st->st_dev);
 	target_dev_claims(t, st->st_dev);
 	if (target_open_fd(t, p, cause) != 0)
 		return (-1);
+	over = p->write && !p->fill_only ? (p->need_bytes < t->size &&
+	    p->need_bytes > 0 ? p->need_bytes : t->size) : 0;
+	grow = p->need_bytes > t->size ? p->need_bytes : 0;
+	if (!ours && p->force && (over > 0 || grow > 0) && !t->via_link)
+		target_force_notice(t, t->size, over, grow);
 	target_probe_fs(t);
 	return (target_prepare(t, p->need_bytes, p, cause));
 }
@@ -905,20 +1058,24 @@ target_create_file(struct target *t, const struct target_params *p,
 	free(dir);
 	if ((ret = target_check_space(t->path, p->need_bytes, cause)) != 0)
 		return (ret);
-	if ((fd = open(t->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-	    0644)) < 0) {
-		target_open_error(cause, t->path, errno, 1, 0);
+	/* O_EXCL: never through a symlink, dangling or not. */
+	if ((fd = target_open_nofollow(t->path, O_WRONLY | O_CREAT | O_EXCL |
+	    O_CLOEXEC, 0, 0)) < 0) {
+		target_open_error(cause, t->path, -fd, 1, 0);
+		return (-1);
+	}
+	if (fstat(fd, &st) != 0) {
+		xasprintf(cause, "%s: %s", t->path, strerror(errno));
+		close(fd);
 		return (-1);
 	}
 	close(fd);
 	t->created = 1;
 	t->keep_bytes = TARGET_HEADER;
 	t->type = TARGET_FILE;
+	t->dev = (uint64_t)st.st_dev;
+	t->ino = (uint64_t)st.st_ino;
 	interrupt_add_cleanup(t->path);
-	if (stat(t->path, &st) != 0) {
-		xasprintf(cause, "%s: %s", t->path, strerror(errno));
-		return (-1);
-	}
 	t->lbs = target_dev_lbs(st.st_dev);
 	target_dev_claims(t, st.st_dev);
 	t->size = 0;
@@ -934,15 +1091,16 @@ int
 target_open(struct target *t, const char *spec,
     const struct target_params *p, char **cause)
 {
-	struct stat	 st;
+	struct stat	 st, lst;
 	const char	*name;
+	char		 dest[PATH_MAX];
 	int		 ret, err;
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
 	if ((name = target_sim_name(spec)) != NULL)
 		ret = target_open_sim(t, name, p, cause);
-	else if (stat(spec, &st) != 0) {
+	else if (lstat(spec, &st) != 0) {
 		err = errno;
 		t->path = xstrdup(spec);
 		if (err == ENOENT)
@@ -951,8 +1109,25 @@ target_open(struct target *t, const char *spec,
 			target_open_error(cause, spec, err, p->write, 0);
 			ret = -1;
 		}
+	} else if (S_ISLNK(st.st_mode) && (p->write || stat(spec, &st) != 0)) {
+		/* Read through a link, never write. */
+		err = errno;
+		t->path = xstrdup(spec);
+		if (p->write)
+			xasprintf(cause, "refusing to write to %s: it is a "
+			    "symbolic link to %s, and tierprobe never writes "
+			    "through a link; name the file itself", spec,
+			    target_link_dest(spec, dest, sizeof(dest)));
+		else
+			xasprintf(cause, "%s is a symbolic link to %s, which "
+			    "%s: tierprobe creates a test file only at a path "
+			    "that is not a link", spec, target_link_dest(spec,
+			    dest, sizeof(dest)), err == ENOENT ? "does not exist"
+			    : strerror(err));
+		ret = -1;
 	} else {
 		t->path = xstrdup(spec);
+		t->via_link = lstat(spec, &lst) == 0 && S_ISLNK(lst.st_mode);
 		if (S_ISBLK(st.st_mode))
 			ret = target_open_blockdev(t, &st, p, cause);
 		else if (S_ISREG(st.st_mode))
@@ -1019,12 +1194,18 @@ target_reopen(struct target *t, int direct, int dsync)
 		close(t->fd);
 		t->fd = -1;
 	}
-	if ((fd = open(t->path, flags)) < 0) {
+	if (t->writable)
+		fd = target_open_nofollow(t->path, flags, t->dev, t->ino);
+	else if ((fd = open(t->path, flags)) < 0)
 		fd = -errno;
-		if (t->fd < 0)
-			t->fd = open(t->path, (flags & ~(O_DIRECT | O_DSYNC)) |
+	if (fd < 0) {
+		if (t->fd < 0 && fd != -ELOOP && fd != -ESTALE)
+			t->fd = target_open_nofollow(t->path,
+			    (flags & ~(O_DIRECT | O_DSYNC)) |
 			    (t->direct ? O_DIRECT : 0) |
-			    (t->dsync ? O_DSYNC : 0));
+			    (t->dsync ? O_DSYNC : 0), t->dev, t->ino);
+		if (t->fd < 0)
+			t->fd = -1;
 		return (fd);
 	}
 	if (t->fd >= 0)

@@ -27,6 +27,8 @@ struct target {
 	int		 dsync;		/* opened with O_DSYNC */
 	int		 writable;	/* opened for writing */
 	int		 created;	/* this run created the file */
+	int		 via_link;	/* named by a symlink: read only */
+	uint64_t	 dev, ino;	/* what was opened (file, device) */
 	uint64_t	 keep_bytes;	/* writes stay off [0, keep): header */
 	uint64_t	 size;		/* usable bytes */
 	uint32_t	 lbs;		/* logical block size: alignment */
@@ -50,6 +52,7 @@ struct target_params {
 	int		write;		/* the run will write */
 	int		force;		/* allow writes to a foreign file/device */
 	int		force_device;	/* allow writes to a device in use */
+	int		fill_only;	/* write only past its data (prep) */
 	uint64_t	need_bytes;	/* size the run reads; files grow to it */
 	uint64_t	seed;		/* simulator seed */
 	/* Told how a fill goes (path, bytes done, of total); NULL: not. */

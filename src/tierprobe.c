@@ -410,7 +410,7 @@ probe_writes_seconds(const struct report *rep)
  */
 static int
 probe_measure(const struct plan *pl, const struct plan_target *pt,
-    struct target *t, uint64_t seed, struct report *rep)
+    struct target *t, uint64_t seed, struct report *rep, const char **phase)
 {
 	struct engine		 e;
 	struct rng		 r;
@@ -423,8 +423,10 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 	int			 ret = 0, err;
 
 	rng_seed(&r, seed);
+	*phase = "";
 	probe_ebs_open(&pe, t, rep);
 	if (pl->phases & PLAN_SCAN) {
+		*phase = "scan";
 		err = engine_open(&e, pt->scan_engine, t, pt->scan.iodepth,
 		    pt->scan.bs > WARM_BS ? pt->scan.bs : WARM_BS, 1);
 		if (err != 0) {
@@ -448,6 +450,7 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 		engine_close(&e);
 	}
 	if ((pl->phases & PLAN_LIMITS) && ret == 0) {
+		*phase = "limits";
 		plan_limits(pt, t, rep->scan, &ls, &prior);
 		rep->limits = xcalloc(1, sizeof(*rep->limits));
 		limits_result_init(rep->limits);
@@ -458,6 +461,7 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 		free(prior);
 	}
 	if ((pl->phases & ~pt->skip & PLAN_WRITES) && ret == 0) {
+		*phase = "writes";
 		plan_writes(pt, t, rep->scan, rep->limits, &ws, &prior);
 		rep->writes = xcalloc(1, sizeof(*rep->writes));
 		probe_ebs_phase(&pe, "writes", NAN);
@@ -466,6 +470,7 @@ probe_measure(const struct plan *pl, const struct plan_target *pt,
 		free(prior);
 	}
 	if ((pl->phases & ~pt->skip & PLAN_SYNC) && ret == 0) {
+		*phase = "sync";
 		rep->sync = xcalloc(1, sizeof(*rep->sync));
 		probe_ebs_phase(&pe, "commits", NAN);
 		ret = sync_run(t, &pt->sync, rep->sync);
@@ -526,20 +531,43 @@ report_output(const struct report *rep, const struct cli_opts *o)
 	return (ret);
 }
 
-/* Say what an I/O error means and where. */
+/*
+ * Record in rep the fault that stopped its run in phase (-errno err, or 0
+ * when an engine could not be opened, which was said already), and say
+ * what it means and where.
+ */
 static void
-probe_error(const struct target *t, int err)
+probe_fault(struct report *rep, const char *path, const char *phase,
+    int err)
 {
-	if (err == -EIO)
-		log_warnx("%s: I/O error or short read: the device failed or "
-		    "the target shrank (see dmesg); partial results kept",
-		    t->path);
-	else if (err == -ENOSPC)
-		log_warnx("%s: the filesystem filled up: stopped, the files "
-		    "this run created removed, partial results kept", t->path);
-	else
-		log_warnx("%s: %s; partial results kept", t->path,
-		    strerror(-err));
+	struct report_fault	*f;
+
+	free(rep->fault);
+	rep->fault = f = xcalloc(1, sizeof(*f));
+	f->err = (uint32_t)-err;
+	snprintf(f->phase, sizeof(f->phase), "%s", phase);
+	if (err == 0) {
+		f->reason = REPORT_FAULT_ENGINE;
+		snprintf(f->message, sizeof(f->message), "%s: the I/O engine "
+		    "could not be opened; partial results kept", path);
+		return;
+	}
+	if (err == -EIO) {
+		f->reason = REPORT_FAULT_IO;
+		snprintf(f->message, sizeof(f->message), "%s: I/O error or "
+		    "short read: the device failed or the target shrank (see "
+		    "dmesg); partial results kept", path);
+	} else if (err == -ENOSPC || err == -EDQUOT) {
+		f->reason = REPORT_FAULT_NO_SPACE;
+		snprintf(f->message, sizeof(f->message), "%s: the filesystem "
+		    "filled up: stopped, the files this run created removed, "
+		    "partial results kept", path);
+	} else {
+		f->reason = REPORT_FAULT_OTHER;
+		snprintf(f->message, sizeof(f->message), "%s: %s; partial "
+		    "results kept", path, strerror(-err));
+	}
+	log_warnx("%s", f->message);
 }
 
 /*
@@ -620,13 +648,14 @@ probe_target(const struct plan *pl, const struct plan_target *pt,
     struct target *t, uint64_t seed, struct report *rep, int *full)
 {
 	struct report	*reps;
+	const char	*phase = "";
 	unsigned	 i, runs;
 	int		 ret = 0, status = 0;
 
 	reps = xcalloc(pl->repeat, sizeof(*reps));
 	for (i = 0; i < pl->repeat; i++) {
 		report_begin(&reps[i], pl, pt, t, seed + i);
-		ret = probe_measure(pl, pt, t, seed + i, &reps[i]);
+		ret = probe_measure(pl, pt, t, seed + i, &reps[i], &phase);
 		report_state_apply(&reps[i]);
 		report_utc_now(reps[i].finished_utc,
 		    sizeof(reps[i].finished_utc));
@@ -643,11 +672,10 @@ probe_target(const struct plan *pl, const struct plan_target *pt,
 		report_free(&reps[i]);
 	free(reps);
 	*full = ret == -ENOSPC;
-	if (ret < 0) {
-		probe_error(t, ret);
+	if (ret < 0 || ret > 1) {
+		probe_fault(rep, t->path, phase, ret < 0 ? ret : 0);
 		status = 1;
-	} else if (ret > 1)
-		status = 1;
+	}
 	rep->interrupted = ret == 1 || interrupt_requested();
 	report_utc_now(rep->finished_utc, sizeof(rep->finished_utc));
 	return (status);
@@ -708,8 +736,7 @@ probe_together(const struct plan *pl, struct target *t, struct report *rep)
 	rep->together = xcalloc(1, sizeof(*rep->together));
 	rc = parallel_together(tp, n, &r, &spec, alone, rep->together);
 	if (rc < 0)
-		log_warnx("the targets together: %s; partial results kept",
-		    strerror(-rc));
+		probe_fault(rep, "the targets together", "together", rc);
 	free(prior);
 	free(ws);
 	free(scan);
@@ -746,6 +773,11 @@ probe_several(const struct plan *pl, struct target *t, struct report *rep,
 		    &rep->targets[i], &one_full);
 		*full |= one_full;
 		stop = status != 0 || rep->targets[i].interrupted;
+		/* The report's top says so too, for its readers. */
+		if (rep->targets[i].fault != NULL && rep->fault == NULL) {
+			rep->fault = xmalloc(sizeof(*rep->fault));
+			*rep->fault = *rep->targets[i].fault;
+		}
 	}
 	if (!stop && (pl->phases & PLAN_LIMITS))
 		status |= probe_together(pl, t, rep);
@@ -1000,6 +1032,7 @@ prep(struct cli_opts *o)
 	memset(&tp, 0, sizeof(tp));
 	tp.direct = 1;
 	tp.write = 1;		/* prep writes: no foreign file unforced */
+	tp.fill_only = 1;
 	tp.force = o->force;
 	tp.need_bytes = o->size;
 	tp.fill_progress = progress_fill;
@@ -1226,7 +1259,8 @@ check(struct cli_opts *o)
 /*
  * fleet: many reports in one table, and what it could not compare (on
  * stderr too); exit 3 with --fail-on-outlier when a volume is an outlier,
- * else 1 if any file was skipped.
+ * else 1 if any file was skipped or a volume's run stopped on a fault
+ * (FAILED).
  */
 static int
 fleet(struct cli_opts *o)
@@ -1235,7 +1269,7 @@ fleet(struct cli_opts *o)
 	struct check_list	*checks;
 	char			*caveat;
 	size_t			 i;
-	int			 ret = 0, outliers = 0;
+	int			 ret = 0, outliers = 0, failed = 0;
 
 	if (expectations(o, 0, NULL, &checks) != 0)
 		return (EXIT_USAGE);
@@ -1260,13 +1294,20 @@ fleet(struct cli_opts *o)
 		log_warnx("warning: %s", caveat);
 		free(caveat);
 	}
-	for (i = 0; i < fl->nvol; i++)
+	for (i = 0; i < fl->nvol; i++) {
 		outliers += fl->vol[i].outlier;
+		if (fl->vol[i].fault != NULL) {
+			log_warnx("%s: FAILED: its run stopped on a fault (%s);"
+			    " left out of the medians", fl->vol[i].file,
+			    fl->vol[i].fault);
+			failed++;
+		}
+	}
 	if (ret != 0)
 		ret = 1;
 	else if (o->fail_on_outlier && outliers > 0)
 		ret = EXIT_MISSED;
-	else if (fl->nskip > 0)
+	else if (fl->nskip > 0 || failed > 0)
 		ret = 1;
 	fleet_free(fl);
 	check_list_free(checks);

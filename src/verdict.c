@@ -916,6 +916,24 @@ verdict_type(const struct report *r, const char *tgt, struct verdict *v)
 }
 
 /*
+ * A run that stopped on a fault (report.fault) settles nothing by running
+ * longer: no command is offered; the fault comes first.
+ */
+static void
+verdict_faulted(const struct report *r, const struct report *top,
+    struct verdict *v)
+{
+	size_t	i;
+
+	if (r->fault == NULL && (top == NULL || top->fault == NULL))
+		return;
+	for (i = 0; i < v->nitems; i++) {
+		v->item[i].settle[0] = '\0';
+		v->item[i].settle_reason[0] = '\0';
+	}
+}
+
+/*
  * EBS's own counters name the limit that held the sustained run: said in
  * the reason of the long-run figure it sets (bandwidth for a throughput
  * limit, else IOPS).
@@ -958,6 +976,7 @@ verdict_build(const struct report *r, const struct report *top,
 		verdict_commits(r, v->target, v);
 		verdict_peers(r, v->target, v);
 	}
+	verdict_faulted(r, top, v);
 }
 
 /* The targets of a report of several, as a command line takes them. */
@@ -1050,4 +1069,5 @@ verdict_together(const struct report *r, struct verdict *v)
 		    "it", units_format_value(UNITS_SECONDS,
 		    t->bandwidth_seconds, a, sizeof a));
 	}
+	verdict_faulted(r, NULL, v);
 }

@@ -1155,8 +1155,9 @@ test_profile_files(void **state)
 {
 	struct profile	*p;
 	struct sim	*s;
-	char		*cause = NULL, path[] = "/tmp/test_sim.XXXXXX";
+	char		*cause = NULL, path[] = "/tmp/test_sim.XXXXXX", *big;
 	FILE		*f;
+	size_t		 i;
 	int		 fd;
 
 	(void)state;
@@ -1165,8 +1166,27 @@ test_profile_files(void **state)
 	assert_non_null(strstr(cause, strerror(ENOENT)));
 	free(cause);
 	assert_null(profiles_load("/tmp/", &cause));
-	assert_non_null(strstr(cause, strerror(EISDIR)));
+	assert_non_null(strstr(cause, "/tmp/: a directory"));
 	free(cause);
+	/* Devices, endless or not: refused before a byte is read. */
+	assert_null(profiles_load("/dev/zero", &cause));
+	assert_non_null(strstr(cause, "/dev/zero: a device"));
+	free(cause);
+	assert_null(profiles_load("/dev/null", &cause));
+	assert_non_null(strstr(cause, "/dev/null: a device"));
+	free(cause);
+	/* A stream (a file growing as it is read) stops at the limit. */
+	big = malloc(2 * PROFILES_FILE_MAX);
+	assert_non_null(big);
+	for (i = 0; i < 2 * PROFILES_FILE_MAX; i++)
+		big[i] = i % 64 == 63 ? '\n' : ';';
+	f = fmemopen(big, 2 * PROFILES_FILE_MAX, "r");
+	assert_non_null(f);
+	assert_null(profiles_parse(f, "stream", &cause));
+	assert_non_null(strstr(cause, "larger than 1048576 bytes"));
+	free(cause);
+	fclose(f);
+	free(big);
 
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
