@@ -55,6 +55,11 @@ struct check_result {
 						   have been full */
 	int			 borderline;	/* threshold inside the
 						   interval */
+	int			 kind;		/* enum standing_kind of the
+						   figure (standing.h) */
+	int			 contradicted;	/* a burst figure a drain
+						   seen in the run
+						   contradicts */
 	char			 note[160];	/* why unknown, or */
 						/* a caveat */
 };

@@ -206,6 +206,11 @@ static const struct cli_option cli_options[] = {
 	  "documented type, as gp2, gp3,iops=6000 or io1:400G,iops=4000 "
 	  "(tierprobe profiles lists them): its figures at the volume's size "
 	  "become the expectations, documented, not measured" },
+	{ .name = "instance", .kind = CLI_STRING, F(instance), .cmds = PROBE,
+	  .arg = "TYPE", .help = "the EC2 instance the volume is attached "
+	  "to, as m5.large (its documented EBS limits), or an instance "
+	  "profile file", .def_note = "the machine's DMI identity, or a "
+	  "sim: target's @INSTANCE" },
 	{ .name = "size", .kind = CLI_SIZE, F(size), .min = 4096,
 	  .max = UINT64_MAX, .cmds = C(CLI_PREP) | PROBE | C(CLI_CHECK),
 	  .arg = "SIZE", .help = "prep: size of the test file to create; "

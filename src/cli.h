@@ -64,6 +64,7 @@ struct cli_opts {
 	struct cli_list	 expect;	/* --expect EXPR ... */
 	const char	*expect_profile;
 	const char	*type;		/* --type: a volume type's spec */
+	const char	*instance;	/* --instance TYPE or FILE */
 	int		 accept_burst;	/* lifted figures met count as met */
 	const char	*host;		/* labels of the report */
 	const char	*kind;

@@ -12,6 +12,7 @@
 #include "bucket.h"
 #include "compare.h"
 #include "report.h"
+#include "standing.h"
 #include "units.h"
 
 /* A figure of one report: value and 95% half-width (NAN unknown). */
@@ -21,6 +22,7 @@ struct compare_cell {
 	double	noise;
 	int	bound;		/* enum report_bound */
 	int	state;		/* enum bucket_state */
+	struct standing st;	/* standing.c's decision on it */
 };
 
 /* Whether b differs from a by more than their combined noise. */
@@ -31,6 +33,21 @@ compare_differs(double a, double noise_a, double b, double noise_b)
 	    !isfinite(noise_b))
 		return (-1);
 	return (fabs(b - a) > sqrt(noise_a * noise_a + noise_b * noise_b));
+}
+
+/* standing.c's decision on cell c of report r. */
+static void
+compare_decide(const struct report *r, struct compare_cell *c)
+{
+	struct standing_figure	f;
+
+	f.value = c->value;
+	f.low = f.high = NAN;
+	f.bound = c->bound;
+	f.state = c->state;
+	f.drained = report_state_drained(r);
+	f.of_burst = 0;
+	standing_decide(&f, &c->st);
 }
 
 /*
@@ -67,6 +84,7 @@ compare_lookup(const struct report *r, const struct report_figure *fig,
 		if (st->state != BUCKET_UNKNOWN)
 			c->state = st->state;
 	}
+	compare_decide(r, c);
 }
 
 
@@ -88,8 +106,7 @@ compare_mark(const struct compare_cell *a, const struct compare_cell *b)
 		return (" *");
 	if (d < 0)
 		return (" ?");
-	return (bucket_state_lifted(a->state) ||
-	    bucket_state_lifted(b->state) ? " ~" : " =");
+	return (a->st.burst || b->st.burst ? " ~" : " =");
 }
 
 /*

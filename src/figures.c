@@ -30,11 +30,17 @@ static const struct figures_def figures_table[] = {
 	{ "p99", "scan.backing.lat_us_p99", UNITS_LAT_US,
 	  "backing p99", "scan", -1, 0, 1, FIGURES_HEADLINE, NULL },
 	{ "iops", "limits.iops_ceiling", UNITS_IOPS, "IOPS ceiling",
-	  "limits", 1, 0, 1, FIGURES_HEADLINE, NULL },
+	  "limits", 1, 0, 1, FIGURES_LONG_RUN, NULL },
+	{ "burst_iops", "limits.iops_ceiling", UNITS_IOPS,
+	  "IOPS ceiling as measured", "limits", 1, 0, 0, FIGURES_HEADLINE,
+	  NULL },
 	{ "knee", "limits.iops_knee_iodepth", UNITS_PLAIN,
 	  "knee iodepth", "limits", 0, 1, 0, FIGURES_HEADLINE, NULL },
 	{ "bandwidth", "limits.bandwidth_ceiling_bytes_per_s", UNITS_RATE,
-	  "bandwidth ceiling", "limits", 1, 0, 1, FIGURES_HEADLINE, NULL },
+	  "bandwidth ceiling", "limits", 1, 0, 1, FIGURES_LONG_RUN, NULL },
+	{ "burst_bandwidth", "limits.bandwidth_ceiling_bytes_per_s",
+	  UNITS_RATE, "bandwidth ceiling as measured", "limits", 1, 0, 0,
+	  FIGURES_HEADLINE, NULL },
 	{ "accounting", "limits.io_accounting_bytes", UNITS_BYTES,
 	  "accounting size", "limits", 0, 1, 0, FIGURES_HEADLINE, NULL },
 	{ "burst", "limits.burst.detected", UNITS_PLAIN, "burst bucket",
@@ -108,6 +114,36 @@ figures_find(const char *name, unsigned *index)
 			return (&figures_table[i]);
 	}
 	return (NULL);
+}
+
+/*
+ * The figure an expectation on d asks for when it asks for a burst rate
+ * (of_burst): the ceiling as measured for iops and bandwidth, d otherwise.
+ */
+const struct figures_def *
+figures_burst_of(const struct figures_def *d)
+{
+	unsigned	index;
+	char		name[32];
+
+	if (d->source != FIGURES_LONG_RUN)
+		return (d);
+	snprintf(name, sizeof name, "burst_%s", d->alias);
+	return (figures_find(name, &index));
+}
+
+/* Whether d is the burst figure of a long-run one ("burst_iops"). */
+int
+figures_is_burst(const struct figures_def *d)
+{
+	size_t	i;
+
+	for (i = 0; i < FIGURES_N; i++) {
+		if (figures_table[i].source == FIGURES_LONG_RUN &&
+		    figures_burst_of(&figures_table[i]) == d)
+			return (1);
+	}
+	return (0);
 }
 
 /* The aliases, comma-separated. */

@@ -20,6 +20,9 @@ struct figures_value {
 	double		low;		/* 95% interval, or mean +- */
 	double		high;		/* 2 sd of runs; NAN: none */
 	int		at_least;	/* value is a lower bound */
+	int		at_most;	/* value is an upper bound */
+	int		drained;	/* a bucket ran dry in some phase
+					   of the run */
 	int		repeated;	/* value: mean over runs */
 	int		state;		/* enum bucket_state it was measured
 					   in; 0: none applies */
@@ -33,6 +36,8 @@ enum figures_source {
 	FIGURES_CAPACITY,	/* a headline, with the tier's interval */
 	FIGURES_BURST,		/* 1 when a burst bucket showed, else 0 */
 	FIGURES_COMMIT,		/* of the fastest commit method */
+	FIGURES_LONG_RUN,	/* a ceiling, or once a bucket ran dry in
+				   any phase, the rate after it */
 };
 
 /*
@@ -63,6 +68,15 @@ const struct figures_def *figures_at(size_t);
  * N (1 and up) goes to *index, otherwise 0.  NULL if no figure is so named.
  */
 const struct figures_def *figures_find(const char *, unsigned *);
+
+/*
+ * The figure an expectation on def asks for when it asks for a burst rate:
+ * "burst_iops" for "iops", "burst_bandwidth" for "bandwidth", else def.
+ */
+const struct figures_def *figures_burst_of(const struct figures_def *);
+
+/* Whether def is the burst figure of a long-run one ("burst_iops"). */
+int			 figures_is_burst(const struct figures_def *);
 
 /* The aliases, comma-separated, for messages ("tiers, tierN.capacity"). */
 const char		*figures_names(void);

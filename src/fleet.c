@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "fleet.h"
+#include "standing.h"
 #include "stats.h"
 #include "units.h"
 #include "xmalloc.h"
@@ -167,6 +168,8 @@ fleet_add_one(struct fleet *fl, const char *file, const struct report *top,
 {
 	struct fleet_volume	 v, *old;
 	struct figures_value	 fv;
+	struct standing_figure	 sf;
+	struct standing		 st;
 	char			 kind[128], *why;
 	size_t			 i;
 	unsigned		 index;
@@ -195,9 +198,13 @@ fleet_add_one(struct fleet *fl, const char *file, const struct report *top,
 	report_figure(r, figures_find("burst", &index), 0, &fv);
 	v.burst = fv.value;
 	for (i = 0; i < fl->nfig; i++) {
-		report_figure(r, fl->fig[i], 0, &fv);
+		report_figure_in(top, r, fl->fig[i], 0, &fv);
+		report_standing_figure(&fv, 0, &sf);
+		standing_decide(&sf, &st);
 		v.value[i] = fv.value;
 		v.state[i] = fv.state;
+		v.lifted[i] = st.burst;
+		v.contradicted[i] = st.contradicted;
 		v.noise[i] = fv.repeated && fv.value != 0 ?
 		    (fv.high - fv.low) / 2 / fabs(fv.value) : NAN;
 		v.ratio[i] = v.limit[i] = NAN;
@@ -269,6 +276,46 @@ fleet_kind(struct fleet *fl, const char *name)
 	return (k);
 }
 
+/*
+ * Whether volume v's figure f counts towards kind k's median: of k, not of
+ * a run stopped on a fault, known, not a burst figure a drain contradicts,
+ * and of the median's basis.
+ */
+static int
+fleet_in_basis(const struct fleet_volume *v, const struct fleet_kind *k,
+    size_t f)
+{
+	return (strcmp(v->kind, k->kind) == 0 && v->fault == NULL &&
+	    isfinite(v->value[f]) && !v->contradicted[f] &&
+	    v->lifted[f] == k->of_burst[f]);
+}
+
+/*
+ * What kind k's median of figure f is of, as standing.c decided each
+ * volume's: figures no bucket lifted (after a drop, or none applies)
+ * when FLEET_MIN_KIND volumes have one, else those a bucket may have
+ * lifted.  A volume of the other basis is shown, never flagged: a
+ * baseline is not slow beside a burst.
+ */
+static int
+fleet_basis(const struct fleet *fl, const struct fleet_kind *k, size_t f)
+{
+	const struct fleet_volume	*v;
+	size_t				 i, steady = 0, burst = 0;
+
+	for (i = 0; i < fl->nvol; i++) {
+		v = &fl->vol[i];
+		if (strcmp(v->kind, k->kind) != 0 || v->fault != NULL ||
+		    !isfinite(v->value[f]) || v->contradicted[f])
+			continue;
+		if (v->lifted[f])
+			burst++;
+		else
+			steady++;
+	}
+	return (steady < FLEET_MIN_KIND && burst > steady);
+}
+
 /* Ratios and flags of figure f for the volumes of kind k. */
 static void
 fleet_judge(struct fleet *fl, const struct fleet_kind *k, size_t f)
@@ -283,7 +330,8 @@ fleet_judge(struct fleet *fl, const struct fleet_kind *k, size_t f)
 		if (strcmp(v->kind, k->kind) != 0 || v->fault != NULL ||
 		    !isfinite(v->value[f]) ||
 		    !isfinite(k->median[f]) || k->median[f] <= 0 ||
-		    better == 0)
+		    better == 0 || v->contradicted[f] ||
+		    v->lifted[f] != k->of_burst[f])
 			continue;
 		v->ratio[f] = v->value[f] / k->median[f];
 		if (k->n[f] < FLEET_MIN_KIND)
@@ -319,11 +367,10 @@ fleet_analyse(struct fleet *fl)
 	for (j = 0; j < fl->nkinds; j++) {
 		k = &fl->kinds[j];
 		for (f = 0; f < fl->nfig; f++) {
+			k->of_burst[f] = fleet_basis(fl, k, f);
 			k->n[f] = 0;
 			for (i = 0; i < fl->nvol; i++) {
-				if (strcmp(fl->vol[i].kind, k->kind) == 0 &&
-				    fl->vol[i].fault == NULL &&
-				    isfinite(fl->vol[i].value[f]))
+				if (fleet_in_basis(&fl->vol[i], k, f))
 					x[k->n[f]++] = fl->vol[i].value[f];
 			}
 			k->median[f] = stats_median(x, k->n[f]);

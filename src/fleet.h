@@ -46,6 +46,11 @@ struct fleet_volume {
 	double		 limit[FLEET_FIGURES];
 	int		 flagged[FLEET_FIGURES];
 	int		 state[FLEET_FIGURES];	/* bucket state (bucket.h) */
+	int		 lifted[FLEET_FIGURES];	/* a bucket may have lifted
+						   it (standing.c) */
+	int		 contradicted[FLEET_FIGURES]; /* and a drain says it
+						   did: not the long run,
+						   never compared */
 	int		 outlier;	/* any figure flagged */
 	int		 checked;	/* has expectations */
 	unsigned	 verdicts[CHECK_NVERDICTS]; /* by enum check_verdict */
@@ -57,6 +62,9 @@ struct fleet_kind {
 	int		 compared;	/* a figure had FLEET_MIN_KIND */
 	size_t		 n[FLEET_FIGURES];	/* volumes with it */
 	double		 median[FLEET_FIGURES];	/* NAN: none */
+	int		 of_burst[FLEET_FIGURES]; /* the median is of figures
+						   a bucket may have lifted
+						   (too few others) */
 };
 
 /* A file left out, and why. */

@@ -19,30 +19,11 @@
 #include "limits.h"
 #include "report.h"
 #include "scan.h"
+#include "standing.h"
 #include "sync.h"
 #include "units.h"
+#include "voltype.h"
 #include "xmalloc.h"
-
-/* Whether a OP b. */
-static int
-report_check_holds(enum check_op op, double a, double b)
-{
-	switch (op) {
-	case CHECK_GE:
-		return (a >= b);
-	case CHECK_LE:
-		return (a <= b);
-	case CHECK_GT:
-		return (a > b);
-	case CHECK_LT:
-		return (a < b);
-	case CHECK_EQ:
-		return (a == b);
-	case CHECK_NE:
-		return (a != b);
-	}
-	return (0);
-}
 
 /* How bad a verdict is, to judge several targets by the worst. */
 static const int report_check_badness[CHECK_NVERDICTS] = {
@@ -119,6 +100,25 @@ report_check_interrupted(const struct check_expect *e,
 	    phase);
 }
 
+/* Why an expectation is unknown, from its standing, in res->note. */
+static void
+report_check_open_note(const struct check_expect *e,
+    struct check_result *res)
+{
+	if (res->contradicted)
+		snprintf(res->note, sizeof res->note, "measured before a "
+		    "bucket ran dry, and no rate after it was measured: the "
+		    "long run is lower (%s is the burst figure)",
+		    figures_burst_of(e->def)->alias);
+	else if (res->fv.at_least)
+		snprintf(res->note, sizeof res->note, "only a lower bound is "
+		    "known: the cache is larger than the largest working set "
+		    "scanned");
+	else if (res->fv.at_most)
+		snprintf(res->note, sizeof res->note, "only an upper bound is "
+		    "known: the rate the run held without a drop");
+}
+
 /*
  * A run that stopped on a fault (report.fault, of top or of its target
  * r) settles no expectation: each is unknown, so the check is not met
@@ -142,49 +142,48 @@ report_check_faulted(const struct report *top, const struct report *r,
 }
 
 /*
- * Judge e against r, which is top or one of its targets: a figure the run
- * could not establish makes it unknown, never met; a figure known only as
- * a lower bound is met or missed only when every value above the bound
- * agrees; a threshold inside the figure's interval is borderline.
+ * Judge e against r, which is top or one of its targets, as standing.c
+ * decides: a figure the run could not establish is unknown, never met; a
+ * bound is met or missed only when every value it allows agrees; once a
+ * bucket ran dry in any phase, iops and bandwidth are the rates after it,
+ * and a figure measured before it counts for no more than the long run
+ * allows; a threshold inside the interval is borderline.  A run stopped on
+ * a fault settles nothing (report_check_faulted).
  */
 static void
 report_check_one(const struct check_expect *e, const struct report *top,
     const struct report *r, struct check_result *res)
 {
-	const struct figures_value	*fv = &res->fv;
-	int				 at_v, above;
+	const struct figures_def	*def = e->def;
+	struct standing_figure		 sf;
+	struct standing			 st;
+	struct standing_outcome		 o;
 
 	memset(res, 0, sizeof *res);
-	report_figure(r, e->def, e->index, &res->fv);
-	if (!isfinite(fv->value)) {
-		res->verdict = CHECK_UNKNOWN;
-		snprintf(res->note, sizeof res->note, "%s", fv->why);
-	} else if (fv->at_least) {
-		/* The true value is anywhere from the bound up. */
-		at_v = report_check_holds(e->op, fv->value, e->threshold);
-		above = report_check_holds(e->op, INFINITY, e->threshold);
-		res->verdict = at_v && above ? CHECK_MET : !at_v && !above ?
-		    CHECK_MISSED : CHECK_UNKNOWN;
-		if (res->verdict == CHECK_UNKNOWN)
-			snprintf(res->note, sizeof res->note, "only a lower "
-			    "bound is known: the cache is larger than the "
-			    "largest working set scanned");
-	} else {
-		res->verdict = report_check_holds(e->op, fv->value,
-		    e->threshold) ? CHECK_MET : CHECK_MISSED;
-		if (isfinite(fv->low) && !isnan(fv->high) &&
-		    e->threshold >= fv->low && e->threshold <= fv->high) {
-			res->borderline = 1;
-			snprintf(res->note, sizeof res->note, "the threshold "
-			    "lies inside the interval: another run may judge "
-			    "otherwise");
-		}
-	}
+	/* A profile's burst rate asks for the ceiling as measured. */
+	if (e->of_burst)
+		def = figures_burst_of(def);
+	report_figure_in(top, r, def, e->index, &res->fv);
+	report_standing_figure(&res->fv, e->of_burst ||
+	    figures_is_burst(def), &sf);
+	standing_decide(&sf, &st);
+	standing_judge(&sf, &st, e->op, e->threshold, &o);
+	res->verdict = o.verdict;
+	res->borderline = o.borderline;
+	res->lifted = o.lifted;
+	res->kind = st.kind;
+	res->contradicted = st.contradicted;
+	if (!isfinite(res->fv.value))
+		snprintf(res->note, sizeof res->note, "%s", res->fv.why);
+	else if (res->verdict == CHECK_UNKNOWN)
+		report_check_open_note(e, res);
+	else if (res->borderline)
+		snprintf(res->note, sizeof res->note, "the threshold lies "
+		    "inside the interval: another run may judge otherwise");
 	report_check_interrupted(e, top, r, res);
 	report_check_faulted(top, r, res);
-	/* Met while a bucket may have lifted it: it may not stay met. */
-	res->lifted = res->verdict == CHECK_MET && !fv->at_least &&
-	    !e->of_burst && bucket_state_lifted(fv->state);
+	if (res->verdict != CHECK_MET)
+		res->lifted = 0;
 }
 
 /*
@@ -211,10 +210,59 @@ report_check_evaluate(const struct check_expect *e, const struct report *r,
 			continue;
 		*res = one;
 		res->target = i + 1;
-		if (snprintf(path, sizeof path, "targets[%zu].%s", i,
+		/* A figure of the run together is the top's. */
+		if (strncmp(one.fv.path, "together.", 9) != 0 &&
+		    snprintf(path, sizeof path, "targets[%zu].%s", i,
 		    one.fv.path) < (int)sizeof path)
 			memcpy(res->fv.path, path, sizeof res->fv.path);
 	}
+}
+
+/* The judgement of --type in r (of a target of several: the first that
+ * rules it out), or NULL when none was given or it is not ruled out. */
+static const struct voltype_result *
+report_check_type_ruled_out(const struct report *r, const char **spec)
+{
+	const struct voltype_result	*x;
+	size_t				 i;
+
+	for (i = 0; i < r->ntargets; i++)
+		if ((x = report_check_type_ruled_out(&r->targets[i], spec)) !=
+		    NULL)
+			return (x);
+	if (r->voltypes == NULL || !r->voltypes->given ||
+	    r->voltypes->given_result.consistent != 0)
+		return (NULL);
+	*spec = r->voltypes->given_spec;
+	return (&r->voltypes->given_result);
+}
+
+/* Whether what r measured rules out its --type; see report.h. */
+int
+report_check_type_fails(const struct report *r)
+{
+	const char	*spec;
+
+	return (report_check_type_ruled_out(r, &spec) != NULL);
+}
+
+/*
+ * The --type a report was run with, ruled out by what it measured, as one
+ * line for people into buf: "--type gp3: ruled out by ..."; "" when none
+ * is.
+ */
+static char *
+report_check_type_line(const struct report *r, char *buf, size_t len)
+{
+	const struct voltype_result	*x;
+	const char			*spec = "";
+
+	buf[0] = '\0';
+	if ((x = report_check_type_ruled_out(r, &spec)) != NULL)
+		snprintf(buf, len, "--type %s: ruled out by %s", spec,
+		    x->ruled_out_by[0] != '\0' ? x->ruled_out_by :
+		    "what was measured");
+	return (buf);
 }
 
 /* Judge every expectation of l against r and count the verdicts. */
@@ -234,20 +282,89 @@ report_check_tally(const struct check_list *l, const struct report *r,
 		lifted += res.lifted;
 	}
 	return (count[CHECK_MET] == (l != NULL ? l->n : 0) &&
-	    (lifted == 0 || l->accept_burst));
+	    (lifted == 0 || l->accept_burst) && !report_check_type_fails(r));
 }
 
-/* "met while a bucket may still be full", ... for a lifted figure met. */
-static const char *
-report_check_lifted(int state)
+/*
+ * The label of the figure e was judged on: its own, or the long-run rate
+ * iops and bandwidth stand for once a bucket ran dry.
+ */
+static char *
+report_check_label(const struct check_expect *e,
+    const struct check_result *res, char *buf, size_t len)
 {
-	switch (state) {
-	case BUCKET_FULL:
-		return ("met before a bucket ran dry");
-	case BUCKET_DRAINING:
-		return ("met while a bucket ran dry");
+	if (strstr(res->fv.path, "long_run_iops") != NULL)
+		snprintf(buf, len, "long-run IOPS");
+	else if (strcmp(res->fv.path, "together.burst.baseline_iops") == 0)
+		snprintf(buf, len, "long-run IOPS, shared");
+	else if (strstr(res->fv.path, "baseline_bandwidth") != NULL)
+		snprintf(buf, len, "long-run bandwidth");
+	else
+		figures_label(e->of_burst ? figures_burst_of(e->def) : e->def,
+		    e->index, buf, len);
+	return (buf);
+}
+
+/*
+ * A lifted figure met: standing.c calls it lifted only where no bucket ran
+ * dry in the run (one that did contradicts it).
+ */
+#define REPORT_CHECK_LIFTED	"met while a bucket may still be full"
+
+static char	*report_check_measured(const struct check_expect *,
+		    const struct check_result *, char *, size_t);
+
+/*
+ * The outcome of the expectations of l on r in one line for the verdict,
+ * naming each figure that was not met: "MISSED 1 of 2: iops>=2500
+ * (long-run IOPS 100)"; "all 2 met"; "" when there is nothing to say.
+ */
+char *
+report_check_outcome_line(const struct report *r, const struct check_list *l,
+    char *buf, size_t len)
+{
+	const struct check_expect	*e;
+	struct check_result		 res;
+	unsigned			 count[CHECK_NVERDICTS], bad;
+	char				 label[48], m[UNITS_BUFSZ + 4];
+	char				 type[320];
+	size_t				 i, o, n = l != NULL ? l->n : 0;
+	int				 pass, k = 0;
+
+	buf[0] = '\0';
+	report_check_type_line(r, type, sizeof type);
+	if (n == 0 && type[0] == '\0')
+		return (buf);
+	pass = report_check_tally(l, r, count);
+	if (pass) {
+		snprintf(buf, len, "%s %zu met%s", n == 1 ? "the" : "all", n,
+		    l->accept_burst && n > 0 ? " (--accept-burst)" : "");
+		return (buf);
 	}
-	return ("met while a bucket may still be full");
+	bad = n - count[CHECK_MET];
+	o = snprintf(buf, len, "%s", bad > 0 ? count[CHECK_MISSED] > 0 ?
+	    "MISSED" : "NOT MET" : type[0] != '\0' ? "MISSED" : "NOT PASSED");
+	if (bad > 0)
+		o += snprintf(buf + o, o < len ? len - o : 0, " %u of %zu", bad,
+		    n);
+	for (i = 0; i < n && o < len; i++) {
+		e = &l->v[i];
+		report_check_evaluate(e, r, &res);
+		if (standing_passes(&(struct standing_outcome){ .verdict =
+		    res.verdict, .lifted = res.lifted }, l->accept_burst))
+			continue;
+		report_check_label(e, &res, label, sizeof label);
+		o += snprintf(buf + o, len - o, "%s%s (%s %s%s)", k++ > 0 ?
+		    ", " : ": ", e->text, label, isfinite(res.fv.value) ?
+		    report_check_measured(e, &res, m, sizeof m) : "unknown",
+		    res.verdict == CHECK_UNKNOWN ? ", unknown" :
+		    res.verdict == CHECK_MET ? ", only while a bucket may be "
+		    "full" : "");
+	}
+	if (type[0] != '\0' && o < len)
+		snprintf(buf + o, len - o, "%s%s", k > 0 || bad > 0 ? "; " :
+		    ": ", type);
+	return (buf);
 }
 
 /* The count of each verdict for people: "2 met, 1 missed, 0 unknown". */
@@ -354,7 +471,7 @@ report_check_write(const struct report *r, const struct check_list *l,
 			    res.note);
 		else if (res.lifted)
 			snprintf(verdict, sizeof verdict, "%s%s%s",
-			    report_check_lifted(res.fv.state),
+			    REPORT_CHECK_LIFTED,
 			    l->accept_burst ? " (accepted)" : "",
 			    res.borderline ? " *" : "");
 		else
@@ -363,7 +480,7 @@ report_check_write(const struct report *r, const struct check_list *l,
 			    res.borderline ? " *" : "");
 		notes += res.borderline;
 		lifted += res.lifted;
-		figures_label(e->def, e->index, label, sizeof label);
+		report_check_label(e, &res, label, sizeof label);
 		if (res.target > 0)
 			snprintf(figure, sizeof figure, "%zu: %s", res.target,
 			    label);
@@ -380,6 +497,8 @@ report_check_write(const struct report *r, const struct check_list *l,
 	fprintf(f, "%s%zu expectation%s: %s\n", indent, l->n,
 	    l->n == 1 ? "" : "s", report_check_counts(count, counts,
 	    sizeof counts));
+	if (*report_check_type_line(r, why, sizeof why) != '\0')
+		fprintf(f, "%sMISSED %s\n", indent, why);
 	if (lifted > 0)
 		fprintf(f, "%s%u met on figures a burst bucket may have "
 		    "lifted: %s\n", indent, lifted,
@@ -405,6 +524,25 @@ static json_t *
 report_check_str(const char *s)
 {
 	return (s != NULL ? json_string(s) : json_null());
+}
+
+/* The --type a report was run with, when ruled out: type_ruled_out. */
+static void
+report_check_type_json(const struct report *r, json_t *o)
+{
+	const struct voltype_result	*x;
+	const char			*spec = NULL;
+	json_t				*t;
+
+	if ((x = report_check_type_ruled_out(r, &spec)) == NULL) {
+		json_object_set_new(o, "type_ruled_out", json_null());
+		return;
+	}
+	t = json_object();
+	json_object_set_new(t, "type", json_string(spec));
+	json_object_set_new(t, "ruled_out_by", x->ruled_out_by[0] != '\0' ?
+	    json_string(x->ruled_out_by) : json_null());
+	json_object_set_new(o, "type_ruled_out", t);
 }
 
 /* The "expectations" section: expressions, figures and verdicts. */
@@ -441,10 +579,16 @@ report_check_json(const struct report *r, const struct check_list *l)
 		    report_check_real(res.fv.high));
 		json_object_set_new(io, "at_least",
 		    json_boolean(res.fv.at_least));
+		json_object_set_new(io, "at_most",
+		    json_boolean(res.fv.at_most));
 		json_object_set_new(io, "state", bucket_state_name(
 		    res.fv.state) != NULL ? json_string(bucket_state_name(
 		    res.fv.state)) : json_null());
 		json_object_set_new(io, "lifted", json_boolean(res.lifted));
+		json_object_set_new(io, "standing",
+		    json_string(standing_kind_name(res.kind)));
+		json_object_set_new(io, "contradicted",
+		    json_boolean(res.contradicted));
 		lifted += res.lifted;
 		json_object_set_new(io, "verdict",
 		    json_string(check_verdict_name(res.verdict)));
@@ -464,6 +608,9 @@ report_check_json(const struct report *r, const struct check_list *l)
 		    json_integer(count[v]));
 	json_object_set_new(o, "lifted", json_integer(lifted));
 	json_object_set_new(o, "accept_burst", json_boolean(l->accept_burst));
+	report_check_type_json(r, o);
+	json_object_set_new(o, "passed",
+	    json_boolean(report_check_tally(l, r, count)));
 	return (o);
 }
 
@@ -639,6 +786,7 @@ report_check_problems(const struct report_check_file *cf, FILE *f,
 	struct check_result	 res;
 	char			 where[32], m[UNITS_BUFSZ + 4], iv[80];
 	char			 label[48], partial[64], state[32], *c;
+	char			 type[320];
 	const char		*host;
 	size_t			 i;
 
@@ -654,6 +802,9 @@ report_check_problems(const struct report_check_file *cf, FILE *f,
 		fprintf(f, "%sINTERRUPTED %s %s: a partial report: the run "
 		    "was interrupted%s\n", indent, host, cf->file,
 		    report_check_partial(r, partial, sizeof partial));
+	if (*report_check_type_line(r, type, sizeof type) != '\0')
+		fprintf(f, "%sMISSED %s %s: %s\n", indent, host, cf->file,
+		    type);
 	for (i = 0; i < cf->list->n; i++) {
 		e = &cf->list->v[i];
 		report_check_evaluate(e, r, &res);
@@ -673,7 +824,7 @@ report_check_problems(const struct report_check_file *cf, FILE *f,
 			/* Met only while a bucket may have lifted it. */
 			fprintf(f, "%sLIFTED %s %s%s: %s: %s (--accept-burst "
 			    "accepts it)\n", indent, host, cf->file, where,
-			    e->text, report_check_lifted(res.fv.state));
+			    e->text, REPORT_CHECK_LIFTED);
 			continue;
 		}
 		/* MISSED, or another verdict short of met, in capitals. */
@@ -681,7 +832,7 @@ report_check_problems(const struct report_check_file *cf, FILE *f,
 		    check_verdict_name(res.verdict));
 		for (c = state; *c != '\0'; c++)
 			*c = toupper((unsigned char)*c);
-		figures_label(e->def, e->index, label, sizeof label);
+		report_check_label(e, &res, label, sizeof label);
 		fprintf(f, "%s%s %s %s%s: %s: %s %s (95%%: %s)%s\n", indent,
 		    state, host, cf->file, where, e->text, label,
 		    report_check_measured(e, &res, m, sizeof m),
@@ -720,7 +871,8 @@ report_check_summary(const struct report_check_file *fs, size_t n, FILE *f,
 			total[v] += count[v];
 			expect += count[v];
 		}
-		if (count[CHECK_MISSED] > 0)
+		if (count[CHECK_MISSED] > 0 ||
+		    report_check_type_fails(&fs[i].rep))
 			missed++;
 		else if (count[CHECK_MET] < fs[i].list->n)
 			unknown++;

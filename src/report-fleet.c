@@ -45,6 +45,21 @@ report_fleet_kind(const struct fleet *fl, const char *kind)
 	return (NULL);
 }
 
+/*
+ * The label of figure i of v: iops and bandwidth after a bucket ran dry
+ * are the long run's.
+ */
+static const char *
+report_fleet_label(const struct fleet *fl, const struct fleet_volume *v,
+    size_t i)
+{
+	if (fl->fig[i]->source != FIGURES_LONG_RUN ||
+	    v->state[i] != BUCKET_EMPTY)
+		return (fl->fig[i]->label);
+	return (fl->fig[i]->unit == UNITS_RATE ? "long-run bandwidth" :
+	    "long-run IOPS");
+}
+
 /* Why v is an outlier, one clause per flagged figure; "" if it is not. */
 static char *
 report_fleet_reason(const struct fleet *fl, const struct fleet_volume *v,
@@ -63,8 +78,9 @@ report_fleet_reason(const struct fleet *fl, const struct fleet_volume *v,
 		    (1 / (1 - v->limit[i]) - 1) * 100;
 		o += snprintf(buf + o, len - o, "%s%s %s is %.2fx the %s "
 		    "median (%s): more than %.0f%% %s%s", o ? "; " : "",
-		    fl->fig[i]->label, units_format_value(fl->fig[i]->unit,
-		    v->value[i], a, sizeof a), v->ratio[i], v->kind,
+		    report_fleet_label(fl, v, i), units_format_value(
+		    fl->fig[i]->unit, v->value[i], a, sizeof a), v->ratio[i],
+		    v->kind,
 		    units_format_value(fl->fig[i]->unit, k->median[i], m,
 		    sizeof m), pct, fl->fig[i]->better > 0 ? "below" : "above",
 		    v->limit[i] > fl->outlier ? " (its run-to-run noise)" :

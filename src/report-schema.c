@@ -1804,6 +1804,51 @@ static const struct report_schema report_schema_labels =
     TABLE("labels", struct report_labels, report_schema_labels_keys, NULL,
     NULL);
 
+static const char *
+report_schema_instance_from(int from)
+{
+	return (instance_from_word(from));
+}
+
+static const struct report_schema_key report_schema_instance_keys[] = {
+	{ .name = "name", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct instance_limits, name),
+	  .doc = "the instance type, as m5.large" },
+	{ .name = "from", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct instance_limits, from),
+	  .word = report_schema_instance_from,
+	  .doc = "where it was learnt: option (--instance TYPE), file "
+	  "(--instance FILE), dmi (the machine's DMI identity) or sim (a "
+	  "sim: target's @INSTANCE)" },
+	{ .name = "iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct instance_limits, iops), .unit = "IOPS",
+	  .doc = "IOPS (16 KiB I/O) it sustains for all its EBS volumes" },
+	{ .name = "bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct instance_limits, bandwidth), .unit = "bytes/s",
+	  .doc = "throughput it sustains for all its EBS volumes" },
+	{ .name = "burst_iops", .type = REPORT_SCHEMA_REAL,
+	  AT(struct instance_limits, burst_iops), .unit = "IOPS",
+	  .doc = "IOPS of its burst; null when it does not burst" },
+	{ .name = "burst_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct instance_limits, burst_bandwidth), .unit = "bytes/s",
+	  .doc = "throughput of its burst; null when it does not burst" },
+	{ .name = "burst_duration_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct instance_limits, burst_s), .unit = "s",
+	  .doc = "how long its burst lasts from full" },
+	{ .name = "burst_period_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct instance_limits, burst_period_s), .unit = "s",
+	  .doc = "its burst is available at least once in this time" },
+	{ .name = "source", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct instance_limits, source),
+	  .doc = "where the figures are documented" },
+	{ .name = "why", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct instance_limits, why),
+	  .doc = "when none is known (from null), why" },
+};
+static const struct report_schema report_schema_instance =
+    TABLE("instance", struct instance_limits, report_schema_instance_keys,
+    NULL, NULL);
+
 /* The expectations, judged against the whole report as it is written. */
 static json_t *
 report_schema_expectations_get(const void *r)
@@ -2212,6 +2257,10 @@ static const struct report_schema_key report_schema_root_keys[] = {
 	{ .name = "labels", .type = REPORT_SCHEMA_OBJECT,
 	  AT(struct report, labels), .sub = &report_schema_labels,
 	  .doc = "names given for fleets" },
+	{ .name = "instance", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct report, instance), .sub = &report_schema_instance,
+	  .doc = "the instance assumed and its documented EBS limits, or "
+	  "why none is known" },
 	{ .name = "verdict", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_DERIVED,
 	  .get = report_schema_verdict_get, .set = report_schema_verdict_set,
@@ -2259,6 +2308,16 @@ static const struct report_schema_key report_schema_root_keys[] = {
 static void
 report_schema_root_loaded(void *r)
 {
+	struct report	*rep = r;
+
+	/*
+	 * No instance section (an older report): none recorded, no figures,
+	 * no why (the verdict then says nothing of an instance).
+	 */
+	if (rep->instance.from == INSTANCE_NONE &&
+	    rep->instance.name[0] == '\0' && rep->instance.why[0] == '\0' &&
+	    rep->instance.source[0] == '\0')
+		instance_none(&rep->instance, "%s", "");
 	report_state_apply(r);
 }
 

@@ -223,3 +223,20 @@ report_state_apply(struct report *r)
 	report_state_drop(r, &d);
 	report_state_one(r, &d);
 }
+
+/* Whether a bucket ran dry in any phase of r's run; see report.h. */
+int
+report_state_drained(const struct report *r)
+{
+	struct bucket_drop	d;
+	size_t			i;
+
+	bucket_drop_none(&d);
+	if (r->together != NULL)
+		bucket_drop_add(&d, &r->together->burst, STATE_TOGETHER,
+		    STATE_TOGETHER);
+	for (i = 0; i < r->ntargets; i++)
+		report_state_drop(&r->targets[i], &d);
+	report_state_drop(r, &d);
+	return (d.phase >= 0);
+}

@@ -409,12 +409,46 @@ report_text_buffered(struct report_text *rt, const struct report *r)
 	    "the disk.");
 }
 
+/*
+ * The sentence for the tier model's reason (tiermodel.c) a result is not
+ * analysed, into buf; 0 when it gave none (the rules' analysis says its
+ * own in the note).
+ */
+static int
+report_text_tiers_reason(const struct tiers_result *tr, char *buf,
+    size_t len)
+{
+	switch (tr->reason) {
+	case TIERS_R_TOO_FEW:
+		snprintf(buf, len, "Not analysed: fewer than 3 points held "
+		    "reads.");
+		return (1);
+	case TIERS_R_CANNOT_TELL:
+		snprintf(buf, len, "Not analysed: %zu tier%s and %zu tier%s "
+		    "predict the points held out about as well (%zu ahead by "
+		    "%.0f nats, z %.1f, short of 2): points past the "
+		    "capacities found would tell.", tr->ntiers, tr->ntiers ==
+		    1 ? "" : "s", tr->reason_ntiers, tr->reason_ntiers == 1 ?
+		    "" : "s", tr->reason_ntiers, tr->reason_gain,
+		    tr->reason_z);
+		return (1);
+	case TIERS_R_MORE_POSSIBLE:
+		snprintf(buf, len, "Not analysed: %d tiers, the most this "
+		    "analysis fits, and more might fit better.", TIERS_MAX);
+		return (1);
+	case TIERS_R_NONE:
+		break;
+	}
+	return (0);
+}
+
 static void
 report_text_tiers(struct report_text *rt, const struct report *r)
 {
 	const struct scan_result	*s = r->scan;
 	const struct tiers_result	*tr = &s->tiers;
 	struct report_table		 tab;
+	char				 why[256];
 	char				 n[8], p50[UNITS_BUFSZ];
 	char				 p99[UNITS_BUFSZ], b1[UNITS_BUFSZ];
 	char				 title[128];
@@ -436,10 +470,14 @@ report_text_tiers(struct report_text *rt, const struct report *r)
 			fputc('\n', rt->f);
 	}
 	if (!tr->analysed) {
-		report_text_sentence(rt, tr->nunexplained > 0 ? "Not analysed: "
-		    "a class of reads changes with the working set and no tier "
-		    "explains it." : "Not analysed: the tiers could not be "
-		    "established from the points measured.");
+		if (report_text_tiers_reason(tr, why, sizeof why))
+			report_text_sentence(rt, why);
+		else
+			report_text_sentence(rt, tr->nunexplained > 0 ?
+			    "Not analysed: a class of reads changes with the "
+			    "working set and no tier explains it." : "Not "
+			    "analysed: the tiers could not be established "
+			    "from the points measured.");
 		if (tr->ntiers > 0) {
 			report_table_init(&tab, "lllrrl");
 			report_table_add(&tab, "tier", "capacity",

@@ -134,11 +134,73 @@ report_verdict_settle(const struct report_text *rt, const struct verdict *v)
 	}
 }
 
+/* A span of time for people: "30 minutes", "24 hours", "90 s". */
+static char *
+report_verdict_span(double s, char *buf, size_t len)
+{
+	if (!isfinite(s))
+		snprintf(buf, len, "a while");
+	else if (s >= 7200 && fmod(s, 3600) == 0)
+		snprintf(buf, len, "%.0f hours", s / 3600);
+	else if (s >= 120 && fmod(s, 60) == 0)
+		snprintf(buf, len, "%.0f minutes", s / 60);
+	else
+		units_format_value(UNITS_SECONDS, s, buf, len);
+	return (buf);
+}
+
+/*
+ * The instance the run assumed, and from where, with its documented EBS
+ * limits; or that it knows none, and why.
+ */
+static char *
+report_verdict_instance(const struct instance_limits *il, char *buf,
+    size_t len)
+{
+	char	a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	char	d[UNITS_BUFSZ], e[UNITS_BUFSZ];
+	size_t	o;
+
+	if (il->from == INSTANCE_NONE) {
+		snprintf(buf, len, "none known: %s", il->why[0] != '\0' ?
+		    il->why : "not recorded");
+		return (buf);
+	}
+	o = snprintf(buf, len, "%s, from %s: ", il->name,
+	    instance_from_name(il->from));
+	if (o < len && isfinite(il->iops) && isfinite(il->bandwidth))
+		o += snprintf(buf + o, len - o, "%s IOPS and %s for all its EBS "
+		    "volumes", units_format_value(UNITS_IOPS, il->iops, a,
+		    sizeof a), units_format_value(UNITS_RATE, il->bandwidth, b,
+		    sizeof b));
+	else if (o < len)
+		o += snprintf(buf + o, len - o, "%s%s%s for all its EBS volumes",
+		    isfinite(il->iops) ? units_format_value(UNITS_IOPS,
+		    il->iops, a, sizeof a) : "", isfinite(il->iops) ? " IOPS" :
+		    "", isfinite(il->bandwidth) ? units_format_value(
+		    UNITS_RATE, il->bandwidth, b, sizeof b) : "");
+	if (o < len && (isfinite(il->burst_iops) ||
+	    isfinite(il->burst_bandwidth)))
+		o += snprintf(buf + o, len - o, ", %s IOPS and %s for %s at "
+		    "least once every %s", isfinite(il->burst_iops) ?
+		    units_format_value(UNITS_IOPS, il->burst_iops, c,
+		    sizeof c) : "?", isfinite(il->burst_bandwidth) ?
+		    units_format_value(UNITS_RATE, il->burst_bandwidth, d,
+		    sizeof d) : "?", report_verdict_span(il->burst_s, e,
+		    sizeof e), report_verdict_span(il->burst_period_s, a,
+		    sizeof a));
+	if (o < len && il->source[0] != '\0')
+		snprintf(buf + o, len - o, "; %s", il->source);
+	return (buf);
+}
+
 /* The verdict of one target, or of several together, under title. */
 static void
 report_verdict_block(const struct report_text *rt, const struct verdict *v,
-    const char *title)
+    const char *title, const char *outcome,
+    const struct instance_limits *instance)
 {
+	char	line[512];
 	size_t	i, j;
 	int	uniform = 1;
 
@@ -149,6 +211,13 @@ report_verdict_block(const struct report_text *rt, const struct verdict *v,
 		    v->item[i].state != BUCKET_UNAFFECTED)
 			uniform = 0;
 	report_text_heading(rt, title);
+	if (outcome != NULL && outcome[0] != '\0')
+		report_text_kv(rt, "expectations", outcome);
+	/* A report that does not record one (an older one) says nothing. */
+	if (instance != NULL && (instance->from != INSTANCE_NONE ||
+	    instance->why[0] != '\0'))
+		report_text_kv(rt, "instance", report_verdict_instance(instance,
+		    line, sizeof line));
 	if (v->bucket[0] != '\0')
 		report_text_kv(rt, "burst bucket", v->bucket);
 	for (i = 0; i < v->nitems; i = j) {
@@ -165,26 +234,31 @@ void
 report_verdict_text(const struct report_text *rt, const struct report *r)
 {
 	struct verdict	v;
-	char		title[640];
+	char		title[640], outcome[1024];
 	size_t		i;
 
+	/* The expectations' outcome once, in the first block. */
+	report_check_outcome_line(r, r->checks, outcome, sizeof outcome);
 	if (r->ntargets == 0) {
 		verdict_build(r, NULL, &v);
 		report_verdict_block(rt, &v, "Verdict (what it means for the "
-		    "long run; the detail follows)");
+		    "long run; the detail follows)", outcome, &r->instance);
 		return;
 	}
 	if (r->together != NULL) {
 		verdict_together(r, &v);
 		snprintf(title, sizeof title, "Verdict: the %zu targets "
 		    "together", r->ntargets);
-		report_verdict_block(rt, &v, title);
+		report_verdict_block(rt, &v, title, outcome, &r->instance);
+		outcome[0] = '\0';
 	}
 	for (i = 0; i < r->ntargets; i++) {
 		verdict_build(&r->targets[i], r, &v);
 		snprintf(title, sizeof title, "Verdict: target %zu, %s", i + 1,
 		    v.target);
-		report_verdict_block(rt, &v, title);
+		report_verdict_block(rt, &v, title, outcome, i == 0 &&
+		    r->together == NULL ? &r->instance : NULL);
+		outcome[0] = '\0';
 	}
 }
 

@@ -20,6 +20,7 @@
 #include "check.h"
 #include "figures.h"
 #include "report.h"
+#include "standing.h"
 #include "stats.h"
 #include "units.h"
 #include "voltype.h"
@@ -977,6 +978,7 @@ report_figure_headline(const struct report *r, const struct figures_def *d,
 	}
 	fv->value = fig[i].value;
 	fv->at_least = fig[i].at_least;
+	fv->at_most = fig[i].at_most;
 	fv->state = fig[i].state;
 	if (!isfinite(fv->value)) {
 		snprintf(fv->why, sizeof fv->why, "the run could not "
@@ -1078,6 +1080,46 @@ report_figure_commit(const struct report *r, const struct figures_def *d,
 	}
 }
 
+/*
+ * IOPS or bandwidth for the long run: once a bucket ran dry in any phase,
+ * the rate after it (the reads', else the writes'), in the state it was
+ * measured in; without a drain, or when no rate after it was measured,
+ * the ceiling as measured (whose standing, a burst figure a drain
+ * contradicts, standing.c decides).
+ */
+static void
+report_figure_long_run(const struct report *r, const struct figures_def *d,
+    unsigned index, struct figures_value *fv)
+{
+	const struct limits_result	*l[2];
+	double				 v;
+	size_t				 i;
+	int				 bw = d->unit == UNITS_RATE;
+
+	report_figure_headline(r, d, index, fv);
+	fv->drained = report_state_drained(r);
+	if (!fv->drained)
+		return;
+	l[0] = r->limits;
+	l[1] = r->writes != NULL ? r->writes->limits : NULL;
+	for (i = 0; i < 2; i++) {
+		if (l[i] == NULL)
+			continue;
+		v = bw ? l[i]->baseline_bandwidth : l[i]->long_run_iops;
+		if (!isfinite(v))
+			continue;
+		snprintf(fv->path, sizeof fv->path, "%slimits.%s", i > 0 ?
+		    "writes." : "", bw ? "baseline_bandwidth_bytes_per_s" :
+		    "long_run_iops");
+		fv->value = v;
+		fv->low = fv->high = NAN;
+		fv->at_least = fv->at_most = 0;
+		fv->state = l[i]->long_run_state;
+		fv->why[0] = '\0';
+		return;
+	}
+}
+
 static void (*const report_figure_sources[])(const struct report *,
     const struct figures_def *, unsigned, struct figures_value *) = {
 	[FIGURES_HEADLINE] = report_figure_headline,
@@ -1085,6 +1127,7 @@ static void (*const report_figure_sources[])(const struct report *,
 	[FIGURES_CAPACITY] = report_figure_capacity,
 	[FIGURES_BURST] = report_figure_burst,
 	[FIGURES_COMMIT] = report_figure_commit,
+	[FIGURES_LONG_RUN] = report_figure_long_run,
 };
 
 /* The sections figures come from, and the commands that measure them. */
@@ -1145,6 +1188,59 @@ report_figure(const struct report *r, const struct figures_def *d,
 		fv->state = st->state;
 		fv->why[0] = '\0';
 	}
+}
+
+_Static_assert((int)REPORT_BOUND_NONE == (int)STANDING_BOUND_NONE &&
+    (int)REPORT_BOUND_AT_MOST == (int)STANDING_BOUND_AT_MOST &&
+    (int)REPORT_BOUND_AT_LEAST == (int)STANDING_BOUND_AT_LEAST, "one bound");
+
+/* The figure fv as standing.c takes it; see report.h. */
+void
+report_standing_figure(const struct figures_value *fv, int of_burst,
+    struct standing_figure *sf)
+{
+	sf->value = fv->value;
+	sf->low = fv->low;
+	sf->high = fv->high;
+	sf->bound = fv->at_least ? STANDING_BOUND_AT_LEAST : fv->at_most ?
+	    STANDING_BOUND_AT_MOST : STANDING_BOUND_NONE;
+	sf->state = fv->state;
+	sf->drained = fv->drained;
+	sf->of_burst = of_burst;
+}
+
+/*
+ * The value of figure d in r, one of the targets of top run together; see
+ * report.h.  A bucket the targets share that ran dry together left them
+ * report_shared_long_iops(top) IOPS: an iops figure above that is at most
+ * it for good; one below it is not what the shared drop lowered, and
+ * stands in its own bucket's state (a bucket of its own may still have
+ * been full).
+ */
+void
+report_figure_in(const struct report *top, const struct report *r,
+    const struct figures_def *d, unsigned index, struct figures_value *fv)
+{
+	double	shared;
+
+	report_figure(r, d, index, fv);
+	if (top == NULL || top == r || d->source != FIGURES_LONG_RUN ||
+	    d->unit != UNITS_IOPS || fv->state == BUCKET_EMPTY ||
+	    !isfinite(fv->value) || fv->repeated ||
+	    !isfinite(shared = report_shared_long_iops(top)))
+		return;
+	if (fv->value <= shared) {
+		if (fv->state == BUCKET_FULL && !fv->drained)
+			fv->state = BUCKET_MAY_BE_FULL;
+		return;
+	}
+	snprintf(fv->path, sizeof fv->path, "together.burst.baseline_iops");
+	fv->value = shared;
+	fv->low = fv->high = NAN;
+	fv->at_least = 0;
+	fv->at_most = 1;
+	fv->state = BUCKET_EMPTY;
+	fv->drained = 1;
 }
 
 /* Mean, sd and cv of the headline figures of n reports, matched by name. */

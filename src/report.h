@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "ebsstats.h"
+#include "instance.h"
 #include "limits.h"
 #include "scan.h"
 #include "sync.h"
@@ -188,6 +189,9 @@ struct report {
 						   each phase; NULL: not
 						   read (a simulated
 						   volume) */
+	struct instance_limits	 instance;	/* the instance assumed and
+						   its EBS limits, or none
+						   and why (instance.h) */
 };
 
 /*
@@ -196,6 +200,12 @@ struct report {
  * report is read.  Pure.
  */
 void	report_state_apply(struct report *);
+/*
+ * Whether a bucket ran dry in any phase of r's run (the reads, the
+ * writes, several targets together): then a figure measured while it
+ * was full is a burst figure, and the long run is the rate after it.
+ */
+int	report_state_drained(const struct report *);
 
 /*
  * Release what a report owns (sections, path, expectations, the reports of
@@ -262,6 +272,18 @@ struct check_result;
 /* Judge an expectation against a report into the result. */
 void	report_check_evaluate(const struct check_expect *,
 	    const struct report *, struct check_result *);
+/*
+ * Whether what r measured rules out the --type it was run with (of
+ * several targets: any one's); then a check fails, --accept-burst or not.
+ */
+int	report_check_type_fails(const struct report *);
+/*
+ * The outcome of the expectations of a check list on r in one line for
+ * the verdict, naming each figure not met, into buf; "" when the list is
+ * empty and no --type is ruled out.
+ */
+char	*report_check_outcome_line(const struct report *,
+	    const struct check_list *, char *, size_t);
 /*
  * Judge every expectation of l against r; count[CHECK_NVERDICTS] gets how
  * many had each verdict (by enum check_verdict).  Returns 1 if all were
@@ -521,6 +543,7 @@ const char *report_state_note(int);
 void	report_cost(const struct report *, double *, double *);
 struct figures_def;
 struct figures_value;
+struct standing_figure;
 /*
  * The value of a figure of figures.c (tier index as figures_find gave it)
  * in a report, with its interval; NAN with why when the report cannot
@@ -528,6 +551,19 @@ struct figures_value;
  */
 void	report_figure(const struct report *, const struct figures_def *,
 	    unsigned, struct figures_value *);
+/*
+ * The same for r, one of the targets top ran together (top NULL or r: as
+ * report_figure): iops bounded by what a bucket they share left them
+ * together once it ran dry.
+ */
+void	report_figure_in(const struct report *, const struct report *,
+	    const struct figures_def *, unsigned, struct figures_value *);
+/*
+ * The figure fv (an expectation's when of_burst says it asks for a burst
+ * rate) as standing.c takes it, into sf.
+ */
+void	report_standing_figure(const struct figures_value *, int,
+	    struct standing_figure *);
 
 /* Whether the first run gave the figure of s and a later run gave none. */
 int	report_stat_lost(const struct report_stat *);

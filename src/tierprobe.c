@@ -21,6 +21,7 @@
 #include "fiojob.h"
 #include "fit.h"
 #include "fleet.h"
+#include "instance.h"
 #include "interrupt.h"
 #include "ioprops.h"
 #include "limits.h"
@@ -248,6 +249,18 @@ probe_instance(const struct plan *pl)
 		on = at;
 	}
 	return (on);
+}
+
+/* Whether every target of a plan is a simulated volume. */
+static int
+probe_simulated(const struct plan *pl)
+{
+	size_t	i;
+
+	for (i = 0; i < pl->ntargets; i++)
+		if (pl->target[i].type != TARGET_SIM)
+			return (0);
+	return (pl->ntargets > 0);
 }
 
 /*
@@ -913,6 +926,7 @@ probe(const struct cli_opts *o)
 	struct target		*t;
 	struct report		 rep;
 	struct check_list	*checks;
+	struct instance_limits	 inst;
 	const char		*caveat;
 	char			*cause = NULL, removed[1024], kept[1024];
 	unsigned		 verdicts[CHECK_NVERDICTS];
@@ -925,6 +939,14 @@ probe(const struct cli_opts *o)
 	plan_make(&pl, o);
 	if (expectations(o, o->bs, probe_instance(&pl), &checks) != 0) {
 		plan_free(&pl);
+		return (EXIT_USAGE);
+	}
+	if (instance_resolve(o->instance, probe_instance(&pl),
+	    probe_simulated(&pl), &inst, &cause) != 0) {
+		log_warnx("--instance %s", cause);
+		free(cause);
+		plan_free(&pl);
+		check_list_free(checks);
 		return (EXIT_USAGE);
 	}
 	if (plan_check(&pl, &cause) != 0) {
@@ -978,6 +1000,9 @@ probe(const struct cli_opts *o)
 	else
 		status = probe_several(&pl, t, &rep, &full);
 	probe_spent(&rep);
+	rep.instance = inst;
+	for (i = 0; i < rep.ntargets; i++)
+		rep.targets[i].instance = inst;
 	if (o->host != NULL)
 		snprintf(rep.labels.host, sizeof rep.labels.host, "%s",
 		    o->host);
@@ -1315,6 +1340,27 @@ fleet(struct cli_opts *o)
 }
 
 /*
+ * TIERPROBE_TIERS: "rules" (the default) or "model" (tiermodel.c), the
+ * tier analysis to run while the model is proved against the rules.
+ */
+static int
+tiers_method_from_env(void)
+{
+	const char	*v = getenv("TIERPROBE_TIERS");
+
+	if (v == NULL || *v == '\0' || strcmp(v, "rules") == 0)
+		tiers_set_method(TIERS_RULES);
+	else if (strcmp(v, "model") == 0)
+		tiers_set_method(TIERS_MODEL);
+	else {
+		log_warnx("TIERPROBE_TIERS=%s: accepted values are rules and "
+		    "model", v);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
  * ebs-stats: EBS's own counters of the volume under a device or file, on
  * their own (for those without nvme-cli).
  */
@@ -1363,6 +1409,8 @@ main(int argc, char **argv)
 	int		 ret = 0;
 
 	fit_init();
+	if (tiers_method_from_env() != 0)
+		return (EXIT_USAGE);
 	if (cli_parse(argc, argv, &o, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);

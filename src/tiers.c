@@ -13,6 +13,7 @@
 #include "hist.h"
 #include "rng.h"
 #include "point.h"
+#include "tiermodel.h"
 #include "tiers.h"
 #include "units.h"
 #include "xmalloc.h"
@@ -315,39 +316,6 @@ struct tiers_work {
 	struct tiers_ag	*ag;		/* points measured again */
 	size_t		 nag;
 };
-
-/* Set up an empty result. */
-void
-tiers_result_init(struct tiers_result *r)
-{
-	size_t	i;
-
-	memset(r, 0, sizeof *r);
-	r->backing_p50_us = NAN;
-	r->backing_p99_us = NAN;
-	r->backing_p50_se = NAN;
-	r->backing_capped_p50_us = NAN;
-	r->backing_capped_mean_us = NAN;
-	for (i = 0; i < TIERS_MAX; i++)
-		r->tier[i].capped_lat_us_p50 =
-		    r->tier[i].capped_lat_us_mean = NAN;
-	r->agree = -1;
-}
-
-/* Release what a result owns and reset it. */
-void
-tiers_result_free(struct tiers_result *r)
-{
-	if (r == NULL)
-		return;
-	free(r->point_ws);
-	free(r->point_ios);
-	free(r->point_mode_frac);
-	free(r->point_tier_frac);
-	free(r->point_mlog);
-	free(r->shape);
-	tiers_result_init(r);
-}
 
 static int
 tiers_cmp_pt(const void *a, const void *b)
@@ -3341,6 +3309,20 @@ out:
  * analysed and finds more tiers than the fit with them, or that one is
  * not analysed; else the fit with them, and the note says the doubt.
  */
+static enum tiers_method tiers_method = TIERS_RULES;
+
+void
+tiers_set_method(enum tiers_method m)
+{
+	tiers_method = m;
+}
+
+enum tiers_method
+tiers_get_method(void)
+{
+	return (tiers_method);
+}
+
 int
 tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 {
@@ -3350,6 +3332,8 @@ tiers_analyse(const struct point *pts, size_t n, struct tiers_result *r)
 	size_t			 nk = 0;
 	int			 rc;
 
+	if (tiers_method == TIERS_MODEL)
+		return (tiermodel_analyse(pts, n, r));
 	if (tiers_kept(pts, n, &kept, &nk, list, why, sizeof list) == 0)
 		return (tiers_fit(pts, n, r));
 	tiers_result_init(&all);

@@ -94,6 +94,21 @@ struct tiers_unexplained {
 	uint64_t	to_ws;
 };
 
+/*
+ * Why a result is what it is, for the report layer to word (the model's
+ * analysis, tiermodel.c, sets it; the rules' analysis leaves TIERS_R_NONE
+ * and says it in note).
+ */
+enum tiers_reason {
+	TIERS_R_NONE,			/* analysed: nothing to add */
+	TIERS_R_TOO_FEW,		/* fewer than 3 points with reads */
+	TIERS_R_CANNOT_TELL,		/* reason_ntiers tiers predict held-out
+					   points better, but within the
+					   margin: the count is not known */
+	TIERS_R_MORE_POSSIBLE		/* TIERS_MAX tiers and more would
+					   still predict better */
+};
+
 #define TIERS_MAX_UNEXPLAINED	4
 #define TIERS_MAX_AGAIN		4
 
@@ -143,11 +158,29 @@ struct tiers_result {
 						   t == ntiers: backing */
 	double		*point_mlog;	/* mean ln(latency ns) */
 
+	/* The model's choice of count (tiermodel.c); rules: zero. */
+	enum tiers_reason reason;
+	size_t		reason_ntiers;	/* the count in the running beside
+					   ntiers */
+	double		reason_gain;	/* its held-out log-likelihood over
+					   ntiers', nats */
+	double		reason_z;	/* that gain over its standard error */
+
 	/* Cross-check: change points of point_mlog against ln ws. */
 	size_t		ncp;
 	uint64_t	cp_ws[TIERS_MAX_CP];	/* first ws after each shift */
 	int		agree;		/* 1 agree, 0 disagree, -1 unchecked */
 };
+
+/* Which analysis tiers_analyse runs: the rules, or one model. */
+enum tiers_method {
+	TIERS_RULES,
+	TIERS_MODEL
+};
+
+/* Choose the analysis for the process (default TIERS_RULES). */
+void	tiers_set_method(enum tiers_method);
+enum tiers_method tiers_get_method(void);
 
 /* Set up an empty result (nothing owned). */
 void	tiers_result_init(struct tiers_result *);

@@ -24,6 +24,7 @@
 #include "bucket.h"
 #include "peers.h"
 #include "report.h"
+#include "standing.h"
 #include "verdict.h"
 #include "voltype.h"
 
@@ -102,19 +103,16 @@ verdict_target(const struct report *r, char *buf, size_t len)
 	return (buf);
 }
 
+_Static_assert((int)VERDICT_UNKNOWN == (int)STANDING_UNKNOWN &&
+    (int)VERDICT_MEASURED == (int)STANDING_MEASURED &&
+    (int)VERDICT_BOUNDED == (int)STANDING_BOUNDED,
+    "standing.c decides the standing");
+
 /* "measured", "bounded", "unknown"; NULL past the last. */
 const char *
 verdict_standing_name(int s)
 {
-	static const char *const names[] = {
-		[VERDICT_UNKNOWN] = "unknown",
-		[VERDICT_MEASURED] = "measured",
-		[VERDICT_BOUNDED] = "bounded",
-	};
-
-	if (s < 0 || s > VERDICT_BOUNDED)
-		return (NULL);
-	return (names[s]);
+	return (standing_kind_name(s));
 }
 
 /*
@@ -307,13 +305,21 @@ verdict_state_words(int s)
 	return ("");
 }
 
-/* A figure measured in state s, with its state as the reason. */
+/*
+ * A figure measured in state s, with its state as the reason; standing.c
+ * decides its standing.
+ */
 static void
 verdict_measured(struct verdict_item *it, double value, int s)
 {
+	struct standing_figure	f = { .value = value, .low = NAN,
+				    .high = NAN, .state = s };
+	struct standing		st;
+
+	standing_decide(&f, &st);
 	it->value = value;
 	it->state = s;
-	it->standing = isfinite(value) ? VERDICT_MEASURED : VERDICT_UNKNOWN;
+	it->standing = st.kind;
 	snprintf(it->reason, sizeof it->reason, "%s", isfinite(value) ?
 	    verdict_state_words(s) : "not established");
 }

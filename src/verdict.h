@@ -20,7 +20,7 @@
 
 struct report;
 
-/* How far the run establishes a figure. */
+/* How far the run establishes a figure (enum standing_kind's values). */
 enum verdict_standing {
 	VERDICT_UNKNOWN,		/* not at all */
 	VERDICT_MEASURED,		/* the figure itself */
