@@ -75,7 +75,10 @@
  *                                  none at the start of the clock to all
  *                                  at drift_s seconds takes the median
  *                                  drift_us instead (none)
- * [limit]    iops, bandwidth, io_accounting   sustained ceilings (none)
+ * [limit]    iops, bandwidth, io_accounting   sustained ceilings (none);
+ *            charge_min            bytes an I/O costs the volume's
+ *                                  bandwidth and byte credits at least
+ *                                  (st1, sc1: 1 MiB of each I/O) (none)
  * [instance] name, description     the instance; volumes of one run that
  *                                  name the same one share its ceilings
  *                                  (without a name: the volume's own)
@@ -165,7 +168,7 @@ enum profiles_keyid {
 	PK_BACKING_LATENCY, PK_BACKING_SIGMA, PK_CONCURRENCY,
 	PK_BACKING_OUTLIERS, PK_BACKING_OUTLIER_FACTOR, PK_THROTTLE_IOPS,
 	PK_THROTTLE_WINDOW_MS, PK_DRIFT_US, PK_DRIFT_S,
-	PK_LIMIT_IOPS, PK_LIMIT_BANDWIDTH, PK_IO_ACCOUNTING,
+	PK_LIMIT_IOPS, PK_LIMIT_BANDWIDTH, PK_IO_ACCOUNTING, PK_CHARGE_MIN,
 	PK_INSTANCE_NAME, PK_INSTANCE_DESCRIPTION,
 	PK_INSTANCE_IOPS, PK_INSTANCE_BANDWIDTH, PK_INSTANCE_BURST_IOPS,
 	PK_INSTANCE_BURST_BANDWIDTH, PK_INSTANCE_BURST_S,
@@ -247,6 +250,8 @@ static const struct profiles_key profiles_keys[PK_NKEYS] = {
 	    P(limit_bandwidth), PROFILES_MAX_RATE },
 	[PK_IO_ACCOUNTING] = { PROFILES_LIMIT, "io_accounting", PROFILES_U64,
 	    P(io_accounting) },
+	[PK_CHARGE_MIN] = { PROFILES_LIMIT, "charge_min", PROFILES_U64,
+	    P(charge_min) },
 	[PK_INSTANCE_NAME] = { PROFILES_INSTANCE, "name", PROFILES_STR,
 	    P(instance_name) },
 	[PK_INSTANCE_DESCRIPTION] = { PROFILES_INSTANCE, "description",
@@ -1330,6 +1335,7 @@ profiles_from_type(const struct voltype *t, const struct voltype_spec *spec,
 	profiles_type_line(f, "iops", fig.iops, 0);
 	profiles_type_line(f, "bandwidth", fig.bandwidth, 1);
 	profiles_type_line(f, "io_accounting", fig.io_accounting, 1);
+	profiles_type_line(f, "charge_min", fig.charge_min, 1);
 	fprintf(f, "[burst]\n");
 	profiles_type_line(f, "iops", fig.burst_iops, 0);
 	profiles_type_line(f, "credits", fig.burst_credits, 0);

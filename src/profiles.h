@@ -63,6 +63,9 @@ struct profile {
 	double		 limit_iops;	/* sustained; burst baseline */
 	double		 limit_bandwidth;
 	uint64_t	 io_accounting;	/* bytes per IOPS token; 0 none */
+	uint64_t	 charge_min;	/* bytes an I/O at least costs the
+					   volume's bandwidth buckets (st1,
+					   sc1: 1 MiB); 0 none */
 
 	char		*instance_name;	/* NULL: the volume's own ceilings */
 	char		*instance_description;

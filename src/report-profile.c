@@ -388,7 +388,8 @@ report_profile_show_type(const char *name, FILE *out, char **cause)
 {
 	static const char *const figs[VOLTYPE_NFIGS] = {
 		"iops", "bandwidth", "io_accounting", "burst_iops",
-		"burst_credits", "burst_bandwidth", "burst_credit_gib" };
+		"burst_credits", "burst_bandwidth", "burst_credit_gib",
+		"charge_min" };
 	const struct voltype_setting	*s;
 	struct voltype			*t;
 	size_t				 i;

@@ -1885,6 +1885,20 @@ report_schema_bucket(int b)
 	return (b >= 0 && b <= VOLTYPE_BUCKET_BANDWIDTH ? words[b] : NULL);
 }
 
+/* What sets a type's long-run figure, as JSON says it. */
+static const char *
+report_schema_limit(int l)
+{
+	static const char *const words[] = {
+		[VOLTYPE_LIMIT_NONE] = NULL,
+		[VOLTYPE_LIMIT_VOLUME] = "volume",
+		[VOLTYPE_LIMIT_CHARGE] = "charge",
+		[VOLTYPE_LIMIT_INSTANCE] = "instance",
+	};
+
+	return (l >= 0 && l <= VOLTYPE_LIMIT_INSTANCE ? words[l] : NULL);
+}
+
 static int
 report_schema_type_given(const void *judgement)
 {
@@ -1933,6 +1947,22 @@ static const struct report_schema_key report_schema_voltype_keys[] = {
 	{ .name = "long_run_bandwidth_bytes_per_s", .type = REPORT_SCHEMA_REAL,
 	  AT(struct voltype_result, long_run_bandwidth), .unit = "bytes/s",
 	  .doc = "the same for bandwidth" },
+	{ .name = "long_run_iops_limit", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct voltype_result, long_run_iops_by),
+	  .word = report_schema_limit,
+	  .doc = "what sets long_run_iops: volume, charge (1 MiB per I/O), "
+	  "instance; null: none" },
+	{ .name = "long_run_bandwidth_limit", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct voltype_result, long_run_bandwidth_by),
+	  .word = report_schema_limit,
+	  .doc = "the same for long_run_bandwidth_bytes_per_s" },
+	{ .name = "drain_limit", .type = REPORT_SCHEMA_WORD_NULL,
+	  AT(struct voltype_result, drain_by), .word = report_schema_limit,
+	  .doc = "whose bucket runs dry last in drain_s: volume, charge, "
+	  "instance; null: none" },
+	{ .name = "bandwidth_drain_s", .type = REPORT_SCHEMA_REAL,
+	  AT(struct voltype_result, bandwidth_drain_s), .unit = "s",
+	  .doc = "how long large I/O takes from full to the long run" },
 	{ .name = "bucket", .type = REPORT_SCHEMA_WORD_NULL,
 	  AT(struct voltype_result, bucket), .word = report_schema_bucket,
 	  .doc = "iops, bandwidth, or null for none" },
@@ -1963,6 +1993,9 @@ static const struct report_schema_key report_schema_voltypes_keys[] = {
 	{ .name = "device_model", .type = REPORT_SCHEMA_STRING_NULL,
 	  AT(struct voltype_judgement, model),
 	  .doc = "what the device said it is" },
+	{ .name = "instance", .type = REPORT_SCHEMA_STRING_NULL,
+	  AT(struct voltype_judgement, on.name),
+	  .doc = "the instance whose limits the long run includes" },
 	{ .name = "consistent_types", .type = REPORT_SCHEMA_UINT,
 	  AT(struct voltype_judgement, nconsistent), .unit = "types",
 	  .doc = "how many types fit" },

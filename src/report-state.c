@@ -240,3 +240,24 @@ report_state_drained(const struct report *r)
 	report_state_drop(r, &d);
 	return (d.phase >= 0);
 }
+
+/* The burst a bucket ran dry in, in any phase of r; see report.h. */
+const struct burst *
+report_drain(const struct report *r, const char **phase)
+{
+	const char	*dummy;
+
+	if (phase == NULL)
+		phase = &dummy;
+	*phase = NULL;
+	if (r->limits != NULL && r->limits->burst.detected) {
+		*phase = "reads";
+		return (&r->limits->burst);
+	}
+	if (r->writes != NULL && r->writes->limits != NULL &&
+	    r->writes->limits->burst.detected) {
+		*phase = "writes";
+		return (&r->writes->limits->burst);
+	}
+	return (NULL);
+}

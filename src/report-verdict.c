@@ -14,6 +14,9 @@
 #include "bucket.h"
 #include "report.h"
 #include "verdict.h"
+#include "voltype.h"
+
+#define REPORT_VERDICT_WIDTH	75	/* a value's width in a text line */
 
 /* A figure of an item for people: "at most 3,000 IOPS", "p99 1.7 ms". */
 static char *
@@ -34,6 +37,44 @@ report_verdict_value(const struct verdict_item *it, char *buf, size_t len)
 	    REPORT_BOUND_AT_MOST ? "at most " : it->bound ==
 	    REPORT_BOUND_AT_LEAST ? "at least " : "", v, unit);
 	return (buf);
+}
+
+/* What sets a long-run figure, for people. */
+static char *
+report_verdict_limit(const struct verdict_item *it, char *buf, size_t len)
+{
+	switch (it->limit) {
+	case VOLTYPE_LIMIT_INSTANCE:
+		snprintf(buf, len, "set by the instance's limits (%s, its "
+		    "baseline)", it->limit_of[0] != '\0' ? it->limit_of :
+		    "the instance");
+		break;
+	case VOLTYPE_LIMIT_CHARGE:
+		snprintf(buf, len, "set by the volume's MiB/s at 1 MiB per "
+		    "I/O");
+		break;
+	case VOLTYPE_LIMIT_VOLUME:
+		snprintf(buf, len, "set by the volume's type rule");
+		break;
+	default:
+		buf[0] = '\0';
+	}
+	return (buf);
+}
+
+/* The JSON word of what sets a long-run figure; NULL: not known. */
+static const char *
+report_verdict_limit_name(int l)
+{
+	switch (l) {
+	case VOLTYPE_LIMIT_INSTANCE:
+		return ("instance");
+	case VOLTYPE_LIMIT_CHARGE:
+		return ("charge");
+	case VOLTYPE_LIMIT_VOLUME:
+		return ("volume");
+	}
+	return (NULL);
 }
 
 /* How much worse a standing is, for the line of several items. */
@@ -95,6 +136,12 @@ report_verdict_line(const struct report_text *rt, const struct verdict *v,
 			o += snprintf(line + o, sizeof line - o, "%s%s",
 			    nr++ == 0 ? ", " : "; ", why);
 	}
+	for (k = i; k < j && o < sizeof line; k++)
+		if (v->item[k].limit != VOLTYPE_LIMIT_NONE) {
+			o += snprintf(line + o, sizeof line - o, "; %s",
+			    report_verdict_limit(&v->item[k], b, sizeof b));
+			break;
+		}
 	report_text_kv(rt, v->item[i].line, line);
 }
 
@@ -106,8 +153,8 @@ static void
 report_verdict_settle(const struct report_text *rt, const struct verdict *v)
 {
 	const struct verdict_item	*it, *o;
-	char				 line[1024];
-	size_t				 k, m, n = 0, len;
+	char				 line[1024], cmdline[2048];
+	size_t				 k, m, n = 0, len, first;
 	int				 seen;
 
 	for (k = 0; k < v->nitems; k++) {
@@ -116,8 +163,15 @@ report_verdict_settle(const struct report_text *rt, const struct verdict *v)
 			seen |= strcmp(v->item[m].settle, it->settle) == 0;
 		if (it->settle[0] == '\0' || seen)
 			continue;
-		len = snprintf(line, sizeof line, rt->md ? "`%s`" : "%s",
-		    it->settle);
+		/*
+		 * Markdown: `command`: what it shows.  Text: the command whole
+		 * on a line of its own, never wrapped (it is to be copied),
+		 * then what it shows, wrapped under it.
+		 */
+		len = rt->md ? (size_t)snprintf(line, sizeof line, "`%s`",
+		    it->settle) : 0;
+		line[len] = '\0';
+		first = len;
 		for (m = k; m < v->nitems && len < sizeof line; m++) {
 			o = &v->item[m];
 			if (strcmp(o->settle, it->settle) != 0 ||
@@ -125,12 +179,26 @@ report_verdict_settle(const struct report_text *rt, const struct verdict *v)
 			    strstr(line, o->settle_reason) != NULL)
 				continue;
 			len += snprintf(line + len, sizeof line - len, "%s%s",
-			    len > strlen(it->settle) + 2 * rt->md ? "; " : ": ",
+			    len > first ? "; " : rt->md ? ": " : "",
 			    o->settle_reason);
 		}
 		/* Text lists them under one key; markdown keys each. */
-		report_text_kv(rt, n++ == 0 || rt->md ? "to settle" : "",
-		    line);
+		/* A command that a wrap at a space could split: alone. */
+		if (!rt->md && strlen(it->settle) + 2 > REPORT_VERDICT_WIDTH) {
+			fprintf(rt->f, "%s%-18s %s\n", REPORT_TEXT_INDENT,
+			    n++ == 0 ? "to settle" : "", it->settle);
+			if (line[0] != '\0')
+				report_text_kv(rt, "", line);
+			continue;
+		}
+		if (!rt->md) {
+			snprintf(cmdline, sizeof cmdline, "%s%s%s", it->settle,
+			    line[0] != '\0' ? ": " : "", line);
+			report_text_kv(rt, n++ == 0 ? "to settle" : "",
+			    cmdline);
+			continue;
+		}
+		report_text_kv(rt, "to settle", line);
 	}
 }
 
@@ -298,6 +366,7 @@ report_verdict_object(const struct verdict *v)
 	o = json_object();
 	json_object_set_new(o, "target", json_string(v->target));
 	json_object_set_new(o, "bucket", report_verdict_str(v->bucket));
+	json_object_set_new(o, "drained_in", report_verdict_str(v->drained_in));
 	a = json_array();
 	for (i = 0; i < v->nitems; i++) {
 		it = &v->item[i];
@@ -328,6 +397,12 @@ report_verdict_object(const struct verdict *v)
 		    report_verdict_str(it->settle));
 		json_object_set_new(io, "settle_reason",
 		    report_verdict_str(it->settle_reason));
+		json_object_set_new(io, "limit",
+		    report_verdict_limit_name(it->limit) != NULL ?
+		    json_string(report_verdict_limit_name(it->limit)) :
+		    json_null());
+		json_object_set_new(io, "limit_of",
+		    report_verdict_str(it->limit_of));
 		json_array_append_new(a, io);
 	}
 	json_object_set_new(o, "items", a);

@@ -17,6 +17,8 @@
 #include "xmalloc.h"
 
 #define REPORT_VOLTYPE_LINKS	64	/* instances known, at most */
+#define REPORT_VOLTYPE_SIZE_TOL	0.01	/* --size this far off the volume's
+					   own contradicts it */
 
 /* Seconds since the epoch of an ISO 8601 UTC time; NAN if it is not one. */
 static double
@@ -53,10 +55,33 @@ report_voltype_device_size(const struct report_context *x)
 	return ((double)x->device_size_bytes);
 }
 
+/*
+ * The target's own size as a volume's: a simulated volume's, or a whole
+ * block device's (not a device-mapper or md one); NAN when it has none.
+ */
+double
+report_voltype_own_size(const struct report *r)
+{
+	if (strcmp(r->target.type, "sim") == 0 && r->target.size_bytes > 0)
+		return ((double)r->target.size_bytes);
+	if (strcmp(r->target.type, "blockdev") == 0 &&
+	    report_voltype_one_volume(&r->context) &&
+	    r->context.device_size_bytes > 0)
+		return ((double)r->context.device_size_bytes);
+	return (NAN);
+}
+
 /* The size of the volume a report measured; see report.h. */
 double
 report_voltype_size(const struct report *r)
 {
+	double	own = report_voltype_own_size(r);
+
+	/* --size that contradicts the volume's own (1%) yields to it. */
+	if (r->config.volume_size > 0 && isfinite(own) &&
+	    fabs((double)r->config.volume_size - own) >
+	    REPORT_VOLTYPE_SIZE_TOL * own)
+		return (own);
 	if (r->config.volume_size > 0)
 		return ((double)r->config.volume_size);
 	if (!report_voltype_one_volume(&r->context))
@@ -73,6 +98,8 @@ void
 report_voltype_measured(const struct report *r, struct voltype_measured *m)
 {
 	const struct limits_result	*l = r->limits;
+	const struct burst		*b;
+	const char			*phase;
 	double				 drawn, wall;
 
 	voltype_measured_init(m);
@@ -98,6 +125,16 @@ report_voltype_measured(const struct report *r, struct voltype_measured *m)
 	m->long_run_bandwidth = l->baseline_bandwidth;
 	m->io_accounting = l->io_accounting_bytes;
 	m->burst = l->burst;
+	if (r->scan != NULL)
+		m->read_p50_us = r->scan->tiers.backing_p50_us;
+	/* A bucket that ran dry in the writes ran dry for the reads too. */
+	if ((b = report_drain(r, &phase)) != NULL &&
+	    strcmp(phase, "writes") == 0) {
+		m->burst = *b;
+		if (isfinite(r->writes->limits->long_run_iops))
+			m->long_run_iops = r->writes->limits->long_run_iops;
+		return;
+	}
 	/*
 	 * The I/O the run drew was drawn from the start of the scan to the
 	 * end of what the sustained run held; the wall clock from start to
@@ -138,6 +175,10 @@ report_voltype_links(struct voltype_link *l, size_t max)
 		    p->instance_burst_iops : NAN;
 		l[k].burst_bandwidth = p->instance_burst_bandwidth > 0 ?
 		    p->instance_burst_bandwidth : NAN;
+		l[k].burst_s = p->instance_burst_s > 0 ? p->instance_burst_s :
+		    NAN;
+		l[k].period_s = p->instance_burst_period_s > 0 ?
+		    p->instance_burst_period_s : NAN;
 		k++;
 		profiles_free(p);
 	}
@@ -155,6 +196,7 @@ report_voltype_one(struct report *r, struct voltype *const *types,
 	struct voltype_judgement *j;
 	struct voltype_spec	 spec;
 	struct voltype		*t;
+	size_t			 i;
 	int			 rc = 0;
 
 	voltype_judgement_free(r->voltypes);
@@ -165,8 +207,14 @@ report_voltype_one(struct report *r, struct voltype *const *types,
 	report_voltype_measured(r, &m);
 	m.link = links;
 	m.nlinks = nlinks;
+	for (i = 0; i < nlinks; i++)
+		if (r->target.instance[0] != '\0' &&
+		    strcmp(links[i].name, r->target.instance) == 0)
+			m.on = &links[i];
 	j = xcalloc(1, sizeof *j);
 	voltype_judge((const struct voltype *const *)types, ntypes, &m, j);
+	if (m.on != NULL)
+		j->on = *m.on;
 	if (r->config.type[0] != '\0') {
 		if (voltype_spec_parse(r->config.type, 0, &spec, cause) != 0 ||
 		    (t = profiles_type_load(spec.name, cause)) == NULL)
@@ -243,11 +291,12 @@ report_voltype_bucket(const struct voltype_result *v, char *buf, size_t len)
 	if (v->bucket == VOLTYPE_BUCKET_NONE)
 		return ("none");
 	if (!isfinite(v->drain_s))
-		snprintf(buf, len, "%s credits, not drawn at this rate",
-		    v->bucket == VOLTYPE_BUCKET_IOPS ? "I/O" : "byte");
+		snprintf(buf, len, "%s, not drawn here", v->bucket ==
+		    VOLTYPE_BUCKET_IOPS ? "I/Os" : "bytes");
 	else
-		snprintf(buf, len, "%s credits, empty in %s", v->bucket ==
-		    VOLTYPE_BUCKET_IOPS ? "I/O" : "byte", units_format_value(
+		snprintf(buf, len, "%s, dry in %s", v->drain_by ==
+		    VOLTYPE_LIMIT_INSTANCE ? "instance's" : v->bucket ==
+		    VOLTYPE_BUCKET_IOPS ? "I/Os" : "bytes", units_format_value(
 		    UNITS_SECONDS, v->drain_s, a, sizeof a));
 	return (buf);
 }
@@ -271,13 +320,15 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 	    units_format_size(j->size_bytes, a, sizeof a) :
 	    "size unknown", j->model[0] != '\0' ? ", device model \"" : "",
 	    j->model, j->model[0] != '\0' ? "\"" : "", r->config.volume_size >
-	    0 ? " (size from --size)" : "");
+	    0 && j->size_bytes == r->config.volume_size ?
+	    " (size from --size)" : r->config.volume_size > 0 ? " (its own "
+	    "size: --size contradicts it and is not used)" : "");
 	report_text_kv(rt, "volume", line);
 	if (j->nconsistent > 0) {
 		report_table_init(&tab, "llrrl");
-		report_table_add(&tab, "consistent", "settings",
-		    "long-run IOPS", "long-run bandwidth",
-		    "bucket, from full at this rate");
+		/* Within the 100 columns of a text report, settings long. */
+		report_table_add(&tab, "fits", "settings", "long-run IOPS",
+		    "long-run bw", "bucket, from full");
 		names[0] = '\0';
 		for (i = 0; i < j->n; i++) {
 			v = &j->result[i];
@@ -296,9 +347,16 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 		if (j->apart && isfinite(j->settle_sustain_s)) {
 			report_voltype_command(r, j->settle, cmd, sizeof cmd);
 			snprintf(line, sizeof line, "%s fit what was "
-			    "measured and differ in the long run: `%s` tells "
+			    "measured and differ in the long run: %s%s%s tells "
 			    "them apart (a bucket runs dry in it, or none "
-			    "exists).", names, cmd);
+			    "exists).", names, rt->md ? "`" : "the run below",
+			    rt->md ? cmd : "", rt->md ? "`" : "");
+			report_text_sentence(rt, line);
+			/* The command whole on a line, to be copied. */
+			if (!rt->md)
+				fprintf(rt->f, "%s    %s\n", REPORT_TEXT_INDENT,
+				    cmd);
+			line[0] = '\0';
 		} else if (j->apart)
 			snprintf(line, sizeof line, "%s fit what was measured "
 			    "and differ in the long run, and no longer run "
@@ -310,7 +368,8 @@ report_voltype_text(const struct report_text *rt, const struct report *r)
 		else
 			snprintf(line, sizeof line, "Only %s fits what was "
 			    "measured.", names);
-		report_text_sentence(rt, line);
+		if (line[0] != '\0')
+			report_text_sentence(rt, line);
 		for (i = 0; i < j->n; i++) {
 			v = &j->result[i];
 			if (v->consistent == 1 && *v->caveat != '\0') {

@@ -206,6 +206,14 @@ void	report_state_apply(struct report *);
  * was full is a burst figure, and the long run is the rate after it.
  */
 int	report_state_drained(const struct report *);
+/*
+ * The burst of the phase a bucket ran dry in (the reads' sweeps or
+ * sustained run, else the writes'), with that phase in *phase ("reads",
+ * "writes"; phase may be NULL); NULL when none ran dry.  A drain in any
+ * phase counts for every figure of the long run, the type judgement,
+ * compare, check, fleet and sync alike.  Pure.
+ */
+const struct burst *report_drain(const struct report *, const char **);
 
 /*
  * Release what a report owns (sections, path, expectations, the reports of
@@ -581,11 +589,17 @@ int	report_plot(const struct report *, const char *, const char *,
 
 /*
  * The size of the volume a report of one target measured, in bytes: the
- * --size given, else its device's (the disk under a file, the simulated
+ * --size given (unless it contradicts the target's own size, which then
+ * stands), else its device's (the disk under a file, the simulated
  * volume), else a block device target's; NAN when unknown, as under a
  * device-mapper or md device (several volumes, or part of one).
  */
 double	report_voltype_size(const struct report *);
+/*
+ * The target's own size as a volume's (a simulated volume's, a whole
+ * block device's), which a --size that contradicts it yields to; NAN.
+ */
+double	report_voltype_own_size(const struct report *);
 /* The same from a context alone (no --size, no target). */
 double	report_voltype_device_size(const struct report_context *);
 /*

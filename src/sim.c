@@ -20,7 +20,9 @@
  *    order, at the first time every bucket holds a non-negative amount; each
  *    then takes its cost (debt is allowed, so a cost above the depth still
  *    passes at the bucket's long-run rate).  IOPS buckets charge
- *    max(1, ceil(len / io_accounting)) tokens, bandwidth buckets len bytes.
+ *    max(1, ceil(len / io_accounting)) tokens, bandwidth buckets len bytes
+ *    (a volume's: at least charge_min, as st1 and sc1 count an I/O of up
+ *    to 1 MiB as 1 MiB of throughput and of byte credits).
  *    A plain ceiling is a bucket one millisecond deep.  A burst bucket
  *    (gp2, st1) is a pair: a peak limiter at the burst rate in series with
  *    a credit bucket of the given size that refills at the baseline rate,
@@ -97,6 +99,7 @@ struct sim_bucket {
 	uint64_t	period_ns;	/* full again at each multiple of it
 					   on the clock; 0: never */
 	int		bytes;		/* costs len bytes, else tokens */
+	double		floor;		/* bytes: an I/O costs at least this */
 };
 
 struct sim_entry {
@@ -300,6 +303,7 @@ sim_bucket_add(struct sim_gate *g, double rate, double depth, double start,
 	b->t_ns = 0;
 	b->period_ns = 0;
 	b->bytes = bytes;
+	b->floor = 0;
 }
 
 /* A plain ceiling: a bucket SIM_WINDOW_S deep (at least one unit). */
@@ -699,6 +703,9 @@ sim_create(const struct profile *p, uint64_t seed, struct sim_host *h,
 	    p->burst_credits, 0, 0);
 	sim_gate_limit(&s->gate, p->limit_bandwidth, p->burst_bandwidth,
 	    p->burst_credit_bytes, 0, 1);
+	for (i = 0; i < s->gate.n; i++)
+		if (s->gate.bucket[i].bytes)
+			s->gate.bucket[i].floor = (double)p->charge_min;
 	if (s->inst == NULL)
 		sim_gate_instance(&s->gate, p);
 	s->io_accounting = p->io_accounting;
@@ -844,7 +851,8 @@ sim_gate_pass(struct sim_gate *g, uint64_t t, double tokens, uint32_t len)
 		t = sim_bucket_ready(&g->bucket[i], t);
 	for (i = 0; i < g->n; i++) {
 		b = &g->bucket[i];
-		sim_bucket_take(b, t, b->bytes ? (double)len : tokens);
+		sim_bucket_take(b, t, b->bytes ? fmax((double)len, b->floor) :
+		    tokens);
 	}
 	g->admit_ns = t;
 	return (t);
@@ -1016,7 +1024,7 @@ sim_truth_ceilings(const struct profile *p, double bs, double mean_s,
 	*ilim = SIM_LIMIT_NONE;
 	sim_truth_min(iops, ilim, p->concurrency / mean_s, SIM_LIMIT_BACKING);
 	sim_truth_min(iops, ilim, vi / cost, li);
-	sim_truth_min(iops, ilim, vb / bs, lb);
+	sim_truth_min(iops, ilim, vb / fmax(bs, (double)p->charge_min), lb);
 	sim_truth_min(iops, ilim, ii / cost, lii);
 	sim_truth_min(iops, ilim, ib / bs, lib);
 
@@ -1160,7 +1168,7 @@ void
 sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 {
 	double		bs = bs32 > 0 ? bs32 : 4096, xfer_us = 0, mean_s, knee;
-	double		cost = 1, drain;
+	double		cost = 1, drain, charge;
 	const struct profile_tier *pt;
 	unsigned	i;
 
@@ -1231,6 +1239,11 @@ sim_truth_profile(const struct profile *p, uint32_t bs32, struct sim_truth *t)
 		sim_truth_bucket(t, t->iops_ceiling * cost, p->instance_iops,
 		    p->instance_burst_iops > 0 ? (p->instance_burst_iops -
 		    p->instance_iops) * p->instance_burst_s : 0, cost, 1);
+		/* The volume's byte credits, at what an I/O is charged. */
+		charge = fmax(bs, (double)p->charge_min);
+		sim_truth_bucket(t, t->iops_ceiling * charge,
+		    p->limit_bandwidth, p->burst_bandwidth > 0 ?
+		    p->burst_credit_bytes : 0, charge, 0);
 	}
 
 	sim_truth_writes(p, bs, xfer_us, t);

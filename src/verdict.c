@@ -172,6 +172,17 @@ verdict_type_names(const struct report *r, char *buf, size_t len)
 	return (k);
 }
 
+static double	verdict_drain_settle(double);
+static void	verdict_settle(const struct report *, const char *,
+		    const char *, struct verdict_item *);
+
+/* Whether --type was given and fits what was measured. */
+static int
+verdict_given_fits(const struct voltype_judgement *j)
+{
+	return (j->given && j->given_result.consistent == 1);
+}
+
 /*
  * The documented volume types that fit r and have a bucket of the kind
  * items settled with options opts drain (--bs: bytes, else I/O credits):
@@ -186,24 +197,93 @@ verdict_types_settle(const struct report *r, const char *opts,
 	const struct voltype_judgement	*j = r->voltypes;
 	const struct voltype_result	*x;
 	int				 bytes = strstr(opts, "--bs") != NULL;
-	double				 most = NAN;
+	double				 most = NAN, s;
 	size_t				 i;
 
 	*who = NULL;
 	if (j == NULL)
 		return (NAN);
-	for (i = 0; i < j->n + (j->given ? 1 : 0); i++) {
+	for (i = 0; i < j->n + (verdict_given_fits(j) ? 1 : 0); i++) {
 		x = i < j->n ? &j->result[i] : &j->given_result;
-		if ((j->given && i < j->n) || x->consistent != 1 ||
-		    x->bucket != (bytes ? VOLTYPE_BUCKET_BANDWIDTH :
-		    VOLTYPE_BUCKET_IOPS) || !isfinite(x->settle_sustain_s))
+		s = bytes ? verdict_drain_settle(x->bandwidth_drain_s) :
+		    x->settle_sustain_s;
+		if ((verdict_given_fits(j) && i < j->n) || x->consistent != 1 ||
+		    !isfinite(s))
 			continue;
-		if (!(x->settle_sustain_s <= most)) {
-			most = x->settle_sustain_s;
-			*who = x->name;
+		if (!(s <= most)) {
+			most = s;
+			*who = !bytes && x->drain_by ==
+			    VOLTYPE_LIMIT_INSTANCE && j->on.name[0] != '\0' ?
+			    j->on.name : x->name;
 		}
 	}
 	return (most);
+}
+
+/* A run that sees a drain of s through, as voltype's: NAN for none. */
+static double
+verdict_drain_settle(double s)
+{
+	if (!isfinite(s) || !(s > 0))
+		return (NAN);
+	return (ceil(fmax(s * 1.05, s + 4) / 100) * 100);
+}
+
+/*
+ * The long run of the documented types judged, each behind the instance
+ * the volume is on (bw: bandwidth, else IOPS at the run's I/O size):
+ * --type's when it fits, else that of every type that fits when they
+ * keep the same (within the provider's tolerance); NAN when none does or
+ * they differ.  *by: what sets it; *settle: the sustained run that sees
+ * the path's last bucket run dry at the run's demand (NAN: none drains).
+ */
+static double
+verdict_path(const struct report *r, int bw, int *by, double *settle)
+{
+	const struct voltype_judgement	*j = r->voltypes;
+	const struct voltype_result	*x;
+	double				 lo = NAN, hi = NAN, v, d;
+	size_t				 i, k = 0;
+
+	*by = VOLTYPE_LIMIT_NONE;
+	*settle = NAN;
+	if (j == NULL)
+		return (NAN);
+	for (i = 0; i < j->n + (verdict_given_fits(j) ? 1 : 0); i++) {
+		x = i < j->n ? &j->result[i] : &j->given_result;
+		if ((verdict_given_fits(j) && i < j->n) || x->consistent != 1)
+			continue;
+		v = bw ? x->long_run_bandwidth : x->long_run_iops;
+		if (!isfinite(v))
+			return (NAN);
+		k++;
+		if (!(v >= lo)) {
+			lo = v;
+			*by = bw ? x->long_run_bandwidth_by :
+			    x->long_run_iops_by;
+		}
+		hi = fmax(v, isfinite(hi) ? hi : v);
+		d = verdict_drain_settle(bw ? x->bandwidth_drain_s :
+		    x->drain_s);
+		if (isfinite(d) && !(d <= *settle))
+			*settle = d;
+	}
+	if (k == 0 || hi - lo > VOLTYPE_TOLERANCE_PCT / 100.0 * hi) {
+		*by = VOLTYPE_LIMIT_NONE;
+		return (NAN);
+	}
+	return (lo);
+}
+
+/* The name of the instance the volume is on, as a limit's; "" none. */
+static void
+verdict_limit_of(const struct report *r, struct verdict_item *it, int by)
+{
+	it->limit = by;
+	it->limit_of[0] = '\0';
+	if (by == VOLTYPE_LIMIT_INSTANCE && r->voltypes != NULL)
+		snprintf(it->limit_of, sizeof it->limit_of, "%s",
+		    r->voltypes->on.name);
 }
 
 static void
@@ -233,9 +313,37 @@ verdict_settle(const struct report *r, const char *tgt, const char *opts,
 		return;
 	}
 	b = &r->limits->burst;
-	s = verdict_settle_s(s);
-	if (isfinite(typed))
-		s = fmax(s, typed);
+	/*
+	 * A type's bucket: the run that sees it run dry, no longer; none
+	 * known: ten times the run, once (a run that long already asks
+	 * for nothing more, so settling converges).
+	 */
+	if (!isfinite(typed) && s >= VERDICT_SETTLE_FACTOR *
+	    LIMITS_SUSTAIN_S) {
+		it->settle[0] = it->settle_reason[0] = '\0';
+		verdict_append(it->reason, sizeof it->reason, "; no practical "
+		    "run rules out a larger bucket");
+		return;
+	}
+	s = isfinite(typed) ? typed : verdict_settle_s(s);
+	if (s > VERDICT_PRACTICAL_S) {
+		it->settle[0] = it->settle_reason[0] = '\0';
+		verdict_append(it->reason, sizeof it->reason, "; the run that "
+		    "would see %s's bucket run dry takes %s: impractical",
+		    who != NULL ? who : "a", units_format_value(UNITS_SECONDS,
+		    s, a, sizeof a));
+		/* What it would change. */
+		k = verdict_type_names(r, names, sizeof names);
+		if (isfinite(it->documented))
+			verdict_append(it->reason, sizeof it->reason, ", and "
+			    "would only measure the %s documented",
+			    units_format_value(it->unit, it->documented, c,
+			    sizeof c));
+		else if (k > 1)
+			verdict_append(it->reason, sizeof it->reason, ", and "
+			    "would tell %s apart", names);
+		return;
+	}
 	snprintf(it->settle, sizeof it->settle, "tierprobe %s %s%s --sustain "
 	    "%.0f", cmd, tgt, opts, s);
 	it->settle_reason[0] = '\0';
@@ -243,14 +351,12 @@ verdict_settle(const struct report *r, const char *tgt, const char *opts,
 	if (isfinite(typed) && k > 1 && r->voltypes->apart &&
 	    !r->voltypes->given)
 		snprintf(it->settle_reason, sizeof it->settle_reason, "tells "
-		    "%s apart (%s's bucket runs dry in it), and any up to ",
-		    names, who);
+		    "%s apart (%s's bucket runs dry in it)", names, who);
 	else if (isfinite(typed))
 		snprintf(it->settle_reason, sizeof it->settle_reason, "%s's "
-		    "bucket runs dry in it%s", who, opts[0] == '\0' ?
-		    ", and any up to " : "");
-	if (isfinite(typed) && opts[0] != '\0')
-		;	/* a bucket of bytes: no count of I/Os to say */
+		    "bucket runs dry in it", who);
+	if (isfinite(typed))
+		;	/* the type's bucket says it */
 	else if (isfinite(b->ruled_out_below_ios) && isfinite(b->held_iops))
 		verdict_append(it->settle_reason, sizeof it->settle_reason,
 		    isfinite(typed) ? "%s%s I/Os" : "%sdraws ~%s I/Os (this "
@@ -492,6 +598,113 @@ verdict_types_long(const struct report *r, int bw, struct verdict_item *it)
 	}
 }
 
+static void	verdict_types_long(const struct report *, int,
+		    struct verdict_item *);
+
+/* --type's documented figure, said as such, when it fits. */
+static void
+verdict_path_given(const struct report *r, int bw, struct verdict_item *it)
+{
+	if (r->voltypes != NULL && verdict_given_fits(r->voltypes))
+		verdict_types_long(r, bw, it);
+}
+
+/*
+ * The run that measures the long run the path documents for it: the one
+ * that sees the last bucket in the path run dry (of the reads; of large
+ * I/O for a bandwidth no read run drains), when one does and it is
+ * practical; nothing when no bucket drains.
+ */
+static void
+verdict_path_settle(const struct report *r, const char *tgt, int bw,
+    struct verdict_item *it)
+{
+	const char	*who;
+
+	it->settle[0] = it->settle_reason[0] = '\0';
+	if (isfinite(verdict_types_settle(r, "", &who)))
+		verdict_settle(r, tgt, "", it);
+	else if (bw && isfinite(verdict_types_settle(r, " --bs 1M", &who)))
+		verdict_settle(r, tgt, " --bs 1M", it);
+}
+
+/*
+ * A bounded long-run item whose path the types agree on above what the
+ * run held: the run's figure stands, the path's is documented, nothing to
+ * settle.  Returns 1.
+ */
+static int
+verdict_path_held(const struct report *r, int bw, struct verdict_item *it,
+    double p, int by)
+{
+	char	a[UNITS_BUFSZ];
+
+	verdict_limit_of(r, it, by);
+	snprintf(it->reason, sizeof it->reason, "every documented type that "
+	    "fits keeps %s once every bucket is spent", units_format_value(bw ?
+	    UNITS_RATE : UNITS_IOPS, p, a, sizeof a));
+	it->settle[0] = it->settle_reason[0] = '\0';
+	return (1);
+}
+
+/*
+ * A long-run item it (bw: bandwidth) against the long run of the path the
+ * documented types judged agree on: a figure measured after a drain keeps
+ * its value and names what sets it, unless the path holds it lower; one
+ * the run only bounded is held to the path's, documented, with nothing to
+ * settle (every type that fits keeps it).  Returns whether the path gave
+ * the figure.
+ */
+static int
+verdict_long_path(const struct report *r, const char *tgt, int bw,
+    struct verdict_item *it)
+{
+	char	a[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	double	p, settle, tol = VOLTYPE_TOLERANCE_PCT / 100.0;
+	int	by;
+
+	p = verdict_path(r, bw, &by, &settle);
+	if (!isfinite(p))
+		return (0);
+	it->documented = p;
+	if (r->voltypes != NULL && verdict_given_fits(r->voltypes))
+		snprintf(it->documented_by, sizeof it->documented_by, "%.*s",
+		    (int)sizeof it->documented_by - 1, r->voltypes->given_spec);
+	else
+		verdict_type_names(r, it->documented_by,
+		    sizeof it->documented_by);
+	if (it->standing == VERDICT_MEASURED && it->value >= p * (1 - tol)) {
+		if (it->value <= p * (1 + tol))
+			verdict_limit_of(r, it, by);
+		if (it->value <= p * (1 + tol))
+			return (1);
+	}
+	if (it->standing == VERDICT_MEASURED)
+		snprintf(it->detail, sizeof it->detail, "measured %s",
+		    units_format_value(bw ? UNITS_RATE : UNITS_IOPS, it->value,
+		    c, sizeof c));
+	if (!(p < it->value)) {
+		if (it->standing != VERDICT_BOUNDED)
+			return (0);
+		verdict_path_held(r, bw, it, p, by);
+		verdict_path_given(r, bw, it);
+		verdict_path_settle(r, tgt, bw, it);
+		return (1);
+	}
+	it->value = p;
+	it->standing = VERDICT_BOUNDED;
+	it->bound = REPORT_BOUND_AT_MOST;
+	verdict_limit_of(r, it, by);
+	snprintf(it->reason, sizeof it->reason, "the least limit in its path "
+	    "once every bucket is spent (%s)", units_format_value(bw ?
+	    UNITS_RATE : UNITS_IOPS, p, a, sizeof a));
+	it->settle[0] = it->settle_reason[0] = '\0';
+	verdict_path_given(r, bw, it);
+	if (it->state != BUCKET_EMPTY)
+		verdict_path_settle(r, tgt, bw, it);
+	return (1);
+}
+
 /*
  * The long-run IOPS: the baseline a bucket fell to (in the reads, else
  * in the writes), or the rate the run held, the most it can be.
@@ -530,6 +743,7 @@ verdict_long_iops(const struct report *r, const char *tgt, struct verdict *v)
 		snprintf(it->reason, sizeof it->reason, "the baseline: a "
 		    "bucket ran dry %s%s", where, l == w ? " of the writes" :
 		    "");
+		verdict_long_path(r, tgt, 0, it);
 		return;
 	}
 	if (!isfinite(b->held_iops) &&
@@ -556,6 +770,9 @@ verdict_long_iops(const struct report *r, const char *tgt, struct verdict *v)
 	snprintf(it->detail, sizeof it->detail, "held %s%s",
 	    units_format_value(UNITS_SECONDS, b->held_s, a, sizeof a),
 	    b->variable ? ", changes that recovered" : "");
+	if (l->long_run_state != BUCKET_FULL &&
+	    verdict_long_path(r, tgt, 0, it))
+		return;
 	if (l->long_run_state == BUCKET_FULL)
 		snprintf(it->reason, sizeof it->reason, "held alone, before a "
 		    "bucket the targets share ran dry together");
@@ -639,6 +856,7 @@ verdict_long_bw(const struct report *r, const char *tgt, struct verdict *v)
 		verdict_measured(it, l->baseline_bandwidth,
 		    l->long_run_state);
 		snprintf(it->detail, sizeof it->detail, "of the largest I/Os");
+		verdict_long_path(r, tgt, 1, it);
 		return;
 	}
 	if (!isfinite(l->bandwidth_ceiling_bytes_per_s)) {
@@ -656,6 +874,8 @@ verdict_long_bw(const struct report *r, const char *tgt, struct verdict *v)
 		return;
 	}
 	it->bound = REPORT_BOUND_AT_MOST;
+	if (verdict_long_path(r, tgt, 1, it))
+		return;
 	most = verdict_bw_unsustained(l);
 	if (isfinite(most))
 		snprintf(it->reason, sizeof it->reason, "in short runs only "
@@ -665,6 +885,12 @@ verdict_long_bw(const struct report *r, const char *tgt, struct verdict *v)
 		snprintf(it->reason, sizeof it->reason, "no bucket ran dry: "
 		    "one lasting longer could lower it");
 	verdict_types_long(r, 1, it);
+	/* The run that tells the types apart by their IOPS tells this. */
+	if (r->voltypes != NULL && r->voltypes->apart &&
+	    isfinite(verdict_types_settle(r, "", &who))) {
+		verdict_settle(r, tgt, "", it);
+		return;
+	}
 	verdict_settle(r, tgt, " --bs 1M", it);
 	if (!isfinite(verdict_types_settle(r, " --bs 1M", &who)))
 		snprintf(it->settle_reason, sizeof it->settle_reason, "for a "
@@ -674,13 +900,16 @@ verdict_long_bw(const struct report *r, const char *tgt, struct verdict *v)
 /* A commit figure measured in the state of its row. */
 static void
 verdict_commit(const struct report *r, const char *tgt,
-    struct verdict_item *it, double value, int s)
+    const struct verdict_item *lng, struct verdict_item *it, double value,
+    int s)
 {
 	verdict_measured(it, value, s);
 	if (s == BUCKET_MAY_BE_FULL && r->limits == NULL)
 		snprintf(it->reason, sizeof it->reason, "a bucket may be full: "
 		    "a sync alone cannot see one run dry");
-	if (bucket_state_lifted(s))
+	/* Where the path's long run is known, no run is asked for. */
+	if (bucket_state_lifted(s) && (lng == NULL ||
+	    lng->limit == VOLTYPE_LIMIT_NONE))
 		verdict_settle(r, tgt, "", it);
 }
 
@@ -695,13 +924,47 @@ verdict_size(uint32_t bs, char *buf, size_t len)
 	return (buf);
 }
 
+/*
+ * A commit rate above the long-run IOPS the verdict states (lng, when it
+ * is measured after a drain or held by a limit of the path) cannot last:
+ * that is the most it keeps, the rate measured in the detail.
+ */
+static void
+verdict_commit_cap(const struct verdict_item *lng, struct verdict_item *it)
+{
+	char	a[UNITS_BUFSZ], c[UNITS_BUFSZ], d[sizeof it->detail];
+
+	if (lng == NULL || !isfinite(lng->value) || !isfinite(it->value) ||
+	    (lng->standing != VERDICT_MEASURED &&
+	    lng->limit == VOLTYPE_LIMIT_NONE))
+		return;
+	/* The path's long run is known: no run to ask for. */
+	if (lng->limit != VOLTYPE_LIMIT_NONE)
+		it->settle[0] = it->settle_reason[0] = '\0';
+	if (!(it->value > lng->value * (1 + VOLTYPE_OVER_PCT / 100.0)))
+		return;
+	snprintf(d, sizeof d, "%s", it->detail);
+	snprintf(it->detail, sizeof it->detail, "%.60s%smeasured %s/s", d,
+	    d[0] != '\0' ? "; " : "", units_format_value(UNITS_IOPS,
+	    it->value, c, sizeof c));
+	it->value = lng->value;
+	it->standing = VERDICT_BOUNDED;
+	it->bound = REPORT_BOUND_AT_MOST;
+	it->limit = lng->limit;
+	snprintf(it->limit_of, sizeof it->limit_of, "%s", lng->limit_of);
+	snprintf(it->reason, sizeof it->reason, "no more than the long-run "
+	    "IOPS (%s) for good", units_format_value(UNITS_IOPS, lng->value,
+	    a, sizeof a));
+	it->settle[0] = it->settle_reason[0] = '\0';
+}
+
 /* Commits of one writer and of several. */
 static void
 verdict_commits(const struct report *r, const char *tgt, struct verdict *v)
 {
 	const struct sync_result	*s = r->sync;
 	const struct commit_point	*one, *c, *most = NULL;
-	struct verdict_item		*it;
+	struct verdict_item		*it, *lng = NULL;
 	char				 a[UNITS_BUFSZ], bs[UNITS_BUFSZ];
 	double				 cap;
 	long				 b;
@@ -719,18 +982,23 @@ verdict_commits(const struct report *r, const char *tgt, struct verdict *v)
 			verdict_whole(r, tgt, it);
 		return;
 	}
+	for (i = 0; i < v->nitems; i++)
+		if (strcmp(v->item[i].name, "long_run.iops") == 0)
+			lng = &v->item[i];
 	one = &s->rows[b];
 	/* A bucket ran dry among the commits: the point measured after. */
 	if (s->state == BUCKET_DRAINING && s->again.pt.ios > 0 &&
 	    s->again.pt.state == BUCKET_EMPTY)
 		one = &s->again;
-	verdict_commit(r, tgt, it, one->pt.iops, one->pt.state);
+	verdict_commit(r, tgt, lng, it, one->pt.iops, one->pt.state);
 	snprintf(it->detail, sizeof it->detail, "%s, %s",
 	    sync_method_name(one->method), verdict_size(one->bs, bs,
 	    sizeof bs));
+	verdict_commit_cap(lng, it);
 	if ((it = verdict_add(v, "commit.p99", "commits, 1 writer",
 	    UNITS_LAT_US)) != NULL)
-		verdict_commit(r, tgt, it, one->pt.lat_us.p99, one->pt.state);
+		verdict_commit(r, tgt, lng, it, one->pt.lat_us.p99,
+		    one->pt.state);
 	for (i = 0; i < s->nrows; i++) {
 		c = &s->rows[i];
 		if (c->writers > 1 && c->method == one->method &&
@@ -742,24 +1010,30 @@ verdict_commits(const struct report *r, const char *tgt, struct verdict *v)
 	if (most == NULL || (it = verdict_add(v, "commit.group_rate",
 	    "group commit", UNITS_IOPS)) == NULL)
 		return;
-	verdict_commit(r, tgt, it, most->pt.iops, most->pt.state);
+	verdict_commit(r, tgt, lng, it, most->pt.iops, most->pt.state);
 	snprintf(it->detail, sizeof it->detail, "%u writers%s, %.1fx one",
 	    most->writers, most->shared ? " sharing a log" : "",
 	    most->pt.iops / one->pt.iops);
 	/* Only a ceiling of the commits' own state can explain them. */
 	cap = report_iops_cap_in(r, most->pt.state);
+	/* Above the limit by its noise: at it, never "held by" it. */
 	if (most->pt.iops < VERDICT_HELPS * one->pt.iops && isfinite(cap) &&
-	    one->pt.iops >= VERDICT_AT_CAP * cap)
+	    one->pt.iops >= VERDICT_AT_CAP * cap &&
+	    most->pt.iops <= cap * (1 + VOLTYPE_OVER_PCT / 100.0))
 		verdict_append(it->reason, sizeof it->reason, "; no more than "
-		    "one, held by the IOPS limit of that state (%s)",
-		    units_format_value(UNITS_IOPS, cap, a, sizeof a));
+		    "one, %s the IOPS limit of that state (%s)", most->pt.iops >
+		    cap ? "at" : "held by", units_format_value(UNITS_IOPS, cap,
+		    a, sizeof a));
 	else if (most->pt.iops < VERDICT_HELPS * one->pt.iops)
 		verdict_append(it->reason, sizeof it->reason, "; no more than "
 		    "one writer");
-	else if (isfinite(cap) && most->pt.iops >= VERDICT_AT_CAP * cap)
-		verdict_append(it->reason, sizeof it->reason, "; held by the "
-		    "IOPS limit of that state (%s)", units_format_value(
-		    UNITS_IOPS, cap, a, sizeof a));
+	else if (isfinite(cap) && most->pt.iops >= VERDICT_AT_CAP * cap &&
+	    most->pt.iops <= cap * (1 + VOLTYPE_OVER_PCT / 100.0))
+		verdict_append(it->reason, sizeof it->reason, "; %s the IOPS "
+		    "limit of that state (%s)", most->pt.iops > cap ? "at" :
+		    "held by", units_format_value(UNITS_IOPS, cap, a,
+		    sizeof a));
+	verdict_commit_cap(lng, it);
 }
 
 /*
@@ -769,15 +1043,20 @@ verdict_commits(const struct report *r, const char *tgt, struct verdict *v)
 static void
 verdict_peers(const struct report *r, const char *tgt, struct verdict *v)
 {
-	struct verdict_item	*it;
+	struct verdict_item	*it, *lng = NULL;
 	struct peers_etcd	 e;
 	struct peers_pg		 p;
 	char			 a[UNITS_BUFSZ], bs[UNITS_BUFSZ];
+	size_t			 i;
 
+	/* As verdict_commits: the long run's limit says whether to settle. */
+	for (i = 0; i < v->nitems; i++)
+		if (strcmp(v->item[i].name, "long_run.iops") == 0)
+			lng = &v->item[i];
 	peers_etcd(r->sync, &e);
 	if (e.row != NULL && (it = verdict_add(v, "commit.etcd.p99",
 	    "etcd's WAL bar", UNITS_LAT_US)) != NULL) {
-		verdict_commit(r, tgt, it, e.row->pt.lat_us.p99,
+		verdict_commit(r, tgt, lng, it, e.row->pt.lat_us.p99,
 		    e.row->pt.state);
 		snprintf(it->detail, sizeof it->detail, "%s, %s",
 		    sync_method_name(e.row->method), verdict_size(e.row->bs,
@@ -790,7 +1069,8 @@ verdict_peers(const struct report *r, const char *tgt, struct verdict *v)
 	peers_pg(r->sync, &p);
 	if (p.row != NULL && (it = verdict_add(v, "commit.postgresql",
 	    "wal_sync_method", UNITS_IOPS)) != NULL) {
-		verdict_commit(r, tgt, it, p.row->pt.iops, p.row->pt.state);
+		verdict_commit(r, tgt, lng, it, p.row->pt.iops,
+		    p.row->pt.state);
 		snprintf(it->detail, sizeof it->detail, "%s, %s",
 		    peers_pg_name(p.method), verdict_size(p.row->bs, bs,
 		    sizeof bs));
@@ -862,6 +1142,24 @@ verdict_bucket(const struct report *r, const struct report *top,
 		    a, sizeof a));
 }
 
+/* A --size that contradicts the volume's own size, said on it. */
+static void
+verdict_size_said(const struct report *r, struct verdict_item *it)
+{
+	char	a[UNITS_BUFSZ], c[UNITS_BUFSZ];
+	double	own = report_voltype_own_size(r);
+
+	if (r->config.volume_size == 0 || !isfinite(own) ||
+	    r->voltypes == NULL || r->voltypes->size_bytes ==
+	    r->config.volume_size)
+		return;
+	verdict_append(it->reason, sizeof it->reason, "%s--size %s "
+	    "contradicts the volume's own %s: judged at its own",
+	    it->reason[0] != '\0' ? "; " : "", units_format_size(
+	    r->config.volume_size, a, sizeof a), units_format_size(
+	    (uint64_t)own, c, sizeof c));
+}
+
 /*
  * The volume type: the documented types that fit what the run measured,
  * or --type's, judged; none when no type was judged, or none fits and
@@ -886,13 +1184,15 @@ verdict_type(const struct report *r, const char *tgt, struct verdict *v)
 		g = &j->given_result;
 		snprintf(it->detail, sizeof it->detail, "%.64s, as --type says",
 		    j->given_spec);
-		it->standing = g->consistent == 1 ? VERDICT_MEASURED :
+		/* Ruled out is established, by the figure said. */
+		it->standing = g->consistent >= 0 ? VERDICT_MEASURED :
 		    VERDICT_UNKNOWN;
 		snprintf(it->reason, sizeof it->reason, "%s%.200s",
 		    g->consistent == 1 ? "what was measured fits its "
 		    "documented figures" : g->consistent == 0 ? "ruled out by "
 		    "what was measured: " : "not judged: ", g->consistent ==
 		    1 ? "" : g->ruled_out_by);
+		verdict_size_said(r, it);
 		return;
 	}
 	snprintf(it->detail, sizeof it->detail, "%.70s%s%s", names,
@@ -902,21 +1202,25 @@ verdict_type(const struct report *r, const char *tgt, struct verdict *v)
 		it->standing = VERDICT_MEASURED;
 		snprintf(it->reason, sizeof it->reason, "the one documented "
 		    "type that fits what was measured");
+		verdict_size_said(r, it);
 		return;
 	}
+	verdict_size_said(r, it);
 	it->standing = VERDICT_UNKNOWN;
 	if (!j->apart) {
-		snprintf(it->reason, sizeof it->reason, "these fit, and keep "
-		    "the same figures in the long run");
+		verdict_append(it->reason, sizeof it->reason, "%sthese fit, "
+		    "and keep the same figures in the long run",
+		    it->reason[0] != '\0' ? "; " : "");
 		return;
 	}
 	if (!isfinite(j->settle_sustain_s)) {
-		snprintf(it->reason, sizeof it->reason, "these fit, and differ "
-		    "in the long run, but no longer run tells them apart here");
+		verdict_append(it->reason, sizeof it->reason, "%sthese fit, "
+		    "and differ in the long run, but no longer run tells them "
+		    "apart here", it->reason[0] != '\0' ? "; " : "");
 		return;
 	}
-	snprintf(it->reason, sizeof it->reason, "these fit, and differ in "
-	    "the long run");
+	verdict_append(it->reason, sizeof it->reason, "%sthese fit, and "
+	    "differ in the long run", it->reason[0] != '\0' ? "; " : "");
 	verdict_settle(r, tgt, strstr(j->settle, "--bs") != NULL ? " --bs 1M" :
 	    "", it);
 }
@@ -969,8 +1273,12 @@ void
 verdict_build(const struct report *r, const struct report *top,
     struct verdict *v)
 {
+	const char	*phase;
+
 	memset(v, 0, sizeof *v);
 	verdict_target(r, v->target, sizeof v->target);
+	if (report_drain(r, &phase) != NULL)
+		snprintf(v->drained_in, sizeof v->drained_in, "%s", phase);
 	verdict_bucket(r, top, v);
 	verdict_type(r, v->target, v);
 	verdict_reads(r, v->target, v);

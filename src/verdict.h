@@ -28,6 +28,8 @@ enum verdict_standing {
 };
 
 #define VERDICT_ITEMS		24
+#define VERDICT_PRACTICAL_S	86400	/* a settling run longer than a
+					   day is named, not asked for */
 #define VERDICT_SETTLE_FACTOR	10	/* a settling run is this many
 					   times as long as the run's (or a
 					   default run's) sustained run */
@@ -53,6 +55,9 @@ struct verdict_item {
 	char		settle[1024];	/* the command that would settle it;
 					   "" when none would */
 	char		settle_reason[192]; /* what that run would show */
+	int		limit;		/* enum voltype_limit: what sets a
+					   long-run figure; 0: not known */
+	char		limit_of[32];	/* the instance whose limit it is */
 };
 
 /* The verdict of one target, or of several run together. */
@@ -60,6 +65,8 @@ struct verdict {
 	char			target[512];	/* as given: sim:NAME, a path */
 	char			bucket[192];	/* what the run saw of a
 						   bucket, in a few words */
+	char			drained_in[16];	/* the phase a bucket ran dry
+						   in (report_drain); "" */
 	struct verdict_item	item[VERDICT_ITEMS];
 	size_t			nitems;
 };

@@ -44,6 +44,8 @@
 #define VOLTYPE_SETTLE_MARGIN	1.05	/* a run this much longer */
 #define VOLTYPE_SETTLE_TAIL_S	4.0	/* intervals after a drop, needed */
 #define VOLTYPE_NCANDS		32	/* values tried per setting */
+#define VOLTYPE_ROUND_PCT	0.5	/* a fitted setting this close to a
+					   round figure is that figure */
 #define VOLTYPE_GIB		1073741824.0
 
 enum voltype_match {
@@ -64,6 +66,8 @@ struct voltype_check {
 	char		caveat[VOLTYPE_TEXT_MAX];
 	double		values[VOLTYPE_SETTINGS_MAX];
 	struct voltype_figures f;
+	struct voltype_path p;		/* behind the instance it is on */
+	double		decisive;	/* the largest mismatch of a why */
 };
 
 /* What is judged: a type at a size against the measurement. */
@@ -195,6 +199,10 @@ voltype_rate(const struct voltype_ctx *c, struct voltype_check *k,
 		}
 		k->violations++;
 		k->score += fabs(log(m / top));
+		if (fabs(log(m / top)) > k->decisive) {
+			k->decisive = fabs(log(m / top));
+			k->why[0] = '\0';
+		}
 		if (isfinite(lng) && fabs(lng - fresh) > 1e-9 * fresh)
 			voltype_say(k->why, "%s %s: %s gives %s while its "
 			    "bucket lasts, %s after", what,
@@ -226,14 +234,15 @@ voltype_dry(const struct voltype_ctx *c, struct voltype_check *k)
 	const struct burst		*b = &c->m->burst;
 	const struct voltype_figures	*f = &k->f;
 	const struct voltype_link	*l;
-	double				 bs = f->bs, cap, s;
+	double				 cap, s;
 	char				 x[UNITS_BUFSZ], y[UNITS_BUFSZ];
 
 	if (isfinite(f->burst_iops)) {
 		voltype_rate(c, k, "burst IOPS", 0, b->burst_iops, NAN, NAN, 0,
 		    f->fresh_iops, NAN);
 		voltype_rate(c, k, "IOPS after the bucket ran dry", 0,
-		    b->baseline_iops, NAN, NAN, 0, f->long_iops, NAN);
+		    b->baseline_iops, NAN, NAN, 0, voltype_or(k->p.iops,
+		    f->long_iops), NAN);
 		cap = f->burst_credits / f->cost;
 		if (isfinite(b->credits_ios) &&
 		    b->credits_ios > cap * VOLTYPE_CREDITS_OVER) {
@@ -246,10 +255,15 @@ voltype_dry(const struct voltype_ctx *c, struct voltype_check *k)
 		return;
 	}
 	if (isfinite(f->burst_bandwidth) &&
-	    voltype_vs(c, b->burst_iops * bs, NAN, NAN, 0, f->fresh_bandwidth,
-	    &s) <= VOLTYPE_LOW && voltype_vs(c, b->baseline_iops * bs, NAN, NAN,
-	    0, f->long_bandwidth, &s) <= VOLTYPE_LOW)
-		return;		/* large I/O drained the byte credits */
+	    voltype_vs(c, b->burst_iops * f->charge, NAN, NAN, 0,
+	    f->fresh_bandwidth, &s) <= VOLTYPE_LOW && voltype_vs(c,
+	    b->baseline_iops * f->charge, NAN, NAN, 0, f->long_bandwidth,
+	    &s) <= VOLTYPE_LOW)
+		return;		/* I/O drained the byte credits */
+	if (c->m->on != NULL && isfinite(c->m->on->burst_s) &&
+	    voltype_vs(c, b->baseline_iops, NAN, NAN, 0, k->p.iops, &s) <=
+	    VOLTYPE_LOW)
+		return;		/* the instance's bucket ran dry */
 	l = voltype_link(c->m, b->burst_iops, NAN, NAN, 0, INFINITY);
 	if (l == NULL)
 		l = voltype_link(c->m, b->baseline_iops, NAN, NAN, 0,
@@ -262,6 +276,10 @@ voltype_dry(const struct voltype_ctx *c, struct voltype_check *k)
 		return;
 	}
 	k->violations++;
+	if (log(b->burst_iops / b->baseline_iops) > k->decisive) {
+		k->decisive = log(b->burst_iops / b->baseline_iops);
+		k->why[0] = '\0';
+	}
 	voltype_say(k->why, "a bucket ran dry (%s to %s): %s has %s",
 	    voltype_fmt(0, b->burst_iops, x), voltype_fmt(0,
 	    b->baseline_iops, y), c->at, isfinite(f->burst_bandwidth) ?
@@ -287,8 +305,9 @@ voltype_held(const struct voltype_ctx *c, struct voltype_check *k)
 		need = b->ruled_out_below_ios * f->cost - f->iops * drawn;
 		cap = f->burst_credits;
 	} else if (isfinite(f->burst_bandwidth) &&
-	    b->held_iops * f->bs > f->bandwidth) {
-		need = b->ruled_out_below_ios * f->bs - f->bandwidth * drawn;
+	    b->held_iops * f->charge > f->bandwidth) {
+		need = b->ruled_out_below_ios * f->charge - f->bandwidth *
+		    drawn;
 		cap = f->burst_credit_bytes;
 	}
 	if (!(cap < need))
@@ -326,6 +345,7 @@ voltype_check_one(const struct voltype_ctx *c0, const double *values,
 	memset(k, 0, sizeof *k);
 	memcpy(k->values, values, sizeof k->values);
 	voltype_eval(c->t, c->size, values, m->bs, &k->f);
+	voltype_path(&k->f, m->on, NAN, &k->p);
 	voltype_rate(c, k, "IOPS", 0, m->iops, m->iops_low, m->iops_high,
 	    m->iops_at_least, f->fresh_iops, f->long_iops);
 	voltype_rate(c, k, "bandwidth", 1, m->bandwidth, m->bandwidth_low,
@@ -336,7 +356,7 @@ voltype_check_one(const struct voltype_ctx *c0, const double *values,
 	else
 		voltype_held(c, k);
 	voltype_rate(c, k, "long-run IOPS", 0, m->long_run_iops, NAN, NAN, 0,
-	    f->long_iops, NAN);
+	    voltype_or(k->p.iops, f->long_iops), NAN);
 	voltype_rate(c, k, "long-run bandwidth", 1, m->long_run_bandwidth,
 	    NAN, NAN, 0, f->long_bandwidth, NAN);
 	/*
@@ -413,11 +433,22 @@ voltype_fig_at(const struct voltype_ctx *c, double *values, size_t i,
 static void
 voltype_cand(double *cands, size_t *n, double s, double lo, double hi)
 {
+	double	p;
 	size_t	i;
 
 	if (!isfinite(s))
 		return;
 	s = round(s);
+	/*
+	 * A setting fitted to a measurement is the round figure it is
+	 * within VOLTYPE_ROUND_PCT of (3 significant digits): people
+	 * provision 6,000 IOPS, not the 5,999 a run measures.
+	 */
+	if (s >= 1000) {
+		p = pow(10, floor(log10(s)) - 2);
+		if (fabs(round(s / p) * p - s) <= VOLTYPE_ROUND_PCT / 100 * s)
+			s = round(s / p) * p;
+	}
 	if (s < lo)
 		s = ceil(lo);
 	if (s > hi)
@@ -506,37 +537,56 @@ voltype_round_up(double s)
 	return (ceil(s / step - 1e-9) * step);
 }
 
-/* How long r's bucket lasts at the measured rate, and the run to see it. */
-static void
-voltype_bucket(const struct voltype_measured *m,
-    const struct voltype_figures *f, struct voltype_result *r)
+/* A sustained run that sees a drain of drain_s through: NAN for none. */
+static double
+voltype_settle_s(double drain_s)
 {
-	const char	*opt = "";
-	double		 rate, d;
+	double	d;
 
-	r->drain_s = r->settle_sustain_s = NAN;
-	if (isfinite(f->burst_iops)) {
+	if (!isfinite(drain_s) || !(drain_s > 0))
+		return (drain_s);
+	d = voltype_round_up(drain_s * VOLTYPE_SETTLE_MARGIN);
+	if (d < drain_s + VOLTYPE_SETTLE_TAIL_S)
+		d = voltype_round_up(drain_s + VOLTYPE_SETTLE_TAIL_S);
+	return (d);
+}
+
+/*
+ * How long the path's buckets last at the measured rate, and the run to
+ * see the last run dry: of the reads at bs, and of large I/O.
+ */
+static void
+voltype_bucket(const struct voltype_measured *m, const struct voltype *t,
+    double size, const double *values, const struct voltype_figures *f,
+    struct voltype_result *r)
+{
+	struct voltype_figures	g;
+	struct voltype_path	q;
+	double			rate;
+
+	r->drain_s = r->settle_sustain_s = r->bandwidth_drain_s = NAN;
+	r->bucket = isfinite(f->burst_iops) ? VOLTYPE_BUCKET_IOPS :
+	    isfinite(f->burst_bandwidth) ? VOLTYPE_BUCKET_BANDWIDTH :
+	    VOLTYPE_BUCKET_NONE;
+	rate = isfinite(m->burst.held_iops) ? m->burst.held_iops :
+	    m->burst.detected ? m->burst.burst_iops : m->iops;
+	voltype_path(f, m->on, rate, &q);
+	if (r->bucket == VOLTYPE_BUCKET_NONE && q.drain_by ==
+	    VOLTYPE_LIMIT_INSTANCE)
 		r->bucket = VOLTYPE_BUCKET_IOPS;
-		rate = isfinite(m->burst.held_iops) ? m->burst.held_iops :
-		    m->burst.detected ? m->burst.burst_iops : m->iops;
-		if (rate * f->cost > f->iops)
-			r->drain_s = f->burst_credits / (rate * f->cost -
-			    f->iops);
-	} else if (isfinite(f->burst_bandwidth)) {
-		r->bucket = VOLTYPE_BUCKET_BANDWIDTH;
-		rate = m->bandwidth;
-		if (rate > f->bandwidth)
-			r->drain_s = f->burst_credit_bytes / (rate -
-			    f->bandwidth);
-		opt = "--bs 1M ";
+	if (q.drain_s > 0 && isfinite(q.drain_s)) {
+		r->drain_s = q.drain_s;
+		r->drain_by = q.drain_by;
 	}
-	if (!isfinite(r->drain_s))
-		return;
-	d = voltype_round_up(r->drain_s * VOLTYPE_SETTLE_MARGIN);
-	if (d < r->drain_s + VOLTYPE_SETTLE_TAIL_S)
-		d = voltype_round_up(r->drain_s + VOLTYPE_SETTLE_TAIL_S);
-	r->settle_sustain_s = d;
-	snprintf(r->settle, sizeof r->settle, "%s--sustain %.0f", opt, d);
+	r->settle_sustain_s = voltype_settle_s(r->drain_s);
+	if (isfinite(r->settle_sustain_s))
+		snprintf(r->settle, sizeof r->settle, "--sustain %.0f",
+		    r->settle_sustain_s);
+	/* Large I/O, as fast as the path lets them. */
+	voltype_eval(t, size, values, 1U << 20, &g);
+	voltype_path(&g, m->on, NAN, &q);
+	if (q.drain_s > 0 && isfinite(q.drain_s))
+		r->bandwidth_drain_s = q.drain_s;
 }
 
 /* Judge type t (at the fitted settings, or those of fixed) into r. */
@@ -558,6 +608,7 @@ voltype_judge_one(const struct voltype *t, const struct voltype_measured *m,
 	r->consistent = -1;
 	r->iops = r->bandwidth = r->long_run_iops = NAN;
 	r->long_run_bandwidth = r->drain_s = r->settle_sustain_s = NAN;
+	r->bandwidth_drain_s = NAN;
 	if (m->model[0] != '\0' && t->model != NULL &&
 	    !voltype_model_matches(t, m->model)) {
 		r->consistent = 0;
@@ -576,6 +627,17 @@ voltype_judge_one(const struct voltype *t, const struct voltype_measured *m,
 		snprintf(r->ruled_out_by, sizeof r->ruled_out_by, "size %g "
 		    "GiB: %s volumes are %g to %g GiB", size, t->name,
 		    t->size_min, t->size_max);
+		return;
+	}
+	/* A store read slower than the type documents (io2 Block Express:
+	 * sub-millisecond) rules it out, the provider's tolerance aside. */
+	if (isfinite(t->latency_us_max) && isfinite(m->read_p50_us) &&
+	    m->read_p50_us > t->latency_us_max * (1 + voltype_or(
+	    t->tolerance_pct, VOLTYPE_TOLERANCE_PCT) / 100)) {
+		r->consistent = 0;
+		snprintf(r->ruled_out_by, sizeof r->ruled_out_by, "store "
+		    "reads p50 %.0f us: %s reads take under %.0f us",
+		    m->read_p50_us, t->name, t->latency_us_max);
 		return;
 	}
 	memset(&c, 0, sizeof c);
@@ -602,9 +664,12 @@ voltype_judge_one(const struct voltype *t, const struct voltype_measured *m,
 	memcpy(r->caveat, best.caveat, sizeof r->caveat);
 	r->iops = best.f.fresh_iops;
 	r->bandwidth = best.f.fresh_bandwidth;
-	r->long_run_iops = best.f.long_iops;
-	r->long_run_bandwidth = best.f.long_bandwidth;
-	voltype_bucket(m, &best.f, r);
+	r->long_run_iops = best.p.iops;
+	r->long_run_iops_by = best.p.iops_by;
+	r->long_run_bandwidth = best.p.bandwidth;
+	r->long_run_bandwidth_by = best.p.bandwidth_by;
+	r->decisive = best.decisive;
+	voltype_bucket(m, t, size, best.values, &best.f, r);
 }
 
 /* Whether two long-run figures differ (one imposed, the other not). */
@@ -708,4 +773,5 @@ voltype_measured_init(struct voltype_measured *m)
 	m->burst.held_iops = m->burst.held_s = NAN;
 	m->burst.ruled_out_below_ios = NAN;
 	m->drawn_s = NAN;
+	m->read_p50_us = NAN;
 }

@@ -29,6 +29,7 @@ static const char *const voltype_fig_names[VOLTYPE_NFIGS] = {
 	[VOLTYPE_BURST_CREDITS] = "burst_credits",
 	[VOLTYPE_BURST_BANDWIDTH] = "burst_bandwidth",
 	[VOLTYPE_BURST_CREDIT_GIB] = "burst_credit_gib",
+	[VOLTYPE_CHARGE_MIN] = "charge_min",
 };
 
 /* Sections of a simulated profile a type may not give: it makes them. */
@@ -142,7 +143,8 @@ static void
 voltype_type_key(struct voltype_ctx *ctx, const char *name, const char *value)
 {
 	static const char *const keys[] = { "name", "description", "model",
-	    "source", "note", "size_min", "size_max", "tolerance", "of_time" };
+	    "source", "note", "size_min", "size_max", "tolerance", "of_time",
+	    "latency_us_max" };
 	struct voltype	*t = ctx->t;
 	char		**s = NULL;
 	double		*d = NULL, v;
@@ -154,7 +156,7 @@ voltype_type_key(struct voltype_ctx *ctx, const char *name, const char *value)
 	if (i == sizeof keys / sizeof keys[0]) {
 		voltype_error(ctx, ctx->line, "[type] %s: unknown key (name, "
 		    "description, model, source, note, size_min, size_max, "
-		    "tolerance, of_time)", name);
+		    "tolerance, of_time, latency_us_max)", name);
 		return;
 	}
 	if (ctx->key_line[i] != 0) {
@@ -172,16 +174,19 @@ voltype_type_key(struct voltype_ctx *ctx, const char *name, const char *value)
 	case 5: d = &t->size_min; break;
 	case 6: d = &t->size_max; break;
 	case 7: d = &t->tolerance_pct; break;
-	default: d = &t->of_time_pct; break;
+	case 8: d = &t->of_time_pct; break;
+	default: d = &t->latency_us_max; break;
 	}
 	if (s != NULL) {
 		*s = xstrdup(value);
 		return;
 	}
-	if (voltype_number(value, &v) != 0 || v < 0 || (i >= 7 && v > 100)) {
+	if (voltype_number(value, &v) != 0 || v < 0 || ((i == 7 || i == 8) &&
+	    v > 100)) {
 		voltype_error(ctx, ctx->line, "[type] %s: \"%s\" is not a "
-		    "number%s", name, value, i >= 7 ? " from 0 to 100" :
-		    " of GiB, 0 or more");
+		    "number%s", name, value, i == 7 || i == 8 ? " from 0 to "
+		    "100" : i == 9 ? " of microseconds, 0 or more" : " of GiB, "
+		    "0 or more");
 		return;
 	}
 	*d = v;
@@ -316,7 +321,7 @@ voltype_handler(void *user, const char *section, const char *name,
 			voltype_error(ctx, ctx->line, "[figures] %s: unknown "
 			    "figure (iops, bandwidth, io_accounting, "
 			    "burst_iops, burst_credits, burst_bandwidth, "
-			    "burst_credit_gib)", name);
+			    "burst_credit_gib, charge_min)", name);
 		else
 			voltype_keep(ctx, &ctx->fig[i], section, name, value);
 	} else if (strncmp(section, "setting.", 8) == 0)
@@ -446,6 +451,7 @@ voltype_parse(const char *buf, size_t len, const char *path, char **cause)
 	ctx.t->size_max = INFINITY;
 	ctx.t->tolerance_pct = NAN;
 	ctx.t->of_time_pct = NAN;
+	ctx.t->latency_us_max = NAN;
 	r = ini_parse_stream(voltype_reader, &ctx, voltype_handler, &ctx);
 	if (r == -2)
 		voltype_error(&ctx, 0, "out of memory");
@@ -757,11 +763,15 @@ voltype_eval(const struct voltype *t, double size, const double *values,
 	f->cost = 1;
 	if (f->io_accounting > 0 && bs > f->io_accounting)
 		f->cost = ceil(bs / f->io_accounting);
+	f->charge_min = fig[VOLTYPE_CHARGE_MIN] * 1024;
+	f->charge = isfinite(f->charge_min) && f->charge_min > bs ?
+	    f->charge_min : bs;
 	/* As the simulator's truth: IOPS tokens and bytes both cap. */
 	peak = isfinite(f->burst_iops) ? f->burst_iops : f->iops;
 	f->fresh_iops = voltype_min(peak / f->cost, (isfinite(
-	    f->burst_bandwidth) ? f->burst_bandwidth : f->bandwidth) / bs);
-	f->long_iops = voltype_min(f->iops / f->cost, f->bandwidth / bs);
+	    f->burst_bandwidth) ? f->burst_bandwidth : f->bandwidth) /
+	    f->charge);
+	f->long_iops = voltype_min(f->iops / f->cost, f->bandwidth / f->charge);
 	f->fresh_bandwidth = voltype_min(isfinite(f->burst_bandwidth) ?
 	    f->burst_bandwidth : f->bandwidth, peak * f->io_accounting);
 	f->long_bandwidth = voltype_min(f->bandwidth,
@@ -817,4 +827,146 @@ voltype_model_matches(const struct voltype *t, const char *m)
 	voltype_squeeze(t->model, a, sizeof a);
 	voltype_squeeze(m, b, sizeof b);
 	return (*a != '\0' && strcasecmp(a, b) == 0);
+}
+
+/*
+ * One bucket of the path: an I/O costs it cost units; it admits peak
+ * units a second while it holds credits, base once they are spent.
+ */
+struct voltype_pbucket {
+	double	cost;
+	double	peak;
+	double	base;
+	double	credits;		/* 0: a plain ceiling */
+	double	period_s;		/* full again; NAN: never */
+	int	by;			/* enum voltype_limit */
+};
+
+/* The rate the path admits with buckets spent as they are, at most d. */
+static double
+voltype_path_rate(const struct voltype_pbucket *b, size_t n, const int *spent,
+    double d, int *by)
+{
+	double	r = d, x;
+	size_t	i;
+
+	*by = VOLTYPE_LIMIT_NONE;
+	for (i = 0; i < n; i++) {
+		x = (spent[i] || b[i].credits <= 0 ? b[i].base : b[i].peak) /
+		    b[i].cost;
+		if (isfinite(x) && !(x >= r)) {
+			r = x;
+			*by = b[i].by;
+		}
+	}
+	return (r);
+}
+
+/* Add a bucket (or a plain ceiling, credits 0) to b[*n] when imposed. */
+static void
+voltype_path_add(struct voltype_pbucket *b, size_t *n, double cost,
+    double peak, double base, double credits, double period_s, int by)
+{
+	if (!isfinite(base) || !(base > 0) || !(cost > 0))
+		return;
+	b[*n].cost = cost;
+	b[*n].base = base;
+	b[*n].peak = isfinite(peak) && peak > base && credits > 0 ? peak :
+	    base;
+	b[*n].credits = b[*n].peak > base ? credits : 0;
+	b[*n].period_s = period_s;
+	b[*n].by = by;
+	(*n)++;
+}
+
+/*
+ * The path of f behind l; see voltype.h.  Buckets run dry one after the
+ * other: at the rate the path admits, each unspent bucket drawn above its
+ * base empties in credits / (rate x cost - base); the first to do so is
+ * spent, the rate falls, and so on until none is drawn above its base.
+ * A bucket full again every period_s that would not empty within one
+ * never does at this demand.
+ */
+void
+voltype_path(const struct voltype_figures *f, const struct voltype_link *l,
+    double demand, struct voltype_path *p)
+{
+	struct voltype_pbucket	b[8];
+	double			bs = f->bs, t = 0, r, dt, x, ls;
+	size_t			n = 0, i, k, first;
+	int			spent[8] = { 0 }, by, vol;
+
+	memset(p, 0, sizeof *p);
+	vol = f->charge > bs ? VOLTYPE_LIMIT_CHARGE : VOLTYPE_LIMIT_VOLUME;
+	voltype_path_add(b, &n, f->cost, f->burst_iops, f->iops,
+	    f->burst_credits, NAN, VOLTYPE_LIMIT_VOLUME);
+	voltype_path_add(b, &n, f->charge, f->burst_bandwidth, f->bandwidth,
+	    f->burst_credit_bytes, NAN, vol);
+	if (l != NULL) {
+		ls = isfinite(l->burst_s) ? l->burst_s : 0;
+		voltype_path_add(b, &n, f->cost, l->burst_iops, l->iops,
+		    (l->burst_iops - l->iops) * ls, l->period_s,
+		    VOLTYPE_LIMIT_INSTANCE);
+		voltype_path_add(b, &n, bs, l->burst_bandwidth, l->bandwidth,
+		    (l->burst_bandwidth - l->bandwidth) * ls, l->period_s,
+		    VOLTYPE_LIMIT_INSTANCE);
+	}
+	p->fresh_iops = voltype_path_rate(b, n, spent, INFINITY, &by);
+	for (i = 0; i < n; i++)
+		spent[i] = 1;
+	p->iops = voltype_path_rate(b, n, spent, INFINITY, &p->iops_by);
+	if (!isfinite(p->iops))
+		p->iops = NAN;
+	if (!isfinite(p->fresh_iops))
+		p->fresh_iops = NAN;
+	/* Large I/O: bytes a second, the IOPS limits at their units. */
+	p->bandwidth = f->long_bandwidth;
+	p->bandwidth_by = isfinite(p->bandwidth) ? VOLTYPE_LIMIT_VOLUME :
+	    VOLTYPE_LIMIT_NONE;
+	if (l != NULL && isfinite(l->bandwidth) && !(l->bandwidth >=
+	    p->bandwidth)) {
+		p->bandwidth = l->bandwidth;
+		p->bandwidth_by = VOLTYPE_LIMIT_INSTANCE;
+	}
+	if (!isfinite(p->bandwidth))
+		p->bandwidth = NAN;
+
+	/* From full at the demand, bucket by bucket. */
+	memset(spent, 0, sizeof spent);
+	p->demand = isfinite(demand) && demand > 0 ? demand : INFINITY;
+	p->demand = fmin(p->demand, isfinite(p->fresh_iops) ? p->fresh_iops :
+	    p->demand);
+	p->drain_by = VOLTYPE_LIMIT_NONE;
+	for (k = 0; k < n; k++) {
+		r = voltype_path_rate(b, n, spent, p->demand, &by);
+		first = n;
+		dt = INFINITY;
+		for (i = 0; i < n; i++) {
+			if (spent[i] || b[i].credits <= 0 ||
+			    !(r * b[i].cost > b[i].base))
+				continue;
+			x = b[i].credits / (r * b[i].cost - b[i].base);
+			if (x < dt) {
+				dt = x;
+				first = i;
+			}
+		}
+		if (first == n)
+			break;
+		if (isfinite(b[first].period_s) && b[first].period_s > 0 &&
+		    t + dt > b[first].period_s) {
+			t = INFINITY;
+			p->drain_by = b[first].by;
+			break;
+		}
+		for (i = 0; i < n; i++)
+			if (!spent[i] && b[i].credits > 0 &&
+			    r * b[i].cost > b[i].base)
+				b[i].credits -= dt * (r * b[i].cost -
+				    b[i].base);
+		spent[first] = 1;
+		t += dt;
+		p->drain_by = b[first].by;
+	}
+	p->drain_s = t;
 }

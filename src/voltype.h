@@ -30,6 +30,8 @@ enum voltype_fig {
 	VOLTYPE_BURST_CREDITS,		/* I/O credits of a full bucket */
 	VOLTYPE_BURST_BANDWIDTH,	/* MiB/s while byte credits last */
 	VOLTYPE_BURST_CREDIT_GIB,	/* GiB of byte credits, full */
+	VOLTYPE_CHARGE_MIN,		/* KiB an I/O costs the bandwidth
+					   and byte credits at least */
 	VOLTYPE_NFIGS,
 };
 
@@ -54,6 +56,8 @@ struct voltype {
 	double		 size_max;
 	double		 tolerance_pct;	/* at least (100 - this)% of the */
 	double		 of_time_pct;	/* figures this % of the time; NAN */
+	double		 latency_us_max; /* a read from the store takes at
+					   most this (median); NAN: none */
 	size_t		 nsettings;
 	struct voltype_setting setting[VOLTYPE_SETTINGS_MAX];
 	struct formula	*fig[VOLTYPE_NFIGS]; /* NULL: none imposed */
@@ -95,6 +99,9 @@ struct voltype_figures {
 	double		long_iops;	/* at bs, buckets empty */
 	double		long_bandwidth;
 	double		cost;		/* IOPS tokens of an I/O of bs */
+	double		charge_min;	/* bytes an I/O costs the bandwidth
+					   at least; NAN: none */
+	double		charge;		/* bytes an I/O of bs costs it */
 };
 
 /*
@@ -162,7 +169,45 @@ struct voltype_link {
 	double		bandwidth;		/* bytes/s */
 	double		burst_iops;
 	double		burst_bandwidth;
+	double		burst_s;		/* a full bucket lasts this long
+						   at the burst rates; NAN */
+	double		period_s;		/* full again every period */
 };
+
+/* What sets a long-run figure: the least limit in the path. */
+enum voltype_limit {
+	VOLTYPE_LIMIT_NONE,		/* none imposed */
+	VOLTYPE_LIMIT_VOLUME,		/* the volume's type rule */
+	VOLTYPE_LIMIT_CHARGE,		/* the volume's MiB/s at what an I/O
+					   is charged (1 MiB per I/O) */
+	VOLTYPE_LIMIT_INSTANCE,		/* the instance's EBS limits */
+};
+
+/*
+ * The long run of a volume of figures f behind instance l (NULL: none),
+ * for I/Os of f->bs: the least of every limit in the path once every
+ * bucket that a demand drains is spent, and how long that takes.
+ */
+struct voltype_path {
+	double		iops;		/* long run at bs; NAN: no limit */
+	int		iops_by;	/* enum voltype_limit */
+	double		bandwidth;	/* long run, large I/O, bytes/s */
+	int		bandwidth_by;
+	double		fresh_iops;	/* every bucket full, at bs */
+	double		demand;		/* the I/Os per second drained at */
+	double		drain_s;	/* from full at demand to the long
+					   run; 0: no bucket drains;
+					   INFINITY: one refills (a daily
+					   burst) before it runs dry */
+	int		drain_by;	/* whose bucket runs dry last */
+};
+
+/*
+ * The path of f behind l at demand I/Os per second of f->bs (NAN: as
+ * fast as the path lets them), into p.  Pure.
+ */
+void	voltype_path(const struct voltype_figures *,
+	    const struct voltype_link *, double, struct voltype_path *);
 
 /*
  * What a run measured (NAN, 0 or "" where it did not).  The IOPS figures
@@ -188,6 +233,9 @@ struct voltype_measured {
 					   burst.ruled_out_below_ios */
 	const struct voltype_link *link; /* instances known */
 	size_t		 nlinks;
+	const struct voltype_link *on;	/* the instance the volume is on;
+					   NULL: not known */
+	double		 read_p50_us;	/* the store's reads */
 };
 
 /* One type judged. */
@@ -199,8 +247,16 @@ struct voltype_result {
 	char		caveat[VOLTYPE_TEXT_MAX]; /* consistent, but ... */
 	double		iops;		/* documented, buckets full */
 	double		bandwidth;	/* bytes/s */
-	double		long_run_iops;	/* documented, buckets empty; */
+	double		long_run_iops;	/* documented, buckets empty, the
+					   instance's too; */
 	double		long_run_bandwidth; /* NAN: none imposed */
+	int		long_run_iops_by; /* enum voltype_limit */
+	int		long_run_bandwidth_by;
+	double		bandwidth_drain_s; /* of large I/O from full */
+	int		drain_by;	/* whose bucket runs dry last at the
+					   rate measured: enum voltype_limit */
+	double		decisive;	/* the log mismatch of the figure that
+					   rules it out most clearly */
 	int		bucket;		/* enum voltype_bucket */
 	double		drain_s;	/* from full at the rate measured */
 	double		settle_sustain_s; /* a run that sees it run dry */
@@ -226,6 +282,8 @@ struct voltype_judgement {
 	double			 settle_sustain_s; /* the run that tells them
 						   apart; NAN: none does */
 	char			 settle[64];
+	struct voltype_link	 on;		/* the instance the volume is
+						   on; name "": none known */
 	int			 given;		/* --type's is judged */
 	struct voltype_result	 given_result;
 	char			 given_spec[VOLTYPE_TEXT_MAX];

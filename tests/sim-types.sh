@@ -58,6 +58,21 @@ judged gp2:33G gp2 io1 st1 sc1 instance-store
 judged gp3:500G,iops=6000,throughput=250M gp3 gp2 io1 io2 st1 sc1 \
     instance-store
 judged io1:400G,iops=4000 io1 gp2 st1 sc1 instance-store
+
+# Latency separates types too: store reads of ~3 ms (st1's) rule out io2
+# Block Express, sub-millisecond (issue 29.4); its own ~0.5 ms do not.
+for v in io2-bx:500G,iops=8000 st1:500G; do
+	"$TIERPROBE" run "sim:$v" --seed 3 --quiet --json "$dir/lat.json" \
+	    > /dev/null || fail "run sim:$v exited $?"
+	want=false
+	[ "$v" = st1:500G ] || want=true
+	[ "$(standing "$dir/lat.json" io2-bx)" = $want ] ||
+	    fail "sim:$v: io2-bx is not $want: $(jq -c '.volume_types.types[] |
+	    select(.name == "io2-bx")' "$dir/lat.json")"
+done
+jq -r '.volume_types.types[] | select(.name == "io2-bx") | .ruled_out_by' \
+    "$dir/lat.json" | grep -q '^store reads p50 [0-9]* us: io2-bx reads take under 1000 us$' ||
+    fail "st1: io2-bx not ruled out by its latency"
 judged st1:500G st1 gp2 gp3 sc1 instance-store
 judged sc1:2T sc1 gp2 gp3 io1 st1 instance-store
 
@@ -84,9 +99,11 @@ jq -e '.volume_types.apart == true and
     fail "gp2 100 GiB: $(jq -c .volume_types "$j")"
 "$TIERPROBE" limits sim:ebs-gp2-100g --seed 3 --quiet > "$dir/gp2.txt" ||
     fail "limits gp2 text exited $?"
-tr -s ' \n' ' ' < "$dir/gp2.txt" | grep -qF -- "gp2, gp3 fit what was \
-measured and differ in the long run: \`tierprobe limits sim:ebs-gp2-100g \
---sustain 2100\` tells them apart" || fail "the text does not name the run \
+# The command whole on a line of its own, to be copied (issue 29.6).
+{ tr -s ' \n' ' ' < "$dir/gp2.txt" | grep -qF -- "gp2, gp3 fit what was \
+measured and differ in the long run: the run below tells them apart" &&
+    grep -qx '      tierprobe limits sim:ebs-gp2-100g --sustain 2100' \
+    "$dir/gp2.txt"; } || fail "the text does not name the run \
 that tells gp2 from gp3: $(sed -n '/^Volume type/,/^What/p' "$dir/gp2.txt")"
 "$TIERPROBE" limits sim:ebs-gp2-100g --seed 3 --sustain 2100 --quiet \
     --json "$dir/long.json" > /dev/null || fail "the settling run exited $?"

@@ -273,8 +273,66 @@ test_rules(void **state)
 	t_same("gp2", "io_accounting", f.io_accounting, 256 * 1024);
 	t_eval("st1:2T", &f);
 	t_same("st1", "io_accounting", f.io_accounting, 1024 * 1024);
-	/* A 4 KiB read is one token; 1 MiB four on an SSD. */
-	t_same("st1", "long IOPS", f.long_iops, 500);
+	/*
+	 * A 4 KiB read is one token, but st1 charges it 1 MiB of its MiB/s:
+	 * 80 MiB/s at 2 TiB hold 80 a second, not the 500 IOPS of 1 MiB.
+	 */
+	t_same("st1", "charge", f.charge, 1024 * 1024);
+	t_same("st1", "long IOPS", f.long_iops, 80);
+	t_eval("sc1:1T", &f);
+	t_same("sc1", "long IOPS", f.long_iops, 12);
+	t_eval("gp2:100G", &f);
+	t_same("gp2", "charge", f.charge, 4096);
+	t_same("gp2", "long IOPS", f.long_iops, 300);
+}
+
+/* The path: the least limit, each bucket run dry in turn. */
+static void
+test_path(void **state)
+{
+	struct voltype_link	m5 = { "m5.large", 3600, 81.25e6, 18750,
+				    593.75e6, 1800, 86400 };
+	struct voltype_link	big = { "m5.8xlarge", 30000, 850e6, NAN, NAN,
+				    NAN, NAN };
+	struct voltype_figures	f;
+	struct voltype_path	p;
+
+	(void)state;
+	/* gp3 6,000 IOPS behind an m5.large: the instance's 3,600. */
+	t_eval("gp3:500G,iops=6000,throughput=250M", &f);
+	voltype_path(&f, &m5, NAN, &p);
+	t_same("m5.large", "iops", p.iops, 3600);
+	assert_int_equal(p.iops_by, VOLTYPE_LIMIT_INSTANCE);
+	t_same("m5.large", "bandwidth", p.bandwidth, 81.25e6);
+	assert_int_equal(p.bandwidth_by, VOLTYPE_LIMIT_INSTANCE);
+	/* From full at 6,000: (18,750 - 3,600) x 1,800 / (6,000 - 3,600). */
+	t_same("m5.large", "drain", p.drain_s, 15150.0 * 1800 / 2400);
+	assert_int_equal(p.drain_by, VOLTYPE_LIMIT_INSTANCE);
+	/* At 3,700 the bucket lasts 75 h: full again each day, never dry. */
+	voltype_path(&f, &m5, 3700, &p);
+	assert_true(isinf(p.drain_s));
+	/* Without a burst: the volume's own, nothing drains. */
+	voltype_path(&f, &big, NAN, &p);
+	t_same("m5.8xlarge", "iops", p.iops, 6000);
+	assert_int_equal(p.iops_by, VOLTYPE_LIMIT_VOLUME);
+	t_same("m5.8xlarge", "drain", p.drain_s, 0);
+	/* gp2 100G behind an m5.large: its own bucket, 2,000 s. */
+	t_eval("gp2:100G", &f);
+	voltype_path(&f, &m5, NAN, &p);
+	t_same("gp2", "iops", p.iops, 300);
+	t_same("gp2", "drain", p.drain_s, 2000);
+	assert_int_equal(p.drain_by, VOLTYPE_LIMIT_VOLUME);
+	/*
+	 * st1 500G at 4 KiB: 1 MiB a read of 125 MiB/s burst, 19.53 after;
+	 * 500 GiB of credits at (125 - 19.53) MiB/s.
+	 */
+	t_eval("st1:500G", &f);
+	voltype_path(&f, NULL, NAN, &p);
+	t_same("st1", "iops", p.iops, 40 * 500 / 1024.0);
+	assert_int_equal(p.iops_by, VOLTYPE_LIMIT_CHARGE);
+	t_same("st1", "fresh", p.fresh_iops, 250 * 500 / 1024.0);
+	t_same("st1", "drain", p.drain_s, 500 * 1024 / (250 * 500 /
+	    1024.0 - 40 * 500 / 1024.0));
 }
 
 /* Settings and specs refused, with what the message names. */
@@ -916,6 +974,7 @@ main(void)
 		cmocka_unit_test(test_type_errors),
 		cmocka_unit_test(test_profiles_follow_rules),
 		cmocka_unit_test(test_sim_from_rules),
+		cmocka_unit_test(test_path),
 		cmocka_unit_test(test_judge_truths),
 		cmocka_unit_test(test_judge_gp2_gp3),
 		cmocka_unit_test(test_judge_hints),
