@@ -11,6 +11,7 @@
 
 #include "bucket.h"
 #include "compare.h"
+#include "ebsstats.h"
 #include "report.h"
 #include "standing.h"
 #include "units.h"
@@ -145,6 +146,60 @@ compare_what(const struct report *r, char *buf, size_t len)
 	if (o < len)
 		snprintf(buf + o, len - o, ")");
 	return (buf);
+}
+
+/* r's EBS counters of phases, or NULL when it has none. */
+static const struct ebsstats_run *
+compare_ebs(const struct report *r)
+{
+	return (r->ebs != NULL && r->ebs->nphases > 0 ? r->ebs : NULL);
+}
+
+/*
+ * A row per phase of EBS's counters, in the order first seen: the limit
+ * the counters show held it (ebsstats_held), "n/a" for a report without
+ * counters of that phase; B/A says "same" or "other" when both are known.
+ * Nothing when no report has counters.
+ */
+static void
+compare_ebs_rows(const struct report *reps, int n, struct report_table *tab)
+{
+	const struct ebsstats_run	*e;
+	const struct ebsstats_phase	*d[COMPARE_MAX];
+	const char			*names[64], *c[15];
+	char				 label[64];
+	size_t				 nn = 0, i, j, k;
+
+	for (k = 0; k < (size_t)n; k++) {
+		if ((e = compare_ebs(&reps[k])) == NULL)
+			continue;
+		for (i = 0; i < e->nphases; i++) {
+			for (j = 0; j < nn; j++)
+				if (strcmp(names[j], e->phases[i].phase) == 0)
+					break;
+			if (j == nn && nn < sizeof names / sizeof names[0])
+				names[nn++] = e->phases[i].phase;
+		}
+	}
+	for (j = 0; j < nn; j++) {
+		for (k = 0; k < 15; k++)
+			c[k] = NULL;
+		snprintf(label, sizeof label, "EBS limit held: %s", names[j]);
+		c[0] = label;
+		for (k = 0; k < (size_t)n; k++) {
+			e = compare_ebs(&reps[k]);
+			d[k] = e != NULL ? ebsstats_phase_find(e, names[j]) :
+			    NULL;
+			c[k == 0 ? 1 : 2 * k] = d[k] != NULL ?
+			    report_ebs_limit_cell(ebsstats_held(d[k])) : "n/a";
+			if (k > 0)
+				c[2 * k + 1] = d[0] == NULL || d[k] == NULL ?
+				    "n/a" : ebsstats_held(d[0]) ==
+				    ebsstats_held(d[k]) ? "same" : "other";
+		}
+		report_table_add(tab, c[0], c[1], c[2], c[3], c[4], c[5], c[6],
+		    c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
+	}
 }
 
 /* Print reports side by side with ratios to the first. */
@@ -302,6 +357,7 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 		report_table_add(&tab, c[0], c[1], c[2], c[3], c[4], c[5],
 		    c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
 	}
+	compare_ebs_rows(reps, n, &tab);
 	report_table_write(&tab, out, markdown, "");
 	fputs("\nMarks: * differs from A by more than run-to-run noise (95%); "
 	    "= within noise; ~ within noise while a burst bucket may have "
@@ -312,6 +368,14 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 		    "full? the run saw no bucket run dry, so one may still "
 		    "have been full; draining while one ran dry; empty after "
 		    "one ran dry (a baseline figure).\n", out);
+	for (k = 0; k < (size_t)n; k++)
+		if (compare_ebs(&reps[k]) != NULL)
+			break;
+	if (k < (size_t)n)
+		fputs("EBS limit held: the limit EBS's own counters show "
+		    "demand exceeded longest in that phase, for 5% of it at "
+		    "least (none: no limit did); B/A says whether it is the "
+		    "same.\n", out);
 	if (any_repeat)
 		fputs("Figures with +- are means and standard deviations over "
 		    "repeated runs.\n", out);

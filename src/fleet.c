@@ -197,6 +197,7 @@ fleet_add_one(struct fleet *fl, const char *file, const struct report *top,
 	v.has_limits = r->limits != NULL;
 	report_figure(r, figures_find("burst", &index), 0, &fv);
 	v.burst = fv.value;
+	v.ebs_limit = r->ebs != NULL ? r->ebs->sustained_limit : -1;
 	for (i = 0; i < fl->nfig; i++) {
 		report_figure_in(top, r, fl->fig[i], 0, &fv);
 		report_standing_figure(&fv, 0, &sf);

@@ -38,6 +38,10 @@ struct fleet_volume {
 	int		 has_limits;
 	double		 burst;		/* 1 a bucket ran dry, 0 none did,
 					   NAN run too short to tell */
+	int		 ebs_limit;	/* the limit EBS's counters show
+					   held its sustained run (enum
+					   ebsstats_limit); -1: no
+					   counters of one */
 	/* By figure: value (NAN unknown), run-to-run noise (2 sd / mean),
 	   ratio to the kind's median, the worse-by fraction judged with. */
 	double		 value[FLEET_FIGURES];

@@ -36,8 +36,8 @@ report_ebs_phase_words(const char *phase)
 	return (phase);
 }
 
-/* Limit l in a table cell. */
-static const char *
+/* Limit l in a table cell; see report.h. */
+const char *
 report_ebs_limit_cell(int l)
 {
 	static const char *const w[] = {

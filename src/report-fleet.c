@@ -191,7 +191,23 @@ report_fleet_burst(const struct fleet *fl, const struct fleet_volume *v,
 		snprintf(buf, len, "%s -> %s",
 		    report_fleet_value(fl, v, bi, a, sizeof a),
 		    report_fleet_value(fl, v, ba, b, sizeof b));
+	/* What EBS's counters show held the sustained run, if they do. */
+	if (v->ebs_limit >= 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), "; EBS held: %s",
+		    report_ebs_limit_cell(v->ebs_limit));
 	return (buf);
+}
+
+/* Whether any volume of fl has EBS's counters of a sustained run. */
+static int
+report_fleet_any_ebs(const struct fleet *fl)
+{
+	size_t	i;
+
+	for (i = 0; i < fl->nvol; i++)
+		if (fl->vol[i].ebs_limit >= 0)
+			return (1);
+	return (0);
 }
 
 static void
@@ -306,6 +322,11 @@ report_fleet_write(const struct fleet *fl, FILE *f, int markdown)
 			    "compared in different states differ by their "
 			    "buckets, not only their hardware.\n",
 			    markdown ? "\n" : "  ");
+		if (report_fleet_any_ebs(fl))
+			fprintf(f, "%sEBS held: the limit EBS's own counters "
+			    "show demand exceeded longest in the sustained "
+			    "run, for 5%% of it at least (none: no limit "
+			    "did).\n", markdown ? "\n" : "  ");
 	}
 	report_fleet_kinds(fl, f, markdown);
 
@@ -410,6 +431,7 @@ report_fleet_csv(const struct fleet *fl, FILE *f)
 	const struct fleet_volume *v;
 	char			 reason[1024], name[64];
 	size_t			 i, j;
+	int			 ebs;
 
 	fputs("file,host,target,kind,kind_source,device_model,burst,", f);
 	for (j = 0; j < fl->nfig; j++)
@@ -420,7 +442,10 @@ report_fleet_csv(const struct fleet *fl, FILE *f)
 			fprintf(f, "ratio_%s,", fl->fig[j]->alias);
 	}
 	fputs("outlier,outlier_reason,expectations_met,expectations_missed,"
-	    "expectations_unknown,fault\n", f);
+	    "expectations_unknown,fault", f);
+	/* Only a fleet with EBS's counters has their column. */
+	ebs = report_fleet_any_ebs(fl);
+	fputs(ebs ? ",ebs_sustained_limit\n" : "\n", f);
 	for (i = 0; i < fl->nvol; i++) {
 		v = &fl->vol[i];
 		report_fleet_csv_str(f, v->file, 0);
@@ -446,7 +471,11 @@ report_fleet_csv(const struct fleet *fl, FILE *f)
 			    v->verdicts[CHECK_UNKNOWN]);
 		else
 			fputs(",,,", f);
-		fprintf(f, "%s\n", v->fault != NULL ? v->fault : "");
+		fprintf(f, "%s", v->fault != NULL ? v->fault : "");
+		if (ebs)
+			fprintf(f, ",%s", v->ebs_limit >= 0 ?
+			    ebsstats_limit_name(v->ebs_limit) : "");
+		fputc('\n', f);
 	}
 }
 
@@ -483,6 +512,9 @@ report_fleet_json_volume(const struct fleet *fl, const struct fleet_volume *v)
 	    json_string(v->fault) : json_null());
 	json_object_set_new(o, "burst_detected", isnan(v->burst) ?
 	    json_null() : json_boolean(v->burst != 0));
+	if (v->ebs_limit >= 0)
+		json_object_set_new(o, "ebs_sustained_limit",
+		    json_string(ebsstats_limit_name(v->ebs_limit)));
 	figs = json_object();
 	ratios = json_object();
 	states = json_object();

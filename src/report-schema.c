@@ -2234,6 +2234,10 @@ static const struct report_schema_key report_schema_member_keys[] = {
 	{ .name = "target", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct report, target),
 	  .sub = &report_schema_target, .doc = "what was measured" },
+	{ .name = "config", .type = REPORT_SCHEMA_OBJECT,
+	  AT(struct report, config), .sub = &report_schema_config,
+	  .doc = "its settings (its verdict reads them); absent in older "
+	  "reports, which then take the top-level config" },
 	{ .name = "context", .type = REPORT_SCHEMA_OBJECT,
 	  AT(struct report, context), .sub = &report_schema_context,
 	  .doc = "where it is" },
@@ -2247,6 +2251,13 @@ static const struct report_schema_key report_schema_member_keys[] = {
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, voltypes),
 	  .sub = &report_schema_voltypes,
 	  .doc = "the documented volume types judged against it" },
+	{ .name = "sync", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, sync),
+	  .sub = &report_schema_sync, .doc = "its commits, alone" },
+	{ .name = "writes", .type = REPORT_SCHEMA_OBJECT,
+	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, writes),
+	  .sub = &report_schema_writes,
+	  .doc = "its write ceilings, buffers and mixed point, alone" },
 	{ .name = "ebs_stats", .type = REPORT_SCHEMA_OBJECT,
 	  .flags = REPORT_SCHEMA_POINTER, AT(struct report, ebs),
 	  .sub = &report_schema_ebs,
@@ -2342,6 +2353,7 @@ static void
 report_schema_root_loaded(void *r)
 {
 	struct report	*rep = r;
+	size_t		 i;
 
 	/*
 	 * No instance section (an older report): none recorded, no figures,
@@ -2351,6 +2363,10 @@ report_schema_root_loaded(void *r)
 	    rep->instance.name[0] == '\0' && rep->instance.why[0] == '\0' &&
 	    rep->instance.source[0] == '\0')
 		instance_none(&rep->instance, "%s", "");
+	/* A target without settings of its own (older reports): the run's. */
+	for (i = 0; i < rep->ntargets; i++)
+		if (rep->targets[i].config.command[0] == '\0')
+			rep->targets[i].config = rep->config;
 	report_state_apply(r);
 }
 

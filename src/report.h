@@ -20,7 +20,7 @@
 #include "writes.h"
 
 #define REPORT_SCHEMA_VERSION	1
-#define REPORT_JSON_DIGITS	6	/* significant digits of a real */
+#define REPORT_JSON_DIGITS	17	/* significant digits of a real */
 
 struct report_config {			/* the settings of the run */
 	char		command[16];	/* run, scan, limits */
@@ -471,6 +471,8 @@ int	report_ebs_sustained_limit(const struct report *);
 void	report_ebs_held(const struct report *, char *, size_t);
 /* An ebsstats limit in words: "the instance's EBS IOPS limit". */
 const char *report_ebs_limit_words(int);
+/* An ebsstats limit in a table cell: "instance IOPS", "none"; "" else. */
+const char *report_ebs_limit_cell(int);
 /*
  * One page of EBS's counters (ebs-stats) read from source, to f: JSON
  * (json set), else text or markdown.  Returns 0, or -1 if f failed.

@@ -32,7 +32,7 @@
 #include "t_report.h"
 #include "xmalloc.h"
 
-#define T_FLAGS	(JSON_INDENT(2) | JSON_REAL_PRECISION(6) | \
+#define T_FLAGS	(JSON_INDENT(2) | JSON_REAL_PRECISION(17) | \
 	JSON_ENSURE_ASCII)
 #define T_MAX	1024
 
