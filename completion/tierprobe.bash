@@ -44,9 +44,16 @@ _tierprobe()
 	--json|--fio-job|--io-properties)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
-	--show|--expect-profile)
+	--show)
+		# Volumes, instances and types: every name listed.
 		COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |
-		    awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print $1 }')" -- "$cur"))
+		    awk '$1 ~ /^[a-z0-9]/ { print $1 }')" -- "$cur"))
+		return ;;
+	--expect-profile)
+		# Volumes only: the names before the first blank line.
+		COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |
+		    awk 'NF == 0 { exit } $1 ~ /^[a-z0-9]/ { print $1 }')" \
+		    -- "$cur"))
 		return ;;
 	--type)
 		# The volume types: the names after the second blank line.
@@ -82,7 +89,7 @@ _tierprobe()
 		elif [[ $cur == sim:* ]]; then
 			COMPREPLY=($(compgen -W "$(tierprobe profiles 2>/dev/null |
 			    awk 'NF == 0 { exit }
-			    NR > 1 && $1 ~ /^[a-z0-9]/ { print "sim:" $1 }')" \
+			    $1 ~ /^[a-z0-9]/ { print "sim:" $1 }')" \
 			    -- "$cur"))
 		else
 			COMPREPLY=($(compgen -f -- "$cur"))

@@ -4,7 +4,8 @@
 # of the volume's kind.  vars.gp sets npanels, nvol, xrot (degrees to turn
 # the bar labels so they do not overlap; at 90 each stands under its bar),
 # name_across (a red bar's name fits above it, and is written there),
-# ptitle[] and punit[]; data in fleetN.dat.
+# ptitle[], punit[] and pflagged[] (red bars in the panel: a labels plot
+# with no point made gnuplot 5.4 crash); data in fleetN.dat.
 unset title
 set multiplot layout (npanels + 1) / 2, (npanels > 1 ? 2 : 1) \
 	title plot_title . "\n" . plot_subtitle noenhanced
@@ -25,7 +26,7 @@ do for [i = 1:npanels] {
 	set title ptitle[i] noenhanced
 	set ylabel punit[i]
 	f = sprintf('fleet%d.dat', i)
-	if (name_across) {
+	if (name_across && pflagged[i] > 0) {
 		plot f using 1:3:($4 > 0 ? 0xc0392b : 0x1f5fa8):xtic(2) \
 			with boxes lc rgb variable, \
 		     f using ($1 - 0.4):5:(0.8):(0) with vectors nohead lw 3 \

@@ -19,6 +19,7 @@
 #include "sync.h"
 #include "units.h"
 #include "voltype.h"
+#include "words.h"
 #include "xmalloc.h"
 
 enum cli_kind {
@@ -586,44 +587,12 @@ cli_check(struct cli_opts *o, char **cause)
 		xasprintf(cause, "plot needs --outdir DIR");
 		return (-1);
 	}
-	if (o->cmd == CLI_COMPARE && o->format == CLI_FMT_JSON) {
-		xasprintf(cause, "compare prints text or markdown; "
-		    "--output-format json is not accepted there");
-		return (-1);
-	}
 	if (o->format == CLI_FMT_CSV && o->cmd != CLI_FLEET) {
 		xasprintf(cause, "--output-format csv: only fleet prints csv; "
 		    "use text, json or markdown");
 		return (-1);
 	}
 	return (0);
-}
-
-/* Edits (insert, delete, replace a letter) that turn a into b. */
-static size_t
-cli_distance(const char *a, const char *b)
-{
-	size_t	la = strlen(a), lb = strlen(b), i, j, diag, up, *row;
-
-	row = xcalloc(lb + 1, sizeof *row);
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		diag = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			up = row[j];
-			row[j] = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < row[j])
-				row[j] = up + 1;
-			if (row[j - 1] + 1 < row[j])
-				row[j] = row[j - 1] + 1;
-			diag = up;
-		}
-	}
-	j = row[lb];
-	free(row);
-	return (j);
 }
 
 /*
@@ -652,7 +621,7 @@ cli_unknown(const char *arg, enum cli_cmd cmd, const char *word,
 			    n++ > 0 ? ", " : "", cli_options[i].name);
 			continue;
 		}
-		d = cli_distance(name, cli_options[i].name);
+		d = words_distance(name, cli_options[i].name);
 		if (d < best) {
 			best = d;
 			at = i;
@@ -661,7 +630,7 @@ cli_unknown(const char *arg, enum cli_cmd cmd, const char *word,
 	if (n > 1)
 		xasprintf(cause, "ambiguous option %s for %s: it abbreviates "
 		    "%s", arg, word, list);
-	else if (at < CLI_NOPTIONS && best <= (len / 3 > 2 ? len / 3 : 2))
+	else if (at < CLI_NOPTIONS && words_close(best, len))
 		xasprintf(cause, "unknown option %s for %s: did you mean "
 		    "--%s? (see tierprobe %s --help)", arg, word,
 		    cli_options[at].name, word);
@@ -677,8 +646,9 @@ cli_parse(int argc, char **argv, struct cli_opts *o, char **cause)
 {
 	struct option	 longopts[CLI_NOPTIONS + 1];
 	char		 shortopts[64], *p = shortopts;
-	const char	*word;
+	const char	*word, *names[CLI_NCMDS];
 	size_t		 i;
+	long		 at;
 	int		 ch, idx, next;
 
 	cli_defaults(o);
@@ -718,9 +688,17 @@ cli_parse(int argc, char **argv, struct cli_opts *o, char **cause)
 		if (strcmp(word, cli_cmds[i].name) == 0)
 			o->cmd = cli_cmds[i].cmd;
 	if (o->cmd == CLI_NONE) {
-		xasprintf(cause, "unknown command '%s': use run, scan, limits, "
-		    "sync, report, compare, plot, prep, profiles, check or "
-		    "fleet", word);
+		for (i = 0; i < CLI_NCMDS; i++)
+			names[i] = cli_cmds[i].name;
+		if ((at = words_closest(word, names, CLI_NCMDS)) >= 0)
+			xasprintf(cause, "unknown command '%s': did you mean "
+			    "%s? (commands: run, scan, limits, sync, report, "
+			    "compare, plot, prep, profiles, check, fleet)", word,
+			    names[at]);
+		else
+			xasprintf(cause, "unknown command '%s': use run, scan, "
+			    "limits, sync, report, compare, plot, prep, "
+			    "profiles, check or fleet", word);
 		return (-1);
 	}
 

@@ -5,6 +5,7 @@
  * bucket state each figure was measured in: figures a bucket may have
  * lifted are never called equal.
  */
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -384,4 +385,148 @@ compare_write(const struct report *reps, int n, FILE *out, int markdown)
 		    "is the rate a run held without a drop, the most it can "
 		    "be (a larger bucket may lower it).\n", out);
 	return (0);
+}
+
+/* The word of compare_mark's mark, for JSON. */
+static const char *
+compare_mark_word(const char *mark)
+{
+	switch (mark[1]) {
+	case '!':
+		return ("states_differ");
+	case '*':
+		return ("differs");
+	case '~':
+		return ("within_noise_lifted");
+	case '?':
+		return ("noise_unknown");
+	default:
+		return ("within_noise");
+	}
+}
+
+static json_t *
+compare_json_real(double v)
+{
+	return (isfinite(v) ? json_real(v) : json_null());
+}
+
+static json_t *
+compare_json_str(const char *s)
+{
+	return (s != NULL && *s != '\0' ? json_string(s) : json_null());
+}
+
+/* One report's value of a figure, with its ratio to the first's. */
+static json_t *
+compare_json_cell(struct compare_cell *a, struct compare_cell *c, int first)
+{
+	json_t	*o;
+	int	 b;
+
+	o = json_object();
+	if (!isfinite(c->value)) {
+		c->state = BUCKET_UNKNOWN;
+		c->bound = REPORT_BOUND_NONE;
+	}
+	json_object_set_new(o, "value", compare_json_real(c->present ?
+	    c->value : NAN));
+	json_object_set_new(o, "noise", compare_json_real(c->present ?
+	    c->noise : NAN));
+	json_object_set_new(o, "bound", c->present && isfinite(c->value) ?
+	    json_string(report_bound_name(c->bound)) : json_null());
+	json_object_set_new(o, "state", c->present && isfinite(c->value) ?
+	    compare_json_str(bucket_state_name(c->state)) : json_null());
+	if (first)
+		return (o);
+	b = compare_ratio_bound(a, c);
+	if (!a->present || !c->present || !isfinite(a->value) ||
+	    !isfinite(c->value) || a->value == 0 || b < 0) {
+		json_object_set_new(o, "ratio_to_first", json_null());
+		json_object_set_new(o, "ratio_bound", json_null());
+		json_object_set_new(o, "mark", json_null());
+		return (o);
+	}
+	json_object_set_new(o, "ratio_to_first", json_real(c->value /
+	    a->value));
+	json_object_set_new(o, "ratio_bound", json_string(
+	    report_bound_name(b)));
+	json_object_set_new(o, "mark", b != REPORT_BOUND_NONE ? json_null() :
+	    json_string(compare_mark_word(compare_mark(a, c))));
+	return (o);
+}
+
+/* The comparison as one JSON document; see compare.h. */
+int
+compare_json(const struct report *reps, const char *const *files, int n,
+    FILE *out)
+{
+	struct report_figure	 fig[COMPARE_MAX][REPORT_STATS_MAX];
+	struct compare_cell	 cell[COMPARE_MAX];
+	const char		*rows[COMPARE_MAX * REPORT_STATS_MAX];
+	const char		*labels[COMPARE_MAX * REPORT_STATS_MAX];
+	size_t			 nf[COMPARE_MAX], i, j, k, nrow = 0;
+	json_t			*root, *cmp, *a, *o, *values;
+	char			 what[512], name[2];
+	int			 rc;
+
+	if (n < 1 || n > COMPARE_MAX)
+		return (-1);
+	root = json_object();
+	json_object_set_new(root, "schema_version",
+	    json_integer(REPORT_SCHEMA_VERSION));
+	json_object_set_new(root, "command", json_string("compare"));
+	cmp = json_object();
+	a = json_array();
+	for (k = 0; k < (size_t)n; k++) {
+		nf[k] = report_headlines(&reps[k], fig[k], REPORT_STATS_MAX);
+		for (i = 0; i < nf[k]; i++) {
+			for (j = 0; j < nrow; j++)
+				if (strcmp(rows[j], fig[k][i].name) == 0)
+					break;
+			if (j == nrow) {
+				rows[nrow] = fig[k][i].name;
+				labels[nrow++] = fig[k][i].label;
+			}
+		}
+		o = json_object();
+		snprintf(name, sizeof name, "%c", (int)('A' + k));
+		json_object_set_new(o, "name", json_string(name));
+		json_object_set_new(o, "file", compare_json_str(files[k]));
+		json_object_set_new(o, "target", json_string(compare_what(
+		    &reps[k], what, sizeof what)));
+		json_object_set_new(o, "command", json_string(
+		    reps[k].config.command[0] ? reps[k].config.command :
+		    "run"));
+		json_object_set_new(o, "device_model",
+		    compare_json_str(reps[k].context.device_model));
+		json_object_set_new(o, "started_utc",
+		    compare_json_str(reps[k].started_utc));
+		json_object_set_new(o, "interrupted",
+		    json_boolean(reps[k].interrupted));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(cmp, "reports", a);
+	a = json_array();
+	for (i = 0; i < nrow; i++) {
+		for (k = 0; k < (size_t)n; k++)
+			compare_lookup(&reps[k], fig[k], nf[k], rows[i],
+			    &cell[k]);
+		o = json_object();
+		json_object_set_new(o, "figure", json_string(rows[i]));
+		json_object_set_new(o, "label", json_string(labels[i]));
+		values = json_array();
+		for (k = 0; k < (size_t)n; k++)
+			json_array_append_new(values, compare_json_cell(
+			    &cell[0], &cell[k], k == 0));
+		json_object_set_new(o, "values", values);
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(cmp, "figures", a);
+	json_object_set_new(root, "compare", cmp);
+	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(6) |
+	    JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+	return (rc == 0 ? 0 : -1);
 }

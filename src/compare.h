@@ -15,6 +15,12 @@
  * Returns 0, or -1 if n is not in 1..COMPARE_MAX.
  */
 int	compare_write(const struct report *, int, FILE *, int);
+/*
+ * The same as one JSON document (keys in tierprobe-report(5), COMPARE
+ * OUTPUT); files[n] name the reports.  Returns 0, or -1 if n is not in
+ * 1..COMPARE_MAX or the document could not be written.
+ */
+int	compare_json(const struct report *, const char *const *, int, FILE *);
 
 /*
  * Whether b differs from a by more than their noise: 1 yes, 0 no, -1 when

@@ -380,7 +380,9 @@ fiojob_several(const struct report *r, FILE *f)
 	    "; Offsets are drawn with replacement (norandommap).\n", f);
 	if (sim)
 		fputs("; The report is of simulated volumes: point each "
-		    "filename at a real one.\n", f);
+		    "filename at a real one.\n; Their sizes are the "
+		    "simulation's, so they are commented out: fio sizes\n; "
+		    "each job to the file named, never beyond it.\n", f);
 	if (fiojob_writes_any(r))
 		fputs("; WARNING: some jobs write: they destroy data on the "
 		    "targets (past their first 4 KiB).\n", f);
@@ -448,9 +450,58 @@ fiojob_count(const struct report *r)
 	return (n);
 }
 
-/* The job file to a stream: one job per measured point, run in turn. */
+/* Whether r (or a target of it) is of a simulated volume. */
+static int
+fiojob_simulated(const struct report *r)
+{
+	size_t	i;
+
+	if (r->ntargets == 0)
+		return (r->target.path == NULL ||
+		    strcmp(r->target.type, "sim") == 0);
+	for (i = 0; i < r->ntargets; i++)
+		if (strcmp(r->targets[i].target.type, "sim") == 0)
+			return (1);
+	return (0);
+}
+
+static void	fiojob_dump_jobs(const struct report *, FILE *);
+
+/*
+ * The job file to a stream: one job per measured point, run in turn.  Of
+ * a simulated volume, whose sizes are the simulation's (100 GiB for a
+ * sim:gp2:100G) and whose filename is a placeholder, each size= is
+ * written commented out: fio then sizes a job to the file it is pointed
+ * at, never beyond it.
+ */
 void
 fiojob_dump(const struct report *r, FILE *f)
+{
+	char	*buf = NULL, *line, *next;
+	size_t	 len = 0;
+	FILE	*m;
+
+	if (!fiojob_simulated(r) || (m = open_memstream(&buf, &len)) ==
+	    NULL) {
+		fiojob_dump_jobs(r, f);
+		return;
+	}
+	fiojob_dump_jobs(r, m);
+	fclose(m);
+	for (line = buf; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (strncmp(line, "size=", 5) == 0)
+			fprintf(f, "; %s (the simulated volume's: fio sizes the "
+			    "job to its file)\n", line);
+		else
+			fprintf(f, "%s\n", line);
+	}
+	free(buf);
+}
+
+static void
+fiojob_dump_jobs(const struct report *r, FILE *f)
 {
 	const struct limits_result	*l = r->limits;
 	const char			*path = r->target.path;
@@ -477,7 +528,9 @@ fiojob_dump(const struct report *r, FILE *f)
 		    "flush; one job per writer.\n", f);
 	if (sim)
 		fputs("; The report is of a simulated volume: point filename "
-		    "at a real one.\n", f);
+		    "at a real one.\n; Its sizes are the simulation's, so "
+		    "they are commented out: fio sizes each\n; job to the "
+		    "file named, never beyond it.\n", f);
 	if (fiojob_writes_any(r))
 		fputs("; WARNING: some jobs write: they destroy data on the "
 		    "target (past its first 4 KiB).\n", f);

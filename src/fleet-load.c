@@ -21,7 +21,7 @@ fleet_load_file(struct fleet *fl, const char *file,
 	char		*cause = NULL;
 	size_t		 len = strlen(file);
 
-	if (report_load(file, &r, &cause) != 0) {
+	if (report_load_with(file, &r, REPORT_LOAD_LEAN, &cause) != 0) {
 		if (strncmp(cause, file, len) == 0 && cause[len] == ':')
 			fleet_skip(fl, file, cause + len + 2);
 		else

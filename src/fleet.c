@@ -334,9 +334,11 @@ fleet_judge(struct fleet *fl, const struct fleet_kind *k, size_t f)
 		    better == 0 || v->contradicted[f] ||
 		    v->lifted[f] != k->of_burst[f])
 			continue;
-		v->ratio[f] = v->value[f] / k->median[f];
+		/* Too few to compare: no ratio, as if one were judged. */
 		if (k->n[f] < FLEET_MIN_KIND)
 			continue;
+		v->ratio[f] = v->value[f] / k->median[f];
+		v->compared = 1;
 		lim = fl->outlier;
 		if (isfinite(v->noise[f]) && v->noise[f] > lim)
 			lim = v->noise[f] < 0.99 ? v->noise[f] : 0.99;

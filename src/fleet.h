@@ -56,6 +56,8 @@ struct fleet_volume {
 						   did: not the long run,
 						   never compared */
 	int		 outlier;	/* any figure flagged */
+	int		 compared;	/* a figure judged against a kind
+					   of FLEET_MIN_KIND or more */
 	int		 checked;	/* has expectations */
 	unsigned	 verdicts[CHECK_NVERDICTS]; /* by enum check_verdict */
 };

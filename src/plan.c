@@ -7,6 +7,7 @@
  */
 #include <sys/stat.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -203,7 +204,9 @@ plan_sync(const struct cli_opts *o, const struct plan_target *pt,
 /*
  * Whether run may write to spec: a simulated volume, a file that does
  * not exist yet (it creates it) or one tierprobe created before, named
- * directly (not through a symlink).
+ * directly (not through a symlink), unless it is on a read-only
+ * filesystem (then run only reads, as of a file it did not create:
+ * doc/safety.md).
  */
 static int
 plan_may_write(const struct plan_target *pt)
@@ -217,7 +220,11 @@ plan_may_write(const struct plan_target *pt)
 	/* Never through a symlink (target.c refuses it). */
 	if (lstat(pt->spec, &st) == 0 && S_ISLNK(st.st_mode))
 		return (0);
-	return (access(pt->spec, F_OK) != 0 || target_is_ours(pt->spec));
+	if (access(pt->spec, F_OK) != 0)
+		return (1);
+	if (access(pt->spec, W_OK) != 0 && errno == EROFS)
+		return (0);
+	return (target_is_ours(pt->spec));
 }
 
 /* Bytes of the target the phases read (a file is grown to them). */

@@ -22,6 +22,7 @@
 #include "profiles.h"
 #include "units.h"
 #include "voltype.h"
+#include "words.h"
 #include "xmalloc.h"
 
 #ifndef TP_PKGDATADIR
@@ -1138,6 +1139,7 @@ profiles_find(const char *name, const char *sub, char **cause)
 	const char		*what;
 	char			*path, **v, *list = NULL, *tmp;
 	size_t			 i, n;
+	long			 at;
 
 	for (i = 0; dirs[i] != NULL; i++) {
 		xasprintf(&path, "%s%s%s/%s.ini", dirs[i], *sub != '\0' ?
@@ -1159,6 +1161,11 @@ profiles_find(const char *name, const char *sub, char **cause)
 		xasprintf(cause, "no %s \"%s\": no profiles found (set "
 		    "TIERPROBE_DATADIR, or give a path to a .ini file)", what,
 		    name);
+	else if ((at = words_closest(name, (const char *const *)v, n)) >= 0)
+		xasprintf(cause, "no %s \"%s\": did you mean %s? (built-in "
+		    "%s: %s)", what, name, v[at], strcmp(sub,
+		    PROFILES_TYPES) == 0 ? "types" : *sub != '\0' ?
+		    "instances" : "profiles", list);
 	else
 		xasprintf(cause, "no %s \"%s\"; built-in %s: %s", what,
 		    name, strcmp(sub, PROFILES_TYPES) == 0 ? "types" :

@@ -853,7 +853,7 @@ report_check_summary(const struct report_check_file *fs, size_t n, FILE *f,
 	unsigned	count[CHECK_NVERDICTS], total[CHECK_NVERDICTS];
 	unsigned	met = 0, missed = 0, unknown = 0, skipped = 0;
 	unsigned	partial = 0, expect = 0, lifted = 0;
-	char		counts[96], parts[32], lift[64];
+	char		counts[96], parts[80], lift[64];
 	int		pass;
 	size_t		i;
 	int		v;
@@ -886,7 +886,9 @@ report_check_summary(const struct report_check_file *fs, size_t n, FILE *f,
 		snprintf(lift, sizeof lift, ", %u met only while a bucket may "
 		    "be full", lifted);
 	if (partial > 0)
-		snprintf(parts, sizeof parts, " (%u interrupted)", partial);
+		snprintf(parts, sizeof parts, "; %u of the %zu judged "
+		    "interrupted (a partial report)", partial,
+		    n - skipped);
 	fprintf(f, "%s%zu report%s: %u passed, %u missed, %u unknown%s, %u "
 	    "skipped%s; %u expectation%s: %s\n", indent, n, n == 1 ? "" : "s",
 	    met, missed, unknown, lift, skipped, parts, expect, expect == 1 ?

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "report.h"
 #include "xmalloc.h"
 
@@ -79,6 +80,39 @@ report_files_walk(struct report_files *fs, const char *dir, int depth)
 	return (0);
 }
 
+/*
+ * Drop from fs the files named again (by another path, a link, or a file
+ * named and inside a directory named), by their real path, saying so: a
+ * file read twice was a report of the same host and target twice.
+ */
+static void
+report_files_dedupe(struct report_files *fs)
+{
+	char	**real;
+	size_t	  i, j, k = 0;
+
+	real = xcalloc(fs->n, sizeof *real);
+	for (i = 0; i < fs->n; i++) {
+		real[k] = realpath(fs->path[i], NULL);
+		for (j = 0; real[k] != NULL && j < k; j++) {
+			if (real[j] != NULL && strcmp(real[j], real[k]) == 0)
+				break;
+		}
+		if (real[k] != NULL && j < k) {
+			log_info("%s: the same file as %s: read once",
+			    fs->path[i], fs->path[j]);
+			free(real[k]);
+			free(fs->path[i]);
+			continue;
+		}
+		fs->path[k++] = fs->path[i];
+	}
+	for (i = 0; i < k; i++)
+		free(real[i]);
+	free(real);
+	fs->n = k;
+}
+
 /* The report files named by paths[n] into fs; see report.h. */
 void
 report_files_find(struct report_files *fs, char *const *paths, int n)
@@ -105,6 +139,7 @@ report_files_find(struct report_files *fs, char *const *paths, int n)
 			qsort(fs->path + from, fs->n - from,
 			    sizeof *fs->path, report_files_cmp);
 	}
+	report_files_dedupe(fs);
 }
 
 /* Free what report_files_find found; the struct stays. */

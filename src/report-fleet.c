@@ -462,7 +462,7 @@ report_fleet_csv(const struct fleet *fl, FILE *f)
 			if (fl->fig[j]->better != 0)
 				report_fleet_csv_num(f, v->ratio[j]);
 		}
-		fputs(v->outlier ? "true," : "false,", f);
+		fputs(!v->compared ? "," : v->outlier ? "true," : "false,", f);
 		report_fleet_csv_str(f, report_fleet_reason(fl, v, reason,
 		    sizeof reason), 0);
 		if (v->checked)
@@ -532,7 +532,8 @@ report_fleet_json_volume(const struct fleet *fl, const struct fleet_volume *v)
 	json_object_set_new(o, "figures", figs);
 	json_object_set_new(o, "states", states);
 	json_object_set_new(o, "ratio_to_median", ratios);
-	json_object_set_new(o, "outlier", json_boolean(v->outlier));
+	json_object_set_new(o, "outlier", v->compared ?
+	    json_boolean(v->outlier) : json_null());
 	json_object_set_new(o, "outlier_reason", report_fleet_str(
 	    report_fleet_reason(fl, v, reason, sizeof reason)));
 	if (v->checked) {

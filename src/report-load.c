@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Read a JSON report back (schema_version 1 or older), checking the type of
- * every key it uses; a bad file gives one line naming the file and the key.
+ * every key it uses and that its figures are possible; a bad file gives one
+ * line naming the file and the key.
  */
+#define _XOPEN_SOURCE 700	/* strptime */
+#define _DEFAULT_SOURCE		/* timegm */
+#include <sys/stat.h>
+
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
@@ -10,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "report-lazy.h"
 #include "report-schema.h"
 #include "report.h"
 #include "xmalloc.h"
@@ -19,6 +26,10 @@ struct report_load {
 	const char	*file;
 	char		*cause;		/* the first error */
 	int		 failed;
+	struct report_lazy *lazy;	/* arrays left out of the tree, or
+					   NULL */
+	int		 lean;		/* REPORT_LOAD_LEAN */
+	void		*scratch;	/* lean: histograms read into it */
 };
 
 static void	report_load_keys(struct report_load *,
@@ -65,6 +76,58 @@ report_load_alloc(void *member, size_t n, size_t size)
 	return (*pp);
 }
 
+/*
+ * What a figure of each unit can be.  Time, sizes, counts and rates are
+ * never negative.  Rates have a ceiling far above any device's, so that a
+ * figure past it is a damaged or made-up file, not a fast volume: the
+ * fastest NVMe devices reach a few million IOPS and about 14 GB/s (PCIe 5
+ * x4), a page-cache read on one core a few million a second, memory a few
+ * hundred GB/s; a latency is at most a day (a run's longest limit).
+ */
+static const struct {
+	const char	*unit;
+	double		 max;		/* 0: no bound but finite */
+	const char	*accepted;
+} report_load_ranges[] = {
+	{ "us", 86400e6, "0 to 86400000000 (a day)" },
+	{ "ns", 86400e9, "0 to 86400000000000 (a day)" },
+	{ "IOPS", 1e9, "0 to 1e9 (100 times the fastest NVMe device)" },
+	{ "ops/s", 1e9, "0 to 1e9 (100 times the fastest NVMe device)" },
+	{ "bytes/s", 1e12, "0 to 1e12 (1 TB/s, beyond any device and "
+	    "memory)" },
+	{ "s", 0, "0 or more seconds" },
+	{ "bytes", 0, "0 or more bytes" },
+	{ "I/Os", 0, "0 or more I/Os" },
+	{ "cores", 0, "0 or more cores" },
+};
+
+/* Whether the figure d of key k is possible; if not, fail naming it. */
+static void
+report_load_range(struct report_load *ld, const struct report_schema_key *k,
+    double d, const char *key)
+{
+	size_t	i;
+
+	if (isnan(d))
+		return;
+	if (!isfinite(d)) {
+		report_load_fail(ld, key, "%g is not a finite number", d);
+		return;
+	}
+	for (i = 0; i < sizeof report_load_ranges /
+	    sizeof report_load_ranges[0]; i++) {
+		if (k->unit == NULL ||
+		    strcmp(k->unit, report_load_ranges[i].unit) != 0)
+			continue;
+		if (d < 0 || (report_load_ranges[i].max > 0 &&
+		    d > report_load_ranges[i].max))
+			report_load_fail(ld, key, "%g %s is impossible; "
+			    "accepted: %s", d, k->unit,
+			    report_load_ranges[i].accepted);
+		return;
+	}
+}
+
 /* A whole number in the range of the member; null or absent give 0. */
 static void
 report_load_uint(struct report_load *ld, const struct report_schema_key *k,
@@ -88,6 +151,7 @@ report_load_uint(struct report_load *ld, const struct report_schema_key *k,
 			return;
 		}
 		u = (uint64_t)i;
+		report_load_range(ld, k, (double)u, key);
 	}
 	if (k->size == sizeof(uint32_t))
 		*(uint32_t *)p = (uint32_t)u;
@@ -111,6 +175,7 @@ report_load_real(struct report_load *ld, const struct report_schema_key *k,
 		return;
 	}
 	*p = json_number_value(v);
+	report_load_range(ld, k, *p, key);
 }
 
 /* true or false; null or absent give k->dflt (-1 for BOOL_NULL). */
@@ -232,8 +297,9 @@ report_load_array(struct report_load *ld, const struct report_schema_key *k,
 {
 	void	*p = report_load_member(k, obj);
 	size_t	*count = (size_t *)((char *)obj + k->count), i, n;
-	char	*elem, ekey[256];
+	char	*elem, ekey[256], *cause;
 	json_t	*e;
+	struct report_lazy_array *lazy;
 
 	if (v == NULL)
 		return;
@@ -242,7 +308,9 @@ report_load_array(struct report_load *ld, const struct report_schema_key *k,
 		    report_schema_json_type(v));
 		return;
 	}
-	if ((n = json_array_size(v)) == 0)
+	lazy = NULL;
+	if ((n = json_array_size(v)) == 0 && (ld->lazy == NULL ||
+	    (lazy = report_lazy_find(ld->lazy, key, &n)) == NULL))
 		return;
 	if (k->max != 0 && n > k->max) {
 		report_load_fail(ld, key, "more than %zu elements", k->max);
@@ -251,15 +319,25 @@ report_load_array(struct report_load *ld, const struct report_schema_key *k,
 	if (k->flags & REPORT_SCHEMA_POINTER)
 		p = report_load_alloc(p, n, k->sub->size);
 	*count = n;
-	json_array_foreach(v, i, e) {
+	for (i = 0; i < n; i++) {
 		snprintf(ekey, sizeof ekey, "%s[%zu]", key, i);
 		elem = (char *)p + i * k->sub->size;
-		if (!json_is_object(e)) {
-			report_load_fail(ld, ekey, "expected an object, not %s",
-			    report_schema_json_type(e));
+		if (lazy == NULL)
+			e = json_array_get(v, i);
+		else if ((e = report_lazy_element(ld->lazy, lazy, i,
+		    &cause)) == NULL) {
+			ld->failed = 1;
+			xasprintf(&ld->cause, "%s: %s", ld->file, cause);
+			free(cause);
 			return;
 		}
-		report_load_keys(ld, k->sub, e, elem, ekey);
+		if (!json_is_object(e))
+			report_load_fail(ld, ekey, "expected an object, not %s",
+			    report_schema_json_type(e));
+		else
+			report_load_keys(ld, k->sub, e, elem, ekey);
+		if (lazy != NULL)
+			json_decref(e);
 		if (ld->failed)
 			return;
 	}
@@ -280,6 +358,64 @@ static void (*const report_load_types[REPORT_SCHEMA_NTYPES])(
 	[REPORT_SCHEMA_OBJECT] = report_load_object,
 	[REPORT_SCHEMA_ARRAY] = report_load_array,
 };
+
+/* A known figure of key k in obj as a double; NAN when unknown. */
+static double
+report_load_figure(const struct report_schema_key *k, void *obj)
+{
+	void		*p = report_load_member(k, obj);
+	uint64_t	 u;
+
+	if (k->type == REPORT_SCHEMA_REAL)
+		return (*(double *)p);
+	if (k->type != REPORT_SCHEMA_UINT &&
+	    k->type != REPORT_SCHEMA_UINT_NULL)
+		return (NAN);
+	u = k->size == sizeof(uint32_t) ? *(uint32_t *)p : *(uint64_t *)p;
+	return (u == 0 && k->type == REPORT_SCHEMA_UINT_NULL ? NAN :
+	    (double)u);
+}
+
+/*
+ * Each interval of table t in order: a key named with "low" is at most
+ * the key named alike with "high" (capacity_low_bytes and
+ * capacity_high_bytes), when both are known.
+ */
+static void
+report_load_intervals(struct report_load *ld, const struct report_schema *t,
+    void *obj, const char *prefix)
+{
+	const struct report_schema_key	*lo, *hi;
+	const char			*at;
+	char				 name[128], key[256];
+	size_t				 i, j;
+	double				 l, h;
+
+	for (i = 0; i < t->nkeys && !ld->failed; i++) {
+		lo = &t->keys[i];
+		if (lo->name == NULL || lo->get != NULL ||
+		    (at = strstr(lo->name, "low")) == NULL)
+			continue;
+		snprintf(name, sizeof name, "%.*shigh%s",
+		    (int)(at - lo->name), lo->name, at + 3);
+		for (j = 0; j < t->nkeys; j++) {
+			hi = &t->keys[j];
+			if (hi->name != NULL && hi->get == NULL &&
+			    strcmp(hi->name, name) == 0)
+				break;
+		}
+		if (j == t->nkeys)
+			continue;
+		l = report_load_figure(lo, obj);
+		h = report_load_figure(hi, obj);
+		if (isnan(l) || isnan(h) || l <= h)
+			continue;
+		snprintf(key, sizeof key, "%s%s%s", prefix,
+		    *prefix != '\0' ? "." : "", lo->name);
+		report_load_fail(ld, key, "%g is above %s (%g): an interval "
+		    "is accepted low to high", l, hi->name, h);
+	}
+}
 
 /*
  * The keys of table t from the JSON object o (NULL: absent, every key
@@ -303,6 +439,17 @@ report_load_keys(struct report_load *ld, const struct report_schema *t,
 				if (json_object_get(o, k->sub->keys[0].name) ==
 				    NULL)
 					continue;
+				if (ld->lean && strcmp(k->sub->name,
+				    "hist") == 0) {
+					/* Checked, not kept. */
+					if (ld->scratch == NULL)
+						ld->scratch = xmalloc(
+						    k->sub->size);
+					memset(ld->scratch, 0, k->sub->size);
+					report_load_keys(ld, k->sub, o,
+					    ld->scratch, prefix);
+					continue;
+				}
 				p = report_load_alloc(p, 1, k->sub->size);
 			}
 			report_load_keys(ld, k->sub, o, p, prefix);
@@ -325,23 +472,83 @@ report_load_keys(struct report_load *ld, const struct report_schema *t,
 			free(cause);
 		}
 	}
+	if (o != NULL && !ld->failed)
+		report_load_intervals(ld, t, obj, prefix);
 	if (!ld->failed && t->loaded != NULL)
 		t->loaded(obj);
+}
+
+/*
+ * A time the report was written with: "" (null), or ISO 8601 in UTC as
+ * report-json.c writes it, a date that exists.
+ */
+static void
+report_load_date(struct report_load *ld, const char *key, const char *s)
+{
+	struct tm	 tm, back;
+	const char	*end;
+	time_t		 t;
+
+	if (*s == '\0')
+		return;
+	memset(&tm, 0, sizeof tm);
+	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (end != NULL && *end == '\0' && strlen(s) == 20) {
+		back = tm;
+		t = timegm(&back);
+		if (t != (time_t)-1 && back.tm_mday == tm.tm_mday &&
+		    back.tm_mon == tm.tm_mon && back.tm_hour == tm.tm_hour &&
+		    back.tm_min == tm.tm_min && back.tm_sec == tm.tm_sec)
+			return;
+	}
+	report_load_fail(ld, key, "\"%s\" is not a date; accepted: "
+	    "YYYY-MM-DDTHH:MM:SSZ (ISO 8601, UTC) or null", s);
 }
 
 /* Read a report back.  Returns 0 or -1 with *cause (bad file: exit 2). */
 int
 report_load(const char *file, struct report *r, char **cause)
 {
+	return (report_load_with(file, r, 0, cause));
+}
+
+/* The same with flags (REPORT_LOAD_*); see report.h. */
+int
+report_load_with(const char *file, struct report *r, int flags,
+    char **cause)
+{
 	struct report_load	 ld;
 	json_error_t		 jerr;
 	json_t			*root, *sv;
 	json_int_t		 version;
+	struct stat		 st;
+	struct report_lazy	 lz;
+	int			 whole = 0, lazy_all;
 
 	memset(r, 0, sizeof *r);
 	memset(&ld, 0, sizeof ld);
 	ld.file = file;
-	root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+	ld.lean = (flags & REPORT_LOAD_LEAN) != 0;
+	if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
+		xasprintf(cause, "%s: is a directory; accepted: a JSON report "
+		    "file (as --json FILE writes)", file);
+		return (-1);
+	}
+	/*
+	 * In pieces when it can (memory a small multiple of the file's
+	 * size), else whole; a piece not read (a key the tables do not
+	 * know) makes it read whole again.
+	 */
+again:
+	root = NULL;
+	if (!whole && report_lazy_open(&lz, file) == 0) {
+		if ((root = report_lazy_root(&lz, &jerr)) != NULL)
+			ld.lazy = &lz;
+		else
+			report_lazy_close(&lz);
+	}
+	if (root == NULL)
+		root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL) {
 		if (jerr.line > 0)
 			xasprintf(cause, "%s: line %d: not a JSON report: %s",
@@ -354,6 +561,8 @@ report_load(const char *file, struct report *r, char **cause)
 		xasprintf(cause, "%s: not a tierprobe report (top level is "
 		    "%s)", file, report_schema_json_type(root));
 		json_decref(root);
+		if (ld.lazy != NULL)
+			report_lazy_close(ld.lazy);
 		return (-1);
 	}
 	sv = json_object_get(root, "schema_version");
@@ -361,19 +570,47 @@ report_load(const char *file, struct report *r, char **cause)
 		xasprintf(cause, "%s: schema_version: %s", file, sv == NULL ?
 		    "missing (not a tierprobe report)" : "expected an integer");
 		json_decref(root);
+		if (ld.lazy != NULL)
+			report_lazy_close(ld.lazy);
 		return (-1);
 	}
 	version = json_integer_value(sv);
-	if (version < 1 || version > REPORT_SCHEMA_VERSION) {
+	if (version < 1) {
+		xasprintf(cause, "%s: schema_version: not a tierprobe report "
+		    "version: %" JSON_INTEGER_FORMAT "; accepted: 1 to %d", file,
+		    version, REPORT_SCHEMA_VERSION);
+		json_decref(root);
+		if (ld.lazy != NULL)
+			report_lazy_close(ld.lazy);
+		return (-1);
+	}
+	if (version > REPORT_SCHEMA_VERSION) {
 		xasprintf(cause, "%s: schema_version: %" JSON_INTEGER_FORMAT
 		    " is not supported (this tierprobe reads 1 to %d; a newer "
 		    "tierprobe wrote it?)", file, version,
 		    REPORT_SCHEMA_VERSION);
 		json_decref(root);
+		if (ld.lazy != NULL)
+			report_lazy_close(ld.lazy);
 		return (-1);
 	}
 	report_load_keys(&ld, &report_schema_root, root, r, "");
 	json_decref(root);
+	if (ld.lazy != NULL) {
+		lazy_all = report_lazy_all_used(ld.lazy);
+		report_lazy_close(ld.lazy);
+		ld.lazy = NULL;
+		if (!ld.failed && !lazy_all) {
+			report_free(r);
+			memset(r, 0, sizeof *r);
+			whole = 1;
+			goto again;
+		}
+	}
+	free(ld.scratch);
+	ld.scratch = NULL;
+	report_load_date(&ld, "started_utc", r->started_utc);
+	report_load_date(&ld, "finished_utc", r->finished_utc);
 	if (ld.failed) {
 		report_free(r);
 		*cause = ld.cause;

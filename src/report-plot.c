@@ -159,7 +159,7 @@ static int
 report_plot_run(struct report_plot *rp, const char *script, char **cause)
 {
 	char	 common[PATH_MAX], gp[PATH_MAX], log[PATH_MAX], line[256];
-	char	 last[256];
+	char	 first[256];
 	char	*argv[5];
 	pid_t	 pid;
 	int	 status, fd;
@@ -202,17 +202,24 @@ report_plot_run(struct report_plot *rp, const char *script, char **cause)
 		xasprintf(cause, "%s", PLOT_MISSING);
 		return (-1);
 	}
-	last[0] = '\0';
+	first[0] = '\0';
 	if ((f = fopen(log, "r")) != NULL) {
-		while (fgets(line, sizeof line, f) != NULL) {
+		while (first[0] == '\0' && fgets(line, sizeof line, f) != NULL) {
 			line[strcspn(line, "\n")] = '\0';
-			if (line[0] != '\0')
-				snprintf(last, sizeof last, "%s", line);
+			if (line[strspn(line, " \t^")] != '\0')
+				snprintf(first, sizeof first, "%s",
+				    line + strspn(line, " \t"));
 		}
 		fclose(f);
 	}
-	xasprintf(cause, "gnuplot failed on %s%s%s", script,
-	    last[0] ? ": " : "", last);
+	if (WIFSIGNALED(status))
+		xasprintf(cause, "gnuplot was killed by signal %d (%s) on %s%s%s",
+		    WTERMSIG(status), strsignal(WTERMSIG(status)), script,
+		    first[0] ? ": " : "", first);
+	else
+		xasprintf(cause, "gnuplot failed on %s (exit %d)%s%s", script,
+		    WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+		    first[0] ? ": " : "", first);
 	return (-1);
 }
 
@@ -983,10 +990,27 @@ report_plot_fleet_label(const struct fleet *fl, size_t i, char *buf,
 	}
 }
 
-/* A fleet panel's data: index, label, value, flagged, kind median. */
+/*
+ * A figure in a data file; one not known as NaN, the word gnuplot reads
+ * as a missing value ("nan" as printf writes it made gnuplot 5.4 crash
+ * on the fleet chart's boxes).
+ */
+static void
+report_plot_number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
+	else
+		fputs("NaN", f);
+}
+
+/*
+ * A fleet panel's data: index, label, value, flagged, kind median; adds
+ * the volumes flagged on it to *nflagged.
+ */
 static int
 report_plot_fleet_panel(struct report_plot *rp, const struct fleet *fl,
-    size_t fig, size_t panel, double scale)
+    size_t fig, size_t panel, double scale, size_t *nflagged)
 {
 	const struct fleet_volume	*v;
 	const struct fleet_kind		*k;
@@ -1008,8 +1032,13 @@ report_plot_fleet_panel(struct report_plot *rp, const struct fleet *fl,
 				median = k->median[fig];
 		}
 		report_plot_fleet_label(fl, i, label, sizeof label);
-		fprintf(f, "%zu \"%s\" %.6g %d %.6g\n", i, label,
-		    v->value[fig] / scale, v->flagged[fig], median / scale);
+		fprintf(f, "%zu \"%s\" ", i, label);
+		report_plot_number(f, v->value[fig] / scale);
+		fprintf(f, " %d ", v->flagged[fig]);
+		if (v->flagged[fig] && isfinite(v->value[fig]))
+			(*nflagged)++;
+		report_plot_number(f, median / scale);
+		fputc('\n', f);
 	}
 	fclose(f);
 	return (0);
@@ -1058,7 +1087,7 @@ report_plot_fleet(const struct fleet *fl, const char *outdir,
 	FILE			*f;
 	double			 scale;
 	const char		*unit;
-	size_t			 i, j, n = 0, extra, domain;
+	size_t			 i, j, n = 0, extra, domain, flagged;
 	int			 rc = -1, rotate, across;
 
 	if (report_plot_begin(&rp, outdir, format, cause) != 0)
@@ -1074,8 +1103,8 @@ report_plot_fleet(const struct fleet *fl, const char *outdir,
 		    fl->vol[0].host + strlen(fl->vol[0].host) - domain + 1);
 	if ((f = report_plot_vars(&rp, "Fleet")) == NULL)
 		goto fail;
-	fprintf(f, "array ptitle[%zu]\narray punit[%zu]\n", fl->nfig,
-	    fl->nfig);
+	fprintf(f, "array ptitle[%zu]\narray punit[%zu]\narray pflagged[%zu]\n",
+	    fl->nfig, fl->nfig, fl->nfig);
 	for (i = 0; i < fl->nfig; i++) {
 		d = fl->fig[i];
 		for (j = 0; j < fl->nvol; j++) {
@@ -1087,11 +1116,14 @@ report_plot_fleet(const struct fleet *fl, const char *outdir,
 		scale = d->unit == UNITS_RATE ? 1048576 : 1;
 		unit = d->axis != NULL ? d->axis : d->unit == UNITS_RATE ?
 		    "MiB/s" : d->unit == UNITS_LAT_US ? "microseconds" : "IOPS";
-		if (report_plot_fleet_panel(&rp, fl, i, ++n, scale) != 0) {
+		flagged = 0;
+		if (report_plot_fleet_panel(&rp, fl, i, ++n, scale,
+		    &flagged) != 0) {
 			fclose(f);
 			goto fail;
 		}
-		fprintf(f, "ptitle[%zu] = ", n);
+		fprintf(f, "pflagged[%zu] = %zu\nptitle[%zu] = ", n, flagged,
+		    n);
 		report_plot_quote(f, d->label);
 		fprintf(f, "\npunit[%zu] = '%s'\n", n, unit);
 	}

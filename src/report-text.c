@@ -412,12 +412,14 @@ report_text_buffered(struct report_text *rt, const struct report *r)
 /*
  * The sentence for the tier model's reason (tiermodel.c) a result is not
  * analysed, into buf; 0 when it gave none (the rules' analysis says its
- * own in the note).
+ * own in the note) or its note says why (so JSON has it too).
  */
 static int
 report_text_tiers_reason(const struct tiers_result *tr, char *buf,
     size_t len)
 {
+	if (tr->note[0] != '\0' && tr->reason != TIERS_R_TOO_FEW)
+		return (0);	/* the note says why (and does in JSON) */
 	switch (tr->reason) {
 	case TIERS_R_TOO_FEW:
 		snprintf(buf, len, "Not analysed: fewer than 3 points held "

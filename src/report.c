@@ -109,6 +109,11 @@ report_output_check(const char *opt, const char *path, int replace,
 		    opt, path);
 		return (-1);
 	}
+	if (exists && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+		xasprintf(cause, "%s %s: is a device node; give the path of a "
+		    "file to create or replace", opt, path);
+		return (-1);
+	}
 	if (exists && replace && !S_ISREG(st.st_mode)) {
 		xasprintf(cause, "%s %s: not a regular file; give the path of "
 		    "a file to create or replace", opt, path);

@@ -246,6 +246,13 @@ int	report_json_save(const struct report *, const char *, char **,
 int	report_output_check(const char *, const char *, int, char **);
 /* Read a report back.  Returns 0 or -1 with *cause (bad file: exit 2). */
 int	report_load(const char *, struct report *, char **);
+/*
+ * LEAN: the points' latency histograms are checked but not kept (each
+ * point's hist NULL): for readers that never use them (text, compare,
+ * check, fleet), a 31.7 KiB struct hist per point less.
+ */
+#define REPORT_LOAD_LEAN	0x1
+int	report_load_with(const char *, struct report *, int, char **);
 
 /* The report files of check and fleet, and the paths that gave none. */
 struct report_files {

@@ -706,9 +706,9 @@ probe_outputs(const struct cli_opts *o)
 
 	if ((o->json_path != NULL && report_output_check("--json",
 	    o->json_path, 1, &cause) != 0) || (o->fio_job != NULL &&
-	    report_output_check("--fio-job", o->fio_job, 0, &cause) != 0) ||
+	    report_output_check("--fio-job", o->fio_job, 1, &cause) != 0) ||
 	    (o->io_properties != NULL && report_output_check(
-	    "--io-properties", o->io_properties, 0, &cause) != 0)) {
+	    "--io-properties", o->io_properties, 1, &cause) != 0)) {
 		log_warnx("%s", cause);
 		free(cause);
 		return (-1);
@@ -1082,7 +1082,11 @@ rerender(struct cli_opts *o)
 	char		*cause = NULL;
 	int		 ret;
 
-	if (report_load(o->args[0], &rep, &cause) != 0) {
+	if (probe_outputs(o) != 0)
+		return (EXIT_USAGE);
+	/* Text and markdown never use the points' histograms. */
+	if (report_load_with(o->args[0], &rep, o->format == CLI_FMT_JSON ||
+	    o->json_path != NULL ? 0 : REPORT_LOAD_LEAN, &cause) != 0) {
 		log_warnx("%s", cause);
 		free(cause);
 		return (EXIT_USAGE);
@@ -1102,18 +1106,26 @@ compare(struct cli_opts *o)
 
 	reps = xcalloc(o->nargs, sizeof(*reps));
 	for (i = 0; i < o->nargs; i++) {
-		if (report_load(o->args[i], &reps[i], &cause) != 0) {
+		if (report_load_with(o->args[i], &reps[i], REPORT_LOAD_LEAN,
+		    &cause) != 0) {
 			log_warnx("%s", cause);
 			free(cause);
 			ret = EXIT_USAGE;
 			break;
 		}
 	}
-	if (ret == 0 && compare_write(reps, o->nargs, stdout,
-	    o->format == CLI_FMT_MARKDOWN) != 0) {
+	if (ret == 0 && o->nargs > COMPARE_MAX) {
 		log_warnx("compare takes at most %d reports", COMPARE_MAX);
 		ret = EXIT_USAGE;
-	}
+	} else if (ret == 0 && o->format == CLI_FMT_JSON) {
+		if (compare_json(reps, (const char *const *)o->args,
+		    o->nargs, stdout) != 0) {
+			log_warn("compare: writing the JSON document");
+			ret = 1;
+		}
+	} else if (ret == 0)
+		compare_write(reps, o->nargs, stdout,
+		    o->format == CLI_FMT_MARKDOWN);
 	while (i-- > 0)
 		report_free(&reps[i]);
 	free(reps);
@@ -1201,7 +1213,7 @@ check_file(const struct cli_opts *o, const char *file,
 	size_t	 len = strlen(file);
 
 	cf->file = file;
-	if (report_load(file, &cf->rep, &cause) != 0) {
+	if (report_load_with(file, &cf->rep, REPORT_LOAD_LEAN, &cause) != 0) {
 		cf->why = xstrdup(strncmp(cause, file, len) == 0 &&
 		    cause[len] == ':' ? cause + len + 2 : cause);
 		free(cause);

@@ -96,8 +96,8 @@ struct tiers_unexplained {
 
 /*
  * Why a result is what it is, for the report layer to word (the model's
- * analysis, tiermodel.c, sets it; the rules' analysis leaves TIERS_R_NONE
- * and says it in note).
+ * analysis, tiermodel.c, sets it and says it in note too, for JSON; the
+ * rules' analysis leaves TIERS_R_NONE and says it in note).
  */
 enum tiers_reason {
 	TIERS_R_NONE,			/* analysed: nothing to add */

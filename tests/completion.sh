@@ -2,7 +2,8 @@
 # Description: bash completion of tierprobe completes commands, the values
 # of --output-format and --format, and (once tierprobe --help lists them)
 # each command's options; --type completes the volume types, and an
-# instance after sim:VOLUME@ never is one.
+# instance after sim:VOLUME@ never is one; the first profile is offered;
+# --expect-profile offers volumes only (it refuses instances and types).
 set -u
 : "${TOP_SRCDIR:?}"
 command -v bash >/dev/null || { echo "skip: no bash"; exit 77; }
@@ -34,6 +35,22 @@ if "$TIERPROBE" profiles 2>/dev/null | grep -q "^io2-bx "; then
 	COMPREPLY=(); _tierprobe
 	[ ${#COMPREPLY[@]} = 0 ] || { echo "FAIL: sim:ebs-gp3@g -> ${COMPREPLY[*]}"; exit 1; }
 fi
+# The first profile is offered too (issue 33), and --expect-profile
+# offers volumes alone: it refuses instances and types.
+first=$("$TIERPROBE" profiles 2>/dev/null | awk "NR == 1 { print \$1 }")
+t "$first" tierprobe check --expect-profile "$(printf %.3s "$first")"
+t "sim:$first" tierprobe run "sim:$(printf %.3s "$first")"
+t "$first" tierprobe profiles --show "$(printf %.3s "$first")"
+t m5.large tierprobe profiles --show m5.l
+t gp2 tierprobe profiles --show gp
+COMP_WORDS=(tierprobe check --expect-profile ""); COMP_CWORD=3
+COMPREPLY=(); _tierprobe
+for w in "${COMPREPLY[@]}"; do
+	"$TIERPROBE" check /nonexistent.json --expect-profile "$w" 2>&1 |
+	    grep -q "is an instance\|is a volume type\|not a volume" &&
+	    { echo "FAIL: --expect-profile offers $w, which it refuses"; exit 1; }
+done
+[ ${#COMPREPLY[@]} -ge 2 ] || { echo "FAIL: --expect-profile offers ${COMPREPLY[*]}"; exit 1; }
 t sync tierprobe sy
 t ebs-stats tierprobe eb
 t direct-dsync tierprobe sync --methods di

@@ -135,7 +135,9 @@ awk -v f="$dir/commit.dat" '/^\[/ { g = $0 == "[global]"
     g && /^filename=/ { print "filename=" f; next }
     g || c { print }' "$dir/sync.fio" > "$dir/one.fio"
 grep -q '^fdatasync=1$' "$dir/one.fio" || fail "no fdatasync job to run"
-sed -i 's/^runtime=.*/runtime=1/; s/^size=.*/size=1M/' "$dir/one.fio"
+# A simulated report's sizes are commented out: give this file one.
+sed -i 's/^runtime=.*/runtime=1/; s/^\(; \)\{0,1\}size=.*/size=1M/' \
+    "$dir/one.fio"
 flock "${TIERPROBE_TIMING_LOCK:-/tmp/tierprobe-timing.lock}" \
     fio --output-format=json "$dir/one.fio" > "$dir/one.json" \
     2> "$dir/fio.err" || { cat "$dir/fio.err"; fail "fio cannot run it"; }

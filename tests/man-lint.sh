@@ -1,6 +1,8 @@
 #!/bin/sh
 # Description: the man pages are mandoc -Tlint clean at warning level (only
-# host-dependent "not found" notes allowed), every long option that
+# host-dependent "not found" notes allowed), their rendered text has no
+# artefact of a macro misused (swallowed words, nested quotes), every long
+# option that
 # tierprobe --help lists is documented in man/tierprobe.1, and the size
 # suffixes named there, in --help and in its messages are those accepted.
 set -u
@@ -11,6 +13,22 @@ out=$(mandoc -Tlint -W warning "$TOP_SRCDIR"/man/* 2>&1 | grep -v 'not found')
 if [ -n "$out" ]; then
 	echo "FAIL: mandoc -Tlint:"; echo "$out"; fails=1
 fi
+
+# The rendered text, which lint does not see: a flag macro that swallows
+# the words after it ("-the -share -of"), quotes nested or left open
+# ("(‘4k, ‘1.5G, ‘64KiB’’’)", "("A, "B""), a macro's name printed as a
+# word.
+for page in "$TOP_SRCDIR"/man/*; do
+	text=$(mandoc -Tutf8 "$page" 2>/dev/null | sed "s/.\x08//g") || {
+		echo "FAIL: mandoc -Tutf8 $page"; fails=1; continue; }
+	bad=$(printf '%s\n' "$text" | grep -n -E -- \
+	    '(^|[ (])-[a-z]{2,}[,;.)]? +-[a-z]{2,}|‘[^’]*‘|’’|‘‘|""|"[A-Za-z_.]+, "|(^|[^[:alnum:]$.-])(Fl|Ql|Pq|Dq|Ns|Ar|Cm|Xr|Sx|Po|Pc|Op)([^[:alnum:]]|$)')
+	if [ -n "$bad" ]; then
+		echo "FAIL: ${page##*/} renders with artefacts:"
+		printf '%s\n' "$bad"
+		fails=1
+	fi
+done
 
 help=$(mktemp "${TMPDIR:-/tmp}/tp-help.XXXXXX") || exit 1
 trap 'rm -f "$help"' EXIT

@@ -73,7 +73,7 @@ grep "bad.json" "$t_dir/out" | grep -q FAILED ||
 grep -q "bad.json: FAILED" "$t_dir/err" || fail "fleet says nothing on stderr"
 "$TIERPROBE" fleet "$t_dir/fleet" --output-format json 2>/dev/null |
     jq -e '([.fleet.volumes[] | select(.fault == "io-error")] | length == 1)
-    and all(.fleet.volumes[] | select(.fault != null); .outlier == false)' \
+    and all(.fleet.volumes[] | select(.fault != null); .outlier == null)' \
     >/dev/null || fail "fleet JSON: no fault, or judged against its kind"
 "$TIERPROBE" fleet "$t_dir/fleet" --output-format csv 2>/dev/null |
     grep "bad.json" | grep -q ",io-error$" || fail "fleet CSV: no fault"

@@ -72,7 +72,53 @@ test_bad_files(void **state)
 		{ "{\"tool\": {}}", "schema_version: missing" },
 		{ "{\"schema_version\": \"1\"}", "schema_version: expected" },
 		{ "{\"schema_version\": 2}", "schema_version: 2 is not supported" },
-		{ "{\"schema_version\": 0}", "is not supported" },
+		{ "{\"schema_version\": 0}", "schema_version: not a tierprobe "
+		    "report version: 0; accepted: 1 to " },
+		{ "{\"schema_version\": -3}", "not a tierprobe report version: "
+		    "-3" },
+		/* Impossible figures (issue 33): the key and what is accepted. */
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": "
+		    "[{\"capacity_bytes\": 8192, \"capacity_low_bytes\": 4096, "
+		    "\"capacity_high_bytes\": 16384, \"lat_us_p50\": -508, "
+		    "\"lat_us_p99\": 9}], \"backing\": {\"lat_us_p50\": 1, "
+		    "\"lat_us_p99\": 2}}}",
+		    "scan.tiers[0].lat_us_p50: -508 us is impossible; "
+		    "accepted: 0 to" },
+		{ T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": "
+		    "[{\"capacity_bytes\": 8192, \"capacity_low_bytes\": 16384,"
+		    " \"capacity_high_bytes\": 4096, \"lat_us_p50\": 5, "
+		    "\"lat_us_p99\": 9}], \"backing\": {\"lat_us_p50\": 1, "
+		    "\"lat_us_p99\": 2}}}",
+		    "scan.tiers[0].capacity_low_bytes: 16384 is above "
+		    "capacity_high_bytes (4096)" },
+		{ T_HEAD ", \"scan\": {\"device_time_s\": -1, \"tiers\": []}}",
+		    "scan.device_time_s: -1 s is impossible" },
+		{ T_HEAD ", \"limits\": {\"iops_ceiling\": 1e308, "
+		    "\"iops_knee_iodepth\": 1, "
+		    "\"bandwidth_ceiling_bytes_per_s\": 1, "
+		    "\"io_accounting_bytes\": null}}",
+		    "limits.iops_ceiling: 1e+308 IOPS is impossible; accepted: "
+		    "0 to 1e9" },
+		{ T_HEAD ", \"limits\": {\"iops_ceiling\": 5000, "
+		    "\"iops_ceiling_low\": 6000, \"iops_ceiling_high\": 5500, "
+		    "\"iops_knee_iodepth\": 1, "
+		    "\"bandwidth_ceiling_bytes_per_s\": 1, "
+		    "\"io_accounting_bytes\": null, \"burst\": {\"detected\": "
+		    "false, \"burst_iops\": null, \"baseline_iops\": null, "
+		    "\"duration_s\": null, \"credits_ios\": null}, "
+		    "\"qd_points\": [], \"bs_points\": [], \"timeline\": []}}",
+		    "limits.iops_ceiling_low: 6000 is above iops_ceiling_high" },
+		{ T_HEAD ", \"limits\": {\"iops_ceiling\": 1, "
+		    "\"iops_knee_iodepth\": 1, "
+		    "\"bandwidth_ceiling_bytes_per_s\": 2e12, "
+		    "\"io_accounting_bytes\": null}}",
+		    "limits.bandwidth_ceiling_bytes_per_s: 2e+12 bytes/s is "
+		    "impossible" },
+		{ T_HEAD ", \"finished_utc\": \"not a date\"}",
+		    "finished_utc: \"not a date\" is not a date; accepted: "
+		    "YYYY-MM-DDTHH:MM:SSZ" },
+		{ T_HEAD ", \"started_utc\": \"2026-02-30T10:00:00Z\"}",
+		    "started_utc: \"2026-02-30T10:00:00Z\" is not a date" },
 		{ "{\"schema_version\": 1}", "tool: missing" },
 		{ "{\"schema_version\": 1, \"tool\": []}",
 		    "tool: expected an object, not an array" },
@@ -168,11 +214,96 @@ test_bad_files(void **state)
 		assert_null(r.target.path);
 		free(cause);
 	}
+	/* A directory is named as one, with what is accepted. */
+	cause = NULL;
+	assert_int_equal(report_load(dir, &r, &cause), -1);
+	if (strstr(cause, "is a directory; accepted: a JSON report") == NULL)
+		fail_msg("directory: %s", cause);
+	free(cause);
 	cause = NULL;
 	snprintf(path, sizeof path, "%s/absent.json", dir);
 	assert_int_equal(report_load(path, &r, &cause), -1);
 	assert_non_null(strstr(cause, "absent.json"));
 	free(cause);
+	t_rmdir(dir);
+	free(dir);
+}
+
+/* Write a report whose 60 scan points, one a line from line 2, span more
+ * than report-lazy.c leaves in the tree; point bad (if any) holds text. */
+static void
+t_big(const char *path, int bad, const char *text, const char *extra)
+{
+	FILE	*f;
+	int	 i;
+
+	assert_non_null(f = fopen(path, "w"));
+	fputs(T_HEAD ", \"scan\": {\"device_time_s\": 1, \"tiers\": [], "
+	    "\"backing\": {\"lat_us_p50\": null, \"lat_us_p99\": null}, "
+	    "\"points\": [\n", f);
+	for (i = 0; i < 60; i++)
+		fprintf(f, "{\"ws_bytes\": %d, \"ios\": 10, \"iops\": %s, "
+		    "\"lat_us\": {\"mean\": 1, \"p50\": 1, \"p90\": 2, "
+		    "\"p99\": 3, \"p999\": null}, \"hist\": [[1000, 10]]}%s\n",
+		    4096 * (i + 1), i == bad ? text : "100", i < 59 ? "," : "");
+	fprintf(f, "]}%s}\n", extra);
+	fclose(f);
+}
+
+/*
+ * A report read in pieces (its large arrays one element at a time) gives
+ * what one read whole gives, and its errors name the line in the file and
+ * the key; a large array under a key the tables do not know is still read.
+ */
+static void
+test_pieces(void **state)
+{
+	struct report	 r;
+	char		*dir, path[512], *cause = NULL;
+	char		 many[16384];
+	size_t		 o = 0;
+	int		 i;
+
+	(void)state;
+	dir = t_tmpdir();
+	snprintf(path, sizeof path, "%s/big.json", dir);
+	t_big(path, -1, NULL, "");
+	if (report_load(path, &r, &cause) != 0)
+		fail_msg("refused: %s", cause);
+	assert_int_equal(r.scan->npoints, 60);
+	assert_true(r.scan->points[59].ws_bytes == 60 * 4096);
+	assert_non_null(r.scan->points[59].hist);
+	assert_true(r.scan->points[59].hist->count == 10);
+	report_free(&r);
+	/* Lean: histograms checked, not kept. */
+	assert_int_equal(report_load_with(path, &r, REPORT_LOAD_LEAN, &cause),
+	    0);
+	assert_int_equal(r.scan->npoints, 60);
+	assert_null(r.scan->points[3].hist);
+	report_free(&r);
+
+	t_big(path, 40, "1x", "");
+	assert_int_equal(report_load(path, &r, &cause), -1);
+	if (strstr(cause, "big.json: line 42: not a JSON report") == NULL)
+		fail_msg("syntax error in point 40: %s", cause);
+	free(cause);
+	t_big(path, 40, "-1", "");
+	assert_int_equal(report_load(path, &r, &cause), -1);
+	if (strstr(cause, "scan.points[40].iops: -1 IOPS is impossible") ==
+	    NULL)
+		fail_msg("impossible iops in point 40: %s", cause);
+	free(cause);
+
+	o += snprintf(many + o, sizeof many - o, ", \"unknown\": [");
+	for (i = 0; i < 500; i++)	/* ~6 KiB: left out, never read */
+		o += snprintf(many + o, sizeof many - o, "%s{\"a\": %d}",
+		    i > 0 ? ", " : "", i);
+	snprintf(many + o, sizeof many - o, "]");
+	t_big(path, -1, NULL, many);
+	if (report_load(path, &r, &cause) != 0)
+		fail_msg("a large unknown array refused: %s", cause);
+	assert_int_equal(r.scan->npoints, 60);
+	report_free(&r);
 	t_rmdir(dir);
 	free(dir);
 }
@@ -237,6 +368,7 @@ main(void)
 		cmocka_unit_test(test_fixtures_load),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_unexplained),
+		cmocka_unit_test(test_pieces),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

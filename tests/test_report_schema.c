@@ -647,6 +647,7 @@ t_other(const struct report_schema_key *k, const json_t *v)
 	json_int_t	 i;
 	double		 d;
 	const char	*w;
+	char		 buf[32];
 	int		 n;
 
 	if (k->flags & (REPORT_SCHEMA_CONST | REPORT_SCHEMA_ALIAS) ||
@@ -662,13 +663,29 @@ t_other(const struct report_schema_key *k, const json_t *v)
 		i = json_integer_value(v) ^ 1;
 		return (json_integer(i != 0 ? i : 2));
 	case REPORT_SCHEMA_REAL:
+		/*
+		 * Another possible figure (report-load.c refuses impossible
+		 * ones): the low end of an interval halved, others doubled,
+		 * an unknown high end far above its low.
+		 */
 		d = json_is_null(v) ? 0 : json_number_value(v);
-		return (json_real(d != 0 ? -d : 1.5));
+		if (d == 0)
+			return (json_real(strstr(k->name, "high") != NULL ?
+			    1e9 : 1.5));
+		/* To the 6 digits the writer keeps. */
+		snprintf(buf, sizeof buf, "%.6g", strstr(k->name, "low") !=
+		    NULL ? d / 2 : d * 2);
+		return (json_real(strtod(buf, NULL)));
 	case REPORT_SCHEMA_BOOL:
 	case REPORT_SCHEMA_BOOL_NULL:
 		return (json_boolean(!json_is_true(v)));
 	case REPORT_SCHEMA_STRING:
 	case REPORT_SCHEMA_STRING_NULL:
+		/* A time is another date, not any string. */
+		if (strstr(k->name, "_utc") != NULL)
+			return (json_string(json_is_string(v) && strcmp(
+			    json_string_value(v), "2001-02-03T04:05:06Z") == 0 ?
+			    "2002-03-04T05:06:07Z" : "2001-02-03T04:05:06Z"));
 		return (json_string(json_is_string(v) &&
 		    strcmp(json_string_value(v), "x") == 0 ? "y" : "x"));
 	case REPORT_SCHEMA_WORD:

@@ -185,11 +185,12 @@ t_cases(void **state)
  * Real captures (tests/data/tiers-real-*.txt; truths from their headers
  * and tests/test_tiers.c): never a confident wrong count, and where the
  * count is given, capacities within 15% of the truth (the rules' own
- * errors on these reach 11%).  Known misses, not asserted here: the
- * memory cgroups' page caches come out 3-12% under their truth (58 MiB for
- * ~62, 252 for ~280: the likelihood peaks at a point just under the
- * capacity, whose reads begin to miss); tiers-real-hier-capped.txt gives
- * one tier, analysed, where there are two (the rules do the same).
+ * errors on these reach 11%); the memory cgroup's page cache of 64 MiB
+ * within 92-100% of it (the rules give 62.4-62.8 MiB; before tm_rise the
+ * model gave 58.0, the store's shape holding the hits).  Known misses, not
+ * asserted here: tiers-real-hier-capped.txt gives one tier, analysed,
+ * where there are two (the rules do the same); second caches of
+ * tiers-real-hier*.txt come out 8-11% under.
  */
 struct tm_real {
 	const char	*name;
@@ -226,8 +227,15 @@ t_real_captures(void **state)
 		c = &cases[i];
 		n = t_real(c->name, &pts);
 		assert_int_equal(tiermodel_analyse(pts, n, &r), 0);
-		print_message("%s: analysed %d, %zu tiers, reason %d\n",
+		print_message("%s: analysed %d, %zu tiers, reason %d",
 		    c->name, r.analysed, r.ntiers, r.reason);
+		for (t = 0; t < r.ntiers; t++)
+			print_message(" %.1f", r.tier[t].capacity_bytes / MiB);
+		print_message("\n");
+		/* why, in scan.note too (JSON has no reason code) */
+		if ((r.reason == TIERS_R_CANNOT_TELL || r.reason ==
+		    TIERS_R_MORE_POSSIBLE) && r.note[0] == '\0')
+			fail_msg("%s: reason %d, no note", c->name, r.reason);
 		if (c->must && !r.analysed)
 			fail_msg("%s: not analysed", c->name);
 		if (r.analysed && r.ntiers != c->ntiers)
@@ -238,10 +246,9 @@ t_real_captures(void **state)
 				T_REL_AT(c->name, r.tier[t].capacity_bytes /
 				    MiB, c->cap[t], 0.15);
 		if (c->ntiers == 1 && r.analysed && c->cap[0] == 0)
-			/* 64 MiB less the programs' own, as test_tiers */
-			assert_true(r.tier[0].capacity_bytes >= 0.85 * 64 *
-			    MiB && r.tier[0].capacity_bytes <= 1.05 * 64 *
-			    MiB);
+			/* 64 MiB less the programs' own (rules 62.4-62.8) */
+			assert_true(r.tier[0].capacity_bytes >= 0.92 * 64 *
+			    MiB && r.tier[0].capacity_bytes <= 64 * MiB);
 		tm_free(pts, n);
 	}
 	tiers_result_free(&r);

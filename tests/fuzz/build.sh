@@ -3,7 +3,9 @@
 # Build the libFuzzer harnesses with clang, apart from the automake build
 # (gcc): the library sources are compiled here with coverage, ASan and UBSan.
 # usage: tests/fuzz/build.sh [BUILDDIR]   (BUILDDIR holds config.h; default .)
-# Output in BUILDDIR/tests/fuzz/bin; FUZZ_CC overrides clang.
+# Output in BUILDDIR/tests/fuzz/bin; FUZZ_CC overrides clang.  Arrays of
+# 64 bytes or more are read in pieces (report-lazy.c; 4 KiB otherwise), so
+# that inputs of the fuzzer's size reach that path.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +26,8 @@ pc=$(pkg-config --cflags liburing gsl jansson inih)
 libs=$(pkg-config --libs liburing gsl jansson inih)
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cflags="-g -O1 -fno-omit-frame-pointer $san -D_GNU_SOURCE -I$builddir
--iquote $top/src -DTP_PKGDATADIR=\"/nonexistent\" -DTP_SRCDIR=\"$top\" $pc"
+-iquote $top/src -DTP_PKGDATADIR=\"/nonexistent\" -DTP_SRCDIR=\"$top\" $pc
+-DREPORT_LAZY_MIN=64"
 
 mkdir -p "$out/obj"
 # The library: every module but main(), rebuilt when any source changed;
