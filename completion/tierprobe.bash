@@ -38,10 +38,10 @@ _tierprobe()
 		COMPREPLY=($(compgen -W "all fdatasync fsync dsync direct-dsync
 		    uring-datasync" -- "$cur"))
 		return ;;
-	--outdir|-o)
+	--outdir|-o|--mountpoint)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	--json|--fio-job)
+	--json|--fio-job|--io-properties)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--show)

@@ -54,156 +54,209 @@ struct cli_option {
 	unsigned	 cmds;		/* C(CLI_x) mask */
 	uint32_t	 set_bit;
 	const char	*arg;		/* placeholder in --help */
-	const char	*help;
+	const char	*help;		/* without the default */
+	const char	*def;		/* default as given, or NULL */
+	const char	*def_note;	/* after def, or the default in words */
 };
 
-/* What an option means for some commands when it differs from its help. */
-struct cli_alt {
-	const char	*name;		/* of the option */
-	unsigned	 cmds;		/* C(CLI_x) mask */
-	const char	*help;
-	int		 overview;	/* also in the overview, after help */
-};
+#define F(field)	.offset = offsetof(struct cli_opts, field), \
+			.width = sizeof(((struct cli_opts *)0)->field)
 
-#define F(field)	offsetof(struct cli_opts, field), \
-			sizeof(((struct cli_opts *)0)->field)
-
+/*
+ * Every option once.  .def is its default, written as a user would give
+ * it: cli_defaults() parses it with the option's own parser, and --help
+ * shows it as "(default DEF)", with .def_note after it ("(default DEF;
+ * NOTE)"), or .def_note alone for a default that is not a value
+ * ("(default: NOTE)").  Help texts never name a default themselves.
+ */
 static const struct cli_option cli_options[] = {
-	{ "bs", 0, CLI_SIZE, F(bs), 512, 64ULL << 20, NULL, PROBE | SYNC,
-	  CLI_SET_BS, "SIZE", "I/O size (default 4K; a multiple of the "
-	  "logical block)" },
-	{ "iodepth", 0, CLI_UINT, F(iodepth), 1, 4096, NULL, PROBE, 0,
-	  "N", "I/Os in flight for the scan (default 1)" },
-	{ "buffered", 0, CLI_FLAG, F(buffered), 0, 0, NULL, PROBE, 0,
-	  NULL, "go through the page cache (default O_DIRECT)" },
-	{ "engine", 0, CLI_CHOICE, F(engine), 0, 0, "io_uring|psync", PROBE,
-	  CLI_SET_ENGINE, "NAME", "I/O engine: io_uring (default) or psync; "
-	  "a --buffered scan uses psync unless this is given" },
-	{ "seed", 0, CLI_UINT, F(seed), 0, UINT64_MAX, NULL, PROBE | SYNC,
-	  CLI_SET_SEED, "N", "seed of every random choice (default: from "
-	  "the clock; the report prints it)" },
-	{ "json", 0, CLI_STRING, F(json_path), 0, 0, NULL, PROBE | SYNC, 0,
-	  "FILE", "also write the JSON report to FILE (atomically)" },
-	{ "output-format", 0, CLI_CHOICE, F(format), 0, 0,
-	  "text|json|markdown|csv", OUTPUTS | SYNC | C(CLI_EBS_STATS), 0,
-	  "FMT",
-	  "report on stdout as text (default), json, markdown or csv (fleet "
-	  "only)" },
-	{ "quiet", 'q', CLI_FLAG, F(quiet), 0, 0, NULL,
-	  PROBE | SYNC | C(CLI_PREP) | C(CLI_PLOT) | C(CLI_CHECK), 0, NULL,
-	  "no progress or notices on stderr; check: print only what was not "
-	  "met and the summary" },
-	{ "keep", 0, CLI_FLAG, F(keep), 0, 0, NULL, C(CLI_RUN), 0, NULL,
-	  "keep ./tierprobe.dat after a run without TARGET" },
-	{ "quick", 0, CLI_FLAG, F(quick), 0, 0, NULL, C(CLI_RUN), 0, NULL,
-	  "the quick preset on TARGET too (as without TARGET)" },
-	{ "force", 0, CLI_FLAG, F(force), 0, 0, NULL,
-	  PROBE | SYNC | C(CLI_PREP), 0,
-	  NULL, "allow writing to a file or device tierprobe did not create" },
-	{ "force-device", 0, CLI_FLAG, F(force_device), 0, 0, NULL,
-	  PROBE | SYNC | C(CLI_PREP), 0, NULL,
-	  "with --force: allow writing to a device holding a filesystem, "
-	  "partition table or holders (never a mounted one)" },
-	{ "repeat", 0, CLI_UINT, F(repeat), 1, 100, NULL, PROBE | SYNC, 0,
-	  "N", "repeat the measurement N times; report mean, sd and CV" },
-	{ "fio-job", 0, CLI_STRING, F(fio_job), 0, 0, NULL,
-	  PROBE | SYNC | C(CLI_REPORT), 0, "FILE", "write an equivalent fio "
-	  "job file for the points measured: reads, writes and commits" },
-	{ "expect", 0, CLI_LIST, F(expect), 0, 0, NULL, EXPECTS | C(CLI_FLEET),
-	  0, "EXPR", "an expectation such as 'iops>=3000' or 'p99<=2ms' "
-	  "(repeatable); one missed or unknown makes all but fleet exit 3" },
-	{ "expect-profile", 0, CLI_STRING, F(expect_profile), 0, 0, NULL,
-	  EXPECTS, 0, "NAME", "expect what a volume of profile NAME promises, "
-	  "less its documented tolerance" },
-	{ "accept-burst", 0, CLI_FLAG, F(accept_burst), 0, 0, NULL, EXPECTS,
-	  0, NULL, "count as met an expectation met on a figure measured "
-	  "while a burst bucket may have been full (by default it exits 3)" },
-	{ "host", 0, CLI_STRING, F(host), 0, 0, NULL, PROBE | SYNC, 0, "NAME",
-	  "the host name fleets show for this report (default: this "
-	  "machine's)" },
-	{ "kind", 0, CLI_STRING, F(kind), 0, 0, NULL, PROBE | SYNC, 0, "NAME",
-	  "the kind of volume (e.g. gp3-500g) fleets compare it with" },
-	{ "outlier", 0, CLI_PCT, F(outlier), 0, 0, NULL, C(CLI_FLEET), 0, "PCT",
-	  "flag a figure this many percent worse than its kind's median "
-	  "(default 20)" },
-	{ "fail-on-outlier", 0, CLI_FLAG, F(fail_on_outlier), 0, 0, NULL,
-	  C(CLI_FLEET), 0, NULL, "exit 3 when a volume is an outlier (after "
-	  "printing the fleet)" },
-	{ "min-ws", 0, CLI_SIZE, F(min_ws), 4096, UINT64_MAX, NULL, SCANS,
-	  CLI_SET_MIN_WS, "SIZE", "smallest working set (default 16M)" },
-	{ "max-ws", 0, CLI_SIZE, F(max_ws), 4096, UINT64_MAX, NULL, SCANS,
-	  CLI_SET_MAX_WS, "SIZE", "largest working set (default 4G, at most "
-	  "the target's size)" },
-	{ "step", 0, CLI_SIZE, F(step), 4096, UINT64_MAX, NULL, SCANS, 0,
-	  "SIZE", "linear grid with this step instead of a log grid" },
-	{ "points", 0, CLI_UINT, F(points), 1, 1000, NULL, SCANS,
-	  CLI_SET_POINTS, "N", "points of the log grid (default 16; 1 needs "
-	  "--min-ws = --max-ws)" },
-	{ "precision", 0, CLI_PCT, F(precision), 0, 0, NULL, PROBE | SYNC,
-	  CLI_SET_PRECISION, "PCT", "stop a point when the 95% CI of its "
-	  "mean latency is within PCT percent (default 2; commits 5)" },
-	{ "max-time", 0, CLI_TIME, F(max_time_s), 0, 0, NULL, PROBE | SYNC,
-	  CLI_SET_MAX_TIME, "SECONDS", "time limit of one point (default 10; "
-	  "commits 3)" },
-	{ "budget", 0, CLI_TIME, F(budget_s), 0, 0, NULL, SCANS, CLI_SET_BUDGET,
-	  "SECONDS", "device time the whole scan may spend (default: none)" },
-	{ "ws", 0, CLI_SIZE, F(ws), 4096, UINT64_MAX, NULL, LIMITS, 0, "SIZE",
-	  "working set of the limit sweeps (default: 50 times the last cache "
-	  "the scan found, or --max-ws (4G) without one; at most the target's "
-	  "size)" },
-	{ "max-iodepth", 0, CLI_UINT, F(max_iodepth), 1, 4096, NULL, LIMITS,
-	  CLI_SET_MAX_IODEPTH, "N", "deepest queue of the iodepth sweep "
-	  "(default 256)" },
-	{ "sustain", 0, CLI_TIME, F(sustain_s), 0, 0, NULL, LIMITS,
-	  CLI_SET_SUSTAIN, "SECONDS", "length of the sustained run that finds "
-	  "burst buckets (default 120)" },
-	{ "sustain-together", 0, CLI_TIME, F(sustain_together_s), 0, 0, NULL,
-	  LIMITS, 0, "SECONDS", "with several targets: length of the run "
-	  "of all of them together (default: --sustain)" },
-	{ "rw", 0, CLI_CHOICE, F(write), 0, 0, "read|write", LIMITS, 0, "MODE",
-	  "read (default) or write; writes only to files tierprobe created" },
-	{ "first-touch", 0, CLI_FLAG, F(first_touch), 0, 0, NULL, LIMITS, 0,
-	  NULL, "compare first and second reads of blocks (snapshot restore)" },
-	{ "methods", 0, CLI_STRING, F(methods), 0, 0, NULL, COMMITS, 0, "LIST",
-	  "commit methods: fdatasync, fsync, dsync, direct-dsync, "
-	  "uring-datasync, comma-separated (default all)" },
-	{ "writers", 0, CLI_STRING, F(writers), 0, 0, NULL, COMMITS, 0, "LIST",
-	  "counts of concurrent writers to commit with (default "
-	  "1,2,4,8,16)" },
-	{ "type", 0, CLI_STRING, F(type), 0, 0, NULL, PROBE | C(CLI_CHECK), 0,
-	  "TYPE", "the volume's documented type, as gp2, gp3,iops=6000 or "
-	  "io1:400G,iops=4000 (tierprobe profiles lists them): its figures "
-	  "at the volume's size become the expectations, documented, not "
-	  "measured" },
-	{ "instance", 0, CLI_STRING, F(instance), 0, 0, NULL, PROBE, 0,
-	  "TYPE", "the EC2 instance the volume is attached to, as m5.large "
-	  "(its documented EBS limits), or an instance profile file; "
-	  "default: the machine's DMI identity, or a sim: target's "
-	  "@INSTANCE" },
-	{ "size", 0, CLI_SIZE, F(size), 4096, UINT64_MAX, NULL,
-	  C(CLI_PREP) | PROBE | C(CLI_CHECK), 0, "SIZE", "prep: size of the "
-	  "test file to create; else the volume's size, for --type and the "
-	  "volume types judged, where the target's device is not the "
-	  "volume" },
-	{ "outdir", 'o', CLI_STRING, F(outdir), 0, 0, NULL, C(CLI_PLOT), 0,
-	  "DIR", "directory for the plots, required (created if missing)" },
-	{ "format", 0, CLI_CHOICE, F(plot_format), 0, 0, "png|svg",
-	  C(CLI_PLOT), 0, "FMT", "plot format: png (default) or svg" },
-	{ "show", 0, CLI_STRING, F(show), 0, 0, NULL, C(CLI_PROFILES), 0,
-	  "NAME", "print one profile's truth" },
-	{ "help", 'h', CLI_FLAG, F(help), 0, 0, NULL, ~0U, 0, NULL,
-	  "this help" },
-	{ "version", 'V', CLI_FLAG, F(version), 0, 0, NULL, ~0U, 0, NULL,
-	  "print the version" },
+	{ .name = "bs", .kind = CLI_SIZE, F(bs), .min = 512,
+	  .max = 64ULL << 20, .cmds = PROBE | SYNC, .set_bit = CLI_SET_BS,
+	  .arg = "SIZE", .help = "I/O size, a multiple of the logical block",
+	  .def = "4K" },
+	{ .name = "iodepth", .kind = CLI_UINT, F(iodepth), .min = 1,
+	  .max = 4096, .cmds = PROBE, .arg = "N",
+	  .help = "I/Os in flight for the scan", .def = "1" },
+	{ .name = "buffered", .kind = CLI_FLAG, F(buffered), .cmds = PROBE,
+	  .help = "go through the page cache", .def_note = "O_DIRECT" },
+	{ .name = "engine", .kind = CLI_CHOICE, F(engine),
+	  .choices = "io_uring|psync", .cmds = PROBE,
+	  .set_bit = CLI_SET_ENGINE, .arg = "NAME", .help = "I/O engine: "
+	  "io_uring or psync; a --buffered scan uses psync unless this is "
+	  "given", .def = "io_uring" },
+	{ .name = "seed", .kind = CLI_UINT, F(seed), .max = UINT64_MAX,
+	  .cmds = PROBE | SYNC, .set_bit = CLI_SET_SEED, .arg = "N",
+	  .help = "seed of every random choice",
+	  .def_note = "from the clock; the report prints it" },
+	{ .name = "json", .kind = CLI_STRING, F(json_path),
+	  .cmds = PROBE | SYNC, .arg = "FILE",
+	  .help = "also write the JSON report to FILE (atomically)" },
+	{ .name = "output-format", .kind = CLI_CHOICE, F(format),
+	  .choices = "text|json|markdown|csv",
+	  .cmds = OUTPUTS | SYNC | C(CLI_EBS_STATS), .arg = "FMT",
+	  .help = "report on stdout as text, json, markdown "
+	  "or (fleet only) csv", .def = "text" },
+	{ .name = "quiet", .short_name = 'q', .kind = CLI_FLAG, F(quiet),
+	  .cmds = PROBE | SYNC | C(CLI_PREP) | C(CLI_PLOT) | C(CLI_CHECK),
+	  .help = "no progress or notices on stderr; check: print only what "
+	  "was not met and the summary" },
+	{ .name = "keep", .kind = CLI_FLAG, F(keep), .cmds = C(CLI_RUN),
+	  .help = "keep ./tierprobe.dat after a run without TARGET" },
+	{ .name = "quick", .kind = CLI_FLAG, F(quick), .cmds = C(CLI_RUN),
+	  .help = "the quick preset on TARGET too (as without TARGET)" },
+	{ .name = "force", .kind = CLI_FLAG, F(force),
+	  .cmds = PROBE | SYNC | C(CLI_PREP), .help = "allow writing to a "
+	  "file or device tierprobe did not create" },
+	{ .name = "force-device", .kind = CLI_FLAG, F(force_device),
+	  .cmds = PROBE | SYNC | C(CLI_PREP), .help = "with --force: allow "
+	  "writing to a device holding a filesystem, partition table or "
+	  "holders (never a mounted one)" },
+	{ .name = "repeat", .kind = CLI_UINT, F(repeat), .min = 1, .max = 100,
+	  .cmds = PROBE | SYNC, .arg = "N", .help = "repeat the measurement "
+	  "N times; report mean, sd and CV", .def = "1" },
+	{ .name = "fio-job", .kind = CLI_STRING, F(fio_job),
+	  .cmds = PROBE | SYNC | C(CLI_REPORT), .arg = "FILE",
+	  .help = "write an equivalent fio job file for the points measured: "
+	  "reads, writes and commits" },
+	{ .name = "io-properties", .kind = CLI_STRING, F(io_properties),
+	  .cmds = PROBE | C(CLI_REPORT), .arg = "FILE", .help = "write "
+	  "ScyllaDB's io_properties.yaml from the long-run figures; refused "
+	  "when any of the four is a burst figure or was not measured" },
+	{ .name = "mountpoint", .kind = CLI_STRING, F(mountpoint),
+	  .cmds = PROBE | C(CLI_REPORT), .arg = "DIR", .help = "the mount "
+	  "point --io-properties names (ScyllaDB's data directory)",
+	  .def = "/var/lib/scylla" },
+	{ .name = "expect", .kind = CLI_LIST, F(expect),
+	  .cmds = EXPECTS | C(CLI_FLEET), .arg = "EXPR", .help = "an "
+	  "expectation such as 'iops>=3000' or 'p99<=2ms' (repeatable); one "
+	  "missed or unknown makes all but fleet exit 3" },
+	{ .name = "expect-profile", .kind = CLI_STRING, F(expect_profile),
+	  .cmds = EXPECTS, .arg = "NAME", .help = "expect what a volume of "
+	  "profile NAME promises, less its documented tolerance" },
+	{ .name = "accept-burst", .kind = CLI_FLAG, F(accept_burst),
+	  .cmds = EXPECTS | C(CLI_REPORT), .help = "count as met an "
+	  "expectation met on a figure measured while a burst bucket may "
+	  "have been full (by default it exits 3); --io-properties: write "
+	  "such figures, marked" },
+	{ .name = "host", .kind = CLI_STRING, F(host), .cmds = PROBE | SYNC,
+	  .arg = "NAME", .help = "the host name fleets show for this report",
+	  .def_note = "this machine's" },
+	{ .name = "kind", .kind = CLI_STRING, F(kind), .cmds = PROBE | SYNC,
+	  .arg = "NAME", .help = "the kind of volume (e.g. gp3-500g) fleets "
+	  "compare it with" },
+	{ .name = "outlier", .kind = CLI_PCT, F(outlier), .cmds = C(CLI_FLEET),
+	  .arg = "PCT", .help = "flag a figure this many percent worse than "
+	  "its kind's median", .def = "20" },
+	{ .name = "fail-on-outlier", .kind = CLI_FLAG, F(fail_on_outlier),
+	  .cmds = C(CLI_FLEET), .help = "exit 3 when a volume is an outlier "
+	  "(after printing the fleet)" },
+	{ .name = "min-ws", .kind = CLI_SIZE, F(min_ws), .min = 4096,
+	  .max = UINT64_MAX, .cmds = SCANS, .set_bit = CLI_SET_MIN_WS,
+	  .arg = "SIZE", .help = "smallest working set", .def = "16M" },
+	{ .name = "max-ws", .kind = CLI_SIZE, F(max_ws), .min = 4096,
+	  .max = UINT64_MAX, .cmds = SCANS, .set_bit = CLI_SET_MAX_WS,
+	  .arg = "SIZE", .help = "largest working set", .def = "4G",
+	  .def_note = "at most the target's size" },
+	{ .name = "step", .kind = CLI_SIZE, F(step), .min = 4096,
+	  .max = UINT64_MAX, .cmds = SCANS, .arg = "SIZE", .help = "linear "
+	  "grid with this step instead of a log grid" },
+	{ .name = "points", .kind = CLI_UINT, F(points), .min = 1, .max = 1000,
+	  .cmds = SCANS, .set_bit = CLI_SET_POINTS, .arg = "N",
+	  .help = "points of the log grid; 1 needs --min-ws = --max-ws",
+	  .def = "16" },
+	{ .name = "precision", .kind = CLI_PCT, F(precision),
+	  .cmds = PROBE | SYNC, .set_bit = CLI_SET_PRECISION, .arg = "PCT",
+	  .help = "stop a point when the 95% CI of its mean latency is "
+	  "within PCT percent", .def = "2" },
+	{ .name = "max-time", .kind = CLI_TIME, F(max_time_s),
+	  .cmds = PROBE | SYNC, .set_bit = CLI_SET_MAX_TIME, .arg = "SECONDS",
+	  .help = "time limit of one point", .def = "10" },
+	{ .name = "budget", .kind = CLI_TIME, F(budget_s), .cmds = SCANS,
+	  .set_bit = CLI_SET_BUDGET, .arg = "SECONDS", .help = "device time "
+	  "the whole scan may spend", .def_note = "none" },
+	{ .name = "ws", .kind = CLI_SIZE, F(ws), .min = 4096,
+	  .max = UINT64_MAX, .cmds = LIMITS, .arg = "SIZE", .help = "working "
+	  "set of the limit sweeps", .def_note = "50 times the last cache the "
+	  "scan found, or --max-ws without one; at most the target's size" },
+	{ .name = "max-iodepth", .kind = CLI_UINT, F(max_iodepth), .min = 1,
+	  .max = 4096, .cmds = LIMITS, .set_bit = CLI_SET_MAX_IODEPTH,
+	  .arg = "N", .help = "deepest queue of the iodepth sweep",
+	  .def = "256" },
+	{ .name = "sustain", .kind = CLI_TIME, F(sustain_s), .cmds = LIMITS,
+	  .set_bit = CLI_SET_SUSTAIN, .arg = "SECONDS", .help = "length of "
+	  "the sustained run that finds burst buckets", .def = "120" },
+	{ .name = "sustain-together", .kind = CLI_TIME, F(sustain_together_s),
+	  .cmds = LIMITS, .arg = "SECONDS", .help = "with several targets: "
+	  "length of the run of all of them together",
+	  .def_note = "--sustain" },
+	{ .name = "rw", .kind = CLI_CHOICE, F(write), .choices = "read|write",
+	  .cmds = LIMITS, .arg = "MODE", .help = "read or write; writes only "
+	  "to files tierprobe created", .def = "read" },
+	{ .name = "first-touch", .kind = CLI_FLAG, F(first_touch),
+	  .cmds = LIMITS, .help = "compare first and second reads of blocks "
+	  "(snapshot restore)" },
+	{ .name = "methods", .kind = CLI_STRING, F(methods), .cmds = COMMITS,
+	  .arg = "LIST", .help = "commit methods: fdatasync, fsync, dsync, "
+	  "direct-dsync, uring-datasync, comma-separated",
+	  .def_note = "all" },
+	{ .name = "writers", .kind = CLI_STRING, F(writers), .cmds = COMMITS,
+	  .arg = "LIST", .help = "counts of concurrent writers to commit "
+	  "with", .def_note = "1,2,4,8,16" },
+	{ .name = "type", .kind = CLI_STRING, F(type),
+	  .cmds = PROBE | C(CLI_CHECK), .arg = "TYPE", .help = "the volume's "
+	  "documented type, as gp2, gp3,iops=6000 or io1:400G,iops=4000 "
+	  "(tierprobe profiles lists them): its figures at the volume's size "
+	  "become the expectations, documented, not measured" },
+	{ .name = "instance", .kind = CLI_STRING, F(instance), .cmds = PROBE,
+	  .arg = "TYPE", .help = "the EC2 instance the volume is attached "
+	  "to, as m5.large (its documented EBS limits), or an instance "
+	  "profile file", .def_note = "the machine's DMI identity, or a "
+	  "sim: target's @INSTANCE" },
+	{ .name = "size", .kind = CLI_SIZE, F(size), .min = 4096,
+	  .max = UINT64_MAX, .cmds = C(CLI_PREP) | PROBE | C(CLI_CHECK),
+	  .arg = "SIZE", .help = "prep: size of the test file to create; "
+	  "else the volume's size, for --type and the volume types judged, "
+	  "where the target's device is not the volume" },
+	{ .name = "outdir", .short_name = 'o', .kind = CLI_STRING, F(outdir),
+	  .cmds = C(CLI_PLOT), .arg = "DIR", .help = "directory for the "
+	  "plots, required (created if missing)" },
+	{ .name = "format", .kind = CLI_CHOICE, F(plot_format),
+	  .choices = "png|svg", .cmds = C(CLI_PLOT), .arg = "FMT",
+	  .help = "plot format: png or svg", .def = "png" },
+	{ .name = "show", .kind = CLI_STRING, F(show),
+	  .cmds = C(CLI_PROFILES), .arg = "NAME",
+	  .help = "print one profile's truth" },
+	{ .name = "help", .short_name = 'h', .kind = CLI_FLAG, F(help),
+	  .cmds = ~0U, .help = "this help" },
+	{ .name = "version", .short_name = 'V', .kind = CLI_FLAG, F(version),
+	  .cmds = ~0U, .help = "print the version" },
 };
 #define CLI_NOPTIONS	(sizeof(cli_options) / sizeof(cli_options[0]))
 
+/*
+ * What an option means for some commands when it differs from its help;
+ * a default of kind CLI_PCT or CLI_TIME comes from the module that
+ * applies it (def_value), else def_note says it in words.
+ */
+struct cli_alt {
+	const char	*name;		/* of the option */
+	unsigned	 cmds;		/* C(CLI_x) mask */
+	const char	*help;		/* without the default */
+	enum cli_kind	 kind;		/* of def_value */
+	double		 def_value;	/* the default, or 0 */
+	const char	*def_note;	/* a default in words, or NULL */
+	int		 overview;	/* also in the overview, after help */
+};
+
 static const struct cli_alt cli_alts[] = {
-	{ "bs", SYNC, "the one commit size, any number of bytes from 512 to "
-	  "64M (default: 4K, 8K, 16K and 2300 bytes)", 1 },
-	{ "precision", SYNC, "stop a point when the 95% CI of its mean "
-	  "commit latency is within PCT percent (default 5)", 0 },
-	{ "max-time", SYNC, "time limit of one point (default 3)", 0 },
+	{ .name = "bs", .cmds = SYNC, .help = "the one commit size, any "
+	  "number of bytes from 512 to 64M", .def_note = "4K, 8K, 16K and "
+	  "2300 bytes", .overview = 1 },
+	{ .name = "precision", .cmds = SYNC, .help = "stop a point when the "
+	  "95% CI of its mean commit latency is within PCT percent",
+	  .kind = CLI_PCT, .def_value = SYNC_PRECISION, .overview = 1 },
+	{ .name = "max-time", .cmds = SYNC, .help = "time limit of one point",
+	  .kind = CLI_TIME, .def_value = SYNC_MAX_TIME_S, .overview = 1 },
 };
 #define CLI_NALTS	(sizeof(cli_alts) / sizeof(cli_alts[0]))
 
@@ -267,26 +320,6 @@ cli_cmd_index(enum cli_cmd cmd)
 		if (cli_cmds[i].cmd == cmd)
 			break;
 	return (i);
-}
-
-static void
-cli_defaults(struct cli_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->bs = 4096;
-	o->iodepth = 1;
-	o->engine = "io_uring";
-	o->format = CLI_FMT_TEXT;
-	o->repeat = 1;
-	o->min_ws = 16ULL << 20;
-	o->max_ws = 4ULL << 30;
-	o->points = 16;
-	o->precision = 0.02;
-	o->max_time_s = 10;
-	o->max_iodepth = 256;
-	o->sustain_s = 120;
-	o->plot_format = "png";
-	o->outlier = 0.20;
 }
 
 /* Store one option's argument after checking it. */
@@ -396,6 +429,53 @@ store_int:
 	return (0);
 }
 
+/* Every option's default, parsed from the table as if given. */
+static void
+cli_defaults(struct cli_opts *o)
+{
+	char	*cause = NULL;
+	size_t	 i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < CLI_NOPTIONS; i++) {
+		if (cli_options[i].def == NULL)
+			continue;
+		if (cli_store(o, &cli_options[i], cli_options[i].def,
+		    &cause) != 0)
+			fatal("the default of --%s: %s", cli_options[i].name,
+			    cause);
+	}
+}
+
+/* One option's help with its default, as --help prints it. */
+static void
+cli_help(char *buf, size_t len, const char *help, const char *def,
+    const char *note)
+{
+	if (def != NULL && note != NULL)
+		snprintf(buf, len, "%s (default %s; %s)", help, def, note);
+	else if (def != NULL)
+		snprintf(buf, len, "%s (default %s)", help, def);
+	else if (note != NULL)
+		snprintf(buf, len, "%s (default: %s)", help, note);
+	else
+		snprintf(buf, len, "%s", help);
+}
+
+/* An alternative help of an option, with its default. */
+static void
+cli_alt_help(char *buf, size_t len, const struct cli_alt *alt)
+{
+	char	def[32];
+
+	if (alt->kind == CLI_PCT || alt->kind == CLI_TIME) {
+		snprintf(def, sizeof def, "%g", alt->kind == CLI_PCT ?
+		    alt->def_value * 100 : alt->def_value);
+		cli_help(buf, len, alt->help, def, alt->def_note);
+	} else
+		cli_help(buf, len, alt->help, NULL, alt->def_note);
+}
+
 /* Checks that involve several options. */
 static int
 cli_check(struct cli_opts *o, char **cause)
@@ -475,6 +555,11 @@ cli_check(struct cli_opts *o, char **cause)
 		xasprintf(cause, "--fio-job writes the jobs of one target: "
 		    "give one, or use tierprobe report --fio-job on the "
 		    "report of several");
+		return (-1);
+	}
+	if (o->nargs > 1 && o->io_properties != NULL) {
+		xasprintf(cause, "--io-properties describes one volume: give "
+		    "one target");
 		return (-1);
 	}
 	if (o->type != NULL && voltype_spec_parse(o->type, 0, &vt,
@@ -699,8 +784,7 @@ cli_free(struct cli_opts *o)
 void
 cli_usage(FILE *f, enum cli_cmd cmd)
 {
-	const char	*help;
-	char		 left[64];
+	char		 left[64], help[512];
 	size_t		 i, c, a;
 
 	if (cmd == CLI_NONE) {
@@ -726,18 +810,20 @@ cli_usage(FILE *f, enum cli_cmd cmd)
 			snprintf(left, sizeof(left), "--%s%s%s",
 			    cli_options[i].name, cli_options[i].arg ? " " : "",
 			    cli_options[i].arg ? cli_options[i].arg : "");
-			fprintf(f, "  %-24s %s", left, cli_options[i].help);
+			cli_help(help, sizeof help, cli_options[i].help,
+			    cli_options[i].def, cli_options[i].def_note);
+			fprintf(f, "  %-24s %s", left, help);
 			for (a = 0; a < CLI_NALTS; a++) {
 				if (!cli_alts[a].overview ||
 				    strcmp(cli_alts[a].name,
 				    cli_options[i].name) != 0)
 					continue;
+				cli_alt_help(help, sizeof help, &cli_alts[a]);
 				for (c = 0; c < CLI_NCMDS; c++) {
 					if (cli_alts[a].cmds &
 					    C(cli_cmds[c].cmd))
 						fprintf(f, "; %s: %s",
-						    cli_cmds[c].name,
-						    cli_alts[a].help);
+						    cli_cmds[c].name, help);
 				}
 			}
 			fputc('\n', f);
@@ -759,11 +845,12 @@ cli_usage(FILE *f, enum cli_cmd cmd)
 			snprintf(left, sizeof(left), "    --%s%s%s",
 			    cli_options[i].name, cli_options[i].arg ? " " : "",
 			    cli_options[i].arg ? cli_options[i].arg : "");
-		help = cli_options[i].help;
+		cli_help(help, sizeof help, cli_options[i].help,
+		    cli_options[i].def, cli_options[i].def_note);
 		for (a = 0; a < CLI_NALTS; a++) {
 			if ((cli_alts[a].cmds & C(cmd)) &&
 			    strcmp(cli_alts[a].name, cli_options[i].name) == 0)
-				help = cli_alts[a].help;
+				cli_alt_help(help, sizeof help, &cli_alts[a]);
 		}
 		fprintf(f, "  %-26s %s\n", left, help);
 	}

@@ -57,6 +57,8 @@ struct cli_opts {
 	int		 force_device;
 	unsigned	 repeat;
 	const char	*fio_job;
+	const char	*io_properties;	/* io_properties.yaml to write */
+	const char	*mountpoint;	/* the mount point it names */
 
 	/* acceptance checks and fleets */
 	struct cli_list	 expect;	/* --expect EXPR ... */

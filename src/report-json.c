@@ -22,13 +22,14 @@
 #include "xmalloc.h"
 
 /*
- * Reals with 17 significant digits, enough to read back the very double
- * written: a saved report re-renders to the figures, roundings and
- * sentences the live run printed (6 digits did not: a ceiling of
- * 3000.5003 IOPS printed 3,001 live and 3,000 from its 3000.5).
+ * Reals with REPORT_JSON_DIGITS (17) significant digits, enough to read
+ * back the very double written: a saved report re-renders to the
+ * figures, roundings and sentences the live run printed (6 digits did
+ * not: a ceiling of 3000.5003 IOPS printed 3,001 live and 3,000 from its
+ * 3000.5).
  */
-#define REPORT_JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(17) | \
-	JSON_ENSURE_ASCII)
+#define REPORT_JSON_FLAGS (JSON_INDENT(2) | \
+	JSON_REAL_PRECISION(REPORT_JSON_DIGITS) | JSON_ENSURE_ASCII)
 
 static json_t	*report_json_value(const struct report_schema_key *,
 		    const void *);

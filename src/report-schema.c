@@ -12,6 +12,7 @@
 
 #include "bucket.h"
 #include "check.h"
+#include "peers.h"
 #include "plan.h"
 #include "report-schema.h"
 #include "report.h"
@@ -1280,6 +1281,57 @@ report_schema_best_set(const json_t *v, void *sync, const char *key,
 	return (-1);
 }
 
+/* PostgreSQL's fastest wal_sync_method (peers.c), null when none. */
+static json_t *
+report_schema_pg_get(const void *sync)
+{
+	struct peers_pg	 p;
+
+	peers_pg(sync, &p);
+	return (p.row != NULL ? json_string(peers_pg_name(p.method)) :
+	    json_null());
+}
+
+/* A derived method name: checked, then derived again from the rows. */
+static int
+report_schema_pg_set(const json_t *v, void *sync, const char *key,
+    char **cause)
+{
+	const char	*w;
+	int		 m;
+
+	(void)sync;
+	if (json_is_null(v))
+		return (0);
+	for (m = 0; json_is_string(v) && (w = peers_pg_name(m)) != NULL; m++)
+		if (strcmp(w, json_string_value(v)) == 0)
+			return (0);
+	xasprintf(cause, "%s: expected a wal_sync_method or null", key);
+	return (-1);
+}
+
+/* Whether etcd's bar is met (peers.c), null when not measured. */
+static json_t *
+report_schema_etcd_get(const void *sync)
+{
+	struct peers_etcd	 e;
+
+	peers_etcd(sync, &e);
+	return (e.met < 0 ? json_null() : json_boolean(e.met));
+}
+
+/* A derived boolean: checked, then derived again from the rows. */
+static int
+report_schema_etcd_set(const json_t *v, void *sync, const char *key,
+    char **cause)
+{
+	(void)sync;
+	if (json_is_null(v) || json_is_boolean(v))
+		return (0);
+	xasprintf(cause, "%s: expected true, false or null", key);
+	return (-1);
+}
+
 static const struct report_schema_key report_schema_commit_keys[] = {
 	{ .name = "method", .type = REPORT_SCHEMA_WORD,
 	  .flags = REPORT_SCHEMA_REQUIRED, AT(struct commit_point, method),
@@ -1329,6 +1381,17 @@ static const struct report_schema_key report_schema_sync_keys[] = {
 	{ .name = "best_bs", .type = REPORT_SCHEMA_UINT_NULL,
 	  AT(struct sync_result, best_bs), .unit = "bytes",
 	  .doc = "the commit size it was chosen at" },
+	{ .name = "postgresql_wal_sync_method", .type = REPORT_SCHEMA_WORD,
+	  .flags = REPORT_SCHEMA_DERIVED, .word = peers_pg_name,
+	  .get = report_schema_pg_get, .set = report_schema_pg_set,
+	  .doc = "PostgreSQL's fastest wal_sync_method at 8 KiB and one "
+	  "writer: open_datasync (dsync), fdatasync or fsync; null when "
+	  "none was measured" },
+	{ .name = "etcd_met", .type = REPORT_SCHEMA_BOOL_NULL,
+	  .flags = REPORT_SCHEMA_DERIVED,
+	  .get = report_schema_etcd_get, .set = report_schema_etcd_set,
+	  .doc = "p99 of fdatasync at one writer and 2300 bytes under "
+	  "etcd's documented 10 ms; null when not measured" },
 	{ .name = "flush_us", .type = REPORT_SCHEMA_REAL,
 	  .flags = REPORT_SCHEMA_REQUIRED,
 	  AT(struct sync_result, flush.flush_us), .unit = "us",

@@ -9,12 +9,11 @@
 #include <string.h>
 
 #include "bucket.h"
+#include "peers.h"
 #include "plan.h"
 #include "report.h"
 #include "units.h"
 
-#define SYNC_ETCD_BS		2300	/* etcd's WAL appends */
-#define SYNC_ETCD_P99_US	10000	/* etcd: p99 fdatasync under 10 ms */
 #define SYNC_AT_CAP		0.95	/* of the IOPS ceiling: capped */
 #define SYNC_HELPS		1.1	/* writers together over one: more */
 
@@ -641,8 +640,9 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 	const struct sync_result	*s = r->sync;
 	const struct commit_point	*best, *c;
 	char				 t[512], a[UNITS_BUFSZ], b[UNITS_BUFSZ];
-	char				 bs[UNITS_BUFSZ], tied[128];
-	size_t				 i;
+	char				 bs[UNITS_BUFSZ], tied[128], at[96];
+	struct peers_etcd		 etcd;
+	struct peers_pg			 pg;
 	int				 any;
 
 	any = report_writes_meaning(rt, r);
@@ -674,16 +674,33 @@ report_sync_meaning(const struct report_text *rt, const struct report *r)
 		report_sync_group(rt, r, best, BUCKET_FULL);
 	report_sync_group(rt, r, best, report_sync_mixed(s) ? BUCKET_EMPTY :
 	    best->pt.state);
-	for (i = 0; i < s->nrows; i++) {
-		c = &s->rows[i];
-		if (c->method != SYNC_FDATASYNC || c->bs != SYNC_ETCD_BS ||
-		    c->writers != 1)
-			continue;
-		snprintf(t, sizeof t, "etcd's bar (p99 of a 2300-byte WAL "
-		    "write with fdatasync under 10 ms) is %s: p99 %s.",
-		    c->pt.lat_us.p99 < SYNC_ETCD_P99_US ? "met" : "missed",
-		    units_format_value(UNITS_LAT_US, c->pt.lat_us.p99, a,
-		    sizeof a));
+	peers_etcd(s, &etcd);
+	if ((c = etcd.row) != NULL) {
+		at[0] = '\0';
+		if (c->bs != PEERS_ETCD_BS)
+			snprintf(at, sizeof at, " (of %s writes: no %u-byte "
+			    "ones were measured)", report_sync_size(c->bs, bs,
+			    sizeof bs), PEERS_ETCD_BS);
+		snprintf(t, sizeof t, "etcd's bar (p99 of a %u-byte WAL write "
+		    "with fdatasync under %s) is %s: p99 %s%s.",
+		    PEERS_ETCD_BS, units_format_value(UNITS_LAT_US,
+		    PEERS_ETCD_P99_US, b, sizeof b), etcd.met ? "met" :
+		    "missed", units_format_value(UNITS_LAT_US,
+		    c->pt.lat_us.p99, a, sizeof a), at);
+		if (report_sync_mixed(s))
+			report_sync_when(t, sizeof t, c->pt.state);
+		report_text_sentence(rt, t);
+	}
+	peers_pg(s, &pg);
+	if ((c = pg.row) != NULL) {
+		snprintf(t, sizeof t, "PostgreSQL's fastest wal_sync_method "
+		    "here is %s (tierprobe's %s): %s commits a second at %s%s%s.",
+		    peers_pg_name(pg.method), sync_method_name(c->method),
+		    units_format_value(UNITS_IOPS, c->pt.iops, a, sizeof a),
+		    report_sync_size(c->bs, bs, sizeof bs), pg.tied_default ?
+		    ", as fast within the noise as fdatasync, its default" : "",
+		    pg.unsafe ? "; but the flush looks volatile: no method is "
+		    "safe until it is explained" : "");
 		if (report_sync_mixed(s))
 			report_sync_when(t, sizeof t, c->pt.state);
 		report_text_sentence(rt, t);

@@ -20,6 +20,7 @@
 #include "writes.h"
 
 #define REPORT_SCHEMA_VERSION	1
+#define REPORT_JSON_DIGITS	17	/* significant digits of a real */
 
 struct report_config {			/* the settings of the run */
 	char		command[16];	/* run, scan, limits */

@@ -45,8 +45,6 @@
 #include "xmalloc.h"
 
 #define SYNC_FLUSH_BS		4096
-#define SYNC_PRECISION		0.05
-#define SYNC_MAX_TIME_S		3.0
 #define SYNC_MIN_TIME_S		0.5
 #define SYNC_SKIPPED		2	/* sync_measure: refused, noted */
 #define SYNC_PACED_TIME		2	/* x max_time: a paced point's */

@@ -29,6 +29,8 @@ enum sync_method {
 #define SYNC_MAX_WRITER_COUNT	64
 #define SYNC_SPAN		(16ULL << 20)	/* each writer's log */
 #define SYNC_WAL_BS		8192		/* the writers sweep's size */
+#define SYNC_PRECISION		0.05		/* a point's, by default */
+#define SYNC_MAX_TIME_S		3.0		/* a point's limit, by default */
 
 struct sync_spec {
 	unsigned	 methods;	/* 1 << SYNC_*: those to measure */

@@ -23,6 +23,7 @@
 #include "fleet.h"
 #include "instance.h"
 #include "interrupt.h"
+#include "ioprops.h"
 #include "limits.h"
 #include "log.h"
 #include "parallel.h"
@@ -519,6 +520,13 @@ report_output(const struct report *rep, const struct cli_opts *o)
 		free(cause);
 		ret = rc > 0 ? 2 : 1;
 	}
+	if (o->io_properties != NULL && (rc = ioprops_write(rep,
+	    o->io_properties, o->mountpoint, o->accept_burst,
+	    &cause)) != 0) {
+		log_warnx("%s", cause);
+		free(cause);
+		ret = rc > 0 ? 2 : 1;
+	}
 	switch (o->format) {
 	case CLI_FMT_JSON:
 		if (report_json_dump(rep, stdout) != 0)
@@ -698,7 +706,9 @@ probe_outputs(const struct cli_opts *o)
 
 	if ((o->json_path != NULL && report_output_check("--json",
 	    o->json_path, 1, &cause) != 0) || (o->fio_job != NULL &&
-	    report_output_check("--fio-job", o->fio_job, 1, &cause) != 0)) {
+	    report_output_check("--fio-job", o->fio_job, 1, &cause) != 0) ||
+	    (o->io_properties != NULL && report_output_check(
+	    "--io-properties", o->io_properties, 1, &cause) != 0)) {
 		log_warnx("%s", cause);
 		free(cause);
 		return (-1);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "bucket.h"
+#include "peers.h"
 #include "report.h"
 #include "standing.h"
 #include "verdict.h"
@@ -1036,6 +1037,55 @@ verdict_commits(const struct report *r, const char *tgt, struct verdict *v)
 }
 
 /*
+ * What the databases that read the commits would make of them: etcd's
+ * documented bar (peers.h) and PostgreSQL's fastest wal_sync_method.
+ */
+static void
+verdict_peers(const struct report *r, const char *tgt, struct verdict *v)
+{
+	struct verdict_item	*it, *lng = NULL;
+	struct peers_etcd	 e;
+	struct peers_pg		 p;
+	char			 a[UNITS_BUFSZ], bs[UNITS_BUFSZ];
+	size_t			 i;
+
+	/* As verdict_commits: the long run's limit says whether to settle. */
+	for (i = 0; i < v->nitems; i++)
+		if (strcmp(v->item[i].name, "long_run.iops") == 0)
+			lng = &v->item[i];
+	peers_etcd(r->sync, &e);
+	if (e.row != NULL && (it = verdict_add(v, "commit.etcd.p99",
+	    "etcd's WAL bar", UNITS_LAT_US)) != NULL) {
+		verdict_commit(r, tgt, lng, it, e.row->pt.lat_us.p99,
+		    e.row->pt.state);
+		snprintf(it->detail, sizeof it->detail, "%s, %s",
+		    sync_method_name(e.row->method), verdict_size(e.row->bs,
+		    bs, sizeof bs));
+		verdict_append(it->reason, sizeof it->reason, "%s%s etcd's "
+		    "%s", it->reason[0] != '\0' ? "; " : "", e.met ? "meets" :
+		    "misses", units_format_value(UNITS_LAT_US,
+		    PEERS_ETCD_P99_US, a, sizeof a));
+	}
+	peers_pg(r->sync, &p);
+	if (p.row != NULL && (it = verdict_add(v, "commit.postgresql",
+	    "wal_sync_method", UNITS_IOPS)) != NULL) {
+		verdict_commit(r, tgt, lng, it, p.row->pt.iops,
+		    p.row->pt.state);
+		snprintf(it->detail, sizeof it->detail, "%s, %s",
+		    peers_pg_name(p.method), verdict_size(p.row->bs, bs,
+		    sizeof bs));
+		if (p.tied_default)
+			verdict_append(it->reason, sizeof it->reason, "%s"
+			    "fdatasync (the default) as fast",
+			    it->reason[0] != '\0' ? "; " : "");
+		if (p.unsafe)
+			verdict_append(it->reason, sizeof it->reason, "%sthe "
+			    "flush looks volatile: none is safe",
+			    it->reason[0] != '\0' ? "; " : "");
+	}
+}
+
+/*
  * What the run saw of a bucket, in a few words, into v->bucket; of one
  * of several targets (top not NULL), and of the sum together.
  */
@@ -1236,8 +1286,10 @@ verdict_build(const struct report *r, const struct report *top,
 	verdict_shared_iops(top, v);
 	verdict_long_bw(r, v->target, v);
 	verdict_ebs(r, v);
-	if (top == NULL)
+	if (top == NULL) {
 		verdict_commits(r, v->target, v);
+		verdict_peers(r, v->target, v);
+	}
 	verdict_faulted(r, top, v);
 }
 

@@ -6,9 +6,9 @@
 # other, even through others; and only the simulated engine, the target
 # that opens a simulated volume and the page that prints a profile use the
 # simulator at all (sim.o), so measuring and analysis code cannot ask it
-# for its truth.  A new module must be given a layer here.
+# for its truth.  A module's layer is the mk/LAYER.am that builds it.
 set -u
-: "${TIERPROBE:?}"
+: "${TIERPROBE:?}" "${TOP_SRCDIR:?}"
 lib=$(dirname "$TIERPROBE")/libtierprobe.a
 command -v nm >/dev/null || { echo "skip: nm missing"; exit 77; }
 command -v tsort >/dev/null || { echo "skip: tsort missing"; exit 77; }
@@ -16,19 +16,23 @@ command -v tsort >/dev/null || { echo "skip: tsort missing"; exit 77; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tp-layers.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 
-# Lowest first; mk/LAYER.am builds each.
-cat > "$dir/layers" <<'EOF'
-base		xmalloc log units rng stats hist interrupt words
-analysis	point timeline changepoint fit tiers-result tiermodel tiers service ceilings bucket figures check standing together
-analysis	writepath formula voltype voltype-judge ebsstats
-device		profiles instance sim engine engine-psync engine-uring engine-sim target ebsstats-read
-measure		progress sampler scan limits parallel sync writes
-plan		cli plan
-report		report report-state verdict report-verdict report-schema report-json report-lazy report-load report-text report-sync
-report		report-multi report-plot report-ebs
-report		report-voltype report-profile compare context fiojob
-report		report-files report-check fleet fleet-load report-fleet
-EOF
+# The layers are the fragments mk/LAYER.am that add to the library, in
+# the order Makefile.am includes them, lowest first; a layer's modules are
+# the src/*.c its fragment adds (the build is the one list).
+for am in $(sed -n 's|^include \(mk/[a-z]*\.am\)$|\1|p' \
+    "$TOP_SRCDIR/Makefile.am"); do
+	awk -v layer="$(basename "$am" .am)" '
+	    /^src_libtierprobe_a_SOURCES[ \t]*\+?=/ { on = 1 }
+	    on { for (i = 1; i <= NF; i++)
+		if ($i ~ /^src\/.*\.c$/) {
+			m = $i; sub(/^src\//, "", m); sub(/\.c$/, "", m)
+			mods = mods " " m
+		}
+		if ($NF != "\\") on = 0 }
+	    END { if (mods != "") print layer mods }' "$TOP_SRCDIR/$am"
+done > "$dir/layers"
+[ "$(wc -l < "$dir/layers")" -ge 2 ] ||
+    { echo "FAIL: no layers read from Makefile.am and mk/*.am"; exit 1; }
 # Who may use the simulator's symbols (sim.o).
 sim_users="engine-sim target report-profile"
 
@@ -56,7 +60,7 @@ FILENAME == ARGV[1] {
 }
 FILENAME == ARGV[2] {
 	if (!($2 in level)) {
-		print "FAIL: module " $2 " has no layer in tests/layers.sh"
+		print "FAIL: module " $2 " is built by no mk/LAYER.am"
 		bad = 1
 		level[$2] = -1
 	}

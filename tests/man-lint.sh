@@ -43,6 +43,35 @@ for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$help" | sort -u); do
 	    { echo "FAIL: $opt is in --help but not in tierprobe.1"; fails=1; }
 done
 
+# Each default --help shows (from the option table, its one source) is
+# the one tierprobe.1 gives: "VALUE by default", "VALUE (the default)" or
+# "VALUE is the default" in the option's entries or in the lines after it
+# is named.  And no help text names a default of its own beside it.
+for cmd in run scan limits sync report compare plot prep profiles check \
+    fleet; do
+	"$TIERPROBE" "$cmd" --help
+done > "$help" 2>&1
+twice=$(grep 'default.*default' "$help")
+[ -z "$twice" ] || { echo "FAIL: a help line names a default twice" \
+    "(the table's .def is the one source):"; echo "$twice"; fails=1; }
+pairs=$(sed -n 's/^ *\(-., \)\{0,1\}--\([a-z-]*\) .*(default \([^:;) ][^;) ]*\)[;)].*$/\2 \3/p' \
+    "$help" | sort -u)
+[ -n "$pairs" ] || { echo "FAIL: no default found in --help"; fails=1; }
+printf '%s\n' "$pairs" | while read -r name value; do
+	[ -n "$name" ] || continue
+	text=$(awk -v n="$name" '
+	    /^\.It / { on = 0 }
+	    $0 ~ "^\\.It .*Fl Fl " n "( |$)" { on = 1; next }
+	    $0 ~ "^\\.Fl Fl " n "( |,|$)" { after = 2; next }
+	    on || after > 0 { sub(/^\.[A-Z][a-z] /, ""); print; after-- }
+	    ' "$TOP_SRCDIR/man/tierprobe.1" | tr '\n' ' ')
+	v=$(printf '%s' "$value" | sed 's/[.[\*^$]/\\&/g')
+	printf '%s\n' "$text" | grep -Eiq "(^|[ (])$v( by default| \(the default\)| is the default)" ||
+	    echo "FAIL: --$name defaults to $value in --help, not so in tierprobe.1"
+done > "$help.bad"
+if [ -s "$help.bad" ]; then cat "$help.bad"; fails=1; fi
+rm -f "$help.bad"
+
 # The size suffixes the parser accepts are the ones --help, its messages
 # and every sentence of tierprobe.1 on sizes name.
 took=""

@@ -171,6 +171,26 @@ test_values(void **state)
 	assert_string_equal(o.engine, "io_uring");
 	assert_int_equal(o.set_mask, 0);
 	cli_free(&o);
+
+	/* Defaults of every kind, parsed from the table's words. */
+	assert_int_equal(t_parse("limits f", &o, &cause), 0);
+	assert_true(o.precision > 0.0199 && o.precision < 0.0201);
+	assert_true(o.max_time_s > 9.99 && o.max_time_s < 10.01);
+	assert_true(o.sustain_s > 119.9 && o.sustain_s < 120.1);
+	assert_true(o.max_ws == 4ULL << 30 && o.min_ws == 16ULL << 20);
+	assert_int_equal(o.points, 16);
+	assert_int_equal(o.max_iodepth, 256);
+	assert_int_equal(o.repeat, 1);
+	assert_int_equal(o.format, CLI_FMT_TEXT);
+	assert_int_equal(o.write, 0);
+	assert_int_equal(o.set_mask, 0);
+	cli_free(&o);
+	assert_int_equal(t_parse("fleet d", &o, &cause), 0);
+	assert_true(o.outlier > 0.1999 && o.outlier < 0.2001);
+	cli_free(&o);
+	assert_int_equal(t_parse("plot r.json -o d", &o, &cause), 0);
+	assert_string_equal(o.plot_format, "png");
+	cli_free(&o);
 }
 
 /* --expect collects every expression, in order. */
