@@ -1037,6 +1037,20 @@ target_open_file(struct target *t, const struct stat *st,
 	return (target_prepare(t, p->need_bytes, p, cause));
 }
 
+/*
+ * Whether directory dir is /dev or below it (resolved): a missing device
+ * name there is a typo, never a place for a test file (devtmpfs is RAM).
+ */
+static int
+target_under_dev(const char *dir)
+{
+	char	real[PATH_MAX];
+
+	if (realpath(dir, real) == NULL)
+		return (0);
+	return (strcmp(real, "/dev") == 0 || strncmp(real, "/dev/", 5) == 0);
+}
+
 static int
 target_create_file(struct target *t, const struct target_params *p,
     char **cause)
@@ -1054,6 +1068,14 @@ target_create_file(struct target *t, const struct target_params *p,
 			free(dir);
 			return (-1);
 		}
+	}
+	if (target_under_dev(slash == NULL ? "." : slash == dir ? "/" :
+	    dir)) {
+		xasprintf(cause, "%s does not exist, and tierprobe creates no "
+		    "test file under /dev: name an existing block device "
+		    "(lsblk lists them) or a file on a filesystem", t->path);
+		free(dir);
+		return (-1);
 	}
 	free(dir);
 	if ((ret = target_check_space(t->path, p->need_bytes, cause)) != 0)

@@ -95,4 +95,10 @@ grep -q "overwritten" "$t_dir/err" || fail "does not say what is overwritten"
 "$TIERPROBE" limits "$m" --rw write $lquick >/dev/null 2>"$t_dir/err" ||
     fail "limits --rw write on its own file: $(cat "$t_dir/err")"
 grep -q -- "--force:" "$t_dir/err" && fail "a notice for its own file"
+# A missing device name is a typo, never a test file in /dev (devtmpfs
+# is RAM): refused in one line, nothing created there.
+dev_typo=/dev/tierprobe-no-such-disk-$$
+"$TIERPROBE" run "$dev_typo" --force >/dev/null 2>"$t_dir/err"
+t_one_line $? 1 "$t_dir/err" "$dev_typo"
+[ ! -e "$dev_typo" ] || { rm -f "$dev_typo"; fail "created $dev_typo"; }
 echo "ok"
