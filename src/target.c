@@ -1037,17 +1037,18 @@ target_open_file(struct target *t, const struct stat *st,
 }
 
 /*
- * Whether directory dir is /dev or below it (resolved): a missing device
- * name there is a typo, never a place for a test file (devtmpfs is RAM).
+ * Whether directory dir is on the filesystem of /dev (devtmpfs, RAM): a
+ * missing device name there is a typo, never a place for a test file.
+ * A filesystem mounted below it (/dev/shm) is a place like any other.
  */
 static int
 target_under_dev(const char *dir)
 {
-	char	real[PATH_MAX];
+	struct stat	d, dev;
 
-	if (realpath(dir, real) == NULL)
+	if (stat(dir, &d) != 0 || stat("/dev", &dev) != 0)
 		return (0);
-	return (strcmp(real, "/dev") == 0 || strncmp(real, "/dev/", 5) == 0);
+	return (d.st_dev == dev.st_dev);
 }
 
 static int

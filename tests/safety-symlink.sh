@@ -101,4 +101,12 @@ dev_typo=/dev/tierprobe-no-such-disk-$$
 "$TIERPROBE" run "$dev_typo" --force >/dev/null 2>"$t_dir/err"
 t_one_line $? 1 "$t_dir/err" "$dev_typo"
 [ ! -e "$dev_typo" ] || { rm -f "$dev_typo"; fail "created $dev_typo"; }
+# A filesystem mounted below /dev (/dev/shm) is a place like any other.
+if [ -d /dev/shm ] && [ "$(stat -c %d /dev/shm)" != "$(stat -c %d /dev)" ]; then
+	shm=$(mktemp -d /dev/shm/tp-symlink.XXXXXX) || fail "mktemp in /dev/shm"
+	t_atexit "rm -rf $shm"
+	"$TIERPROBE" scan "$shm/f" --points 2 --max-time 0.1 --quiet \
+	    >/dev/null 2>"$t_dir/err" ||
+	    fail "a test file in /dev/shm refused: $(cat "$t_dir/err")"
+fi
 echo "ok"
